@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs every tool bagsim needs on a fresh machine of this kind. Idempotent: a second run only checks.
+# Uses only crates.io, Debian's packages and the npm registry.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
+TRUNK_VERSION=0.22.1
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+step() { printf '[setup] %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -q wasm32-unknown-unknown; then
+  step "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  step "installing Debian chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
+  step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
+  # no --locked: its lock file names a crate version the registry lacks
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION"; then
+  step "installing trunk $TRUNK_VERSION (about 15 minutes on 2 cores)"
+  # trunk 0.22 asks for rustc 1.96 but builds and runs on 1.95
+  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --force
+fi
+
+if ! wasm-opt --version 2>/dev/null | grep -q "version 132"; then
+  step "installing binaryen 132 (wasm-opt) from npm, pinned in package-lock.json"
+  # Debian's binaryen 108 silently breaks the page; the npm one is pinned here
+  npm ci --no-audit --no-fund --silent
+fi
+
+step "fetching crates"
+cargo fetch --locked >/dev/null 2>&1 || cargo fetch
+step "ready"

@@ -1,0 +1,58 @@
+//! The resource-management architectures of 000 §2.2: who queues a task and which clusters each RM may use.
+
+use serde::{Deserialize, Serialize};
+
+/// How the clusters are managed together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Architecture {
+    /// SEparated Clusters: one RM and queue per cluster; each user submits to exactly one RM, its home cluster.
+    #[serde(rename = "sep-c")]
+    SepC,
+    /// Centralized Scheduler with Processor monitoring: users submit to a global RM, which moves one task at a time
+    /// to a cluster that the monitoring service reports as having an idle processor.
+    #[serde(rename = "csp")]
+    Csp,
+    /// Condor-like with flocking: per-cluster RMs; a user keeps submitting to one RM while it starts tasks at once
+    /// and moves to the next RM (round-robin) when a task has to queue.
+    #[serde(rename = "fcondor")]
+    Fcondor,
+}
+
+impl Architecture {
+    pub const ALL: [Architecture; 3] = [Architecture::SepC, Architecture::Csp, Architecture::Fcondor];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Architecture::SepC => "sep-c",
+            Architecture::Csp => "csp",
+            Architecture::Fcondor => "fcondor",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Architecture::SepC => "Separated clusters: each user submits to the RM of its home cluster only.",
+            Architecture::Csp => {
+                "Centralized: a global queue; tasks move to clusters the monitoring service reports idle."
+            }
+            Architecture::Fcondor => {
+                "Condor-like flocking: a user moves to the next cluster's RM when its tasks start to queue."
+            }
+        }
+    }
+
+    /// The home cluster of user `user` (round-robin by rank, SPEC §2.2).
+    pub fn home_cluster(user: u32, clusters: usize) -> usize {
+        user as usize % clusters
+    }
+}
+
+impl std::str::FromStr for Architecture {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Architecture::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown architecture {s:?}; allowed: sep-c, csp, fcondor"))
+    }
+}

@@ -1,0 +1,370 @@
+//! The native command-line front end: `bagsim scenario | run | sweep | generate | bench`.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    std::process::exit(cli::main());
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use bagsim::metrics::Stats;
+    use bagsim::run::{self, Report};
+    use bagsim::scenario::{Scenario, PARAMS};
+    use clap::{Parser, Subcommand, ValueEnum};
+    use std::io::Write;
+    use std::path::PathBuf;
+
+    #[derive(Parser)]
+    #[command(
+        name = "bagsim",
+        version,
+        about = "Bags-of-Tasks scheduling in multi-cluster grids (HPDC'08 design space)"
+    )]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
+
+    #[derive(Subcommand)]
+    enum Command {
+        /// Print the default scenario as JSON (with --doc: every parameter, its unit, allowed values and meaning).
+        Scenario {
+            #[arg(long)]
+            doc: bool,
+        },
+        /// Run a scenario: a readable summary on stdout, the full report as JSON with --out.
+        Run {
+            scenario: PathBuf,
+            #[arg(long)]
+            seed: Option<u64>,
+            #[arg(long)]
+            out: Option<PathBuf>,
+        },
+        /// Run the cartesian product of --set values on all cores; writes CSV and JSON.
+        Sweep {
+            scenario: PathBuf,
+            /// KEY=V1,V2,… (keys: load, scheduling, selection, architecture, seed, inaccuracy, preset, pattern,
+            /// median_size, mean_runtime, monitoring_period, or any JSON path such as workload.max_size)
+            #[arg(long = "set", required = true)]
+            sets: Vec<String>,
+            /// Output file stem: writes STEM.csv and STEM.json.
+            #[arg(long, default_value = "sweep")]
+            out: PathBuf,
+            /// Worker threads (default: all cores).
+            #[arg(long)]
+            jobs: Option<usize>,
+        },
+        /// Print the workload the scenario would simulate.
+        Generate {
+            scenario: PathBuf,
+            #[arg(long, value_enum, default_value = "swf")]
+            format: Format,
+            #[arg(long)]
+            seed: Option<u64>,
+        },
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum Format {
+        Swf,
+        Json,
+    }
+
+    pub fn main() -> i32 {
+        let cli = Cli::parse();
+        match execute(cli.command) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("bagsim: {e}");
+                2
+            }
+        }
+    }
+
+    fn load(path: &PathBuf) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    fn execute(cmd: Command) -> Result<(), String> {
+        match cmd {
+            Command::Scenario { doc } => {
+                if doc {
+                    println!("{:<32} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
+                    for p in PARAMS {
+                        println!("{:<32} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
+                    }
+                } else {
+                    println!("{}", serde_json::to_string_pretty(&Scenario::default()).expect("serializable"));
+                }
+                Ok(())
+            }
+            Command::Run { scenario, seed, out } => {
+                let mut s = load(&scenario)?;
+                if let Some(seed) = seed {
+                    s.seed = seed;
+                }
+                let report = run::run(&s).map_err(|e| e.to_string())?;
+                print_summary(&report);
+                if let Some(out) = out {
+                    let json = serde_json::to_string_pretty(&report).expect("serializable");
+                    std::fs::write(&out, json).map_err(|e| format!("{}: {e}", out.display()))?;
+                    println!("report written to {}", out.display());
+                }
+                Ok(())
+            }
+            Command::Sweep { scenario, sets, out, jobs } => sweep(&load(&scenario)?, &sets, &out, jobs),
+            Command::Generate { scenario, format, seed } => {
+                let mut s = load(&scenario)?;
+                if let Some(seed) = seed {
+                    s.seed = seed;
+                }
+                let p = run::prepare(&s).map_err(|e| e.to_string())?;
+                let stdout = std::io::stdout();
+                let mut o = std::io::BufWriter::new(stdout.lock());
+                match format {
+                    Format::Json => {
+                        serde_json::to_writer(&mut o, &p.generated.workload).map_err(|e| e.to_string())?;
+                        writeln!(o).ok();
+                    }
+                    Format::Swf => write_swf(&mut o, &s, &p).map_err(|e| e.to_string())?,
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// SWF v2.2: one line per task; BoTs are visible as equal submit times and users.
+    fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
+        let w = &p.generated.workload;
+        writeln!(o, "; Version: 2.2")?;
+        writeln!(o, "; Computer: bagsim synthetic workload, preset {:?}, seed {}", s.workload.preset, s.seed)?;
+        writeln!(o, "; Note: one job per task, runtimes on the reference processor; field 15 (queue) = BoT index")?;
+        writeln!(o, "; MaxJobs: {}", w.tasks())?;
+        writeln!(o, "; MaxProcs: {}", p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>())?;
+        writeln!(o, "; TargetLoad: {:?}  AchievedLoad: {:.6}", s.workload.load, p.generated.achieved_load)?;
+        let mut job = 1u64;
+        for (b, bot) in w.bots.iter().enumerate() {
+            for r in w.bot_runtimes(b) {
+                // job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue partition prec think
+                writeln!(
+                    o,
+                    "{job} {:.0} -1 {:.0} 1 -1 -1 1 -1 -1 1 {} -1 -1 {b} -1 -1 -1",
+                    bot.arrival,
+                    r,
+                    bot.user + 1
+                )?;
+                job += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn fmt_stats(s: &Stats) -> String {
+        if s.count == 0 {
+            "—".to_string()
+        } else {
+            format!("{:.4} (p50 {:.4}, p90 {:.4}, p99 {:.4}, max {:.4})", s.mean, s.p50, s.p90, s.p99, s.max)
+        }
+    }
+
+    fn print_summary(r: &Report) {
+        let s = &r.scenario;
+        let m = &r.metrics;
+        println!(
+            "bagsim {}: {} / {} / {}, seed {}",
+            r.bagsim_version,
+            s.architecture.kind.name(),
+            s.selection.name(),
+            s.scheduling,
+            s.seed
+        );
+        let w = &r.workload;
+        println!(
+            "workload: {} BoTs, {} tasks, {} users; load target {} achieved {:.4}",
+            w.bots,
+            w.tasks,
+            w.users,
+            w.target_load.map_or("none".to_string(), |l| format!("{l}")),
+            w.achieved_load
+        );
+        for warning in &w.warnings {
+            println!("warning: {warning}");
+        }
+        println!(
+            "finished: {:.2}% of tasks ({} of {}), {} of {} BoTs; {} never started, {} running at the end",
+            100.0 * m.tasks.finished_fraction,
+            m.tasks.finished,
+            m.tasks.tasks,
+            m.overall.finished,
+            m.overall.bots,
+            m.tasks.unstarted,
+            m.tasks.running_at_end
+        );
+        println!("utilization: {:.4}   end time: {:.0} s", m.system.utilization, m.system.end_time);
+        println!("makespan [s]: {}", fmt_stats(&m.overall.makespan));
+        println!("NSL:          {}", fmt_stats(&m.overall.nsl));
+        println!("BoT wait [s]: {}", fmt_stats(&m.overall.wait));
+        println!("task wait [s]: {}", fmt_stats(&m.tasks.wait));
+        println!("task response [s]: {}", fmt_stats(&m.tasks.response));
+        println!("wasted CPU: {:.0} s (RWT {:.4})", m.tasks.wasted, m.tasks.rwt);
+        println!("{:<8} {:>7} {:>9} {:>14} {:>10}", "class", "BoTs", "finished", "mean MS [s]", "mean NSL");
+        for g in &m.per_class {
+            println!("{:<8} {:>7} {:>9} {:>14.1} {:>10.3}", g.class, g.bots, g.finished, g.makespan.mean, g.nsl.mean);
+        }
+        println!(
+            "events: {} ({} skipped cancellations); wall time {:.3} s",
+            m.system.events, m.system.stale_events, r.wall_time_s
+        );
+    }
+
+    /// Maps a --set key to a JSON path in the scenario.
+    fn path_of(key: &str) -> &str {
+        match key {
+            "load" => "workload.load",
+            "preset" => "workload.preset",
+            "pattern" | "arrival_pattern" => "workload.arrival_pattern",
+            "median_size" => "workload.median_size",
+            "mean_runtime" => "workload.mean_runtime",
+            "architecture" => "architecture.kind",
+            "monitoring_period" => "architecture.monitoring_period",
+            other => other,
+        }
+    }
+
+    /// A --set value as JSON: numbers stay numbers, null stays null, everything else is a string.
+    fn json_value(v: &str) -> serde_json::Value {
+        if v == "null" {
+            return serde_json::Value::Null;
+        }
+        if let Ok(n) = v.parse::<u64>() {
+            return n.into();
+        }
+        if let Ok(x) = v.parse::<f64>() {
+            if let Some(n) = serde_json::Number::from_f64(x) {
+                return serde_json::Value::Number(n);
+            }
+        }
+        serde_json::Value::String(v.to_string())
+    }
+
+    fn set_path(root: &mut serde_json::Value, path: &str, value: serde_json::Value) -> Result<(), String> {
+        let mut cur = root;
+        let parts: Vec<&str> = path.split('.').collect();
+        for (i, part) in parts.iter().enumerate() {
+            let obj = cur.as_object_mut().ok_or_else(|| format!("--set {path}: {part} is not inside an object"))?;
+            if i + 1 == parts.len() {
+                obj.insert(part.to_string(), value);
+                return Ok(());
+            }
+            cur = obj.entry(part.to_string()).or_insert_with(|| serde_json::json!({}));
+        }
+        Ok(())
+    }
+
+    fn sweep(base: &Scenario, sets: &[String], out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
+        let mut axes: Vec<(String, Vec<String>)> = Vec::new();
+        for s in sets {
+            let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s:?}: expected KEY=V1,V2,…"))?;
+            let values: Vec<String> = v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
+            if values.is_empty() {
+                return Err(format!("--set {s:?}: no values"));
+            }
+            axes.push((k.trim().to_string(), values));
+        }
+        // The cartesian product, checked before anything runs.
+        let mut points: Vec<(Vec<String>, Scenario)> = vec![(Vec::new(), base.clone())];
+        for (key, values) in &axes {
+            let mut next = Vec::new();
+            for (labels, s) in &points {
+                for v in values {
+                    let mut json = serde_json::to_value(s).expect("serializable");
+                    set_path(&mut json, path_of(key), json_value(v))?;
+                    let text = json.to_string();
+                    let scenario = Scenario::from_json(&text).map_err(|e| format!("--set {key}={v}: {e}"))?;
+                    let mut l = labels.clone();
+                    l.push(v.clone());
+                    next.push((l, scenario));
+                }
+            }
+            points = next;
+        }
+        let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+        eprintln!("sweep: {} runs on {jobs} threads", points.len());
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<Result<Report, String>>>> =
+            (0..points.len()).map(|_| std::sync::Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= points.len() {
+                        break;
+                    }
+                    let r = run::run(&points[i].1).map_err(|e| e.to_string());
+                    eprintln!("  [{}/{}] {}", i + 1, points.len(), points[i].0.join(" "));
+                    *results[i].lock().expect("unpoisoned") = Some(r);
+                });
+            }
+        });
+        let mut csv = String::new();
+        for (k, _) in &axes {
+            csv.push_str(k);
+            csv.push(',');
+        }
+        csv.push_str("bots,tasks,achieved_load,finished_fraction,utilization,mean_makespan,p50_makespan,p90_makespan,mean_nsl,p50_nsl,p90_nsl,mean_bot_wait,mean_task_wait,wasted_cpu,events,wall_time_s");
+        for (name, _, _) in bagsim::metrics::SIZE_CLASSES {
+            csv.push_str(&format!(",nsl_{name},makespan_{name}"));
+        }
+        csv.push('\n');
+        let mut reports = Vec::new();
+        for (i, cell) in results.into_iter().enumerate() {
+            let r = cell.into_inner().expect("unpoisoned").expect("every run finished")?;
+            for l in &points[i].0 {
+                csv.push_str(l);
+                csv.push(',');
+            }
+            let m = &r.metrics;
+            csv.push_str(&format!(
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                r.workload.bots,
+                r.workload.tasks,
+                r.workload.achieved_load,
+                m.tasks.finished_fraction,
+                m.system.utilization,
+                m.overall.makespan.mean,
+                m.overall.makespan.p50,
+                m.overall.makespan.p90,
+                m.overall.nsl.mean,
+                m.overall.nsl.p50,
+                m.overall.nsl.p90,
+                m.overall.wait.mean,
+                m.tasks.wait.mean,
+                m.tasks.wasted,
+                m.system.events,
+                r.wall_time_s
+            ));
+            for (name, _, _) in bagsim::metrics::SIZE_CLASSES {
+                match m.per_class.iter().find(|g| g.class == name) {
+                    Some(g) => csv.push_str(&format!(",{},{}", g.nsl.mean, g.makespan.mean)),
+                    None => csv.push_str(",,"),
+                }
+            }
+            csv.push('\n');
+            let mut slim = r;
+            slim.metrics.series.clear();
+            slim.metrics.users.clear();
+            reports.push(serde_json::json!({ "point": points[i].0, "report": slim }));
+        }
+        let csv_path = out.with_extension("csv");
+        let json_path = out.with_extension("json");
+        std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "axes": axes, "runs": reports })).expect("json");
+        std::fs::write(&json_path, json).map_err(|e| format!("{}: {e}", json_path.display()))?;
+        println!("wrote {} and {}", csv_path.display(), json_path.display());
+        Ok(())
+    }
+}

@@ -1,0 +1,19 @@
+//! bagsim: a Bags-of-Tasks scheduling lab for multi-cluster grids (Iosup et al., HPDC'08), native and in wasm32.
+//!
+//! Module map (boundaries in ARCHITECTURE.md): `engine` (time, events, random streams) → `workload`, `platform`
+//! → `policy` (selection, scheduling, predictors) → `architecture` + `simulation` (the run loop) → `metrics`
+//! (the report) → `scenario` + `run` (one call from a scenario to a report) → `protocol` (worker messages).
+
+pub mod architecture;
+pub mod engine;
+pub mod metrics;
+pub mod platform;
+pub mod policy;
+pub mod protocol;
+pub mod run;
+pub mod scenario;
+pub mod simulation;
+pub mod workload;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

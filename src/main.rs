@@ -1,0 +1,7 @@
+//! The page's entry point: mounts the app (wasm32 only).
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}

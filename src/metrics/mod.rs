@@ -1,0 +1,332 @@
+//! The report of a run: per BoT, per size class, per task, per user, over time and system-wide (SPEC §9).
+//! Every figure states its formula and unit; unfinished work is counted, never dropped.
+
+use crate::simulation::{Outcome, Sample};
+use serde::{Deserialize, Serialize};
+
+/// BoT size classes of 000 §3.4, plus the class of single tasks.
+pub const SIZE_CLASSES: [(&str, u32, u32); 10] = [
+    ("1", 1, 1),
+    ("2-4", 2, 4),
+    ("5-9", 5, 9),
+    ("10-19", 10, 19),
+    ("20-49", 20, 49),
+    ("50-99", 50, 99),
+    ("100-199", 100, 199),
+    ("200-499", 200, 499),
+    ("500-999", 500, 999),
+    ("1000+", 1000, u32::MAX),
+];
+
+/// The name of the size class of a BoT of `size` tasks.
+pub fn size_class(size: u32) -> &'static str {
+    SIZE_CLASSES[size_class_index(size)].0
+}
+
+pub fn size_class_index(size: u32) -> usize {
+    SIZE_CLASSES.iter().position(|&(_, lo, hi)| size >= lo && size <= hi).unwrap_or(0)
+}
+
+/// Mean, percentiles and maximum of a sample (nearest-rank percentiles); all NaN for an empty sample.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    pub count: u64,
+    pub mean: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Stats {
+    /// Sorts `values` in place.
+    pub fn of(values: &mut [f64]) -> Stats {
+        if values.is_empty() {
+            return Stats { count: 0, mean: f64::NAN, p50: f64::NAN, p90: f64::NAN, p99: f64::NAN, max: f64::NAN };
+        }
+        values.sort_by(f64::total_cmp);
+        let n = values.len();
+        let rank = |q: f64| values[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+        Stats {
+            count: n as u64,
+            mean: values.iter().sum::<f64>() / n as f64,
+            p50: rank(0.5),
+            p90: rank(0.9),
+            p99: rank(0.99),
+            max: values[n - 1],
+        }
+    }
+}
+
+/// BoT-level figures of a group of BoTs (a size class, or all).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BotGroup {
+    /// Class name ("1", "2-4", …, "1000+", "Small" = 2–9, "Medium" = 10–49, or "all").
+    pub class: String,
+    /// BoTs that arrived.
+    pub bots: u64,
+    /// BoTs whose every task finished.
+    pub finished: u64,
+    /// Makespan MS = latest task completion − submission, s (000 §4.1; 001's turnaround time TT).
+    pub makespan: Stats,
+    /// NSL = MS / Σ task runtimes on the reference processor (000 §4.1).
+    pub nsl: Stats,
+    /// Waiting time WT = first task start − submission, s (001 Eq. 1).
+    pub wait: Stats,
+    /// Execution makespan = latest completion − first start, s (001; TT = WT + execution makespan).
+    pub exec_makespan: Stats,
+}
+
+/// Per-task figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskFigures {
+    pub tasks: u64,
+    pub finished: u64,
+    /// finished / tasks.
+    pub finished_fraction: f64,
+    /// Tasks never started by the end of the run.
+    pub unstarted: u64,
+    /// Tasks started but unfinished at the end of the run.
+    pub running_at_end: u64,
+    /// Wait = first start of any copy − submission, s (started tasks).
+    pub wait: Stats,
+    /// Response = completion − submission, s (finished tasks).
+    pub response: Stats,
+    /// Slowdown = response / runtime on the reference processor (finished tasks; < 1 is possible on fast processors).
+    pub slowdown: Stats,
+    /// Goodput: CPU-seconds of the copies that completed their task.
+    pub goodput: f64,
+    /// CPU-seconds of replicas cancelled because another copy finished first.
+    pub wasted: f64,
+    /// RWT = wasted / (goodput + wasted): the share of computation spent on useless replicas (001 §IV).
+    pub rwt: f64,
+    pub replicas_started: u64,
+    pub replicas_cancelled: u64,
+}
+
+/// Per-user figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UserFigures {
+    /// 0-based id; Zipf rank = user + 1.
+    pub user: u32,
+    pub bots: u64,
+    pub tasks: u64,
+    pub finished_tasks: u64,
+    /// CPU-seconds consumed by the user's copies (finished, cancelled and, at the horizon, running).
+    pub consumption: f64,
+    /// Mean task wait, s.
+    pub mean_wait: f64,
+    /// Medernach's normalized waiting time = mean wait / (tasks × mean task runtime) (003 Eq. 4.1).
+    pub normalized_wait: f64,
+    /// Mean task slowdown (finished tasks).
+    pub mean_slowdown: f64,
+}
+
+/// System-wide figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SystemFigures {
+    /// Time the run ended, s (all work done, or the horizon).
+    pub end_time: f64,
+    /// Busy processor-seconds / (processors × end time), replicas included.
+    pub utilization: f64,
+    pub processors: u64,
+    /// Events processed (arrivals, completions, periodic passes, monitoring refreshes).
+    pub events: u64,
+    /// Completion events of cancelled replicas, skipped.
+    pub stale_events: u64,
+    /// Jain's fairness index over the users' mean task slowdowns, (Σx)² / (n·Σx²), 1 = perfectly fair.
+    pub jain_slowdown: f64,
+}
+
+/// Everything measured about one run (the CLI's JSON report adds the scenario and the workload summary).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    pub overall: BotGroup,
+    /// One row per size class that has BoTs, in class order, then "Small" and "Medium".
+    pub per_class: Vec<BotGroup>,
+    pub tasks: TaskFigures,
+    pub users: Vec<UserFigures>,
+    pub system: SystemFigures,
+    /// Time series, sampled every `sample_interval` seconds.
+    pub series: Vec<Sample>,
+}
+
+/// BoT-level raw values.
+struct BotRow {
+    size: u32,
+    finished: bool,
+    makespan: f64,
+    nsl: f64,
+    wait: f64,
+    exec: f64,
+}
+
+fn group(class: &str, rows: &[&BotRow]) -> BotGroup {
+    let fin: Vec<&&BotRow> = rows.iter().filter(|r| r.finished).collect();
+    let mut ms: Vec<f64> = fin.iter().map(|r| r.makespan).collect();
+    let mut nsl: Vec<f64> = fin.iter().map(|r| r.nsl).collect();
+    let mut ex: Vec<f64> = fin.iter().map(|r| r.exec).collect();
+    let mut wait: Vec<f64> = rows.iter().filter(|r| !r.wait.is_nan()).map(|r| r.wait).collect();
+    BotGroup {
+        class: class.to_string(),
+        bots: rows.len() as u64,
+        finished: fin.len() as u64,
+        makespan: Stats::of(&mut ms),
+        nsl: Stats::of(&mut nsl),
+        wait: Stats::of(&mut wait),
+        exec_makespan: Stats::of(&mut ex),
+    }
+}
+
+/// Computes the metrics from a run's outcome.
+pub fn compute(o: &Outcome) -> Metrics {
+    let w = o.workload;
+    let n_users = o.users.done_cpu.len();
+    let mut rows = Vec::with_capacity(w.bots.len());
+    let mut task_wait = Vec::new();
+    let mut response = Vec::new();
+    let mut slowdown = Vec::new();
+    let mut unstarted = 0u64;
+    let mut running_at_end = 0u64;
+    let mut finished = 0u64;
+    let mut u_bots = vec![0u64; n_users];
+    let mut u_tasks = vec![0u64; n_users];
+    let mut u_fin = vec![0u64; n_users];
+    let mut u_wait = vec![(0.0f64, 0u64); n_users];
+    let mut u_runtime = vec![0.0f64; n_users];
+    let mut u_slow = vec![(0.0f64, 0u64); n_users];
+    for b in &w.bots {
+        let (first, end) = (b.first_task as usize, (b.first_task + b.size) as usize);
+        let u = b.user as usize;
+        u_bots[u] += 1;
+        u_tasks[u] += u64::from(b.size);
+        let mut first_start = f64::INFINITY;
+        let mut last_end = f64::NEG_INFINITY;
+        let mut all_done = true;
+        let mut work = 0.0;
+        for t in first..end {
+            let r = w.runtimes[t];
+            work += r;
+            u_runtime[u] += r;
+            let (s, e) = (o.task_start[t], o.task_end[t]);
+            if s.is_nan() {
+                unstarted += 1;
+                all_done = false;
+                continue;
+            }
+            first_start = first_start.min(s);
+            task_wait.push(s - b.arrival);
+            u_wait[u].0 += s - b.arrival;
+            u_wait[u].1 += 1;
+            if e.is_nan() {
+                running_at_end += 1;
+                all_done = false;
+            } else {
+                finished += 1;
+                u_fin[u] += 1;
+                last_end = last_end.max(e);
+                response.push(e - b.arrival);
+                slowdown.push((e - b.arrival) / r);
+                u_slow[u].0 += (e - b.arrival) / r;
+                u_slow[u].1 += 1;
+            }
+        }
+        let makespan = last_end - b.arrival;
+        rows.push(BotRow {
+            size: b.size,
+            finished: all_done,
+            makespan,
+            nsl: makespan / work,
+            wait: if first_start.is_finite() { first_start - b.arrival } else { f64::NAN },
+            exec: last_end - first_start,
+        });
+    }
+    let all: Vec<&BotRow> = rows.iter().collect();
+    let overall = group("all", &all);
+    let mut per_class = Vec::new();
+    for &(name, lo, hi) in &SIZE_CLASSES {
+        let members: Vec<&BotRow> = rows.iter().filter(|r| r.size >= lo && r.size <= hi).collect();
+        if !members.is_empty() {
+            per_class.push(group(name, &members));
+        }
+    }
+    for (name, lo, hi) in [("Small", 2, 9), ("Medium", 10, 49)] {
+        let members: Vec<&BotRow> = rows.iter().filter(|r| r.size >= lo && r.size <= hi).collect();
+        if !members.is_empty() {
+            per_class.push(group(name, &members));
+        }
+    }
+    let tasks = w.tasks() as u64;
+    let goodput = o.useful_cpu;
+    let wasted = o.wasted_cpu;
+    let task_figures = TaskFigures {
+        tasks,
+        finished,
+        finished_fraction: if tasks == 0 { 1.0 } else { finished as f64 / tasks as f64 },
+        unstarted,
+        running_at_end,
+        wait: Stats::of(&mut task_wait),
+        response: Stats::of(&mut response),
+        slowdown: Stats::of(&mut slowdown),
+        goodput,
+        wasted,
+        rwt: if goodput + wasted > 0.0 { wasted / (goodput + wasted) } else { 0.0 },
+        replicas_started: o.replicas_started,
+        replicas_cancelled: o.replicas_cancelled,
+    };
+    let mut users = Vec::new();
+    for u in 0..n_users {
+        if u_bots[u] == 0 {
+            continue;
+        }
+        let mean_wait = if u_wait[u].1 > 0 { u_wait[u].0 / u_wait[u].1 as f64 } else { f64::NAN };
+        let mean_runtime = u_runtime[u] / u_tasks[u] as f64;
+        users.push(UserFigures {
+            user: u as u32,
+            bots: u_bots[u],
+            tasks: u_tasks[u],
+            finished_tasks: u_fin[u],
+            consumption: o.users.done_cpu[u],
+            mean_wait,
+            normalized_wait: mean_wait / (u_tasks[u] as f64 * mean_runtime),
+            mean_slowdown: if u_slow[u].1 > 0 { u_slow[u].0 / u_slow[u].1 as f64 } else { f64::NAN },
+        });
+    }
+    let xs: Vec<f64> = users.iter().map(|u| u.mean_slowdown).filter(|x| x.is_finite()).collect();
+    let jain = if xs.is_empty() {
+        f64::NAN
+    } else {
+        let s: f64 = xs.iter().sum();
+        let s2: f64 = xs.iter().map(|x| x * x).sum();
+        s * s / (xs.len() as f64 * s2)
+    };
+    let processors: u64 = o.clusters.iter().map(|c| u64::from(c.processors)).sum();
+    let system = SystemFigures {
+        end_time: o.end_time,
+        utilization: if o.end_time > 0.0 { o.busy_area / (processors as f64 * o.end_time) } else { 0.0 },
+        processors,
+        events: o.events,
+        stale_events: o.stale_events,
+        jain_slowdown: jain,
+    };
+    Metrics { overall, per_class, tasks: task_figures, users, system, series: o.samples.to_vec() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let mut v: Vec<f64> = (1..=100).rev().map(f64::from).collect();
+        let s = Stats::of(&mut v);
+        assert_eq!((s.p50, s.p90, s.p99, s.max, s.mean), (50.0, 90.0, 99.0, 100.0, 50.5));
+        assert!(Stats::of(&mut []).mean.is_nan());
+    }
+
+    #[test]
+    fn size_classes() {
+        let names: Vec<&str> = [1, 2, 4, 5, 9, 10, 49, 50, 999, 1000, 5000].iter().map(|&s| size_class(s)).collect();
+        assert_eq!(names, ["1", "2-4", "2-4", "5-9", "5-9", "10-19", "20-49", "50-99", "500-999", "1000+", "1000+"]);
+    }
+}

@@ -1,0 +1,137 @@
+//! Clusters of identical processors with relative speeds, and the documented platform presets (SPEC §3).
+
+use serde::{Deserialize, Serialize};
+
+/// A cluster: `processors` identical processors of relative speed `speed` (1.0 = reference processor; a task of
+/// reference runtime R runs R / speed seconds here, the SPEC CPU model of 000 §2.1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cluster {
+    pub name: String,
+    pub processors: u32,
+    pub speed: f64,
+}
+
+/// The platform presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlatformPreset {
+    /// DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (000 §4.1).
+    Das2G5k,
+}
+
+/// Where the platform comes from in a scenario: a preset or an explicit list of clusters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlatformSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<PlatformPreset>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clusters: Option<Vec<Cluster>>,
+}
+
+impl Default for PlatformSpec {
+    fn default() -> Self {
+        PlatformSpec { preset: Some(PlatformPreset::Das2G5k), clusters: None }
+    }
+}
+
+/// Largest platform accepted: keeps per-cluster scans in the schedulers cheap and memory bounded.
+pub const MAX_CLUSTERS: usize = 4096;
+pub const MAX_PROCESSORS: u64 = 10_000_000;
+
+impl PlatformSpec {
+    /// The clusters, checked. Errors name the cluster and the field.
+    pub fn clusters(&self) -> Result<Vec<Cluster>, String> {
+        let clusters = match (&self.preset, &self.clusters) {
+            (Some(_), Some(_)) => return Err("platform: give either \"preset\" or \"clusters\", not both".into()),
+            (Some(PlatformPreset::Das2G5k), None) => das2_g5k(),
+            (None, Some(c)) => c.clone(),
+            (None, None) => return Err("platform: give \"preset\": \"das2_g5k\" or a \"clusters\" list".into()),
+        };
+        if clusters.is_empty() {
+            return Err("platform.clusters: the list is empty; at least one cluster is needed".into());
+        }
+        if clusters.len() > MAX_CLUSTERS {
+            return Err(format!("platform.clusters: {} clusters; at most {MAX_CLUSTERS} allowed", clusters.len()));
+        }
+        let mut total = 0u64;
+        for (i, c) in clusters.iter().enumerate() {
+            if c.processors == 0 {
+                return Err(format!("platform.clusters[{i}].processors = 0 ({}): must be ≥ 1", c.name));
+            }
+            if !(c.speed.is_finite() && c.speed > 0.0 && c.speed <= 1000.0) {
+                return Err(format!("platform.clusters[{i}].speed = {} ({}): must be in (0, 1000]", c.speed, c.name));
+            }
+            total += u64::from(c.processors);
+        }
+        if total > MAX_PROCESSORS {
+            return Err(format!("platform: {total} processors in all; at most {MAX_PROCESSORS} allowed"));
+        }
+        Ok(clusters)
+    }
+}
+
+/// Σ processors × speed: the platform's capacity in reference processors.
+pub fn capacity(clusters: &[Cluster]) -> f64 {
+    clusters.iter().map(|c| f64::from(c.processors) * c.speed).sum()
+}
+
+/// The DAS-2 + Grid'5000 preset. The papers give only "20 clusters, over 3 500 processors, relative speeds 1.0 to
+/// 1.75" (000 §4.1). DAS-2 is its real layout: five clusters of dual 1 GHz Pentium-III nodes (VU 72 nodes, four
+/// others 32), all at the reference speed 1.0. The fifteen Grid'5000 clusters carry the names of real 2007–08 sites
+/// with processor counts and speeds chosen to be plausible for them; they are not a record of those machines.
+pub fn das2_g5k() -> Vec<Cluster> {
+    let list: [(&str, u32, f64); 20] = [
+        ("das2-vu", 144, 1.0),
+        ("das2-leiden", 64, 1.0),
+        ("das2-uva", 64, 1.0),
+        ("das2-delft", 64, 1.0),
+        ("das2-utrecht", 64, 1.0),
+        ("g5k-orsay-gdx", 624, 1.30),
+        ("g5k-orsay-netgdx", 60, 1.30),
+        ("g5k-rennes-paravent", 198, 1.25),
+        ("g5k-rennes-paraquad", 528, 1.75),
+        ("g5k-rennes-paramount", 132, 1.55),
+        ("g5k-sophia-azur", 144, 1.25),
+        ("g5k-sophia-helios", 112, 1.40),
+        ("g5k-sophia-sol", 400, 1.60),
+        ("g5k-lyon-sagittaire", 140, 1.35),
+        ("g5k-lyon-capricorne", 112, 1.20),
+        ("g5k-nancy-grelon", 480, 1.60),
+        ("g5k-nancy-grillon", 94, 1.35),
+        ("g5k-lille-chti", 40, 1.45),
+        ("g5k-bordeaux-bordemer", 96, 1.20),
+        ("g5k-toulouse-violette", 114, 1.30),
+    ];
+    list.iter().map(|&(name, processors, speed)| Cluster { name: name.to_string(), processors, speed }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preset_matches_the_paper_description() {
+        let c = das2_g5k();
+        assert_eq!(c.len(), 20);
+        let total: u32 = c.iter().map(|c| c.processors).sum();
+        assert!(total > 3500, "{total}");
+        assert_eq!(c[..5].iter().map(|c| c.processors).sum::<u32>(), 400);
+        assert!(c.iter().all(|c| (1.0..=1.75).contains(&c.speed)));
+        assert_eq!(c.iter().map(|c| c.speed).fold(0.0, f64::max), 1.75);
+    }
+
+    #[test]
+    fn bad_clusters_are_named() {
+        let spec = PlatformSpec {
+            preset: None,
+            clusters: Some(vec![
+                Cluster { name: "a".into(), processors: 4, speed: 1.0 },
+                Cluster { name: "b".into(), processors: 0, speed: 1.0 },
+            ]),
+        };
+        let e = spec.clusters().unwrap_err();
+        assert!(e.contains("clusters[1].processors"), "{e}");
+    }
+}

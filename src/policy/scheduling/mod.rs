@@ -1,0 +1,226 @@
+//! The eight task-scheduling policies of 000 §2.4 (Table 1) plus WQR-n: which eligible task goes to which cluster.
+
+mod dfplt;
+mod ect;
+mod fpf;
+mod fplt;
+mod replicating;
+
+use super::freeset::FreeSet;
+use serde::{Deserialize, Serialize};
+
+/// How much a policy knows of a piece of information (000 Table 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Info {
+    /// Known a priori.
+    K,
+    /// From historical records.
+    H,
+    /// Unknown.
+    U,
+}
+
+/// The order in which a policy takes tasks from the eligible set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskOrder {
+    /// The initial order of the eligible set.
+    Fcfs,
+    /// Largest runtime estimate first (ties: earlier task).
+    LargestFirst,
+    /// Smallest runtime estimate first (ties: earlier task).
+    ShortestFirst,
+}
+
+/// What a policy may look at when it places a task.
+pub struct ResourceView<'a> {
+    /// Current simulated time, s.
+    pub now: f64,
+    /// Relative speed of every cluster.
+    pub speed: &'a [f64],
+    /// The clusters this RM schedules onto.
+    pub managed: &'a [u32],
+    /// Managed clusters with a free processor, as the RM sees them (its information may be stale).
+    pub free: &'a FreeSet,
+    /// For a cluster without a free processor: the estimated time its first processor frees, from the runtime
+    /// estimates of its running tasks (≥ now). Only meaningful for policies with `uses_end_estimates`.
+    pub earliest_end: &'a dyn Fn(u32) -> f64,
+}
+
+/// The decision for the task at the head of the eligible order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Send it to this cluster now.
+    Start(u32),
+    /// Keep it (and, without backfilling, everything behind it) until the next scheduling pass.
+    Wait,
+}
+
+/// Which runtime figure the simulation hands to the policy as the task's estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Estimate {
+    /// The runtime as known a priori, through the inaccuracy model (SPEC §6).
+    Known,
+    /// A prediction from the runtimes of completed tasks (000 §3.7).
+    Predicted,
+    /// Not used.
+    None,
+}
+
+/// A task-scheduling policy.
+pub trait TaskScheduling {
+    fn order(&self) -> TaskOrder;
+    /// Places the task whose runtime estimate (reference processor, s) is `estimate`; called only when `free`
+    /// is not empty.
+    fn choose(&mut self, estimate: f64, view: &ResourceView) -> Choice;
+    /// Replicas beyond the original a task may get once no task is waiting (0 = no replication).
+    fn max_replicas(&self) -> u32 {
+        0
+    }
+    /// Which estimate the policy wants.
+    fn estimate(&self) -> Estimate;
+    /// True when `ResourceView::earliest_end` must be maintained.
+    fn uses_end_estimates(&self) -> bool {
+        false
+    }
+    /// A task with runtime estimate `estimate` finished on `cluster` after `elapsed` seconds.
+    fn observe_completion(&mut self, _cluster: u32, _estimate: f64, _elapsed: f64) {}
+}
+
+/// The scheduling policies (000 Table 1), written in scenarios as their names: "ECT", "WQR-4", …
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SchedulingPolicy {
+    Ect,
+    Fplt,
+    Rr,
+    /// Work Queue with Replication, up to `replicas` extra copies per task (WQR-1 = RR). The paper's "WQR4x"
+    /// follows the convention of counting all copies (Silva et al.), i.e. WQR-3 here.
+    Wqr {
+        replicas: u32,
+    },
+    Dfplt,
+    EctP,
+    Stfr,
+    Fpf,
+}
+
+/// Largest replica count accepted for WQR-n.
+pub const MAX_REPLICAS: u32 = 16;
+
+impl SchedulingPolicy {
+    /// The policies of 000 Table 1 with the paper's WQR4x.
+    pub const ALL: [SchedulingPolicy; 8] = [
+        SchedulingPolicy::Ect,
+        SchedulingPolicy::Fplt,
+        SchedulingPolicy::Rr,
+        SchedulingPolicy::Wqr { replicas: 3 },
+        SchedulingPolicy::Dfplt,
+        SchedulingPolicy::EctP,
+        SchedulingPolicy::Stfr,
+        SchedulingPolicy::Fpf,
+    ];
+
+    /// (resource information, task information), 000 Table 1.
+    pub fn information(self) -> (Info, Info) {
+        match self {
+            SchedulingPolicy::Ect | SchedulingPolicy::Fplt => (Info::K, Info::K),
+            SchedulingPolicy::Rr | SchedulingPolicy::Wqr { .. } => (Info::U, Info::U),
+            SchedulingPolicy::Dfplt => (Info::H, Info::K),
+            SchedulingPolicy::EctP => (Info::K, Info::H),
+            SchedulingPolicy::Stfr => (Info::U, Info::K),
+            SchedulingPolicy::Fpf => (Info::K, Info::U),
+        }
+    }
+
+    /// One line with the paper's definition (000 §2.4).
+    pub fn description(self) -> &'static str {
+        match self {
+            SchedulingPolicy::Ect => "Earliest Completion Time: each task to the cluster where it would finish first, counting the time until a processor there frees.",
+            SchedulingPolicy::Fplt => "Fastest Processor Largest Task: the largest task to the fastest free processor.",
+            SchedulingPolicy::Rr => "Round-robin Replication: tasks in order on any free processor; once none waits, replicate each running task once.",
+            SchedulingPolicy::Wqr { .. } => "Work Queue with Replication: as RR, but up to n replicas per task.",
+            SchedulingPolicy::Dfplt => "Dynamic FPLT: the largest task to the free cluster with the best speed observed from completed tasks.",
+            SchedulingPolicy::EctP => "ECT with runtimes predicted from completed tasks instead of known.",
+            SchedulingPolicy::Stfr => "Shortest Task First with Replication: shortest task first on any free processor; replicate once.",
+            SchedulingPolicy::Fpf => "Fastest Processor First: tasks in order, each to the fastest free processor.",
+        }
+    }
+
+    /// The one place that builds a policy.
+    pub fn build(self) -> Box<dyn TaskScheduling> {
+        match self {
+            SchedulingPolicy::Ect => Box::new(ect::EarliestCompletion { predicted: false }),
+            SchedulingPolicy::EctP => Box::new(ect::EarliestCompletion { predicted: true }),
+            SchedulingPolicy::Fplt => Box::new(fplt::FastestProcessorLargestTask),
+            SchedulingPolicy::Dfplt => Box::new(dfplt::DynamicFplt::default()),
+            SchedulingPolicy::Fpf => Box::new(fpf::FastestProcessorFirst),
+            SchedulingPolicy::Rr => Box::new(replicating::Replicating::new(TaskOrder::Fcfs, 1, Estimate::None)),
+            SchedulingPolicy::Wqr { replicas } => {
+                Box::new(replicating::Replicating::new(TaskOrder::Fcfs, replicas, Estimate::None))
+            }
+            SchedulingPolicy::Stfr => {
+                Box::new(replicating::Replicating::new(TaskOrder::ShortestFirst, 1, Estimate::Known))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for SchedulingPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SchedulingPolicy::Ect => f.write_str("ECT"),
+            SchedulingPolicy::Fplt => f.write_str("FPLT"),
+            SchedulingPolicy::Rr => f.write_str("RR"),
+            SchedulingPolicy::Wqr { replicas } => write!(f, "WQR-{replicas}"),
+            SchedulingPolicy::Dfplt => f.write_str("DFPLT"),
+            SchedulingPolicy::EctP => f.write_str("ECT-P"),
+            SchedulingPolicy::Stfr => f.write_str("STFR"),
+            SchedulingPolicy::Fpf => f.write_str("FPF"),
+        }
+    }
+}
+
+impl std::str::FromStr for SchedulingPolicy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let up = s.trim().to_ascii_uppercase();
+        let allowed = "allowed: ECT, FPLT, RR, WQR-n (n = 1..16), DFPLT, ECT-P, STFR, FPF";
+        Ok(match up.as_str() {
+            "ECT" => SchedulingPolicy::Ect,
+            "FPLT" => SchedulingPolicy::Fplt,
+            "RR" => SchedulingPolicy::Rr,
+            "DFPLT" => SchedulingPolicy::Dfplt,
+            "ECT-P" => SchedulingPolicy::EctP,
+            "STFR" => SchedulingPolicy::Stfr,
+            "FPF" => SchedulingPolicy::Fpf,
+            _ => {
+                // "WQR-n" counts extra replicas; the paper's "WQRnx" counts all copies, so it means n - 1 replicas.
+                let n = up.strip_prefix("WQR-").or_else(|| up.strip_prefix("WQR"));
+                let parsed = n.map(|n| match n.strip_suffix('X') {
+                    Some(copies) => copies.parse::<u32>().map(|c| c.saturating_sub(1)),
+                    None => n.parse::<u32>(),
+                });
+                match parsed {
+                    Some(Ok(replicas)) if (1..=MAX_REPLICAS).contains(&replicas) => SchedulingPolicy::Wqr { replicas },
+                    Some(_) => return Err(format!("{s:?}: the replica count of WQR-n must be 1..{MAX_REPLICAS}")),
+                    None => return Err(format!("unknown task-scheduling policy {s:?}; {allowed}")),
+                }
+            }
+        })
+    }
+}
+
+impl Serialize for SchedulingPolicy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for SchedulingPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests;

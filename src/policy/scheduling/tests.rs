@@ -1,0 +1,91 @@
+//! Each scheduling policy on a hand-built view where its choice is known.
+use super::*;
+
+struct Fixture {
+    speed: Vec<f64>,
+    managed: Vec<u32>,
+    free: FreeSet,
+    ends: Vec<f64>,
+}
+
+impl Fixture {
+    /// Three clusters: 0 slow (1.0), 1 fast (1.5), 2 medium (1.25); `free` lists those with a free processor.
+    fn new(free: &[u32], ends: [f64; 3]) -> Self {
+        let speed = vec![1.0, 1.5, 1.25];
+        let mut set = FreeSet::new(&speed);
+        for &c in free {
+            set.insert(c);
+        }
+        Fixture { speed, managed: vec![0, 1, 2], free: set, ends: ends.to_vec() }
+    }
+    fn choose(&self, p: &mut dyn TaskScheduling, estimate: f64) -> Choice {
+        let ends = |c: u32| self.ends[c as usize];
+        let view = ResourceView {
+            now: 100.0,
+            speed: &self.speed,
+            managed: &self.managed,
+            free: &self.free,
+            earliest_end: &ends,
+        };
+        p.choose(estimate, &view)
+    }
+}
+
+#[test]
+fn fastest_free_for_fplt_and_fpf() {
+    let f = Fixture::new(&[0, 2], [0.0; 3]);
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Fplt.build(), 10.0), Choice::Start(2));
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Fpf.build(), 10.0), Choice::Start(2));
+    assert_eq!(SchedulingPolicy::Fplt.build().order(), TaskOrder::LargestFirst);
+    assert_eq!(SchedulingPolicy::Fpf.build().order(), TaskOrder::Fcfs);
+}
+
+#[test]
+fn ect_waits_for_a_fast_cluster_that_frees_soon() {
+    // Free: only the slow cluster 0. Cluster 1 (speed 1.5) frees at t = 110.
+    let f = Fixture::new(&[0], [0.0, 110.0, 1e9]);
+    // Long task of 300 s: on 0 it ends at 400; on 1 at 110 + 200 = 310 -> wait for cluster 1.
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(), 300.0), Choice::Wait);
+    // Short task of 6 s: on 0 at 106; on 1 at 114 -> start on 0 now.
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(), 6.0), Choice::Start(0));
+    // A cluster whose estimate is already overdue counts as available now.
+    let g = Fixture::new(&[0], [0.0, 50.0, 1e9]);
+    assert_eq!(g.choose(&mut *SchedulingPolicy::EctP.build(), 6.0), Choice::Wait);
+    assert_eq!(SchedulingPolicy::EctP.build().estimate(), Estimate::Predicted);
+}
+
+#[test]
+fn dfplt_ranks_by_observed_speed() {
+    let f = Fixture::new(&[0, 1, 2], [0.0; 3]);
+    let mut p = SchedulingPolicy::Dfplt.build();
+    // Nothing observed: all ranks 1.0, ties keep speed order -> cluster 1.
+    assert_eq!(f.choose(&mut *p, 5.0), Choice::Start(1));
+    p.observe_completion(0, 100.0, 40.0); // looks like speed 2.5
+    p.observe_completion(1, 100.0, 80.0); // 1.25
+    assert_eq!(f.choose(&mut *p, 5.0), Choice::Start(0));
+}
+
+#[test]
+fn round_robin_without_speed_information() {
+    let f = Fixture::new(&[0, 1, 2], [0.0; 3]);
+    let mut rr = SchedulingPolicy::Rr.build();
+    let picks: Vec<Choice> = (0..4).map(|_| f.choose(&mut *rr, 1.0)).collect();
+    assert_eq!(picks, vec![Choice::Start(1), Choice::Start(2), Choice::Start(0), Choice::Start(1)]);
+    assert_eq!(rr.max_replicas(), 1);
+    assert_eq!(SchedulingPolicy::Wqr { replicas: 4 }.build().max_replicas(), 4);
+    assert_eq!(SchedulingPolicy::Stfr.build().order(), TaskOrder::ShortestFirst);
+    assert_eq!(SchedulingPolicy::Stfr.build().max_replicas(), 1);
+}
+
+#[test]
+fn names_round_trip() {
+    for p in SchedulingPolicy::ALL {
+        assert_eq!(p.to_string().parse::<SchedulingPolicy>().unwrap(), p);
+        let json = serde_json::to_string(&p).unwrap();
+        assert_eq!(serde_json::from_str::<SchedulingPolicy>(&json).unwrap(), p);
+    }
+    assert_eq!("wqr4x".parse::<SchedulingPolicy>().unwrap(), SchedulingPolicy::Wqr { replicas: 3 });
+    assert_eq!("WQR-4".parse::<SchedulingPolicy>().unwrap(), SchedulingPolicy::Wqr { replicas: 4 });
+    assert!("WQR-0".parse::<SchedulingPolicy>().unwrap_err().contains("1..16"));
+    assert!("FOO".parse::<SchedulingPolicy>().unwrap_err().contains("allowed"));
+}

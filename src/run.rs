@@ -1,0 +1,135 @@
+//! From a scenario to a report in one call: generate the workload, simulate, measure.
+
+use crate::metrics::{self, Metrics};
+use crate::platform::{capacity, Cluster};
+use crate::policy::predictor::{evaluate_all, PredictorAccuracy};
+use crate::scenario::{Scenario, ScenarioError};
+use crate::simulation::{SimConfig, Simulation};
+use crate::workload::generate::{generate, GenerateSpec, Generated};
+use crate::workload::Workload;
+use serde::{Deserialize, Serialize};
+
+/// What the workload turned out to be.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadSummary {
+    pub bots: u64,
+    pub tasks: u64,
+    pub users: u64,
+    /// Σ task runtimes on the reference processor, CPU-seconds.
+    pub total_work: f64,
+    /// Target offered load (null when the model's own arrival rate was kept).
+    pub target_load: Option<f64>,
+    /// Achieved offered load = total work / (Σ speeds × submission period).
+    pub achieved_load: f64,
+    /// Factor applied to every inter-arrival time to reach the target.
+    pub iat_scale: f64,
+    pub warnings: Vec<String>,
+}
+
+/// The full report of a run (the JSON that `bagsim run --out` writes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub bagsim_version: String,
+    pub scenario: Scenario,
+    pub workload: WorkloadSummary,
+    pub metrics: Metrics,
+    /// Average relative inaccuracy of the six predictors on this workload, batch and user input (000 Fig. 2).
+    pub predictors: Vec<PredictorAccuracy>,
+    /// Wall-clock time of the simulation (not of the workload generation), seconds. The only figure that varies
+    /// between identical runs.
+    pub wall_time_s: f64,
+}
+
+/// A scenario made ready to run: its clusters and its generated workload.
+pub struct Prepared {
+    pub clusters: Vec<Cluster>,
+    pub generated: Generated,
+}
+
+/// Validates the scenario and generates its workload.
+pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
+    s.validate()?;
+    let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
+    let model = s.workload.bot_model();
+    let spec = GenerateSpec {
+        model: &model,
+        load: s.workload.load,
+        capacity: capacity(&clusters),
+        submission_period: s.workload.submission_period,
+        pattern: s.workload.arrival_pattern,
+        median_size: s.workload.median_size,
+        mean_runtime: s.workload.mean_runtime,
+        max_size: s.workload.max_size,
+        seed: s.seed,
+    };
+    let generated = generate(&spec).map_err(|m| ScenarioError { field: "workload".into(), message: m })?;
+    Ok(Prepared { clusters, generated })
+}
+
+/// The simulator settings of a scenario.
+pub fn sim_config(s: &Scenario) -> SimConfig {
+    SimConfig {
+        architecture: s.architecture.kind,
+        monitoring_period: s.architecture.monitoring_period,
+        selection: s.selection,
+        scheduling: s.scheduling,
+        predictor: s.predictor.model,
+        predictor_input: s.predictor.input,
+        inaccuracy: s.inaccuracy,
+        scheduling_period: s.scheduling_period,
+        horizon: s.horizon_limit(),
+        sample_interval: s.sample_interval(),
+        seed: s.seed,
+    }
+}
+
+/// A simulation of the scenario, ready to step (the page drives it in chunks).
+pub fn simulation(s: &Scenario, p: &Prepared) -> Simulation {
+    Simulation::new(sim_config(s), p.clusters.clone(), p.generated.workload.clone())
+}
+
+/// The workload summary of a prepared scenario.
+pub fn summary(s: &Scenario, g: &Generated) -> WorkloadSummary {
+    let w: &Workload = &g.workload;
+    WorkloadSummary {
+        bots: w.bots.len() as u64,
+        tasks: w.tasks() as u64,
+        users: w.bots.iter().map(|b| b.user).collect::<std::collections::BTreeSet<_>>().len() as u64,
+        total_work: w.total_work(),
+        target_load: s.workload.load,
+        achieved_load: g.achieved_load,
+        iat_scale: g.iat_scale,
+        warnings: g.warnings.clone(),
+    }
+}
+
+/// The report of a finished simulation.
+pub fn report(s: &Scenario, g: &Generated, sim: &Simulation, wall_time_s: f64) -> Report {
+    let w = sim.workload();
+    let bots = (0..w.bots.len()).map(|b| (w.bots[b].user, w.bot_runtimes(b)));
+    Report {
+        bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
+        scenario: s.clone(),
+        workload: summary(s, g),
+        metrics: metrics::compute(&sim.outcome()),
+        predictors: evaluate_all(bots, w.users as usize),
+        wall_time_s,
+    }
+}
+
+/// Runs a scenario to the end. `clock` returns seconds (std's Instant natively, performance.now in a browser).
+pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<Report, ScenarioError> {
+    let p = prepare(s)?;
+    let mut sim = simulation(s, &p);
+    let t0 = clock();
+    sim.run();
+    let wall = clock() - t0;
+    Ok(report(s, &p.generated, &sim, wall))
+}
+
+/// Runs a scenario natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run(s: &Scenario) -> Result<Report, ScenarioError> {
+    let start = std::time::Instant::now();
+    run_with_clock(s, &move || start.elapsed().as_secs_f64())
+}

@@ -1,0 +1,412 @@
+//! Everything a run needs, as one serde document with a default for every field; checked on load.
+
+use crate::architecture::Architecture;
+use crate::platform::PlatformSpec;
+use crate::policy::predictor::{PredictorInput, PredictorModel};
+use crate::policy::scheduling::SchedulingPolicy;
+use crate::policy::selection::SelectionPolicy;
+use crate::workload::generate::ArrivalPattern;
+use crate::workload::model::{BotModel, Preset};
+use serde::{Deserialize, Serialize};
+
+pub const DAY: f64 = 86_400.0;
+
+/// A complete, reproducible simulation setup.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    /// Seed of every random stream.
+    pub seed: u64,
+    pub platform: PlatformSpec,
+    pub workload: WorkloadConfig,
+    pub architecture: ArchitectureConfig,
+    /// Task-selection policy (000 §2.3).
+    pub selection: SelectionPolicy,
+    /// Task-scheduling policy (000 §2.4).
+    pub scheduling: SchedulingPolicy,
+    /// Runtime predictor used by ECT-P (000 §3.7).
+    pub predictor: PredictorConfig,
+    /// Maximum runtime-estimate inaccuracy I, percent: each estimate is max(R + (E/100)·R, 1), E ~ U[−I, I] (000 §5.3).
+    pub inaccuracy: f64,
+    /// Period of the periodic scheduling pass, seconds (used when information can go stale: csp with monitoring).
+    pub scheduling_period: f64,
+    /// End of the simulation, seconds; null = submission period + 30 days (SPEC §10).
+    pub horizon: Option<f64>,
+    /// Interval between time-series samples, seconds; null = submission period / 720, at least 60 s.
+    pub sample_interval: Option<f64>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            seed: 1,
+            platform: PlatformSpec::default(),
+            workload: WorkloadConfig::default(),
+            architecture: ArchitectureConfig::default(),
+            selection: SelectionPolicy::ST,
+            scheduling: SchedulingPolicy::Fplt,
+            predictor: PredictorConfig::default(),
+            inaccuracy: 0.0,
+            scheduling_period: 60.0,
+            horizon: None,
+            sample_interval: None,
+        }
+    }
+}
+
+/// The workload of SPEC §2.1–2.2.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorkloadConfig {
+    /// Row of 000 Table 3 (T1–T7, Avg).
+    pub preset: Preset,
+    /// A full model replacing the preset (any distribution per characteristic).
+    pub model: Option<BotModel>,
+    /// Target offered load Σ runtimes / (Σ speeds × submission period), 0.05–0.99; null keeps the model's IATs.
+    pub load: Option<f64>,
+    /// Submission period, seconds.
+    pub submission_period: f64,
+    pub arrival_pattern: ArrivalPattern,
+    /// Median BoT size (1 – max_size; the paper varies 10–50); null keeps the model's.
+    pub median_size: Option<f64>,
+    /// Mean task runtime, seconds (the paper varies 180–10 800); null keeps the model's.
+    pub mean_runtime: Option<f64>,
+    /// Largest BoT size; larger draws are capped.
+    pub max_size: u32,
+}
+
+impl Default for WorkloadConfig {
+    fn default() -> Self {
+        WorkloadConfig {
+            preset: Preset::Avg,
+            model: None,
+            load: Some(0.5),
+            submission_period: 30.0 * DAY,
+            arrival_pattern: ArrivalPattern::Realistic,
+            median_size: None,
+            mean_runtime: None,
+            max_size: 5000,
+        }
+    }
+}
+
+impl WorkloadConfig {
+    /// The model in force: the explicit one, else the preset's.
+    pub fn bot_model(&self) -> BotModel {
+        self.model.clone().unwrap_or_else(|| self.preset.model())
+    }
+}
+
+/// The resource-management architecture (000 §2.2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArchitectureConfig {
+    pub kind: Architecture,
+    /// csp only: period of the monitoring service that reports free processors, seconds; 0 = always exact.
+    pub monitoring_period: f64,
+}
+
+impl Default for ArchitectureConfig {
+    fn default() -> Self {
+        ArchitectureConfig { kind: Architecture::Csp, monitoring_period: 0.0 }
+    }
+}
+
+/// Which predictor ECT-P uses and on what history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PredictorConfig {
+    pub model: PredictorModel,
+    /// batch: only the BoT's own completed tasks; user: all of the user's completed tasks.
+    pub input: PredictorInput,
+}
+
+impl Default for PredictorConfig {
+    fn default() -> Self {
+        PredictorConfig { model: PredictorModel::LastValue, input: PredictorInput::Batch }
+    }
+}
+
+/// A scenario value that cannot be simulated: the field (as a JSON path), and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn err(field: &str, message: impl Into<String>) -> ScenarioError {
+    ScenarioError { field: field.to_string(), message: message.into() }
+}
+
+fn check_range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), ScenarioError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err(err(field, format!("{v} is out of range; allowed {lo}–{hi}{unit}")))
+    }
+}
+
+/// Longest submission period or horizon accepted: ten years.
+pub const MAX_PERIOD: f64 = 3650.0 * DAY;
+
+impl Scenario {
+    /// Parses JSON; the error names the field and what is allowed.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| err("scenario", e.to_string()))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Checks every value a run depends on.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.platform.clusters().map_err(|m| err("platform", m))?;
+        let w = &self.workload;
+        if let Some(l) = w.load {
+            check_range("workload.load", l, 0.05, 0.99, "")?;
+        }
+        check_range("workload.submission_period", w.submission_period, 60.0, MAX_PERIOD, " s")?;
+        if !(1..=1_000_000).contains(&w.max_size) {
+            return Err(err("workload.max_size", format!("{} is out of range; allowed 1–1000000", w.max_size)));
+        }
+        if let Some(m) = w.median_size {
+            check_range("workload.median_size", m, 1.0, f64::from(w.max_size), " tasks")?;
+        }
+        if let Some(m) = w.mean_runtime {
+            check_range("workload.mean_runtime", m, 1.0, 1_048_576.0, " s")?;
+        }
+        let model = w.bot_model();
+        if !(model.users.alpha.is_finite() && model.users.alpha >= 0.0 && model.users.alpha <= 10.0) {
+            return Err(err(
+                "workload.model.users.alpha",
+                format!("{} is out of range; allowed 0–10", model.users.alpha),
+            ));
+        }
+        if !(1..=1_000_000).contains(&model.users.n) {
+            return Err(err("workload.model.users.n", format!("{} is out of range; allowed 1–1000000", model.users.n)));
+        }
+        for (name, d) in
+            [("iat", &model.iat.dist), ("size", &model.size.dist), ("art", &model.art.dist), ("rtv", &model.rtv.dist)]
+        {
+            d.validate().map_err(|e| err(&format!("workload.model.{name}.dist"), e.0))?;
+        }
+        if let Some(c) = &model.daily_cycle {
+            c.validate().map_err(|e| err("workload.model.daily_cycle", e.0))?;
+        }
+        check_range("architecture.monitoring_period", self.architecture.monitoring_period, 0.0, DAY, " s")?;
+        check_range("inaccuracy", self.inaccuracy, 0.0, 10_000.0, " %")?;
+        check_range("scheduling_period", self.scheduling_period, 1.0, DAY, " s")?;
+        if let Some(h) = self.horizon {
+            check_range("horizon", h, 1.0, MAX_PERIOD, " s")?;
+        }
+        if let Some(s) = self.sample_interval {
+            check_range("sample_interval", s, 1.0, MAX_PERIOD, " s")?;
+            if self.horizon_limit() / s > 1_000_000.0 {
+                return Err(err(
+                    "sample_interval",
+                    format!("{s} s gives more than 10^6 samples; use a longer interval"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// When the run stops at the latest, seconds.
+    pub fn horizon_limit(&self) -> f64 {
+        self.horizon.unwrap_or(self.workload.submission_period + 30.0 * DAY)
+    }
+
+    /// The time-series sampling interval, seconds.
+    pub fn sample_interval(&self) -> f64 {
+        self.sample_interval.unwrap_or((self.workload.submission_period / 720.0).max(60.0))
+    }
+}
+
+/// A documented parameter: JSON path, unit, allowed values and meaning (for `bagsim scenario --doc` and the UI).
+pub struct Param {
+    pub path: &'static str,
+    pub unit: &'static str,
+    pub allowed: &'static str,
+    pub meaning: &'static str,
+}
+
+/// Every parameter of a scenario.
+pub const PARAMS: &[Param] = &[
+    Param {
+        path: "seed",
+        unit: "",
+        allowed: "0 – 2^64−1",
+        meaning: "seed of every random stream; same seed, same workload under every policy",
+    },
+    Param {
+        path: "platform.preset",
+        unit: "",
+        allowed: "das2_g5k",
+        meaning: "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (000 §4.1)",
+    },
+    Param {
+        path: "platform.clusters",
+        unit: "",
+        allowed: "list of {name, processors ≥ 1, speed in (0, 1000]}",
+        meaning: "explicit clusters instead of the preset",
+    },
+    Param { path: "workload.preset", unit: "", allowed: "T1 … T7, Avg", meaning: "row of 000 Table 3" },
+    Param {
+        path: "workload.model",
+        unit: "",
+        allowed: "null or {users, iat, daily_cycle, size, art, rtv}",
+        meaning: "a full BoT model replacing the preset",
+    },
+    Param {
+        path: "workload.load",
+        unit: "",
+        allowed: "0.05 – 0.99 or null",
+        meaning: "target offered load Σ runtimes / (Σ speeds × submission period)",
+    },
+    Param {
+        path: "workload.submission_period",
+        unit: "s",
+        allowed: "60 – 315 360 000",
+        meaning: "BoTs arrive in [0, submission period)",
+    },
+    Param {
+        path: "workload.arrival_pattern",
+        unit: "",
+        allowed: "realistic, all_at_zero, evenly_spread",
+        meaning: "000 §5.2, Figure 5",
+    },
+    Param {
+        path: "workload.median_size",
+        unit: "tasks",
+        allowed: "1 – max_size or null",
+        meaning: "rescales BoT sizes to this median, keeping their CV",
+    },
+    Param {
+        path: "workload.mean_runtime",
+        unit: "s",
+        allowed: "1 – 1 048 576 or null",
+        meaning: "rescales the ART so the mean task runtime is this",
+    },
+    Param {
+        path: "workload.max_size",
+        unit: "tasks",
+        allowed: "1 – 1 000 000",
+        meaning: "larger BoT sizes are capped",
+    },
+    Param {
+        path: "architecture.kind",
+        unit: "",
+        allowed: "sep-c, csp, fcondor",
+        meaning: "resource-management architecture (000 §2.2)",
+    },
+    Param {
+        path: "architecture.monitoring_period",
+        unit: "s",
+        allowed: "0 – 86 400",
+        meaning: "csp: how often free processors are reported; 0 = exact",
+    },
+    Param {
+        path: "selection",
+        unit: "",
+        allowed: "S-T, S-BoT, S-U-Prio, S-U-T, S-U-BoT, S-U-GRR, S-U-RR",
+        meaning: "task-selection policy (000 §2.3)",
+    },
+    Param {
+        path: "scheduling",
+        unit: "",
+        allowed: "ECT, FPLT, RR, WQR-n, DFPLT, ECT-P, STFR, FPF",
+        meaning: "task-scheduling policy (000 §2.4)",
+    },
+    Param {
+        path: "predictor.model",
+        unit: "",
+        allowed: "LastValue, ExpSmooth, Mean, Mean10, AdpExpSmooth, AutoRegress",
+        meaning: "ECT-P's runtime predictor (000 Table 4)",
+    },
+    Param {
+        path: "predictor.input",
+        unit: "",
+        allowed: "batch, user",
+        meaning: "history the predictor sees (000 §3.7)",
+    },
+    Param {
+        path: "inaccuracy",
+        unit: "%",
+        allowed: "0 – 10 000",
+        meaning: "maximum runtime-estimate inaccuracy I (000 §5.3)",
+    },
+    Param {
+        path: "scheduling_period",
+        unit: "s",
+        allowed: "1 – 86 400",
+        meaning: "periodic scheduling pass, when information can be stale",
+    },
+    Param {
+        path: "horizon",
+        unit: "s",
+        allowed: "1 – 315 360 000 or null",
+        meaning: "end of the run; null = submission period + 30 days",
+    },
+    Param {
+        path: "sample_interval",
+        unit: "s",
+        allowed: "≥ 1 or null",
+        meaning: "time-series sampling interval; null = submission period / 720",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) if prefix != "platform.clusters" && prefix != "workload.model" => {
+                for (k, v) in m {
+                    let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    leaf_paths(v, &p, out);
+                }
+            }
+            _ => out.push(prefix.to_string()),
+        }
+    }
+
+    #[test]
+    fn every_default_field_is_documented() {
+        let v = serde_json::to_value(Scenario::default()).unwrap();
+        let mut paths = Vec::new();
+        leaf_paths(&v, "", &mut paths);
+        for p in &paths {
+            assert!(PARAMS.iter().any(|d| d.path == p), "undocumented parameter {p}");
+        }
+        assert!(paths.len() >= 15);
+    }
+
+    #[test]
+    fn default_round_trips_and_validates() {
+        let s = Scenario::default();
+        let text = serde_json::to_string_pretty(&s).unwrap();
+        assert_eq!(Scenario::from_json(&text).unwrap(), s);
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        let e = Scenario::from_json(r#"{"workload": {"load": 1.5}}"#).unwrap_err();
+        assert_eq!(e.field, "workload.load");
+        assert!(e.message.contains("0.05–0.99"), "{e}");
+        let e = Scenario::from_json(r#"{"scheduling": "XYZ"}"#).unwrap_err();
+        assert!(e.message.contains("allowed"), "{e}");
+        let e = Scenario::from_json(r#"{"workload": {"lod": 0.5}}"#).unwrap_err();
+        assert!(e.message.contains("lod"), "{e}");
+        let e = Scenario::from_json(r#"{"platform": {"clusters": [{"name": "x", "processors": 0, "speed": 1}]}}"#)
+            .unwrap_err();
+        assert!(e.message.contains("processors"), "{e}");
+    }
+}

@@ -1,0 +1,277 @@
+//! A resource manager: its waiting tasks (indexed as its selection policy needs), its eligible set (ordered as
+//! its scheduling policy needs), its view of free processors, and its policies.
+
+use super::SimConfig;
+use crate::policy::freeset::FreeSet;
+use crate::policy::scheduling::{TaskOrder, TaskScheduling};
+use crate::policy::selection::{QueueIndex, Selection, TaskSelection};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+
+/// Consecutive tasks `start..end` of BoT `bot` waiting at one RM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub bot: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Part {
+    fn len(&self) -> u64 {
+        u64::from(self.end - self.start)
+    }
+}
+
+/// The eligible set. FCFS policies keep whole parts (no per-task entries); sorted ones keep a heap of tasks keyed
+/// by the runtime estimate's bits (non-negative floats order like their bits), inverted for shortest-first.
+enum Eligible {
+    Fifo(VecDeque<Part>),
+    Heap(BinaryHeap<(u64, Reverse<u32>)>),
+}
+
+pub struct Rm {
+    pub managed: Vec<u32>,
+    /// Free processors per cluster as this RM sees them (indexed by global cluster id).
+    view: Vec<u32>,
+    pub free_set: FreeSet,
+    pub selection: Box<dyn TaskSelection>,
+    pub scheduling: Box<dyn TaskScheduling>,
+    index: QueueIndex,
+    absorbs: bool,
+    order: TaskOrder,
+    pub max_replicas: u32,
+    fifo: VecDeque<Part>,
+    per_user: Vec<VecDeque<Part>>,
+    pub waiting_users: BTreeSet<u32>,
+    /// Tasks waiting at this RM: in its queue or its eligible set, not yet dispatched.
+    pub waiting: u64,
+    eligible: Eligible,
+    /// Running tasks that may get another copy, with a processor running one, in dispatch order.
+    replicable: VecDeque<(u32, u32)>,
+}
+
+impl Rm {
+    pub fn new(cfg: &SimConfig, managed: Vec<u32>, speed: &[f64], users: usize) -> Self {
+        let selection = cfg.selection.build();
+        let scheduling = cfg.scheduling.build();
+        let index = selection.index();
+        let order = scheduling.order();
+        Rm {
+            view: vec![0; speed.len()],
+            free_set: FreeSet::new(speed),
+            absorbs: selection.absorbs_arrivals(),
+            max_replicas: scheduling.max_replicas(),
+            index,
+            order,
+            selection,
+            scheduling,
+            managed,
+            fifo: VecDeque::new(),
+            per_user: if index == QueueIndex::PerUser { vec![VecDeque::new(); users] } else { Vec::new() },
+            waiting_users: BTreeSet::new(),
+            waiting: 0,
+            eligible: match order {
+                TaskOrder::Fcfs => Eligible::Fifo(VecDeque::new()),
+                _ => Eligible::Heap(BinaryHeap::new()),
+            },
+            replicable: VecDeque::new(),
+        }
+    }
+
+    pub fn view(&self, c: u32) -> u32 {
+        self.view[c as usize]
+    }
+
+    pub fn set_view(&mut self, c: u32, free: u32) {
+        self.view[c as usize] = free;
+        if free > 0 {
+            self.free_set.insert(c);
+        } else {
+            self.free_set.remove(c);
+        }
+    }
+
+    /// True when eligible entries need the runtime estimate as their sort key.
+    pub fn needs_sort_key(&self) -> bool {
+        self.order != TaskOrder::Fcfs
+    }
+
+    fn heap_key(&self, estimate: f64) -> u64 {
+        let bits = (estimate + 0.0).to_bits();
+        if self.order == TaskOrder::ShortestFirst {
+            !bits
+        } else {
+            bits
+        }
+    }
+
+    /// A part arrives (FCFS eligible order).
+    pub fn enqueue(&mut self, part: Part, user: u32) {
+        self.enqueue_keyed(part, user, &[]);
+    }
+
+    /// A part arrives; `keys` holds (task, estimate) for sorted eligible sets.
+    pub fn enqueue_keyed(&mut self, part: Part, user: u32, keys: &[(u32, f64)]) {
+        self.waiting += part.len();
+        if self.absorbs {
+            self.push_eligible_keys(part, keys);
+            return;
+        }
+        match self.index {
+            QueueIndex::Fifo => self.fifo.push_back(part),
+            QueueIndex::PerUser => {
+                self.per_user[user as usize].push_back(part);
+                self.waiting_users.insert(user);
+            }
+        }
+    }
+
+    fn push_eligible_keys(&mut self, part: Part, keys: &[(u32, f64)]) {
+        let order_keys: Vec<(u64, Reverse<u32>)> = keys.iter().map(|&(t, e)| (self.heap_key(e), Reverse(t))).collect();
+        match &mut self.eligible {
+            Eligible::Fifo(q) => q.push_back(part),
+            Eligible::Heap(h) => h.extend(order_keys),
+        }
+    }
+
+    fn push_eligible(&mut self, part: Part, estimate: &dyn Fn(u32) -> f64) {
+        match self.order {
+            TaskOrder::Fcfs => {
+                if let Eligible::Fifo(q) = &mut self.eligible {
+                    q.push_back(part);
+                }
+            }
+            _ => {
+                for t in part.start..part.end {
+                    let k = (self.heap_key(estimate(t)), Reverse(t));
+                    if let Eligible::Heap(h) = &mut self.eligible {
+                        h.push(k);
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn eligible_is_empty(&self) -> bool {
+        match &self.eligible {
+            Eligible::Fifo(q) => q.is_empty(),
+            Eligible::Heap(h) => h.is_empty(),
+        }
+    }
+
+    /// The task the scheduling policy considers next.
+    pub fn peek_eligible(&self) -> u32 {
+        match &self.eligible {
+            Eligible::Fifo(q) => q.front().expect("non-empty").start,
+            Eligible::Heap(h) => h.peek().expect("non-empty").1 .0,
+        }
+    }
+
+    pub fn pop_eligible(&mut self) {
+        match &mut self.eligible {
+            Eligible::Fifo(q) => {
+                let front = q.front_mut().expect("non-empty");
+                front.start += 1;
+                if front.start == front.end {
+                    q.pop_front();
+                }
+            }
+            Eligible::Heap(h) => {
+                h.pop();
+            }
+        }
+        self.waiting -= 1;
+    }
+
+    /// Carries out a selection decision: moves waiting parts into the (empty) eligible set.
+    pub fn apply_selection(&mut self, decision: Selection, estimate: &dyn Fn(u32) -> f64) {
+        match decision {
+            Selection::Nothing => {}
+            Selection::AllTasks => match self.index {
+                QueueIndex::Fifo => {
+                    while let Some(p) = self.fifo.pop_front() {
+                        self.push_eligible(p, estimate);
+                    }
+                }
+                QueueIndex::PerUser => {
+                    while let Some(u) = self.waiting_users.pop_first() {
+                        while let Some(p) = self.per_user[u as usize].pop_front() {
+                            self.push_eligible(p, estimate);
+                        }
+                    }
+                }
+            },
+            Selection::OldestBot => {
+                // fcondor may have queued a BoT as several pieces: take every piece of the oldest BoT in a row.
+                if let Some(first) = self.fifo.pop_front() {
+                    let bot = first.bot;
+                    self.push_eligible(first, estimate);
+                    while self.fifo.front().is_some_and(|p| p.bot == bot) {
+                        let p = self.fifo.pop_front().expect("non-empty");
+                        self.push_eligible(p, estimate);
+                    }
+                }
+            }
+            Selection::UserTasks(u) => {
+                while let Some(p) = self.per_user[u as usize].pop_front() {
+                    self.push_eligible(p, estimate);
+                }
+                self.waiting_users.remove(&u);
+            }
+            Selection::UserOldestBot(u) => {
+                if let Some(first) = self.per_user[u as usize].pop_front() {
+                    let bot = first.bot;
+                    self.push_eligible(first, estimate);
+                    while self.per_user[u as usize].front().is_some_and(|p| p.bot == bot) {
+                        let p = self.per_user[u as usize].pop_front().expect("non-empty");
+                        self.push_eligible(p, estimate);
+                    }
+                }
+                if self.per_user[u as usize].is_empty() {
+                    self.waiting_users.remove(&u);
+                }
+            }
+            Selection::OneTaskPerUser { after } => {
+                let start = after.map_or(0, |a| a + 1);
+                let order: Vec<u32> =
+                    self.waiting_users.range(start..).chain(self.waiting_users.range(..start)).copied().collect();
+                for u in order {
+                    let q = &mut self.per_user[u as usize];
+                    let front = q.front_mut().expect("waiting users have parts");
+                    let one = Part { bot: front.bot, start: front.start, end: front.start + 1 };
+                    front.start += 1;
+                    if front.start == front.end {
+                        q.pop_front();
+                    }
+                    if q.is_empty() {
+                        self.waiting_users.remove(&u);
+                    }
+                    self.push_eligible(one, estimate);
+                }
+            }
+        }
+    }
+
+    /// Remembers a started task as a replication candidate, with its processor (replicating policies only).
+    pub fn note_started(&mut self, task: u32, proc: u32, task_end: &[f64]) {
+        // Drop finished tasks at the front so the queue stays proportional to the running ones.
+        while self.replicable.front().is_some_and(|&(t, _)| !task_end[t as usize].is_nan()) {
+            self.replicable.pop_front();
+        }
+        self.replicable.push_back((task, proc));
+    }
+
+    pub fn push_replicable(&mut self, task: u32, proc: u32) {
+        self.replicable.push_back((task, proc));
+    }
+
+    /// The next running task with fewer than `limit` copies, round-robin; removes it from the queue.
+    pub fn next_replicable(&mut self, task_end: &[f64], copies: &[u8], limit: u32) -> Option<(u32, u32)> {
+        while let Some((t, p)) = self.replicable.pop_front() {
+            if task_end[t as usize].is_nan() && u32::from(copies[t as usize]) < limit {
+                return Some((t, p));
+            }
+        }
+        None
+    }
+}

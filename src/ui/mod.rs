@@ -1,0 +1,1 @@
+//! The page (Leptos components and charts).

@@ -1,0 +1,9 @@
+//! Workloads: the BoT model and its presets, the generator, fitting, and the workload type the simulator reads.
+
+pub mod dist;
+// pub mod fit; (arrives from a helper)
+pub mod generate;
+pub mod model;
+mod types;
+
+pub use types::{Bot, Workload};

@@ -1,0 +1,153 @@
+//! The BoT workload model of 000 §3 and its eight Table 3 presets.
+
+use super::dist::Dist;
+use serde::{Deserialize, Serialize};
+
+/// One characteristic of the model: a distribution, read either as the value itself or as its base-2 logarithm.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Characteristic {
+    pub dist: Dist,
+    /// When true the distribution describes log2 of the value (000 §3.3–3.5 fit log2-transformed data).
+    #[serde(default)]
+    pub log2: bool,
+}
+
+impl Characteristic {
+    pub fn log2(dist: Dist) -> Self {
+        Characteristic { dist, log2: true }
+    }
+    pub fn plain(dist: Dist) -> Self {
+        Characteristic { dist, log2: false }
+    }
+    /// Maps a draw of the distribution to the characteristic's value.
+    pub fn value_of(&self, x: f64) -> f64 {
+        if self.log2 {
+            libm::exp2(x)
+        } else {
+            x
+        }
+    }
+    /// The q-quantile of the value (the transform is monotone).
+    pub fn value_quantile(&self, q: f64) -> f64 {
+        self.value_of(self.dist.quantile(q))
+    }
+}
+
+/// Z(α, n): the submitting user's rank, 1..n, with P(rank = r) ∝ r^(−α).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserModel {
+    pub alpha: f64,
+    pub n: u32,
+}
+
+/// The BoT model of 000 §3: who submits, when, how many tasks, and how long they run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotModel {
+    /// Submitting user: Zipf over ranks (000 §3.2).
+    pub users: UserModel,
+    /// Inter-arrival time of BoTs during peak hours, seconds (000 §3.3; Table 3 gives log2).
+    pub iat: Characteristic,
+    /// Distribution of the 30-minute slot of the day (0 = 00:00–00:30) in which a BoT arrives; values ≥ 48 are
+    /// redrawn. `null` disables the daily cycle.
+    pub daily_cycle: Option<Dist>,
+    /// Number of tasks of a BoT (000 §3.4; Table 3 gives log2); size = max(1, round(value)).
+    pub size: Characteristic,
+    /// Average task runtime of a BoT on the reference processor, seconds (000 §3.5; log2), clamped to [1, 2^20].
+    pub art: Characteristic,
+    /// Intra-BoT runtime variance, s² (000 §3.5; log2).
+    pub rtv: Characteristic,
+}
+
+/// The rows of 000 Table 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Preset {
+    T1,
+    T2,
+    T3,
+    T4,
+    T5,
+    T6,
+    T7,
+    Avg,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 8] =
+        [Preset::T1, Preset::T2, Preset::T3, Preset::T4, Preset::T5, Preset::T6, Preset::T7, Preset::Avg];
+
+    /// The trace a row was fitted on (000 Table 2).
+    pub fn system(self) -> &'static str {
+        match self {
+            Preset::T1 => "DAS-2",
+            Preset::T2 => "Grid'5000",
+            Preset::T3 => "NGS",
+            Preset::T4 => "AuverGrid",
+            Preset::T5 => "SHARCNET",
+            Preset::T6 => "LCG",
+            Preset::T7 => "NorduGrid",
+            Preset::Avg => "average system",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::T1 => "T1",
+            Preset::T2 => "T2",
+            Preset::T3 => "T3",
+            Preset::T4 => "T4",
+            Preset::T5 => "T5",
+            Preset::T6 => "T6",
+            Preset::T7 => "T7",
+            Preset::Avg => "Avg",
+        }
+    }
+
+    /// The row as a model. T4 has no user information in the trace: it takes the Avg user model (SPEC §2.1).
+    /// T1's daily cycle G(2.62, 0.13) is kept as printed even though it puts nearly all arrivals in slot 0;
+    /// the generator then reports the cycle as degenerate and ignores it.
+    pub fn model(self) -> BotModel {
+        use Dist::*;
+        let w = |shape, scale| Weibull { shape, scale };
+        let n = |mu, sigma| Normal { mu, sigma };
+        let g = |shape, scale| Gamma { shape, scale };
+        let (alpha, users, iat, cycle, size, art, rtv) = match self {
+            Preset::T1 => (1.25, 333, w(4.06, 7.91), g(2.62, 0.13), w(1.75, 2.91), n(1.78, 3.87), w(1.64, 10.21)),
+            Preset::T2 => (1.39, 481, w(4.27, 8.42), w(1.57, 20.54), g(2.47, 1.64), n(2.31, 4.97), n(5.54, 9.56)),
+            Preset::T3 => (1.30, 379, w(4.94, 8.48), w(1.64, 25.42), w(2.02, 1.58), n(3.50, 3.51), g(1.79, 0.29)),
+            Preset::T4 => (1.31, 368, w(3.87, 7.33), w(1.72, 25.49), w(1.78, 1.51), g(3.55, 0.47), n(6.41, 11.73)),
+            Preset::T5 => (1.25, 412, w(4.17, 7.65), w(2.44, 28.99), w(1.37, 1.89), n(3.06, 7.45), w(1.93, 13.65)),
+            Preset::T6 => (
+                1.32,
+                216,
+                w(4.05, 6.48),
+                w(1.71, 23.86),
+                n(1.33, 2.71),
+                LogNormal { mu: 1.82, sigma: 0.34 },
+                w(2.85, 14.21),
+            ),
+            Preset::T7 => (1.36, 387, n(1.97, 8.00), w(1.62, 22.18), w(1.80, 2.17), n(2.76, 9.04), w(2.86, 16.58)),
+            Preset::Avg => (1.31, 368, w(4.25, 7.86), w(1.79, 24.16), w(1.76, 2.11), n(2.73, 6.1), w(2.05, 12.25)),
+        };
+        BotModel {
+            users: UserModel { alpha, n: users },
+            iat: Characteristic::log2(iat),
+            daily_cycle: Some(cycle),
+            size: Characteristic::log2(size),
+            art: Characteristic::log2(art),
+            rtv: Characteristic::log2(rtv),
+        }
+    }
+}
+
+impl std::str::FromStr for Preset {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown workload preset {s:?}; allowed: T1, T2, T3, T4, T5, T6, T7, Avg"))
+    }
+}

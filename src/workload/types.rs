@@ -1,0 +1,49 @@
+//! The workload a simulation consumes: BoTs in arrival order and the runtimes of their tasks.
+
+use serde::{Deserialize, Serialize};
+
+/// One Bag-of-Tasks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bot {
+    /// Submission time of every task of the BoT, in seconds from the start of the run.
+    pub arrival: f64,
+    /// Submitting user, 0-based (user u has Zipf rank u + 1; rank 1 submits most).
+    pub user: u32,
+    /// Index of the BoT's first task in [`Workload::runtimes`]; its tasks are `first_task .. first_task + size`.
+    pub first_task: u32,
+    /// Number of tasks (≥ 1).
+    pub size: u32,
+    /// The BoT's average task runtime (ART) as drawn by the generator, in seconds on the reference processor
+    /// (NaN for traces: there it is only the mean of the task runtimes).
+    pub art: f64,
+    /// The intra-BoT runtime variance (RTV) as drawn by the generator, in s² (NaN for traces).
+    pub rtv: f64,
+}
+
+/// A complete workload: BoTs sorted by arrival time, and every task's runtime.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Workload {
+    pub bots: Vec<Bot>,
+    /// Task runtimes on the reference processor (speed 1.0), in seconds, ≥ 1; BoT b owns a contiguous range.
+    pub runtimes: Vec<f64>,
+    /// Number of distinct user ids (ids are 0..users).
+    pub users: u32,
+}
+
+impl Workload {
+    /// The task runtimes of BoT `b`.
+    pub fn bot_runtimes(&self, b: usize) -> &[f64] {
+        let bot = &self.bots[b];
+        &self.runtimes[bot.first_task as usize..(bot.first_task + bot.size) as usize]
+    }
+
+    /// Total number of tasks.
+    pub fn tasks(&self) -> usize {
+        self.runtimes.len()
+    }
+
+    /// Σ task runtimes on the reference processor, in CPU-seconds.
+    pub fn total_work(&self) -> f64 {
+        self.runtimes.iter().sum()
+    }
+}
