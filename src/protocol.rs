@@ -11,7 +11,7 @@ pub enum ToWorker {
     /// Start a run; `events_per_chunk` bounds the work between two progress messages (speed control).
     Run {
         run_id: u32,
-        scenario: Scenario,
+        scenario: Box<Scenario>,
         events_per_chunk: u64,
         delay_ms: u32,
     },

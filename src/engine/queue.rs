@@ -83,7 +83,7 @@ impl<E> EventQueue<E> {
 
     /// Schedules `event` at absolute time `time` (seconds, ≥ now).
     pub fn schedule(&mut self, time: f64, event: E) -> Result<(), PastEventError> {
-        if !(time >= self.now) || !time.is_finite() {
+        if time.is_nan() || time < self.now || !time.is_finite() {
             return Err(PastEventError { now: self.now, requested: time });
         }
         let seq = self.next_seq;
@@ -107,7 +107,7 @@ impl<E> EventQueue<E> {
 
     /// Advances the clock without an event (for events held outside the heap); never backwards.
     pub fn advance_to(&mut self, time: f64) -> Result<(), PastEventError> {
-        if !(time >= self.now) {
+        if time.is_nan() || time < self.now {
             return Err(PastEventError { now: self.now, requested: time });
         }
         self.now = time;

@@ -17,10 +17,6 @@ impl EndHeap {
         self.heap.first().map(|e| e.0)
     }
 
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
-
     pub fn insert(&mut self, slot: u32, key: f64) {
         debug_assert_eq!(self.pos[slot as usize], ABSENT);
         self.heap.push((key, slot));
@@ -109,7 +105,7 @@ mod tests {
             }
             let min = reference.iter().map(|e| e.0).fold(f64::INFINITY, f64::min);
             assert_eq!(h.peek().unwrap_or(f64::INFINITY), min);
-            assert_eq!(h.len(), reference.len());
+            assert_eq!(h.heap.len(), reference.len());
         }
     }
 }

@@ -599,6 +599,11 @@ impl Simulation {
     /// replicating policies with nothing waiting, replicate running tasks on what is left.
     fn pass(&mut self, r: usize) {
         loop {
+            // A new eligible set is formed lazily, when a resource is free to take its first task, so that
+            // priority and fair-share selections see the latest queue and consumption.
+            if self.rms[r].free_set.is_empty() {
+                break;
+            }
             if self.rms[r].eligible_is_empty() {
                 if self.rms[r].waiting == 0 {
                     break;
@@ -621,9 +626,6 @@ impl Simulation {
                 if self.rms[r].eligible_is_empty() {
                     break;
                 }
-            }
-            if self.rms[r].free_set.is_empty() {
-                break;
             }
             let task = self.rms[r].peek_eligible();
             let kind = self.rms[r].scheduling.estimate();
@@ -902,8 +904,8 @@ impl Simulation {
                 return Err(format!("cluster {c}: busy/free counts disagree with the processors"));
             }
         }
-        for t in 0..self.task_end.len() {
-            if !self.task_end[t].is_nan() && running_copies[t] > 0 {
+        for (t, &copies) in running_copies.iter().enumerate() {
+            if !self.task_end[t].is_nan() && copies > 0 {
                 return Err(format!("task {t} finished but still has running copies"));
             }
             if !self.task_end[t].is_nan() && self.task_end[t] < self.task_start[t] {

@@ -254,6 +254,7 @@ pub fn normal_cdf(z: f64) -> f64 {
     0.5 * libm::erfc(-z / std::f64::consts::SQRT_2)
 }
 
+#[allow(clippy::excessive_precision)]
 /// Φ⁻¹(q) by Acklam's rational approximation refined with one Halley step (|error| < 1e-15).
 pub fn standard_normal_quantile(q: f64) -> f64 {
     if q <= 0.0 {

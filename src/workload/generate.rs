@@ -61,13 +61,18 @@ pub struct Generated {
     pub warnings: Vec<String>,
 }
 
-/// The daily cycle as per-slot probabilities and the IAT stretch factor of each slot.
+/// The daily cycle as a time change: BoTs arrive at the model's peak-hour rate in a "virtual" clock, and a
+/// virtual second spent in slot s lasts p_peak / p'(s) real seconds, p'(s) = max(p(s), 0.01 p_peak). An
+/// inter-arrival time that falls within one slot is thus stretched exactly by p_peak / p'(s) (SPEC §2.1), peak
+/// hours keep the model's mean IAT, and the expected share of arrivals in slot s is p'(s) / Σ p'.
 #[derive(Clone, Debug)]
 pub struct DailyCycle {
     /// p(s): probability mass of slot s (values outside [0, 48) redrawn, i.e. renormalised).
     pub p: [f64; 48],
-    /// p_peak / max(p(s), 0.01 p_peak): how much an IAT starting in slot s is stretched.
+    /// p_peak / p'(s): real seconds per virtual second in slot s.
     pub stretch: [f64; 48],
+    /// Virtual time at the start of each slot within a day (49 entries; the last is a whole day).
+    virtual_start: [f64; 49],
 }
 
 impl DailyCycle {
@@ -76,7 +81,7 @@ impl DailyCycle {
     pub fn new(dist: &Dist) -> Option<Self> {
         let lo = dist.cdf(0.0);
         let total = dist.cdf(48.0) - lo;
-        if !(total > 0.0) {
+        if total.is_nan() || total <= 0.0 {
             return None;
         }
         let mut p = [0.0; 48];
@@ -88,15 +93,32 @@ impl DailyCycle {
             return None;
         }
         let mut stretch = [0.0; 48];
+        let mut virtual_start = [0.0; 49];
         for s in 0..48 {
             stretch[s] = p_peak / p[s].max(0.01 * p_peak);
+            virtual_start[s + 1] = virtual_start[s] + SLOT / stretch[s];
         }
-        Some(DailyCycle { p, stretch })
+        Some(DailyCycle { p, stretch, virtual_start })
     }
 
     /// The slot of the day of time t.
     pub fn slot(t: f64) -> usize {
         (((t % DAY) / SLOT) as usize).min(47)
+    }
+
+    /// Expected share of arrivals in each slot: p'(s) / Σ p'.
+    pub fn expected_shares(&self) -> [f64; 48] {
+        let day = self.virtual_start[48];
+        std::array::from_fn(|s| (self.virtual_start[s + 1] - self.virtual_start[s]) / day)
+    }
+
+    /// Real time of virtual time v.
+    fn real_time(&self, v: f64) -> f64 {
+        let day_v = self.virtual_start[48];
+        let days = libm::floor(v / day_v);
+        let within = v - days * day_v;
+        let s = (self.virtual_start.partition_point(|&x| x <= within) - 1).min(47);
+        days * DAY + s as f64 * SLOT + (within - self.virtual_start[s]) * self.stretch[s]
     }
 }
 
@@ -260,19 +282,34 @@ pub fn generate(spec: &GenerateSpec) -> Result<Generated, String> {
     };
     marks.ensure(times.len())?;
     let n = times.len();
-    let mut bots = marks.bots;
+    let mut bots = std::mem::take(&mut marks.bots);
     bots.truncate(n);
     for (b, t) in bots.iter_mut().zip(&times) {
         b.arrival = *t;
     }
     let tasks = bots.last().map_or(0, |b| (b.first_task + b.size) as usize);
-    let mut runtimes = marks.runtimes;
+    let mut runtimes = std::mem::take(&mut marks.runtimes);
     runtimes.truncate(tasks);
     let work: f64 = if n == 0 { 0.0 } else { marks.cum_work[n - 1] };
     if n == 0 {
         warnings.push("no BoT arrives within the submission period".to_string());
     }
     let achieved_load = work / (spec.capacity * horizon);
+    if let (Some(target), Some(load)) = (target_work, spec.load) {
+        if (work - target).abs() > 0.01 * target {
+            // The work is a step function of the IAT factor: a BoT is in or out. Heavy-tailed rows can make one
+            // BoT a large share of a month; say so rather than hide it.
+            marks.ensure(n + 1)?;
+            let bot_work = |i: usize| marks.cum_work[i] - if i == 0 { 0.0 } else { marks.cum_work[i - 1] };
+            let step = bot_work(n).max(if n > 0 { bot_work(n - 1) } else { 0.0 });
+            warnings.push(format!(
+                "achieved load {achieved_load:.4} is more than 1% from the target {load}: the BoT at the end of the \
+                 period alone carries {:.1}% of the target work (heavy-tailed sizes or runtimes); a longer \
+                 submission period or a larger platform brings the load closer",
+                100.0 * step / target
+            ));
+        }
+    }
     Ok(Generated { workload: Workload { bots, runtimes, users: m.users.n }, iat_scale, achieved_load, warnings })
 }
 
@@ -294,15 +331,16 @@ impl IatSource<'_> {
     }
 }
 
-/// Arrival times in [0, horizon) for IAT factor f: t_{i+1} = t_i + f · base_i · stretch(slot(t_i)).
+/// Arrival times in [0, horizon) for IAT factor f: virtual arrivals at v_{i+1} = v_i + f · base_i, mapped to
+/// real time through the daily cycle.
 fn realistic_times(f: f64, horizon: f64, cycle: Option<&DailyCycle>, iats: &mut IatSource) -> Result<Vec<f64>, String> {
     let mut times = Vec::new();
-    let mut t = 0.0;
+    let mut v = 0.0;
     let mut i = 0;
     loop {
-        let stretch = cycle.map_or(1.0, |c| c.stretch[DailyCycle::slot(t)]);
-        t += f * iats.get(i) * stretch;
+        v += f * iats.get(i);
         i += 1;
+        let t = cycle.map_or(v, |c| c.real_time(v));
         if t >= horizon {
             break;
         }
@@ -397,6 +435,20 @@ fn solve_iat_scale(
 mod tests {
     use super::*;
     use crate::workload::model::Preset;
+
+    #[test]
+    fn virtual_time_maps_slots_with_their_stretch() {
+        let c = DailyCycle::new(&Preset::Avg.model().daily_cycle.unwrap()).unwrap();
+        // A virtual second at the start of slot s lasts stretch[s] real seconds; days repeat.
+        for s in [0, 5, 16, 40, 47] {
+            let v = c.virtual_start[s];
+            assert!((c.real_time(v) - s as f64 * SLOT).abs() < 1e-6);
+            assert!((c.real_time(v + 1.0) - c.real_time(v) - c.stretch[s]).abs() < 1e-6);
+            let day = c.virtual_start[48];
+            assert!((c.real_time(v + 3.0 * day) - (3.0 * DAY + s as f64 * SLOT)).abs() < 1e-6);
+        }
+        assert!((c.expected_shares().iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
 
     #[test]
     fn daily_cycle_stretch_is_one_on_average_in_peak_hours() {

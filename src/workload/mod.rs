@@ -1,7 +1,7 @@
 //! Workloads: the BoT model and its presets, the generator, fitting, and the workload type the simulator reads.
 
 pub mod dist;
-// pub mod fit; (arrives from a helper)
+pub mod fit;
 pub mod generate;
 pub mod model;
 mod types;

@@ -20,11 +20,11 @@ impl TaskScheduling for DynamicFplt {
     }
 
     fn choose(&mut self, _estimate: f64, view: &ResourceView) -> Choice {
-        // Ties keep the set's order (true speed), which the policy cannot see but which only breaks equal ranks.
+        // Ties go to the lower cluster index: the policy may not use the true speeds it does not know.
         let mut best: Option<(f64, u32)> = None;
         for c in view.free.iter() {
             let r = self.rank(c);
-            if best.is_none_or(|(br, _)| r > br) {
+            if best.is_none_or(|(br, bc)| r > br || (r == br && c < bc)) {
                 best = Some((r, c));
             }
         }

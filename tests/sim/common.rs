@@ -1,0 +1,61 @@
+//! Builders for hand-made platforms and workloads.
+
+use bagsim::architecture::Architecture;
+use bagsim::platform::Cluster;
+use bagsim::policy::predictor::{PredictorInput, PredictorModel};
+use bagsim::policy::scheduling::SchedulingPolicy;
+use bagsim::policy::selection::SelectionPolicy;
+use bagsim::simulation::{SimConfig, Simulation};
+use bagsim::workload::{Bot, Workload};
+
+/// A workload from (arrival, user, task runtimes) per BoT, in arrival order.
+pub fn workload(bots: &[(f64, u32, &[f64])]) -> Workload {
+    let mut w = Workload::default();
+    for &(arrival, user, runtimes) in bots {
+        w.bots.push(Bot {
+            arrival,
+            user,
+            first_task: w.runtimes.len() as u32,
+            size: runtimes.len() as u32,
+            art: f64::NAN,
+            rtv: f64::NAN,
+        });
+        w.runtimes.extend_from_slice(runtimes);
+        w.users = w.users.max(user + 1);
+    }
+    w
+}
+
+/// Clusters from (processors, speed).
+pub fn clusters(spec: &[(u32, f64)]) -> Vec<Cluster> {
+    spec.iter()
+        .enumerate()
+        .map(|(i, &(processors, speed))| Cluster { name: format!("c{i}"), processors, speed })
+        .collect()
+}
+
+pub fn config(architecture: Architecture, selection: SelectionPolicy, scheduling: SchedulingPolicy) -> SimConfig {
+    SimConfig {
+        architecture,
+        monitoring_period: 0.0,
+        selection,
+        scheduling,
+        predictor: PredictorModel::LastValue,
+        predictor_input: PredictorInput::Batch,
+        inaccuracy: 0.0,
+        scheduling_period: 60.0,
+        horizon: 1e9,
+        sample_interval: 1e6,
+        seed: 1,
+    }
+}
+
+/// Runs to the end and returns every task's completion time.
+pub fn ends(cfg: SimConfig, cl: &[(u32, f64)], bots: &[(f64, u32, &[f64])]) -> (Vec<f64>, Simulation) {
+    let w = workload(bots);
+    let n = w.tasks();
+    let mut sim = Simulation::new(cfg, clusters(cl), w);
+    sim.run();
+    sim.check_invariants().unwrap();
+    ((0..n).map(|t| sim.task_end(t)).collect(), sim)
+}

@@ -1,0 +1,182 @@
+//! Every policy and architecture on a small case worked out by hand (the derivations are in the comments).
+
+use crate::common::{config, ends};
+use bagsim::architecture::Architecture::{Csp, Fcondor, SepC};
+use bagsim::metrics;
+use bagsim::policy::scheduling::SchedulingPolicy as P;
+use bagsim::policy::selection::SelectionPolicy as S;
+
+/// Cluster A: 1 processor of speed 1; cluster B: 1 processor of speed 2.
+const AB: [(u32, f64); 2] = [(1, 1.0), (1, 2.0)];
+
+#[test]
+fn fplt_puts_the_largest_task_on_the_fastest_processor() {
+    // Tasks [10, 100] at t=0: 100 -> B (ends 50), 10 -> A (ends 10).
+    let (e, _) = ends(config(Csp, S::ST, P::Fplt), &AB, &[(0.0, 0, &[10.0, 100.0])]);
+    assert_eq!(e, vec![10.0, 50.0]);
+}
+
+#[test]
+fn fpf_keeps_the_order_and_takes_the_fastest() {
+    // Task 0 (10) -> B (ends 5); task 1 (100) -> A (ends 100).
+    let (e, _) = ends(config(Csp, S::ST, P::Fpf), &AB, &[(0.0, 0, &[10.0, 100.0])]);
+    assert_eq!(e, vec![5.0, 100.0]);
+}
+
+#[test]
+fn ect_waits_for_the_fast_processor() {
+    // t=0: task 0 (40): A ends 40, B ends 20 -> B. t=1: task 1 (100): A ends 101, B frees at 20 and ends 70
+    // -> it waits and starts on B at 20, ending at 70 (FPF would have put it on A, ending at 101).
+    let bots: [(f64, u32, &[f64]); 2] = [(0.0, 0, &[40.0]), (1.0, 0, &[100.0])];
+    let (e, _) = ends(config(Csp, S::ST, P::Ect), &AB, &bots);
+    assert_eq!(e, vec![20.0, 70.0]);
+    let (f, _) = ends(config(Csp, S::ST, P::Fpf), &AB, &bots);
+    assert_eq!(f, vec![20.0, 101.0]);
+}
+
+#[test]
+fn ect_p_starts_from_nothing_and_learns_from_the_bot() {
+    // Three tasks of 40 at t=0, no history: every prediction is 1 s.
+    // task 0: A completes at 1, B at 0.5 -> B (real end 20).
+    // task 1: A at 1; B's estimated end 0.5, so 0.5 + 0.5 = 1: a tie, and a free cluster wins -> A (ends 40).
+    // task 2: A est. end 1 -> 2; B est. end 0.5 -> 1 -> B, busy -> wait.
+    // t=20: B completes task 0; the BoT's LastValue predicts 40. B: 20 + 20 = 40; A's estimate is overdue, so
+    // 20 + 40 = 60 -> B, ends 40.
+    let (e, _) = ends(config(Csp, S::ST, P::EctP), &AB, &[(0.0, 0, &[40.0, 40.0, 40.0])]);
+    assert_eq!(e, vec![20.0, 40.0, 40.0]);
+}
+
+#[test]
+fn dfplt_learns_speeds_from_completions() {
+    // A: speed 0.5, B: speed 2 (indices 0, 1). Nothing observed: both rank 1.0, ties go to the lower index.
+    // BoT 0 at t=0, [10, 10]: task 0 -> A (ends 20), task 1 -> B (ends 5). Observed: B 2.0, A 0.5.
+    // BoT 1 at t=30, [10, 10]: task 2 -> B (ends 35), task 3 -> A (ends 50).
+    let cl = [(1, 0.5), (1, 2.0)];
+    let bots: [(f64, u32, &[f64]); 2] = [(0.0, 0, &[10.0, 10.0]), (30.0, 0, &[10.0, 10.0])];
+    let (e, _) = ends(config(Csp, S::ST, P::Dfplt), &cl, &bots);
+    assert_eq!(e, vec![20.0, 5.0, 35.0, 50.0]);
+    // FPLT knows the speeds from the start: task 0 -> B (5), task 1 -> A (20).
+    let (f, _) = ends(config(Csp, S::ST, P::Fplt), &cl, &bots);
+    assert_eq!(f, vec![5.0, 20.0, 35.0, 50.0]);
+}
+
+#[test]
+fn rr_replicates_once_and_cancels_the_loser() {
+    // RR knows no speeds and goes round the clusters (in the set's order: B first). Tasks [100, 10] at t=0:
+    // task 0 -> B (ends 50), task 1 -> A (ends 10). At 10 nothing waits: task 0 gets a replica on A (10..110),
+    // cancelled at 50 when B finishes: 40 s wasted.
+    let (e, sim) = ends(config(Csp, S::ST, P::Rr), &AB, &[(0.0, 0, &[100.0, 10.0])]);
+    assert_eq!(e, vec![50.0, 10.0]);
+    let m = metrics::compute(&sim.outcome());
+    assert_eq!((m.tasks.replicas_started, m.tasks.replicas_cancelled, m.tasks.wasted), (1, 1, 40.0));
+    assert_eq!(m.tasks.goodput, 60.0);
+    assert!((m.tasks.rwt - 0.4).abs() < 1e-12);
+}
+
+#[test]
+fn wqr_replicates_up_to_n_times() {
+    // Three clusters of speed 1, 2, 4; one task of 400 at t=0. WQR-2: original on the first in order (speed 4,
+    // ends 100), then replicas on the others (speed 2: ends 200; speed 1: 400), both cancelled at 100.
+    let cl = [(1, 1.0), (1, 2.0), (1, 4.0)];
+    let (e, sim) = ends(config(Csp, S::ST, P::Wqr { replicas: 2 }), &cl, &[(0.0, 0, &[400.0])]);
+    assert_eq!(e, vec![100.0]);
+    let m = metrics::compute(&sim.outcome());
+    assert_eq!((m.tasks.replicas_started, m.tasks.wasted), (2, 200.0));
+    // WQR-1 (= RR): one replica only.
+    let (_, sim) = ends(config(Csp, S::ST, P::Wqr { replicas: 1 }), &cl, &[(0.0, 0, &[400.0])]);
+    assert_eq!(metrics::compute(&sim.outcome()).tasks.replicas_started, 1);
+}
+
+#[test]
+fn stfr_runs_the_shortest_first_and_a_replica_can_win() {
+    // Tasks [100, 10]: the shortest (task 1) -> B (ends 5); task 0 -> A (would end 100). At 5 B is free and
+    // nothing waits: a replica of task 0 on B runs 5..55 and wins; the original on A is cancelled (55 s wasted).
+    let (e, sim) = ends(config(Csp, S::ST, P::Stfr), &AB, &[(0.0, 0, &[100.0, 10.0])]);
+    assert_eq!(e, vec![55.0, 5.0]);
+    assert_eq!(metrics::compute(&sim.outcome()).tasks.wasted, 55.0);
+}
+
+/// Selection on one processor with FPLT: BoT X (user 3, [10, 10]) at t=0 keeps the processor busy while A
+/// (user 2, [5, 30]), B (user 0, [20]) and C (user 1, [25]) arrive at t=1. Task ids: X 0-1, A 2-3, B 4, C 5.
+fn selection_case(s: S) -> Vec<f64> {
+    let bots: [(f64, u32, &[f64]); 4] =
+        [(0.0, 3, &[10.0, 10.0]), (1.0, 2, &[5.0, 30.0]), (1.0, 0, &[20.0]), (1.0, 1, &[25.0])];
+    ends(config(Csp, s, P::Fplt), &[(1, 1.0)], &bots).0
+}
+
+#[test]
+fn selection_policies_order_the_users_as_defined() {
+    // Sets are formed when a processor is free to take a task, so the choice at t=20 sees A, B and C.
+    // S-T: arrivals join the set; at 10 the largest first: A1 10-40, C 40-65, B 65-85, X1 85-95, A0 95-100.
+    assert_eq!(selection_case(S::ST), vec![10.0, 95.0, 100.0, 40.0, 85.0, 65.0]);
+    // S-BoT: X1 10-20, then BoT A (A1 20-50, A0 50-55), B 55-75, C 75-100.
+    assert_eq!(selection_case(S::SBot), vec![10.0, 20.0, 55.0, 50.0, 75.0, 100.0]);
+    // S-U-Prio: X1 10-20; then users by rank: 0 (B 20-40), 1 (C 40-65), 2 (A1 65-95, A0 95-100).
+    let by_rank = vec![10.0, 20.0, 100.0, 95.0, 40.0, 65.0];
+    assert_eq!(selection_case(S::SUPrio), by_rank);
+    // S-U-T and S-U-BoT: users 0, 1, 2 have consumed nothing; ties go to the higher rank: same order.
+    assert_eq!(selection_case(S::SUT), by_rank);
+    assert_eq!(selection_case(S::SUBot), by_rank);
+    // S-U-GRR: user 3 first; then round-robin wraps to 0, 1, 2: same order here.
+    assert_eq!(selection_case(S::SUGrr), by_rank);
+    // S-U-RR: one task per user per round. Round 1 = {X0}. At 10 round 2 starts after user 3, wrapping to
+    // user 0: {B, C, A0, X1}, sorted by FPLT: C 10-35, B 35-55, X1 55-65, A0 65-70; round 3 {A1} 70-100.
+    assert_eq!(selection_case(S::SURr), vec![10.0, 65.0, 70.0, 100.0, 55.0, 35.0]);
+}
+
+#[test]
+fn consumption_decides_s_u_t() {
+    // One processor; by t=20 user 0 has consumed more than user 1, so S-U-T serves user 1 first while S-U-Prio
+    // serves user 0 (the higher priority). t=0: user 0 [20] runs 0-20; t=1: user 1 [5] and user 0 [5] arrive. At 20 the selection sees consumption
+    // user 0 = 20, user 1 = 0.
+    let bots: [(f64, u32, &[f64]); 3] = [(0.0, 0, &[20.0]), (1.0, 1, &[5.0]), (1.0, 0, &[5.0])];
+    let sut = ends(config(Csp, S::SUT, P::Fpf), &[(1, 1.0)], &bots).0;
+    assert_eq!(sut, vec![20.0, 25.0, 30.0]);
+    let prio = ends(config(Csp, S::SUPrio, P::Fpf), &[(1, 1.0)], &bots).0;
+    assert_eq!(prio, vec![20.0, 30.0, 25.0]);
+}
+
+#[test]
+fn sep_c_keeps_users_at_home_and_csp_shares() {
+    // Two clusters of one processor; user 0's home is cluster 0. BoT [10, 10] at t=0.
+    let cl = [(1, 1.0), (1, 1.0)];
+    let bots: [(f64, u32, &[f64]); 1] = [(0.0, 0, &[10.0, 10.0])];
+    assert_eq!(ends(config(SepC, S::ST, P::Fpf), &cl, &bots).0, vec![10.0, 20.0]);
+    assert_eq!(ends(config(Csp, S::ST, P::Fpf), &cl, &bots).0, vec![10.0, 10.0]);
+    // User 1's home is cluster 1: both BoTs run side by side under sep-c.
+    let two: [(f64, u32, &[f64]); 2] = [(0.0, 0, &[10.0]), (0.0, 1, &[10.0])];
+    assert_eq!(ends(config(SepC, S::ST, P::Fpf), &cl, &two).0, vec![10.0, 10.0]);
+}
+
+#[test]
+fn fcondor_moves_on_when_a_task_queues() {
+    // BoT [10, 10, 10] at t=0, two clusters of one processor: task 0 starts at home (RM 0); task 1 queues
+    // there, so the user moves to RM 1; task 2 starts on RM 1. Ends: 10, 20, 10.
+    let cl = [(1, 1.0), (1, 1.0)];
+    assert_eq!(ends(config(Fcondor, S::ST, P::Fpf), &cl, &[(0.0, 0, &[10.0, 10.0, 10.0])]).0, vec![10.0, 20.0, 10.0]);
+}
+
+#[test]
+fn stale_monitoring_delays_the_global_rm() {
+    // One processor; two tasks of 10 at t=0. Exact information: 10, 20. With a 100 s monitoring period the
+    // global RM still sees the processor busy until the refresh at t=100: the second task runs 100-110.
+    let bots: [(f64, u32, &[f64]); 2] = [(0.0, 0, &[10.0]), (0.0, 0, &[10.0])];
+    assert_eq!(ends(config(Csp, S::ST, P::Fpf), &[(1, 1.0)], &bots).0, vec![10.0, 20.0]);
+    let mut cfg = config(Csp, S::ST, P::Fpf);
+    cfg.monitoring_period = 100.0;
+    assert_eq!(ends(cfg, &[(1, 1.0)], &bots).0, vec![10.0, 110.0]);
+}
+
+#[test]
+fn horizon_reports_unfinished_work() {
+    let mut cfg = config(Csp, S::ST, P::Fpf);
+    cfg.horizon = 15.0;
+    let (e, sim) = ends(cfg, &[(1, 1.0)], &[(0.0, 0, &[10.0, 10.0, 10.0])]);
+    assert_eq!(e[0], 10.0);
+    assert!(e[1].is_nan() && e[2].is_nan());
+    let m = metrics::compute(&sim.outcome());
+    assert_eq!((m.tasks.finished, m.tasks.running_at_end, m.tasks.unstarted), (1, 1, 1));
+    assert_eq!((m.overall.bots, m.overall.finished), (1, 0));
+    assert_eq!(m.system.end_time, 15.0);
+    assert!((m.system.utilization - 1.0).abs() < 1e-12);
+}

@@ -1,0 +1,109 @@
+//! Invariants over many random scenarios: every task finishes exactly once or is reported unfinished, no
+//! processor runs two tasks, losing replicas are cancelled, utilization ≤ 1, time never goes back.
+
+use bagsim::architecture::Architecture;
+use bagsim::engine::Rng;
+use bagsim::metrics;
+use bagsim::platform::Cluster;
+use bagsim::policy::scheduling::SchedulingPolicy;
+use bagsim::policy::selection::SelectionPolicy;
+use bagsim::run;
+use bagsim::scenario::Scenario;
+
+fn random_scenario(rng: &mut Rng, i: u64) -> Scenario {
+    let mut s = Scenario { seed: 1000 + i, ..Default::default() };
+    let clusters = 1 + rng.below(5) as usize;
+    s.platform.preset = None;
+    s.platform.clusters = Some(
+        (0..clusters)
+            .map(|c| Cluster {
+                name: format!("c{c}"),
+                processors: 1 + rng.below(12) as u32,
+                speed: 1.0 + rng.below(4) as f64 * 0.25,
+            })
+            .collect(),
+    );
+    s.workload.submission_period = 86400.0 * (1.0 + rng.below(3) as f64);
+    s.workload.load = Some([0.3, 0.7, 0.95, 0.99][rng.below(4) as usize]);
+    s.workload.max_size = 200;
+    s.architecture.kind = Architecture::ALL[rng.below(3) as usize];
+    if rng.below(3) == 0 {
+        s.architecture.monitoring_period = 30.0 + rng.below(300) as f64;
+    }
+    s.selection = SelectionPolicy::ALL[rng.below(7) as usize];
+    let policies = [
+        SchedulingPolicy::Ect,
+        SchedulingPolicy::Fplt,
+        SchedulingPolicy::Rr,
+        SchedulingPolicy::Wqr { replicas: 1 + rng.below(4) as u32 },
+        SchedulingPolicy::Dfplt,
+        SchedulingPolicy::EctP,
+        SchedulingPolicy::Stfr,
+        SchedulingPolicy::Fpf,
+    ];
+    s.scheduling = policies[rng.below(8) as usize];
+    s.inaccuracy = [0.0, 100.0, 1000.0][rng.below(3) as usize];
+    // Some runs stop before the work is done.
+    if rng.below(3) == 0 {
+        s.horizon = Some(s.workload.submission_period * 0.7);
+    }
+    s
+}
+
+#[test]
+fn invariants_hold_over_random_scenarios() {
+    let mut rng = Rng::new(2024);
+    let mut unfinished_runs = 0;
+    let mut replicated_runs = 0;
+    for i in 0..60 {
+        let s = random_scenario(&mut rng, i);
+        let label = format!("run {i}: {} {} {}", s.architecture.kind.name(), s.selection.name(), s.scheduling);
+        let p = run::prepare(&s).unwrap();
+        let mut sim = run::simulation(&s, &p);
+        let mut last = 0.0;
+        let mut steps = 0u64;
+        while !sim.finished() {
+            sim.run_events(97);
+            assert!(sim.now() >= last, "{label}: time went back from {last} to {}", sim.now());
+            last = sim.now();
+            steps += 1;
+            if steps % 7 == 0 {
+                sim.check_invariants().unwrap_or_else(|e| panic!("{label}: {e}"));
+            }
+        }
+        sim.check_invariants().unwrap_or_else(|e| panic!("{label}: {e}"));
+        let w = sim.workload();
+        let ended = (0..w.tasks()).filter(|&t| !sim.task_end(t).is_nan()).count() as u64;
+        assert_eq!(ended, sim.finished_tasks(), "{label}: a task finished twice or was lost");
+        let m = metrics::compute(&sim.outcome());
+        assert_eq!(m.tasks.finished + m.tasks.running_at_end + m.tasks.unstarted, m.tasks.tasks, "{label}");
+        if m.tasks.finished < m.tasks.tasks {
+            unfinished_runs += 1;
+            assert!(sim.now() <= s.horizon_limit() + 1e-9, "{label}");
+        }
+        assert!(m.system.utilization <= 1.0 + 1e-9 && m.system.utilization >= 0.0, "{label}");
+        for smp in &m.series {
+            assert!(smp.utilization <= 1.0 + 1e-9, "{label}: sample utilization {}", smp.utilization);
+        }
+        assert!(m.tasks.replicas_started >= m.tasks.replicas_cancelled, "{label}");
+        if m.tasks.replicas_started > 0 {
+            replicated_runs += 1;
+            // Every replica of a finished task was cancelled; the rest were still running at the horizon.
+            assert!(m.tasks.replicas_cancelled > 0 || m.tasks.finished < m.tasks.tasks, "{label}");
+        }
+        let max_copies = 1 + sim.config().scheduling.build().max_replicas();
+        assert!(m.tasks.replicas_started <= m.tasks.tasks * u64::from(max_copies - 1), "{label}");
+        for t in 0..w.tasks() {
+            let (st, en) = (sim.task_start(t), sim.task_end(t));
+            let b = w.bots.partition_point(|b| b.first_task as usize <= t) - 1;
+            if !st.is_nan() {
+                assert!(st >= w.bots[b].arrival, "{label}: task {t} started before it arrived");
+            }
+            if !en.is_nan() {
+                assert!(en >= st + w.runtimes[t] / 1000.0, "{label}: task {t} too quick");
+            }
+        }
+    }
+    // The generator of scenarios covers both outcomes.
+    assert!(unfinished_runs > 0 && replicated_runs > 0, "{unfinished_runs} {replicated_runs}");
+}

@@ -1,0 +1,8 @@
+//! The one integration-test binary: closed forms, hand-worked cases, invariants, determinism, the workload model.
+
+mod common;
+mod determinism;
+mod erlang;
+mod hand_cases;
+mod invariants;
+mod workload_model;
