@@ -1,1 +1,179 @@
-fn main() {}
+//! The performance benchmark (not a test): events per second, time per event and peak memory per task for the
+//! Avg month at loads 0.5 and 0.95 under every scheduling policy, and the growth of the per-event cost from 16k to
+//! 256k tasks in an overloaded run. Run with `cargo bench --bench engine`; `-- --quick` runs a subset;
+//! `-- --only POLICY LOAD` runs one case (for `scripts/instructions.sh`, which counts instructions per event under
+//! callgrind, since hardware counters are not available on every machine).
+
+use bagsim::policy::scheduling::SchedulingPolicy;
+use bagsim::run;
+use bagsim::scenario::Scenario;
+use bagsim::workload::generate::ArrivalPattern;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Counts live and peak heap bytes.
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            if new > l.size() {
+                let now = LIVE.fetch_add(new - l.size(), Ordering::Relaxed) + new - l.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(l.size() - new, Ordering::Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+struct Measure {
+    tasks: u64,
+    events: u64,
+    seconds: f64,
+    /// Peak heap bytes of the simulation itself (workload copy, state, queues) above what was live before it.
+    sim_bytes_per_task: f64,
+    /// Peak heap bytes including generation and the report.
+    total_bytes_per_task: f64,
+    finished: f64,
+}
+
+fn measure(s: &Scenario) -> Measure {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let p = run::prepare(s).expect("valid scenario");
+    let tasks = p.generated.workload.tasks() as u64;
+    let mut sim = run::simulation(s, &p);
+    let generation_peak = PEAK.load(Ordering::Relaxed);
+    // The simulation's own footprint: everything live now minus the prepared scenario, plus what the run adds.
+    let before_run = LIVE.load(Ordering::Relaxed);
+    let prepared = before_run - base;
+    PEAK.store(before_run, Ordering::Relaxed);
+    let t0 = Instant::now();
+    sim.run();
+    let seconds = t0.elapsed().as_secs_f64();
+    let run_peak = PEAK.load(Ordering::Relaxed);
+    let workload_bytes = p.generated.workload.tasks() * 8 + p.generated.workload.bots.len() * 32;
+    let sim_bytes = run_peak - base - (prepared - workload_bytes);
+    let report = run::report(s, &p.generated, &sim, seconds);
+    let total_peak = PEAK.load(Ordering::Relaxed).max(generation_peak);
+    Measure {
+        tasks,
+        events: sim.events(),
+        seconds,
+        sim_bytes_per_task: sim_bytes as f64 / tasks as f64,
+        total_bytes_per_task: (total_peak - base) as f64 / tasks as f64,
+        finished: report.metrics.tasks.finished_fraction,
+    }
+}
+
+fn month(policy: SchedulingPolicy, load: f64) -> Scenario {
+    let mut s = Scenario { scheduling: policy, ..Default::default() };
+    s.workload.load = Some(load);
+    s
+}
+
+fn overloaded(tasks_target: u64, policy: SchedulingPolicy) -> Scenario {
+    // All BoTs at t = 0 on 64 processors: the queue holds nearly the whole workload, the worst case for queues.
+    let mut s = Scenario { scheduling: policy, seed: 7, ..Default::default() };
+    s.platform.preset = None;
+    s.platform.clusters = Some(
+        (0..4)
+            .map(|i| bagsim::platform::Cluster { name: format!("c{i}"), processors: 16, speed: 1.0 + 0.25 * i as f64 })
+            .collect(),
+    );
+    s.workload.arrival_pattern = ArrivalPattern::AllAtZero;
+    s.workload.mean_runtime = Some(600.0);
+    // Σ speeds = 16 × (1 + 1.25 + 1.5 + 1.75) = 88; mean task runtime 600 s: the period sets the task count.
+    let capacity = 88.0;
+    s.workload.load = Some(0.5);
+    s.workload.submission_period = tasks_target as f64 * 600.0 / (0.5 * capacity);
+    s
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--only") {
+        let policy: SchedulingPolicy = args[i + 1].parse().expect("policy");
+        let load: f64 = args[i + 2].parse().expect("load");
+        let m = measure(&month(policy, load));
+        println!("{policy} load {load}: {} tasks, {} events, {:.3} s", m.tasks, m.events, m.seconds);
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    println!("# bagsim engine benchmark (release build; wall-clock on this machine)");
+    println!();
+    println!("## Avg month on DAS-2 + Grid'5000, csp / S-T");
+    println!();
+    println!("| policy | load | tasks | events | finished | s | Mevents/s | ns/event | sim B/task | peak B/task |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let policies: Vec<SchedulingPolicy> =
+        if quick { vec![SchedulingPolicy::Fplt, SchedulingPolicy::Ect] } else { SchedulingPolicy::ALL.to_vec() };
+    for &policy in &policies {
+        for load in [0.5, 0.95] {
+            let m = measure(&month(policy, load));
+            println!(
+                "| {policy} | {load} | {} | {} | {:.3} | {:.3} | {:.2} | {:.0} | {:.0} | {:.0} |",
+                m.tasks,
+                m.events,
+                m.finished,
+                m.seconds,
+                m.events as f64 / m.seconds / 1e6,
+                m.seconds * 1e9 / m.events as f64,
+                m.sim_bytes_per_task,
+                m.total_bytes_per_task
+            );
+        }
+    }
+    println!();
+    println!("## Growth in an overloaded run (all BoTs at t = 0 on 64 processors)");
+    println!();
+    println!("| policy | tasks | events | ns/event | ratio to 16k | sim B/task |");
+    println!("|---|---|---|---|---|---|");
+    let growth: Vec<SchedulingPolicy> = if quick {
+        vec![SchedulingPolicy::Fplt]
+    } else {
+        vec![
+            SchedulingPolicy::Fpf,
+            SchedulingPolicy::Fplt,
+            SchedulingPolicy::Ect,
+            SchedulingPolicy::Wqr { replicas: 3 },
+        ]
+    };
+    for &policy in &growth {
+        let mut first = None;
+        for target in [16_000u64, 32_000, 64_000, 128_000, 256_000] {
+            let m = measure(&overloaded(target, policy));
+            let ns = m.seconds * 1e9 / m.events as f64;
+            let base = *first.get_or_insert(ns);
+            println!(
+                "| {policy} | {} | {} | {:.0} | {:.2} | {:.0} |",
+                m.tasks,
+                m.events,
+                ns,
+                ns / base,
+                m.sim_bytes_per_task
+            );
+        }
+    }
+}

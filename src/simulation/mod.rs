@@ -4,6 +4,7 @@
 //! compare clusters (ECT, ECT-P, DFPLT; C = number of clusters, 20 in the preset) and O(users with waiting tasks)
 //! when S-U-T or S-U-BoT form a new eligible set. Nothing scans queues or processors.
 
+mod dheap;
 mod endheap;
 mod rm;
 
@@ -59,7 +60,7 @@ struct ClusterState {
     free: Vec<u32>,
     busy: u32,
     /// Tasks sent by the global RM that found no free processor (csp with stale information), FCFS.
-    local_queue: std::collections::VecDeque<u32>,
+    local_queue: std::collections::VecDeque<(u32, u32)>,
     /// Estimated end times of running copies, for ECT (empty otherwise).
     ends: EndHeap,
     /// Busy processor-seconds up to `last_change`.
@@ -141,6 +142,8 @@ pub struct Simulation {
     proc_gen: Vec<u32>,
     proc_start: Vec<f64>,
     proc_cluster: Vec<u32>,
+    /// BoT of the task a processor runs (saves a search on every completion).
+    proc_bot: Vec<u32>,
     /// Ring of processors running copies of the same task.
     proc_next_copy: Vec<u32>,
     // Tasks.
@@ -221,7 +224,8 @@ impl Simulation {
         let n_users = workload.users.max(workload.bots.iter().map(|b| b.user + 1).max().unwrap_or(0)) as usize;
         let (rms, rm_of_cluster) = match cfg.architecture {
             Architecture::Csp => {
-                let all: Vec<u32> = (0..clusters.len() as u32).collect();
+                let mut all: Vec<u32> = (0..clusters.len() as u32).collect();
+                all.sort_by(|&a, &b| speed[b as usize].total_cmp(&speed[a as usize]).then(a.cmp(&b)));
                 (vec![Rm::new(&cfg, all, &speed, n_users)], vec![0; clusters.len()])
             }
             Architecture::SepC | Architecture::Fcondor => (
@@ -253,6 +257,7 @@ impl Simulation {
             proc_gen: vec![0; total_processors as usize],
             proc_start: vec![0.0; total_processors as usize],
             proc_next_copy: (0..total_processors as u32).collect(),
+            proc_bot: vec![0; total_processors as usize],
             proc_cluster,
             task_start: vec![f64::NAN; tasks],
             task_end: vec![f64::NAN; tasks],
@@ -466,8 +471,7 @@ impl Simulation {
         // Copies still running at the horizon: their CPU time so far counts for their users.
         for p in 0..self.proc_task.len() {
             if self.proc_task[p] != NONE {
-                let task = self.proc_task[p] as usize;
-                let u = self.workload.bots[self.bot_of(task)].user as usize;
+                let u = self.workload.bots[self.proc_bot[p] as usize].user as usize;
                 self.users.done_cpu[u] += t - self.proc_start[p];
                 self.users.running[u] -= 1;
                 self.users.start_sum[u] -= self.proc_start[p];
@@ -491,9 +495,9 @@ impl Simulation {
             self.busy_area_at_sample = area;
             let cluster_queued: Vec<u32> = match self.cfg.architecture {
                 Architecture::Csp => self.clusters.iter().map(|c| c.local_queue.len() as u32).collect(),
-                _ => self.rms.iter().map(|r| r.waiting as u32).collect(),
+                _ => self.rms.iter().map(|r| (r.waiting + r.reserved_count) as u32).collect(),
             };
-            let queued = self.rms.iter().map(|r| r.waiting).sum::<u64>()
+            let queued = self.rms.iter().map(|r| r.waiting + r.reserved_count).sum::<u64>()
                 + self.clusters.iter().map(|c| c.local_queue.len() as u64).sum::<u64>();
             self.samples.push(Sample {
                 time: ts,
@@ -511,10 +515,6 @@ impl Simulation {
         }
     }
 
-    fn bot_of(&self, task: usize) -> usize {
-        self.workload.bots.partition_point(|b| (b.first_task as usize) <= task) - 1
-    }
-
     /// The runtime estimate of a task under the inaccuracy model, max(R + (E/100)·R, 1) with E ~ U[−I, I]. Drawn
     /// from a counter-based stream (a hash of the seed and the task index), so it costs no memory and is the
     /// same for a task whatever the policy.
@@ -524,8 +524,7 @@ impl Simulation {
 
     /// ECT-P's prediction for a task: the BoT's or the user's predictor; with no history yet, the mean of every
     /// runtime observed in the system so far, else 1 s.
-    fn predicted_estimate(&self, task: usize) -> f64 {
-        let bot = self.bot_of(task);
+    fn predicted_estimate(&self, bot: usize) -> f64 {
         let own = match self.cfg.predictor_input {
             PredictorInput::Batch => self.bot_predictor[bot].as_ref().and_then(|p| p.predict()),
             PredictorInput::User => self.user_predictor[self.workload.bots[bot].user as usize].predict(),
@@ -533,10 +532,10 @@ impl Simulation {
         own.or_else(|| self.global_mean.predict()).unwrap_or(1.0)
     }
 
-    fn estimate_for(&self, kind: Estimate, task: usize) -> f64 {
+    fn estimate_for(&self, kind: Estimate, task: usize, bot: usize) -> f64 {
         match kind {
             Estimate::Known => self.known_estimate(task),
-            Estimate::Predicted => self.predicted_estimate(task),
+            Estimate::Predicted => self.predicted_estimate(bot),
             Estimate::None => 0.0,
         }
     }
@@ -593,6 +592,9 @@ impl Simulation {
             let free = self.clusters[c].free.len() as u32;
             self.rms[0].set_view(c as u32, free);
         }
+        for c in 0..self.clusters.len() as u32 {
+            self.serve_reservation(0, c);
+        }
     }
 
     /// One scheduling pass of RM r: form eligible sets and place their tasks while resources are free; then, for
@@ -627,9 +629,9 @@ impl Simulation {
                     break;
                 }
             }
-            let task = self.rms[r].peek_eligible();
+            let (task, bot) = self.rms[r].peek_eligible();
             let kind = self.rms[r].scheduling.estimate();
-            let estimate = self.estimate_for(kind, task as usize);
+            let estimate = self.estimate_for(kind, task as usize, bot as usize);
             let choice = {
                 let clusters = &self.clusters;
                 let now = self.now();
@@ -641,13 +643,18 @@ impl Simulation {
                     managed: &rm.managed,
                     free: &rm.free_set,
                     earliest_end: &earliest_end,
+                    reserved: &rm.reserved,
                 };
                 rm.scheduling.choose(estimate, &view)
             };
             match choice {
                 Choice::Start(c) => {
                     self.rms[r].pop_eligible();
-                    self.dispatch(r, task, c, estimate);
+                    self.dispatch(r, task, bot, c, estimate);
+                }
+                Choice::Reserve(c) => {
+                    self.rms[r].pop_eligible();
+                    self.rms[r].reserve(c, task, bot, estimate);
                 }
                 Choice::Wait => break,
             }
@@ -657,21 +664,30 @@ impl Simulation {
         }
     }
 
+    /// A reserved task goes first to its cluster once that has a free processor (as its RM sees it).
+    fn serve_reservation(&mut self, r: usize, c: u32) {
+        if self.rms[r].reserved[c as usize] && self.rms[r].free_set.contains(c) {
+            if let Some((task, bot, estimate)) = self.rms[r].take_reservation(c) {
+                self.dispatch(r, task, bot, c, estimate);
+            }
+        }
+    }
+
     /// The RM sends a task to a cluster: it starts at once if a processor is free, else it joins the cluster's
     /// FCFS queue (only possible when the RM's information is stale).
-    fn dispatch(&mut self, r: usize, task: u32, c: u32, estimate: f64) {
+    fn dispatch(&mut self, r: usize, task: u32, bot: u32, c: u32, estimate: f64) {
         if self.stale_view {
             let v = self.rms[r].view(c);
             self.rms[r].set_view(c, v.saturating_sub(1));
         }
         if self.clusters[c as usize].free.is_empty() {
-            self.clusters[c as usize].local_queue.push_back(task);
+            self.clusters[c as usize].local_queue.push_back((task, bot));
         } else {
-            self.start(task, c, estimate, None);
+            self.start(task, bot, c, estimate, None);
         }
     }
 
-    fn start(&mut self, task: u32, c: u32, estimate: f64, copy_of: Option<u32>) {
+    fn start(&mut self, task: u32, bot: u32, c: u32, estimate: f64, copy_of: Option<u32>) {
         let now = self.now();
         let cs = &mut self.clusters[c as usize];
         let p = cs.free.pop().expect("a free processor");
@@ -689,6 +705,7 @@ impl Simulation {
         self.proc_task[pi] = task;
         self.proc_gen[pi] = self.proc_gen[pi].wrapping_add(1);
         self.proc_start[pi] = now;
+        self.proc_bot[pi] = bot;
         match copy_of {
             Some(q) => {
                 self.proc_next_copy[pi] = self.proc_next_copy[q as usize];
@@ -708,7 +725,7 @@ impl Simulation {
             self.task_start[ti] = now;
         }
         self.task_copies[ti] = self.task_copies[ti].saturating_add(1);
-        let u = self.workload.bots[self.bot_of(ti)].user as usize;
+        let u = self.workload.bots[bot as usize].user as usize;
         self.users.running[u] += 1;
         self.users.start_sum[u] += now;
         if !self.stale_view {
@@ -724,9 +741,8 @@ impl Simulation {
     fn release(&mut self, p: u32) -> f64 {
         let now = self.now();
         let pi = p as usize;
-        let task = self.proc_task[pi] as usize;
         let elapsed = now - self.proc_start[pi];
-        let u = self.workload.bots[self.bot_of(task)].user as usize;
+        let u = self.workload.bots[self.proc_bot[pi] as usize].user as usize;
         self.users.running[u] -= 1;
         self.users.start_sum[u] -= self.proc_start[pi];
         self.users.done_cpu[u] += elapsed;
@@ -756,7 +772,7 @@ impl Simulation {
         let pi = p as usize;
         let task = self.proc_task[pi] as usize;
         let c = self.proc_cluster[pi];
-        let bot = self.bot_of(task);
+        let bot = self.proc_bot[pi] as usize;
         // Cancel the other copies first: the first copy to finish completes the task.
         let mut q = self.proc_next_copy[pi];
         let mut freed = std::mem::take(&mut self.scratch_clusters);
@@ -804,10 +820,16 @@ impl Simulation {
         // Freed processors first serve their cluster's local FCFS queue, then the RMs schedule.
         for &fc in &freed {
             while !self.clusters[fc as usize].local_queue.is_empty() && !self.clusters[fc as usize].free.is_empty() {
-                let t = self.clusters[fc as usize].local_queue.pop_front().expect("non-empty");
+                let (t, b) = self.clusters[fc as usize].local_queue.pop_front().expect("non-empty");
                 let kind = self.rms[self.rm_of_cluster[fc as usize] as usize].scheduling.estimate();
-                let est = self.estimate_for(kind, t as usize);
-                self.start(t, fc, est, None);
+                let est = self.estimate_for(kind, t as usize, b as usize);
+                self.start(t, b, fc, est, None);
+            }
+        }
+        for &fc in &freed {
+            let r = self.rm_of_cluster[fc as usize] as usize;
+            if self.rms[r].reserved_count > 0 {
+                self.serve_reservation(r, fc);
             }
         }
         for fc in freed.iter_mut() {
@@ -842,6 +864,7 @@ impl Simulation {
                     managed: &rm.managed,
                     free: &rm.free_set,
                     earliest_end: &earliest_end,
+                    reserved: &rm.reserved,
                 };
                 rm.scheduling.choose(0.0, &view)
             };
@@ -857,9 +880,10 @@ impl Simulation {
                 let v = self.rms[r].view(c);
                 self.rms[r].set_view(c, v.saturating_sub(1));
             }
+            let bot = self.proc_bot[proc as usize];
             let kind = self.rms[r].scheduling.estimate();
-            let est = self.estimate_for(kind, task as usize);
-            self.start(task, c, est, Some(proc));
+            let est = self.estimate_for(kind, task as usize, bot as usize);
+            self.start(task, bot, c, est, Some(proc));
             if self.task_copies[task as usize] < limit as u8 {
                 self.rms[r].push_replicable(task, proc);
             }

@@ -1,12 +1,12 @@
 //! A resource manager: its waiting tasks (indexed as its selection policy needs), its eligible set (ordered as
 //! its scheduling policy needs), its view of free processors, and its policies.
 
+use super::dheap::{DHeap, Entry};
 use super::SimConfig;
 use crate::policy::freeset::FreeSet;
 use crate::policy::scheduling::{TaskOrder, TaskScheduling};
 use crate::policy::selection::{QueueIndex, Selection, TaskSelection};
-use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 /// Consecutive tasks `start..end` of BoT `bot` waiting at one RM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ impl Part {
 /// by the runtime estimate's bits (non-negative floats order like their bits), inverted for shortest-first.
 enum Eligible {
     Fifo(VecDeque<Part>),
-    Heap(BinaryHeap<(u64, Reverse<u32>)>),
+    Heap(DHeap),
 }
 
 pub struct Rm {
@@ -48,6 +48,12 @@ pub struct Rm {
     eligible: Eligible,
     /// Running tasks that may get another copy, with a processor running one, in dispatch order.
     replicable: VecDeque<(u32, u32)>,
+    /// ECT: per cluster, the task (task, bot, estimate) waiting for its next free processor.
+    pub reservation: Vec<Option<(u32, u32, f64)>>,
+    /// reservation[c].is_some(), as the policies see it.
+    pub reserved: Vec<bool>,
+    /// Number of reservations held.
+    pub reserved_count: u64,
 }
 
 impl Rm {
@@ -72,10 +78,31 @@ impl Rm {
             waiting: 0,
             eligible: match order {
                 TaskOrder::Fcfs => Eligible::Fifo(VecDeque::new()),
-                _ => Eligible::Heap(BinaryHeap::new()),
+                _ => Eligible::Heap(DHeap::default()),
             },
             replicable: VecDeque::new(),
+            reservation: vec![None; speed.len()],
+            reserved: vec![false; speed.len()],
+            reserved_count: 0,
         }
+    }
+
+    /// A task waits for a processor of cluster c (ECT's Gantt chart, one task deep per cluster).
+    pub fn reserve(&mut self, c: u32, task: u32, bot: u32, estimate: f64) {
+        debug_assert!(self.reservation[c as usize].is_none());
+        self.reservation[c as usize] = Some((task, bot, estimate));
+        self.reserved[c as usize] = true;
+        self.reserved_count += 1;
+    }
+
+    /// Takes the reservation of cluster c, if any.
+    pub fn take_reservation(&mut self, c: u32) -> Option<(u32, u32, f64)> {
+        let r = self.reservation[c as usize].take();
+        if r.is_some() {
+            self.reserved[c as usize] = false;
+            self.reserved_count -= 1;
+        }
+        r
     }
 
     pub fn view(&self, c: u32) -> u32 {
@@ -127,10 +154,17 @@ impl Rm {
     }
 
     fn push_eligible_keys(&mut self, part: Part, keys: &[(u32, f64)]) {
-        let order_keys: Vec<(u64, Reverse<u32>)> = keys.iter().map(|&(t, e)| (self.heap_key(e), Reverse(t))).collect();
-        match &mut self.eligible {
-            Eligible::Fifo(q) => q.push_back(part),
-            Eligible::Heap(h) => h.extend(order_keys),
+        if self.order == TaskOrder::Fcfs {
+            if let Eligible::Fifo(q) = &mut self.eligible {
+                q.push_back(part);
+            }
+            return;
+        }
+        for &(task, e) in keys {
+            let key = self.heap_key(e);
+            if let Eligible::Heap(h) = &mut self.eligible {
+                h.push(Entry { key, task, bot: part.bot });
+            }
         }
     }
 
@@ -142,10 +176,10 @@ impl Rm {
                 }
             }
             _ => {
-                for t in part.start..part.end {
-                    let k = (self.heap_key(estimate(t)), Reverse(t));
+                for task in part.start..part.end {
+                    let key = self.heap_key(estimate(task));
                     if let Eligible::Heap(h) = &mut self.eligible {
-                        h.push(k);
+                        h.push(Entry { key, task, bot: part.bot });
                     }
                 }
             }
@@ -159,11 +193,17 @@ impl Rm {
         }
     }
 
-    /// The task the scheduling policy considers next.
-    pub fn peek_eligible(&self) -> u32 {
+    /// The task the scheduling policy considers next, and its BoT.
+    pub fn peek_eligible(&self) -> (u32, u32) {
         match &self.eligible {
-            Eligible::Fifo(q) => q.front().expect("non-empty").start,
-            Eligible::Heap(h) => h.peek().expect("non-empty").1 .0,
+            Eligible::Fifo(q) => {
+                let p = q.front().expect("non-empty");
+                (p.start, p.bot)
+            }
+            Eligible::Heap(h) => {
+                let e = h.peek().expect("non-empty");
+                (e.task, e.bot)
+            }
         }
     }
 

@@ -26,7 +26,7 @@ fn fpf_keeps_the_order_and_takes_the_fastest() {
 #[test]
 fn ect_waits_for_the_fast_processor() {
     // t=0: task 0 (40): A ends 40, B ends 20 -> B. t=1: task 1 (100): A ends 101, B frees at 20 and ends 70
-    // -> it waits and starts on B at 20, ending at 70 (FPF would have put it on A, ending at 101).
+    // -> it reserves B and starts there at 20, ending at 70 (FPF would have put it on A, ending at 101).
     let bots: [(f64, u32, &[f64]); 2] = [(0.0, 0, &[40.0]), (1.0, 0, &[100.0])];
     let (e, _) = ends(config(Csp, S::ST, P::Ect), &AB, &bots);
     assert_eq!(e, vec![20.0, 70.0]);
@@ -35,13 +35,20 @@ fn ect_waits_for_the_fast_processor() {
 }
 
 #[test]
+fn ect_reservations_do_not_block_the_tasks_behind() {
+    // t=0: task 0 (40) -> B (ends 20). t=1: BoT [100, 5]: task 1 reserves B (70 < 101); task 2 (5) then
+    // compares A (1 + 5 = 6) with B, which is reserved and skipped -> A now, ends 6.
+    let bots: [(f64, u32, &[f64]); 2] = [(0.0, 0, &[40.0]), (1.0, 0, &[100.0, 5.0])];
+    assert_eq!(ends(config(Csp, S::ST, P::Ect), &AB, &bots).0, vec![20.0, 70.0, 6.0]);
+}
+
+#[test]
 fn ect_p_starts_from_nothing_and_learns_from_the_bot() {
     // Three tasks of 40 at t=0, no history: every prediction is 1 s.
     // task 0: A completes at 1, B at 0.5 -> B (real end 20).
     // task 1: A at 1; B's estimated end 0.5, so 0.5 + 0.5 = 1: a tie, and a free cluster wins -> A (ends 40).
-    // task 2: A est. end 1 -> 2; B est. end 0.5 -> 1 -> B, busy -> wait.
-    // t=20: B completes task 0; the BoT's LastValue predicts 40. B: 20 + 20 = 40; A's estimate is overdue, so
-    // 20 + 40 = 60 -> B, ends 40.
+    // task 2: A est. end 1 -> 2; B est. end 0.5 -> 1 -> B is busy: task 2 reserves B's next processor.
+    // t=20: B completes task 0 and its reservation starts there: ends 40.
     let (e, _) = ends(config(Csp, S::ST, P::EctP), &AB, &[(0.0, 0, &[40.0, 40.0, 40.0])]);
     assert_eq!(e, vec![20.0, 40.0, 40.0]);
 }

@@ -37,13 +37,15 @@ pub struct ResourceView<'a> {
     pub now: f64,
     /// Relative speed of every cluster.
     pub speed: &'a [f64],
-    /// The clusters this RM schedules onto.
+    /// The clusters this RM schedules onto, fastest first (equal speeds in index order).
     pub managed: &'a [u32],
     /// Managed clusters with a free processor, as the RM sees them (its information may be stale).
     pub free: &'a FreeSet,
     /// For a cluster without a free processor: the estimated time its first processor frees, from the runtime
     /// estimates of its running tasks (≥ now). Only meaningful for policies with `uses_end_estimates`.
     pub earliest_end: &'a dyn Fn(u32) -> f64,
+    /// Per cluster: a task already waits for its next free processor (ECT's reservations).
+    pub reserved: &'a [bool],
 }
 
 /// The decision for the task at the head of the eligible order.
@@ -51,7 +53,9 @@ pub struct ResourceView<'a> {
 pub enum Choice {
     /// Send it to this cluster now.
     Start(u32),
-    /// Keep it (and, without backfilling, everything behind it) until the next scheduling pass.
+    /// The task waits for the next free processor of this busy cluster; the RM goes on with the next task.
+    Reserve(u32),
+    /// Keep it, and everything behind it, until the next scheduling pass.
     Wait,
 }
 

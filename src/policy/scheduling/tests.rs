@@ -6,6 +6,7 @@ struct Fixture {
     managed: Vec<u32>,
     free: FreeSet,
     ends: Vec<f64>,
+    reserved: Vec<bool>,
 }
 
 impl Fixture {
@@ -16,7 +17,7 @@ impl Fixture {
         for &c in free {
             set.insert(c);
         }
-        Fixture { speed, managed: vec![0, 1, 2], free: set, ends: ends.to_vec() }
+        Fixture { speed, managed: vec![1, 2, 0], free: set, ends: ends.to_vec(), reserved: vec![false; 3] }
     }
     fn choose(&self, p: &mut dyn TaskScheduling, estimate: f64) -> Choice {
         let ends = |c: u32| self.ends[c as usize];
@@ -26,6 +27,7 @@ impl Fixture {
             managed: &self.managed,
             free: &self.free,
             earliest_end: &ends,
+            reserved: &self.reserved,
         };
         p.choose(estimate, &view)
     }
@@ -44,13 +46,17 @@ fn fastest_free_for_fplt_and_fpf() {
 fn ect_waits_for_a_fast_cluster_that_frees_soon() {
     // Free: only the slow cluster 0. Cluster 1 (speed 1.5) frees at t = 110.
     let f = Fixture::new(&[0], [0.0, 110.0, 1e9]);
-    // Long task of 300 s: on 0 it ends at 400; on 1 at 110 + 200 = 310 -> wait for cluster 1.
-    assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(), 300.0), Choice::Wait);
+    // Long task of 300 s: on 0 it ends at 400; on 1 at 110 + 200 = 310 -> reserve cluster 1.
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(), 300.0), Choice::Reserve(1));
+    // Once cluster 1 is reserved, the next long task compares 0 (400) with 2 (1e9) -> start on 0.
+    let mut g = Fixture::new(&[0], [0.0, 110.0, 1e9]);
+    g.reserved[1] = true;
+    assert_eq!(g.choose(&mut *SchedulingPolicy::Ect.build(), 300.0), Choice::Start(0));
     // Short task of 6 s: on 0 at 106; on 1 at 114 -> start on 0 now.
     assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(), 6.0), Choice::Start(0));
     // A cluster whose estimate is already overdue counts as available now.
     let g = Fixture::new(&[0], [0.0, 50.0, 1e9]);
-    assert_eq!(g.choose(&mut *SchedulingPolicy::EctP.build(), 6.0), Choice::Wait);
+    assert_eq!(g.choose(&mut *SchedulingPolicy::EctP.build(), 6.0), Choice::Reserve(1));
     assert_eq!(SchedulingPolicy::EctP.build().estimate(), Estimate::Predicted);
 }
 
