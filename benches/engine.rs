@@ -63,7 +63,8 @@ fn measure(s: &Scenario) -> Measure {
     PEAK.store(base, Ordering::Relaxed);
     let p = run::prepare(s).expect("valid scenario");
     let tasks = p.generated.workload.tasks() as u64;
-    let mut sim = run::simulation(s, &p);
+    let workload_bytes = p.generated.workload.tasks() * 8 + p.generated.workload.bots.len() * 32;
+    let (mut sim, summary) = run::simulation(s, p);
     let generation_peak = PEAK.load(Ordering::Relaxed);
     // The simulation's own footprint: everything live now minus the prepared scenario, plus what the run adds.
     let before_run = LIVE.load(Ordering::Relaxed);
@@ -73,9 +74,8 @@ fn measure(s: &Scenario) -> Measure {
     sim.run();
     let seconds = t0.elapsed().as_secs_f64();
     let run_peak = PEAK.load(Ordering::Relaxed);
-    let workload_bytes = p.generated.workload.tasks() * 8 + p.generated.workload.bots.len() * 32;
     let sim_bytes = run_peak - base - (prepared - workload_bytes);
-    let report = run::report(s, &p.generated, &sim, seconds);
+    let report = run::report(s, summary, &sim, seconds);
     let total_peak = PEAK.load(Ordering::Relaxed).max(generation_peak);
     Measure {
         tasks,

@@ -8,22 +8,44 @@ use serde::{Deserialize, Serialize};
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToWorker {
-    /// Start a run; `events_per_chunk` bounds the work between two progress messages (speed control).
-    Run {
-        run_id: u32,
-        scenario: Box<Scenario>,
-        events_per_chunk: u64,
-        delay_ms: u32,
-    },
-    Pause {
-        run_id: u32,
-    },
-    Resume {
-        run_id: u32,
-    },
-    Cancel {
-        run_id: u32,
-    },
+    /// Start a run (a new run replaces the current one). `speed` is simulated seconds per wall-clock second; None
+    /// runs as fast as possible.
+    Run { run_id: u32, scenario: Box<Scenario>, speed: Option<f64> },
+    Pause { run_id: u32 },
+    Resume { run_id: u32 },
+    Cancel { run_id: u32 },
+    /// Change the speed of the current run.
+    Speed { run_id: u32, speed: Option<f64> },
+}
+
+/// A BoT that finished: its size, makespan (s), NSL and wait (s).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BotDone {
+    pub size: u32,
+    pub makespan: f64,
+    pub nsl: f64,
+    pub wait: f64,
+}
+
+/// Where a run stands, with what happened since the previous progress message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub run_id: u32,
+    /// Simulated time, s.
+    pub now: f64,
+    /// End of the run at the latest, s.
+    pub horizon: f64,
+    pub events: u64,
+    pub finished_tasks: u64,
+    pub tasks: u64,
+    pub queued: u64,
+    pub running: u64,
+    /// Wall-clock seconds spent simulating so far.
+    pub wall: f64,
+    /// New time-series samples.
+    pub samples: Vec<Sample>,
+    /// BoTs finished since the previous message.
+    pub bots: Vec<BotDone>,
 }
 
 /// Worker → page.
@@ -31,22 +53,11 @@ pub enum ToWorker {
 pub enum FromWorker {
     /// The worker's wasm is loaded and it listens: messages sent before this are lost.
     Ready,
-    /// New samples since the previous progress message, and where the run stands.
-    Progress {
-        run_id: u32,
-        now: f64,
-        horizon: f64,
-        events: u64,
-        finished_tasks: u64,
-        tasks: u64,
-        samples: Vec<Sample>,
-    },
-    Finished {
-        run_id: u32,
-        report: Box<Report>,
-    },
-    Failed {
-        run_id: u32,
-        message: String,
-    },
+    /// The workload is generated and the run starts.
+    Started { run_id: u32, bots: u64, tasks: u64, achieved_load: f64, warnings: Vec<String> },
+    Progress(Box<Progress>),
+    Paused { run_id: u32 },
+    Finished { run_id: u32, report: Box<Report> },
+    Cancelled { run_id: u32 },
+    Failed { run_id: u32, message: String },
 }

@@ -83,9 +83,11 @@ pub fn sim_config(s: &Scenario) -> SimConfig {
     }
 }
 
-/// A simulation of the scenario, ready to step (the page drives it in chunks).
-pub fn simulation(s: &Scenario, p: &Prepared) -> Simulation {
-    Simulation::new(sim_config(s), p.clusters.clone(), p.generated.workload.clone())
+/// A simulation of the scenario, ready to step (the page drives it in chunks), and the workload's summary. The
+/// workload moves into the simulation: it is the largest thing a run holds.
+pub fn simulation(s: &Scenario, p: Prepared) -> (Simulation, WorkloadSummary) {
+    let summary = summary(s, &p.generated);
+    (Simulation::new(sim_config(s), p.clusters, p.generated.workload), summary)
 }
 
 /// The workload summary of a prepared scenario.
@@ -104,13 +106,13 @@ pub fn summary(s: &Scenario, g: &Generated) -> WorkloadSummary {
 }
 
 /// The report of a finished simulation.
-pub fn report(s: &Scenario, g: &Generated, sim: &Simulation, wall_time_s: f64) -> Report {
+pub fn report(s: &Scenario, workload: WorkloadSummary, sim: &Simulation, wall_time_s: f64) -> Report {
     let w = sim.workload();
     let bots = (0..w.bots.len()).map(|b| (w.bots[b].user, w.bot_runtimes(b)));
     Report {
         bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
         scenario: s.clone(),
-        workload: summary(s, g),
+        workload,
         metrics: metrics::compute(&sim.outcome()),
         predictors: evaluate_all(bots, w.users as usize),
         wall_time_s,
@@ -119,12 +121,11 @@ pub fn report(s: &Scenario, g: &Generated, sim: &Simulation, wall_time_s: f64) -
 
 /// Runs a scenario to the end. `clock` returns seconds (std's Instant natively, performance.now in a browser).
 pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<Report, ScenarioError> {
-    let p = prepare(s)?;
-    let mut sim = simulation(s, &p);
+    let (mut sim, summary) = simulation(s, prepare(s)?);
     let t0 = clock();
     sim.run();
     let wall = clock() - t0;
-    Ok(report(s, &p.generated, &sim, wall))
+    Ok(report(s, summary, &sim, wall))
 }
 
 /// Runs a scenario natively.

@@ -183,9 +183,6 @@ pub fn compute(o: &Outcome) -> Metrics {
     let w = o.workload;
     let n_users = o.users.done_cpu.len();
     let mut rows = Vec::with_capacity(w.bots.len());
-    let mut task_wait = Vec::new();
-    let mut response = Vec::new();
-    let mut slowdown = Vec::new();
     let mut unstarted = 0u64;
     let mut running_at_end = 0u64;
     let mut finished = 0u64;
@@ -215,7 +212,6 @@ pub fn compute(o: &Outcome) -> Metrics {
                 continue;
             }
             first_start = first_start.min(s);
-            task_wait.push(s - b.arrival);
             u_wait[u].0 += s - b.arrival;
             u_wait[u].1 += 1;
             if e.is_nan() {
@@ -225,8 +221,6 @@ pub fn compute(o: &Outcome) -> Metrics {
                 finished += 1;
                 u_fin[u] += 1;
                 last_end = last_end.max(e);
-                response.push(e - b.arrival);
-                slowdown.push((e - b.arrival) / r);
                 u_slow[u].0 += (e - b.arrival) / r;
                 u_slow[u].1 += 1;
             }
@@ -256,6 +250,23 @@ pub fn compute(o: &Outcome) -> Metrics {
             per_class.push(group(name, &members));
         }
     }
+    // Per-task distributions one at a time through one buffer, to keep the report's memory at 8 B per task.
+    let mut buffer = Vec::with_capacity(w.tasks());
+    let mut task_stats = |f: &dyn Fn(f64, f64, f64, f64) -> f64| {
+        buffer.clear();
+        for b in &w.bots {
+            for t in b.first_task as usize..(b.first_task + b.size) as usize {
+                let x = f(b.arrival, o.task_start[t], o.task_end[t], w.runtimes[t]);
+                if !x.is_nan() {
+                    buffer.push(x);
+                }
+            }
+        }
+        Stats::of(&mut buffer)
+    };
+    let wait_stats = task_stats(&|arrival, start, _, _| start - arrival);
+    let response_stats = task_stats(&|arrival, _, end, _| end - arrival);
+    let slowdown_stats = task_stats(&|arrival, _, end, runtime| (end - arrival) / runtime);
     let tasks = w.tasks() as u64;
     let goodput = o.useful_cpu;
     let wasted = o.wasted_cpu;
@@ -265,9 +276,9 @@ pub fn compute(o: &Outcome) -> Metrics {
         finished_fraction: if tasks == 0 { 1.0 } else { finished as f64 / tasks as f64 },
         unstarted,
         running_at_end,
-        wait: Stats::of(&mut task_wait),
-        response: Stats::of(&mut response),
-        slowdown: Stats::of(&mut slowdown),
+        wait: wait_stats,
+        response: response_stats,
+        slowdown: slowdown_stats,
         goodput,
         wasted,
         rwt: if goodput + wasted > 0.0 { wasted / (goodput + wasted) } else { 0.0 },

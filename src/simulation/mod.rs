@@ -357,6 +357,27 @@ impl Simulation {
         self.task_start[t]
     }
 
+    /// Makespan (s), NSL and wait (s) of BoT b, once all its tasks finished (000 §4.1).
+    pub fn bot_figures(&self, b: usize) -> Option<(f64, f64, f64)> {
+        let bot = &self.workload.bots[b];
+        if self.bot_done[b] < bot.size {
+            return None;
+        }
+        let range = bot.first_task as usize..(bot.first_task + bot.size) as usize;
+        let last = self.task_end[range.clone()].iter().fold(f64::NEG_INFINITY, |a, &e| a.max(e));
+        let first = self.task_start[range.clone()].iter().fold(f64::INFINITY, |a, &s| a.min(s));
+        let work: f64 = self.workload.runtimes[range].iter().sum();
+        let makespan = last - bot.arrival;
+        Some((makespan, makespan / work, first - bot.arrival))
+    }
+
+    /// Tasks waiting anywhere and copies running now.
+    pub fn queued_and_running(&self) -> (u64, u64) {
+        let queued = self.rms.iter().map(|r| r.waiting + r.reserved_count).sum::<u64>()
+            + self.clusters.iter().map(|c| c.local_queue.len() as u64).sum::<u64>();
+        (queued, self.busy)
+    }
+
     /// Processes events until the clock would pass `until` or the run ends; returns whether it ended.
     pub fn run_until(&mut self, until: f64) -> bool {
         while !self.done {

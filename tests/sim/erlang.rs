@@ -60,7 +60,7 @@ fn batch_means(rho: f64, seed: u64) -> (f64, f64, f64) {
     let s = mmc_scenario(rho, 200.0, seed);
     let p = run::prepare(&s).unwrap();
     assert!((p.generated.achieved_load / rho - 1.0).abs() < 0.01);
-    let mut sim = run::simulation(&s, &p);
+    let (mut sim, _) = run::simulation(&s, p);
     sim.run();
     let w = sim.workload();
     // Size-1 BoTs: task b belongs to BoT b, in arrival order.

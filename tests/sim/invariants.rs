@@ -58,8 +58,7 @@ fn invariants_hold_over_random_scenarios() {
     for i in 0..60 {
         let s = random_scenario(&mut rng, i);
         let label = format!("run {i}: {} {} {}", s.architecture.kind.name(), s.selection.name(), s.scheduling);
-        let p = run::prepare(&s).unwrap();
-        let mut sim = run::simulation(&s, &p);
+        let (mut sim, _) = run::simulation(&s, run::prepare(&s).unwrap());
         let mut last = 0.0;
         let mut steps = 0u64;
         while !sim.finished() {
