@@ -12,6 +12,7 @@ pub mod policy;
 pub mod protocol;
 pub mod run;
 pub mod scenario;
+pub mod share;
 pub mod simulation;
 pub mod workload;
 

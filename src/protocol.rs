@@ -10,12 +10,31 @@ use serde::{Deserialize, Serialize};
 pub enum ToWorker {
     /// Start a run (a new run replaces the current one). `speed` is simulated seconds per wall-clock second; None
     /// runs as fast as possible.
-    Run { run_id: u32, scenario: Box<Scenario>, speed: Option<f64> },
-    Pause { run_id: u32 },
-    Resume { run_id: u32 },
-    Cancel { run_id: u32 },
+    /// `live` = false sends only counters in progress messages (sweeps).
+    Run {
+        run_id: u32,
+        scenario: Box<Scenario>,
+        speed: Option<f64>,
+        live: bool,
+    },
+    Pause {
+        run_id: u32,
+    },
+    Resume {
+        run_id: u32,
+    },
+    Cancel {
+        run_id: u32,
+    },
     /// Change the speed of the current run.
-    Speed { run_id: u32, speed: Option<f64> },
+    Speed {
+        run_id: u32,
+        speed: Option<f64>,
+    },
+    /// Send the per-BoT results of the last finished run as CSV.
+    ExportBots {
+        run_id: u32,
+    },
 }
 
 /// A BoT that finished: its size, makespan (s), NSL and wait (s).
@@ -54,10 +73,30 @@ pub enum FromWorker {
     /// The worker's wasm is loaded and it listens: messages sent before this are lost.
     Ready,
     /// The workload is generated and the run starts.
-    Started { run_id: u32, bots: u64, tasks: u64, achieved_load: f64, warnings: Vec<String> },
+    Started {
+        run_id: u32,
+        bots: u64,
+        tasks: u64,
+        achieved_load: f64,
+        warnings: Vec<String>,
+    },
     Progress(Box<Progress>),
-    Paused { run_id: u32 },
-    Finished { run_id: u32, report: Box<Report> },
-    Cancelled { run_id: u32 },
-    Failed { run_id: u32, message: String },
+    Paused {
+        run_id: u32,
+    },
+    Finished {
+        run_id: u32,
+        report: Box<Report>,
+    },
+    Cancelled {
+        run_id: u32,
+    },
+    Failed {
+        run_id: u32,
+        message: String,
+    },
+    BotsCsv {
+        run_id: u32,
+        csv: String,
+    },
 }

@@ -17,6 +17,13 @@ mod cli {
     use std::io::Write;
     use std::path::PathBuf;
 
+    /// println! that stops quietly when stdout is closed (e.g. `bagsim run … | head`).
+    macro_rules! say {
+        ($($arg:tt)*) => {{
+            let _ = writeln!(std::io::stdout(), $($arg)*);
+        }};
+    }
+
     #[derive(Parser)]
     #[command(
         name = "bagsim",
@@ -93,12 +100,12 @@ mod cli {
         match cmd {
             Command::Scenario { doc } => {
                 if doc {
-                    println!("{:<32} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
+                    say!("{:<32} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
                     for p in PARAMS {
-                        println!("{:<32} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
+                        say!("{:<32} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
                     }
                 } else {
-                    println!("{}", serde_json::to_string_pretty(&Scenario::default()).expect("serializable"));
+                    say!("{}", serde_json::to_string_pretty(&Scenario::default()).expect("serializable"));
                 }
                 Ok(())
             }
@@ -112,7 +119,7 @@ mod cli {
                 if let Some(out) = out {
                     let json = serde_json::to_string_pretty(&report).expect("serializable");
                     std::fs::write(&out, json).map_err(|e| format!("{}: {e}", out.display()))?;
-                    println!("report written to {}", out.display());
+                    say!("report written to {}", out.display());
                 }
                 Ok(())
             }
@@ -174,7 +181,7 @@ mod cli {
     fn print_summary(r: &Report) {
         let s = &r.scenario;
         let m = &r.metrics;
-        println!(
+        say!(
             "bagsim {}: {} / {} / {}, seed {}",
             r.bagsim_version,
             s.architecture.kind.name(),
@@ -183,7 +190,7 @@ mod cli {
             s.seed
         );
         let w = &r.workload;
-        println!(
+        say!(
             "workload: {} BoTs, {} tasks, {} users; load target {} achieved {:.4}",
             w.bots,
             w.tasks,
@@ -192,9 +199,9 @@ mod cli {
             w.achieved_load
         );
         for warning in &w.warnings {
-            println!("warning: {warning}");
+            say!("warning: {warning}");
         }
-        println!(
+        say!(
             "finished: {:.2}% of tasks ({} of {}), {} of {} BoTs; {} never started, {} running at the end",
             100.0 * m.tasks.finished_fraction,
             m.tasks.finished,
@@ -204,20 +211,22 @@ mod cli {
             m.tasks.unstarted,
             m.tasks.running_at_end
         );
-        println!("utilization: {:.4}   end time: {:.0} s", m.system.utilization, m.system.end_time);
-        println!("makespan [s]: {}", fmt_stats(&m.overall.makespan));
-        println!("NSL:          {}", fmt_stats(&m.overall.nsl));
-        println!("BoT wait [s]: {}", fmt_stats(&m.overall.wait));
-        println!("task wait [s]: {}", fmt_stats(&m.tasks.wait));
-        println!("task response [s]: {}", fmt_stats(&m.tasks.response));
-        println!("wasted CPU: {:.0} s (RWT {:.4})", m.tasks.wasted, m.tasks.rwt);
-        println!("{:<8} {:>7} {:>9} {:>14} {:>10}", "class", "BoTs", "finished", "mean MS [s]", "mean NSL");
+        say!("utilization: {:.4}   end time: {:.0} s", m.system.utilization, m.system.end_time);
+        say!("makespan [s]: {}", fmt_stats(&m.overall.makespan));
+        say!("NSL:          {}", fmt_stats(&m.overall.nsl));
+        say!("BoT wait [s]: {}", fmt_stats(&m.overall.wait));
+        say!("task wait [s]: {}", fmt_stats(&m.tasks.wait));
+        say!("task response [s]: {}", fmt_stats(&m.tasks.response));
+        say!("wasted CPU: {:.0} s (RWT {:.4})", m.tasks.wasted, m.tasks.rwt);
+        say!("{:<8} {:>7} {:>9} {:>14} {:>10}", "class", "BoTs", "finished", "mean MS [s]", "mean NSL");
         for g in &m.per_class {
-            println!("{:<8} {:>7} {:>9} {:>14.1} {:>10.3}", g.class, g.bots, g.finished, g.makespan.mean, g.nsl.mean);
+            say!("{:<8} {:>7} {:>9} {:>14.1} {:>10.3}", g.class, g.bots, g.finished, g.makespan.mean, g.nsl.mean);
         }
-        println!(
+        say!(
             "events: {} ({} skipped cancellations); wall time {:.3} s",
-            m.system.events, m.system.stale_events, r.wall_time_s
+            m.system.events,
+            m.system.stale_events,
+            r.wall_time_s
         );
     }
 
@@ -364,7 +373,7 @@ mod cli {
         std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
         let json = serde_json::to_string_pretty(&serde_json::json!({ "axes": axes, "runs": reports })).expect("json");
         std::fs::write(&json_path, json).map_err(|e| format!("{}: {e}", json_path.display()))?;
-        println!("wrote {} and {}", csv_path.display(), json_path.display());
+        say!("wrote {} and {}", csv_path.display(), json_path.display());
         Ok(())
     }
 }

@@ -1,7 +1,252 @@
-//! The simulation worker's entry point (wasm32 only).
+//! The simulation worker's entry point (wasm32 only): runs scenarios in chunks and streams progress to the page.
 
 #[cfg(target_arch = "wasm32")]
-fn main() {}
+fn main() {
+    worker::start();
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {}
+
+#[cfg(target_arch = "wasm32")]
+mod worker {
+    use bagsim::metrics;
+    use bagsim::protocol::{BotDone, FromWorker, Progress, ToWorker};
+    use bagsim::run::{self, WorkloadSummary};
+    use bagsim::scenario::Scenario;
+    use bagsim::simulation::Simulation;
+    use std::cell::RefCell;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    /// Wall-clock budget of one chunk, ms: small enough that Pause and Cancel are answered at once.
+    const CHUNK_MS: f64 = 40.0;
+    /// Demo speed: one tick of simulated time every this many ms.
+    const TICK_MS: i32 = 50;
+
+    struct Current {
+        run_id: u32,
+        scenario: Scenario,
+        summary: WorkloadSummary,
+        sim: Simulation,
+        live: bool,
+        paused: bool,
+        speed: Option<f64>,
+        demo_clock: f64,
+        chunk: u64,
+        wall: f64,
+        sent_samples: usize,
+        sent_bots: usize,
+    }
+
+    thread_local! {
+        static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+        /// The last finished run, kept for the per-BoT export.
+        static LAST: RefCell<Option<(u32, Simulation)>> = const { RefCell::new(None) };
+        static TIMER_PENDING: RefCell<bool> = const { RefCell::new(false) };
+    }
+
+    fn scope() -> DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+
+    fn now_ms() -> f64 {
+        scope().performance().map_or(0.0, |p| p.now())
+    }
+
+    fn post(msg: &FromWorker) {
+        match serde_wasm_bindgen::to_value(msg) {
+            Ok(v) => {
+                let _ = scope().post_message(&v);
+            }
+            Err(e) => web_sys::console::error_1(&format!("bagsim worker: cannot encode a message: {e}").into()),
+        }
+    }
+
+    pub fn start() {
+        console_error_panic_hook::set_once();
+        let onmessage =
+            Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
+                match serde_wasm_bindgen::from_value::<ToWorker>(ev.data()) {
+                    Ok(m) => handle(m),
+                    Err(e) => post(&FromWorker::Failed { run_id: 0, message: format!("unreadable message: {e}") }),
+                }
+            });
+        scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        onmessage.forget();
+        post(&FromWorker::Ready);
+    }
+
+    fn same_run(run_id: u32) -> bool {
+        CURRENT.with(|c| c.borrow().as_ref().is_some_and(|c| c.run_id == run_id))
+    }
+
+    fn handle(m: ToWorker) {
+        match m {
+            ToWorker::Run { run_id, scenario, speed, live } => {
+                CURRENT.with(|c| *c.borrow_mut() = None);
+                match run::prepare(&scenario) {
+                    Err(e) => post(&FromWorker::Failed { run_id, message: e.to_string() }),
+                    Ok(p) => {
+                        let (sim, summary) = run::simulation(&scenario, p);
+                        post(&FromWorker::Started {
+                            run_id,
+                            bots: summary.bots,
+                            tasks: summary.tasks,
+                            achieved_load: summary.achieved_load,
+                            warnings: summary.warnings.clone(),
+                        });
+                        CURRENT.with(|c| {
+                            *c.borrow_mut() = Some(Current {
+                                run_id,
+                                scenario: *scenario,
+                                summary,
+                                sim,
+                                live,
+                                paused: false,
+                                speed,
+                                demo_clock: 0.0,
+                                chunk: 20_000,
+                                wall: 0.0,
+                                sent_samples: 0,
+                                sent_bots: 0,
+                            })
+                        });
+                        schedule(0);
+                    }
+                }
+            }
+            ToWorker::Pause { run_id } => {
+                if same_run(run_id) {
+                    CURRENT.with(|c| c.borrow_mut().as_mut().map(|c| c.paused = true));
+                    post(&FromWorker::Paused { run_id });
+                }
+            }
+            ToWorker::Resume { run_id } => {
+                if same_run(run_id) {
+                    CURRENT.with(|c| c.borrow_mut().as_mut().map(|c| c.paused = false));
+                    schedule(0);
+                }
+            }
+            ToWorker::Cancel { run_id } => {
+                if same_run(run_id) {
+                    CURRENT.with(|c| *c.borrow_mut() = None);
+                    post(&FromWorker::Cancelled { run_id });
+                }
+            }
+            ToWorker::Speed { run_id, speed } => {
+                if same_run(run_id) {
+                    CURRENT.with(|c| {
+                        if let Some(c) = c.borrow_mut().as_mut() {
+                            c.speed = speed;
+                            c.demo_clock = c.sim.now();
+                        }
+                    });
+                }
+            }
+            ToWorker::ExportBots { run_id } => {
+                let csv = LAST.with(|l| {
+                    l.borrow()
+                        .as_ref()
+                        .filter(|(id, _)| *id == run_id)
+                        .map(|(_, sim)| metrics::bots_csv(&sim.outcome()))
+                });
+                match csv {
+                    Some(csv) => post(&FromWorker::BotsCsv { run_id, csv }),
+                    None => post(&FromWorker::Failed { run_id, message: "that run is no longer kept".into() }),
+                }
+            }
+        }
+    }
+
+    fn schedule(delay_ms: i32) {
+        let pending = TIMER_PENDING.with(|p| std::mem::replace(&mut *p.borrow_mut(), true));
+        if pending {
+            return;
+        }
+        let cb = Closure::once_into_js(|| {
+            TIMER_PENDING.with(|p| *p.borrow_mut() = false);
+            chunk();
+        });
+        let _ = scope().set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), delay_ms);
+    }
+
+    /// Runs one chunk, posts what is new, and yields to the event loop so that messages get through.
+    fn chunk() {
+        let next = CURRENT.with(|c| {
+            let mut guard = c.borrow_mut();
+            let cur = guard.as_mut()?;
+            if cur.paused {
+                return None;
+            }
+            let t0 = now_ms();
+            let done = match cur.speed {
+                None => cur.sim.run_events(cur.chunk),
+                Some(v) => {
+                    cur.demo_clock += v * f64::from(TICK_MS) / 1000.0;
+                    cur.sim.run_until(cur.demo_clock)
+                }
+            };
+            let dt = now_ms() - t0;
+            cur.wall += dt / 1000.0;
+            if cur.speed.is_none() && dt > 0.0 {
+                // Aim each chunk at CHUNK_MS of work.
+                let scaled = (cur.chunk as f64 * CHUNK_MS / dt).clamp(1_000.0, 5_000_000.0) as u64;
+                cur.chunk = (cur.chunk + scaled) / 2;
+            }
+            post_progress(cur);
+            if done {
+                let report = run::report(&cur.scenario, cur.summary.clone(), &cur.sim, cur.wall);
+                post(&FromWorker::Finished { run_id: cur.run_id, report: Box::new(report) });
+                let finished = guard.take().expect("current run");
+                LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.sim)));
+                None
+            } else {
+                Some(if cur.speed.is_some() { TICK_MS } else { 0 })
+            }
+        });
+        if let Some(delay) = next {
+            schedule(delay);
+        }
+    }
+
+    fn post_progress(cur: &mut Current) {
+        let (queued, running) = cur.sim.queued_and_running();
+        let (samples, bots) = if cur.live {
+            let samples = cur.sim.samples()[cur.sent_samples..].to_vec();
+            cur.sent_samples = cur.sim.samples().len();
+            let finished = cur.sim.finished_bots();
+            let w = cur.sim.workload();
+            let bots: Vec<BotDone> = finished[cur.sent_bots..]
+                .iter()
+                .filter_map(|&b| {
+                    cur.sim.bot_figures(b as usize).map(|(makespan, nsl, wait)| BotDone {
+                        size: w.bots[b as usize].size,
+                        makespan,
+                        nsl,
+                        wait,
+                    })
+                })
+                .collect();
+            cur.sent_bots = finished.len();
+            (samples, bots)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let now = if cur.speed.is_some() { cur.demo_clock.max(cur.sim.now()) } else { cur.sim.now() };
+        post(&FromWorker::Progress(Box::new(Progress {
+            run_id: cur.run_id,
+            now: now.min(cur.sim.config().horizon),
+            horizon: cur.sim.config().horizon,
+            events: cur.sim.events(),
+            finished_tasks: cur.sim.finished_tasks(),
+            tasks: cur.summary.tasks,
+            queued,
+            running,
+            wall: cur.wall,
+            samples,
+            bots,
+        })));
+    }
+}

@@ -341,3 +341,33 @@ mod tests {
         assert_eq!(names, ["1", "2-4", "2-4", "5-9", "5-9", "10-19", "20-49", "50-99", "500-999", "1000+", "1000+"]);
     }
 }
+
+/// One line per BoT: bot, user, size, arrival, first start, last completion (s), makespan (s), NSL, finished.
+/// Unfinished BoTs have empty completion, makespan and NSL.
+pub fn bots_csv(o: &Outcome) -> String {
+    use std::fmt::Write;
+    let w = o.workload;
+    let mut out = String::from("bot,user,size,size_class,arrival_s,first_start_s,last_end_s,makespan_s,nsl,finished\n");
+    for (i, b) in w.bots.iter().enumerate() {
+        let range = b.first_task as usize..(b.first_task + b.size) as usize;
+        let first = o.task_start[range.clone()].iter().copied().filter(|x| !x.is_nan()).fold(f64::INFINITY, f64::min);
+        let done = o.task_end[range.clone()].iter().all(|x| !x.is_nan());
+        let last = o.task_end[range.clone()].iter().copied().filter(|x| !x.is_nan()).fold(f64::NEG_INFINITY, f64::max);
+        let work: f64 = w.runtimes[range].iter().sum();
+        let first = if first.is_finite() { first.to_string() } else { String::new() };
+        let (last, ms, nsl) = if done {
+            (last.to_string(), (last - b.arrival).to_string(), ((last - b.arrival) / work).to_string())
+        } else {
+            (String::new(), String::new(), String::new())
+        };
+        let _ = writeln!(
+            out,
+            "{i},{},{},{},{},{first},{last},{ms},{nsl},{done}",
+            b.user,
+            b.size,
+            size_class(b.size),
+            b.arrival
+        );
+    }
+    out
+}

@@ -1,1 +1,797 @@
-//! The page (Leptos components and charts).
+//! The page: scenario controls, the live run (progress, cards, charts), pinned runs, sweeps, sharing and export.
+//! Only this module and the worker touch web APIs; the simulator is reached through the protocol types.
+
+mod charts;
+mod client;
+mod controls;
+mod download;
+
+use crate::platform;
+use crate::protocol::{BotDone, FromWorker, Progress, ToWorker};
+use crate::run::Report;
+use crate::scenario::Scenario;
+use crate::share;
+use crate::simulation::Sample;
+use charts::RunData;
+use client::{Client, Event};
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+const STORAGE_KEY: &str = "bagsim.scenario";
+
+/// Where the current run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Loading,
+    Ready,
+    Generating,
+    Running,
+    Paused,
+    Finished,
+    Cancelled,
+    Failed,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Status::Loading => "loading",
+            Status::Ready => "ready",
+            Status::Generating => "generating",
+            Status::Running => "running",
+            Status::Paused => "paused",
+            Status::Finished => "finished",
+            Status::Cancelled => "cancelled",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// A run kept for comparison.
+#[derive(Clone)]
+struct Pinned {
+    data: RunData,
+}
+
+/// Large live data kept outside the reactive graph; `version` tells the charts to redraw.
+#[derive(Default)]
+struct Live {
+    samples: Vec<Sample>,
+    bots: Vec<BotDone>,
+    pinned: Vec<Pinned>,
+    last_draw: f64,
+    sweep: Vec<(String, f64, Box<Report>)>,
+}
+
+thread_local! {
+    static LIVE: RefCell<Live> = RefCell::new(Live::default());
+    static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
+    static SWEEP_CLIENTS: RefCell<Vec<Rc<Client>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The page's reactive state; every field is a signal, so the struct is Copy and shared through context.
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub scenario: RwSignal<Scenario>,
+    pub errors: RwSignal<BTreeMap<String, String>>,
+    pub status: RwSignal<Status>,
+    pub message: RwSignal<String>,
+    pub banner: RwSignal<Option<String>>,
+    pub progress: RwSignal<Option<Progress>>,
+    pub report: RwSignal<Option<Box<Report>>>,
+    pub run_id: RwSignal<u32>,
+    pub version: RwSignal<u64>,
+    pub speed: RwSignal<Option<f64>>,
+    pub pinned_labels: RwSignal<Vec<String>>,
+    pub warnings: RwSignal<Vec<String>>,
+    pub autorun: RwSignal<bool>,
+    pub sweep_status: RwSignal<String>,
+    pub sweep_version: RwSignal<u64>,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+fn send(msg: &ToWorker) {
+    CLIENT.with(|c| {
+        if let Some(c) = c.borrow().as_ref() {
+            c.send(msg)
+        }
+    });
+}
+
+/// Reads `?scenario=` and `?autorun=1`, else the last scenario from localStorage.
+fn initial_scenario(lab: &Lab) -> Scenario {
+    let window = web_sys::window().expect("a window");
+    let search = window.location().search().unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
+    let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    let stored = || {
+        window
+            .local_storage()
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+            .and_then(|text| Scenario::from_json(&text).ok())
+    };
+    if let Some(link) = get("scenario") {
+        match share::from_link(&link) {
+            Ok(s) => {
+                lab.autorun.set(get("autorun").as_deref() == Some("1"));
+                return s;
+            }
+            Err(e) => {
+                lab.banner.set(Some(format!(
+                    "This link's scenario could not be loaded ({e}). Nothing was run; the last scenario is shown instead."
+                )));
+                return stored().unwrap_or_default();
+            }
+        }
+    }
+    stored().unwrap_or_default()
+}
+
+/// Keeps the scenario in the URL and in localStorage.
+fn remember(s: &Scenario) {
+    let Some(window) = web_sys::window() else { return };
+    if let Ok(Some(storage)) = window.local_storage() {
+        let _ = storage.set_item(STORAGE_KEY, &serde_json::to_string(s).unwrap_or_default());
+    }
+    let url = format!("?scenario={}", share::to_link(s));
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+fn cluster_names(s: &Scenario) -> Vec<String> {
+    s.platform.clusters().map(|c| c.into_iter().map(|c| c.name).collect()).unwrap_or_default()
+}
+
+impl Lab {
+    fn new() -> Self {
+        Lab {
+            scenario: RwSignal::new(Scenario::default()),
+            errors: RwSignal::new(BTreeMap::new()),
+            status: RwSignal::new(Status::Loading),
+            message: RwSignal::new(String::new()),
+            banner: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            report: RwSignal::new(None),
+            run_id: RwSignal::new(0),
+            version: RwSignal::new(0),
+            speed: RwSignal::new(None),
+            pinned_labels: RwSignal::new(Vec::new()),
+            warnings: RwSignal::new(Vec::new()),
+            autorun: RwSignal::new(false),
+            sweep_status: RwSignal::new(String::new()),
+            sweep_version: RwSignal::new(0),
+        }
+    }
+
+    fn start_run(self) {
+        if !self.errors.with_untracked(|e| e.is_empty()) {
+            return;
+        }
+        let run_id = self.run_id.get_untracked() + 1;
+        self.run_id.set(run_id);
+        LIVE.with(|l| {
+            let mut l = l.borrow_mut();
+            l.samples.clear();
+            l.bots.clear();
+        });
+        self.report.set(None);
+        self.progress.set(None);
+        self.warnings.set(Vec::new());
+        self.status.set(Status::Generating);
+        self.message.set("generating the workload…".into());
+        self.version.update(|v| *v += 1);
+        let scenario = self.scenario.get_untracked();
+        remember(&scenario);
+        send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: self.speed.get_untracked(), live: true });
+    }
+
+    fn on_event(self, ev: Event) {
+        match ev {
+            Event::Died(why) => {
+                self.status.set(Status::Failed);
+                self.message
+                    .set(format!("The simulation worker stopped ({why}); a new one was started. Press Run again."));
+            }
+            Event::Message(m) => self.on_message(m),
+        }
+    }
+
+    fn on_message(self, m: FromWorker) {
+        let current = self.run_id.get_untracked();
+        match m {
+            FromWorker::Ready => {
+                if self.status.get_untracked() == Status::Loading {
+                    self.status.set(Status::Ready);
+                    self.message.set(String::new());
+                    if self.autorun.get_untracked() && self.banner.with_untracked(|b| b.is_none()) {
+                        self.start_run();
+                    }
+                }
+            }
+            FromWorker::Started { run_id, bots, tasks, achieved_load, warnings } if run_id == current => {
+                self.status.set(Status::Running);
+                self.message.set(format!("{bots} BoTs, {tasks} tasks, achieved load {achieved_load:.4}"));
+                self.warnings.set(warnings);
+            }
+            FromWorker::Progress(p) if p.run_id == current => {
+                let final_draw = p.finished_tasks == p.tasks;
+                LIVE.with(|l| {
+                    let mut l = l.borrow_mut();
+                    l.samples.extend_from_slice(&p.samples);
+                    l.bots.extend_from_slice(&p.bots);
+                });
+                let mut p = *p;
+                p.samples.clear();
+                p.bots.clear();
+                self.progress.set(Some(p));
+                self.redraw(final_draw);
+            }
+            FromWorker::Paused { run_id } if run_id == current => self.status.set(Status::Paused),
+            FromWorker::Cancelled { run_id } if run_id == current => {
+                self.status.set(Status::Cancelled);
+                self.message.set("cancelled".into());
+            }
+            FromWorker::Finished { run_id, report } if run_id == current => {
+                self.status.set(Status::Finished);
+                self.message.set(format!(
+                    "finished: simulated {:.1} days in {:.2} s",
+                    report.metrics.system.end_time / 86_400.0,
+                    report.wall_time_s
+                ));
+                self.report.set(Some(report));
+                self.redraw(true);
+            }
+            FromWorker::Failed { run_id, message } if run_id == current || run_id == 0 => {
+                self.status.set(Status::Failed);
+                self.message.set(message);
+            }
+            FromWorker::BotsCsv { run_id, csv } if run_id == current => {
+                download::text("bagsim-bots.csv", "text/csv", &csv);
+            }
+            _ => {}
+        }
+    }
+
+    /// Asks the charts to redraw, at most four times a second while a run streams.
+    fn redraw(self, force: bool) {
+        let t = now_ms();
+        let due = LIVE.with(|l| {
+            let mut l = l.borrow_mut();
+            let due = force || t - l.last_draw > 250.0;
+            if due {
+                l.last_draw = t;
+            }
+            due
+        });
+        if due {
+            self.version.update(|v| *v += 1);
+        }
+    }
+
+    fn pin(self) {
+        let Some(report) = self.report.get_untracked() else { return };
+        let s = &report.scenario;
+        let label = format!(
+            "{} {} {} load {}",
+            s.architecture.kind.name(),
+            s.selection.name(),
+            s.scheduling,
+            s.workload.load.map_or("-".into(), |l| format!("{l}"))
+        );
+        LIVE.with(|l| {
+            let mut l = l.borrow_mut();
+            if l.pinned.len() >= charts::PALETTE.len() - 1 {
+                l.pinned.remove(0);
+            }
+            let colour = 1 + l.pinned.len();
+            let data = RunData { label: label.clone(), colour, samples: l.samples.clone(), bots: l.bots.clone() };
+            l.pinned.push(Pinned { data });
+            let labels = l.pinned.iter().map(|p| p.data.label.clone()).collect();
+            self.pinned_labels.set(labels);
+        });
+        self.version.update(|v| *v += 1);
+    }
+}
+
+/// The runs drawn: the current one first, then the pinned ones.
+fn runs_for_charts(lab: &Lab) -> Vec<RunData> {
+    let s = lab.scenario.get_untracked();
+    LIVE.with(|l| {
+        let l = l.borrow();
+        let mut runs =
+            vec![RunData { label: "current run".into(), colour: 0, samples: l.samples.clone(), bots: l.bots.clone() }];
+        runs.extend(l.pinned.iter().map(|p| p.data.clone()));
+        runs
+    })
+}
+
+/// The five charts, by canvas id.
+pub const CHARTS: [(&str, &str); 5] = [
+    ("chart-queue", "Queued tasks over time (thin lines: per cluster)"),
+    ("chart-util", "Utilization over time"),
+    ("chart-nsl-class", "Mean NSL per BoT size class"),
+    ("chart-ms-class", "Mean makespan per BoT size class"),
+    ("chart-cdf", "CDF of BoT makespan and NSL"),
+];
+
+/// Draws chart `id` on any backend.
+fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coord::Shift>, runs: &[RunData]) {
+    let _ = match id {
+        "chart-queue" => charts::draw_time_series(
+            root,
+            "Queued tasks",
+            "tasks",
+            runs,
+            &|s| s.queued as f64,
+            Some(&|s: &Sample, c: usize| f64::from(s.cluster_queued[c])),
+        ),
+        "chart-util" => {
+            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &|s| s.utilization, None)
+        }
+        "chart-nsl-class" => charts::draw_classes(root, "Mean NSL per size class", "NSL", runs, true),
+        "chart-ms-class" => charts::draw_classes(root, "Mean makespan per size class", "makespan [s]", runs, false),
+        _ => charts::draw_cdfs(root, runs),
+    };
+    let _ = root.present();
+}
+
+fn draw_on_canvas(id: &str, runs: &[RunData]) {
+    let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    else {
+        return;
+    };
+    if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
+        draw_chart(id, &backend.into_drawing_area(), runs);
+    }
+}
+
+fn export_chart(id: &str, svg: bool, lab: &Lab) {
+    if svg {
+        let runs = runs_for_charts(lab);
+        let mut out = String::new();
+        {
+            let backend = SVGBackend::with_string(&mut out, (900, 450));
+            draw_chart(id, &backend.into_drawing_area(), &runs);
+        }
+        download::text(&format!("bagsim-{id}.svg"), "image/svg+xml", &out);
+    } else if let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    {
+        if let Ok(url) = canvas.to_data_url() {
+            download::url_download(&format!("bagsim-{id}.png"), &url);
+        }
+    }
+}
+
+fn fmt_time(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.1} s")
+    } else if s < 7200.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 2.0 * 86_400.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} days", s / 86_400.0)
+    }
+}
+
+/// The card values: the final report when there is one, else live figures from the stream.
+fn card_values(lab: &Lab) -> [(f64, String); 5] {
+    if let Some(r) = lab.report.get() {
+        let m = &r.metrics;
+        return [
+            (m.tasks.finished_fraction, format!("{:.2}%", 100.0 * m.tasks.finished_fraction)),
+            (m.system.utilization, format!("{:.1}%", 100.0 * m.system.utilization)),
+            (m.overall.makespan.mean, fmt_time(m.overall.makespan.mean)),
+            (m.overall.nsl.mean, format!("{:.3}", m.overall.nsl.mean)),
+            (m.tasks.wait.mean, fmt_time(m.tasks.wait.mean)),
+        ];
+    }
+    lab.version.track();
+    let p = lab.progress.get();
+    LIVE.with(|l| {
+        let l = l.borrow();
+        let fin = p.as_ref().map_or(f64::NAN, |p| p.finished_tasks as f64 / p.tasks.max(1) as f64);
+        let util = if l.samples.is_empty() {
+            f64::NAN
+        } else {
+            l.samples.iter().map(|s| s.utilization).sum::<f64>() / l.samples.len() as f64
+        };
+        let n = l.bots.len() as f64;
+        let (ms, nsl, wait) = if n > 0.0 {
+            (
+                l.bots.iter().map(|b| b.makespan).sum::<f64>() / n,
+                l.bots.iter().map(|b| b.nsl).sum::<f64>() / n,
+                l.bots.iter().map(|b| b.wait).sum::<f64>() / n,
+            )
+        } else {
+            (f64::NAN, f64::NAN, f64::NAN)
+        };
+        let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
+        [
+            (fin, show(fin, &|v| format!("{:.2}%", 100.0 * v))),
+            (util, show(util, &|v| format!("{:.1}%", 100.0 * v))),
+            (ms, show(ms, &fmt_time)),
+            (nsl, show(nsl, &|v| format!("{v:.3}"))),
+            (wait, show(wait, &fmt_time)),
+        ]
+    })
+}
+
+#[component]
+fn Cards(lab: Lab) -> impl IntoView {
+    let values = Memo::new(move |_| card_values(&lab));
+    let cards = [
+        ("card-finished", "Finished tasks", "finished / all tasks (SPEC §9); unfinished work is never hidden"),
+        ("card-utilization", "Utilization", "busy processor-seconds / available processor-seconds"),
+        ("card-makespan", "Mean makespan", "per BoT: latest completion − submission (000 §4.1)"),
+        ("card-nsl", "Mean NSL", "per BoT: makespan / Σ task runtimes on the reference processor (000 §4.1)"),
+        ("card-wait", "Mean wait", "per task: first start − submission (live: per BoT)"),
+    ];
+    view! {
+        <div class="cards">
+            {cards
+                .into_iter()
+                .enumerate()
+                .map(|(i, (id, title, help))| {
+                    view! {
+                        <div class="card" id=id title=help data-value=move || values.with(|v| v[i].0.to_string())>
+                            <div class="card-title">{title}</div>
+                            <div class="card-value">{move || values.with(|v| v[i].1.clone())}</div>
+                        </div>
+                    }
+                })
+                .collect_view()}
+            <div class="card" id="card-wall" title="wall-clock time the worker spent simulating"
+                data-value=move || lab.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))>
+                <div class="card-title">"Wall time"</div>
+                <div class="card-value">
+                    {move || lab.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))}
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn RunBar(lab: Lab) -> impl IntoView {
+    let running = move || matches!(lab.status.get(), Status::Running | Status::Generating);
+    let speeds: [(&str, Option<f64>); 5] = [
+        ("as fast as possible", None),
+        ("1 hour per second", Some(3600.0)),
+        ("6 hours per second", Some(21_600.0)),
+        ("1 day per second", Some(86_400.0)),
+        ("1 week per second", Some(604_800.0)),
+    ];
+    let progress_value = move || lab.progress.with(|p| p.as_ref().map_or(0.0, |p| 1000.0 * p.now / p.horizon.max(1.0)));
+    let finished = move || lab.status.get() == Status::Finished;
+    view! {
+        <div class="runbar">
+            <button id="run" class="primary"
+                disabled=move || lab.status.get() == Status::Loading || !lab.errors.with(|e| e.is_empty())
+                on:click=move |_| lab.start_run()>"Run"</button>
+            <button id="pause" disabled=move || lab.status.get() != Status::Running
+                on:click=move |_| send(&ToWorker::Pause { run_id: lab.run_id.get_untracked() })>"Pause"</button>
+            <button id="resume" disabled=move || lab.status.get() != Status::Paused
+                on:click=move |_| {
+                    lab.status.set(Status::Running);
+                    send(&ToWorker::Resume { run_id: lab.run_id.get_untracked() })
+                }>"Resume"</button>
+            <button id="cancel" disabled=move || !matches!(lab.status.get(), Status::Running | Status::Paused | Status::Generating)
+                on:click=move |_| send(&ToWorker::Cancel { run_id: lab.run_id.get_untracked() })>"Cancel"</button>
+            <label class="speed">"Speed "
+                <select id="speed" on:change=move |ev| {
+                    let i: usize = event_target_value(&ev).parse().unwrap_or(0);
+                    let speed = speeds[i.min(speeds.len() - 1)].1;
+                    lab.speed.set(speed);
+                    send(&ToWorker::Speed { run_id: lab.run_id.get_untracked(), speed });
+                }>
+                    {speeds.iter().enumerate().map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> }).collect_view()}
+                </select>
+            </label>
+            <span id="status" class=move || format!("status {}", lab.status.get().as_str())>{move || lab.status.get().as_str()}</span>
+        </div>
+        <div class="progressline">
+            <progress id="progress" max="1000" prop:value=move || if finished() { 1000.0 } else { progress_value() }></progress>
+            <span id="sim-time">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| format!("simulated {} of {}", fmt_time(p.now), fmt_time(p.horizon))))}</span>
+            <span id="events-per-s">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| {
+                let rate = if p.wall > 0.0 { p.events as f64 / p.wall } else { 0.0 };
+                let left = if p.now > 0.0 && p.wall > 0.0 && p.finished_tasks < p.tasks { (p.horizon - p.now) / (p.now / p.wall) } else { f64::NAN };
+                let left = if left.is_finite() { format!(", at most {} left", fmt_time(left)) } else { String::new() };
+                format!("{:.2} M events/s, {} events, {} of {} tasks done, {} queued, {} running{left}", rate / 1e6, p.events, p.finished_tasks, p.tasks, p.queued, p.running)
+            }))}</span>
+        </div>
+        <div class="message">{move || lab.message.get()}
+            {move || lab.warnings.get().into_iter().map(|w| view! { <div class="warning">"⚠ " {w}</div> }).collect_view()}
+        </div>
+        <div class="hidden-state" style="display:none">{move || running().to_string()}</div>
+    }
+}
+
+#[component]
+fn Charts(lab: Lab) -> impl IntoView {
+    Effect::new(move |_| {
+        lab.version.track();
+        let runs = runs_for_charts(&lab);
+        for (id, _) in CHARTS {
+            draw_on_canvas(id, &runs);
+        }
+    });
+    view! {
+        <div class="charts">
+            {CHARTS.iter().map(|&(id, title)| {
+                let wide = id == "chart-cdf";
+                view! {
+                    <figure class=if wide { "chart wide" } else { "chart" }>
+                        <canvas id=id width=if wide { "1000" } else { "560" } height="320" title=title></canvas>
+                        <figcaption>{title}
+                            <button class="small" on:click=move |_| export_chart(id, false, &lab)>"PNG"</button>
+                            <button class="small" on:click=move |_| export_chart(id, true, &lab)>"SVG"</button>
+                        </figcaption>
+                    </figure>
+                }
+            }).collect_view()}
+        </div>
+    }
+}
+
+#[component]
+fn Compare(lab: Lab) -> impl IntoView {
+    let share_note = RwSignal::new(String::new());
+    view! {
+        <div class="compare">
+            <button id="pin" disabled=move || lab.report.with(|r| r.is_none()) on:click=move |_| lab.pin()
+                title="Keep this run on the charts to compare it with the next ones">"Pin this run"</button>
+            <button id="unpin" disabled=move || lab.pinned_labels.with(|p| p.is_empty()) on:click=move |_| {
+                LIVE.with(|l| l.borrow_mut().pinned.clear());
+                lab.pinned_labels.set(Vec::new());
+                lab.version.update(|v| *v += 1);
+            }>"Clear pinned"</button>
+            <button id="share" on:click=move |_| {
+                remember(&lab.scenario.get_untracked());
+                let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                if let Some(w) = web_sys::window() {
+                    let _ = w.navigator().clipboard().write_text(&href);
+                }
+                share_note.set("link copied: it reproduces this scenario exactly".into());
+            }>"Copy link"</button>
+            <button id="export-json" disabled=move || lab.report.with(|r| r.is_none()) on:click=move |_| {
+                if let Some(r) = lab.report.get_untracked() {
+                    download::text("bagsim-report.json", "application/json", &serde_json::to_string_pretty(&r).unwrap_or_default());
+                }
+            }>"Report (JSON)"</button>
+            <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none())
+                on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
+            <span class="note">{move || share_note.get()}</span>
+            <ul class="pinned">
+                <li><span class="swatch" style=swatch(0)></span>"current run"</li>
+                {move || lab.pinned_labels.get().into_iter().enumerate().map(|(i, l)| view! {
+                    <li><span class="swatch" style=swatch(i + 1)></span>{l}</li>
+                }).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+fn swatch(i: usize) -> String {
+    let c = charts::PALETTE[i % charts::PALETTE.len()];
+    format!("background: rgb({},{},{})", c.0, c.1, c.2)
+}
+
+#[component]
+fn ClassTable(lab: Lab) -> impl IntoView {
+    view! {
+        {move || lab.report.get().map(|r| view! {
+            <table class="classes" id="class-table">
+                <thead><tr><th>"size class"</th><th>"BoTs"</th><th>"finished"</th><th>"mean MS"</th><th>"p90 MS"</th><th>"mean NSL"</th><th>"p90 NSL"</th><th>"mean wait"</th></tr></thead>
+                <tbody>
+                    {r.metrics.per_class.iter().chain(std::iter::once(&r.metrics.overall)).map(|g| view! {
+                        <tr><td>{g.class.clone()}</td><td>{g.bots}</td><td>{g.finished}</td>
+                        <td>{fmt_time(g.makespan.mean)}</td><td>{fmt_time(g.makespan.p90)}</td>
+                        <td>{format!("{:.3}", g.nsl.mean)}</td><td>{format!("{:.3}", g.nsl.p90)}</td><td>{fmt_time(g.wait.mean)}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        })}
+    }
+}
+
+#[component]
+fn Sweep(lab: Lab) -> impl IntoView {
+    let policies = RwSignal::new(vec!["FPLT".to_string(), "ECT".to_string(), "RR".to_string()]);
+    let loads = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95];
+    let all = ["ECT", "FPLT", "RR", "WQR-3", "DFPLT", "ECT-P", "STFR", "FPF"];
+    let start = move |_| {
+        let base = lab.scenario.get_untracked();
+        let mut jobs = Vec::new();
+        for p in policies.get_untracked() {
+            for &load in &loads {
+                let mut s = base.clone();
+                s.scheduling = p.parse().expect("listed policy");
+                s.workload.load = Some(load);
+                jobs.push((p.clone(), load, s));
+            }
+        }
+        LIVE.with(|l| l.borrow_mut().sweep.clear());
+        start_sweep(lab, jobs);
+    };
+    Effect::new(move |_| {
+        lab.sweep_version.track();
+        let (ms, nsl) = LIVE.with(|l| {
+            let l = l.borrow();
+            let mut ms: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+            let mut nsl: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+            for (p, load, r) in &l.sweep {
+                ms.entry(p.clone()).or_default().push((*load, r.metrics.overall.makespan.mean));
+                nsl.entry(p.clone()).or_default().push((*load, r.metrics.overall.nsl.mean));
+            }
+            let sort = |m: BTreeMap<String, Vec<(f64, f64)>>| -> Vec<(String, Vec<(f64, f64)>)> {
+                m.into_iter()
+                    .map(|(k, mut v)| {
+                        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+                        (k, v)
+                    })
+                    .collect()
+            };
+            (sort(ms), sort(nsl))
+        });
+        for (id, title, y, lines) in [
+            ("chart-sweep-ms", "Mean makespan vs load", "makespan [s]", &ms),
+            ("chart-sweep-nsl", "Mean NSL vs load", "NSL", &nsl),
+        ] {
+            if let Some(canvas) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(id))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            {
+                if let Some(b) = CanvasBackend::with_canvas_object(canvas) {
+                    let root = b.into_drawing_area();
+                    let _ = charts::draw_sweep(&root, title, y, lines);
+                    let _ = root.present();
+                }
+            }
+        }
+    });
+    view! {
+        <details class="sweep">
+            <summary>"Sweep: load 20–95% × policies, in parallel workers (as the paper's Figures 4 and 11)"</summary>
+            <div class="sweep-policies">
+                {all.iter().map(|&p| view! {
+                    <label><input type="checkbox" prop:checked=move || policies.with(|v| v.iter().any(|x| x == p))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            policies.update(|v| { v.retain(|x| x != p); if on { v.push(p.to_string()); } });
+                        }/>{p}</label>
+                }).collect_view()}
+                <button id="sweep-run" on:click=start disabled=move || !lab.errors.with(|e| e.is_empty())>"Run sweep"</button>
+                <span id="sweep-status">{move || lab.sweep_status.get()}</span>
+            </div>
+            <div class="charts">
+                <figure class="chart"><canvas id="chart-sweep-ms" width="560" height="320"></canvas></figure>
+                <figure class="chart"><canvas id="chart-sweep-nsl" width="560" height="320"></canvas></figure>
+            </div>
+        </details>
+    }
+}
+
+/// Runs the sweep's jobs on a pool of workers, one per core (at most four), without live data.
+fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
+    let cores = web_sys::window().map_or(2.0, |w| w.navigator().hardware_concurrency()).clamp(1.0, 4.0) as usize;
+    let total = jobs.len();
+    let queue = Rc::new(RefCell::new(jobs.into_iter().enumerate().collect::<std::collections::VecDeque<_>>()));
+    let labels: Rc<RefCell<BTreeMap<u32, (String, f64)>>> = Rc::new(RefCell::new(BTreeMap::new()));
+    let done = Rc::new(RefCell::new(0usize));
+    lab.sweep_status.set(format!("0 of {total} runs done"));
+    SWEEP_CLIENTS.with(|c| c.borrow_mut().clear());
+    for _ in 0..cores {
+        let queue = queue.clone();
+        let labels = labels.clone();
+        let done = done.clone();
+        let slot: Rc<RefCell<Option<Rc<Client>>>> = Rc::new(RefCell::new(None));
+        let slot2 = slot.clone();
+        let labels_for_next = labels.clone();
+        let next2 = Rc::new(move |client: &Client| {
+            if let Some((i, (p, load, s))) = queue.borrow_mut().pop_front() {
+                labels_for_next.borrow_mut().insert(i as u32 + 1, (p, load));
+                client.send(&ToWorker::Run { run_id: i as u32 + 1, scenario: Box::new(s), speed: None, live: false });
+            }
+        });
+        let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev: Event| {
+            let Some(client) = slot2.borrow().clone() else { return };
+            match ev {
+                Event::Message(FromWorker::Ready) => next2(&client),
+                Event::Message(FromWorker::Finished { run_id, report }) => {
+                    if let Some((p, load)) = labels.borrow().get(&run_id).cloned() {
+                        LIVE.with(|l| l.borrow_mut().sweep.push((p, load, report)));
+                    }
+                    *done.borrow_mut() += 1;
+                    lab.sweep_status.set(format!("{} of {total} runs done", done.borrow()));
+                    lab.sweep_version.update(|v| *v += 1);
+                    next2(&client);
+                }
+                Event::Message(FromWorker::Failed { message, .. }) => {
+                    lab.sweep_status.set(format!("a run failed: {message}"));
+                    next2(&client);
+                }
+                Event::Died(why) => lab.sweep_status.set(format!("a worker stopped ({why}); it was replaced")),
+                _ => {}
+            }
+        });
+        if let Ok(client) = Client::new(handler) {
+            *slot.borrow_mut() = Some(client.clone());
+            SWEEP_CLIENTS.with(|c| c.borrow_mut().push(client));
+        }
+    }
+}
+
+#[component]
+fn App() -> impl IntoView {
+    let lab = Lab::new();
+    let initial = initial_scenario(&lab);
+    lab.scenario.set(initial.clone());
+    remember(&initial);
+    let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| lab.on_event(ev));
+    match Client::new(handler) {
+        Ok(c) => CLIENT.with(|slot| *slot.borrow_mut() = Some(c)),
+        Err(_) => {
+            lab.status.set(Status::Failed);
+            lab.message.set("This browser could not start the simulation worker.".into());
+        }
+    }
+    let processors = move || {
+        lab.scenario.with(|s| {
+            s.platform
+                .clusters()
+                .map(|c| (c.len(), c.iter().map(|c| u64::from(c.processors)).sum::<u64>(), platform::capacity(&c)))
+        })
+    };
+    view! {
+        <header>
+            <h1>"bagsim" <span class="subtitle">"— a Bags-of-Tasks scheduling lab for multi-cluster grids"</span></h1>
+            <p class="intro">"Pick a platform, a workload, an architecture and two scheduling policies, and press Run: the simulator of "
+                <em>"Iosup, Sonmez, Anoep, Epema — The Performance of Bags-of-Tasks in Large-Scale Distributed Systems (HPDC 2008)"</em>
+                " runs in your browser, and every figure can be reproduced with the "<code>"bagsim"</code>" command line."</p>
+            {move || lab.banner.get().map(|b| view! { <div id="banner-error" class="banner">{b}</div> })}
+        </header>
+        <main>
+            <aside class="controls">
+                <controls::Controls lab=lab/>
+                <div class="platform-summary">{move || match processors() {
+                    Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
+                    Err(e) => e,
+                }}</div>
+            </aside>
+            <section class="results">
+                <RunBar lab=lab/>
+                <Cards lab=lab/>
+                <Compare lab=lab/>
+                <Charts lab=lab/>
+                <ClassTable lab=lab/>
+                <Sweep lab=lab/>
+            </section>
+        </main>
+        <footer>"Workload model and policies: HPDC'08 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</footer>
+    }
+}
+
+/// Mounts the page.
+pub fn mount() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(App);
+}

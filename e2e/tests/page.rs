@@ -1,0 +1,327 @@
+//! The built page (dist/, `trunk build --release --public-url /bagsim/`) in headless Chromium: runs started from
+//! the controls and from links give the same figures as the native simulator, bit for bit; the page answers input
+//! during a run; bad input is reported at its control; everything works under a sub-path.
+//!
+//! Run with scripts/test-browser.sh (it builds the page first). One browser per test; `--test-threads=1`.
+
+use std::time::Duration;
+
+use bagsim::scenario::{Scenario, DAY};
+use e2e::fantoccini::Client;
+use e2e::*;
+use serde_json::json;
+
+/// A run of the small scenario takes well under a second natively; this bounds a slow, loaded machine.
+const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The scenario controls of the DOM contract.
+const CONTROLS: [&str; 10] = [
+    "#seed",
+    "#load",
+    "#submission-days",
+    "#preset",
+    "#arrival-pattern",
+    "#architecture",
+    "#selection",
+    "#scheduling",
+    "#inaccuracy",
+    "#run",
+];
+
+/// The canvases of the DOM contract.
+const CANVASES: [&str; 5] = ["#chart-queue", "#chart-util", "#chart-nsl-class", "#chart-ms-class", "#chart-cdf"];
+
+/// The small scenario of tests 1 and 4: the default with a 2-day submission period at load 0.7, ECT.
+fn small_scenario(seed: u64) -> Scenario {
+    let mut s = Scenario { seed, ..Default::default() };
+    s.workload.submission_period = 2.0 * DAY;
+    s.workload.load = Some(0.7);
+    s.scheduling = "ECT".parse().expect("ECT is a scheduling policy");
+    s
+}
+
+/// Opens `url` and waits until the worker is ready.
+async fn open_ready(client: &Client, url: &str) {
+    client.goto(url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+    wait_status(client, &["ready"], READY_TIMEOUT).await;
+}
+
+/// Sets the controls of the small scenario, as a user would.
+async fn set_small_scenario(client: &Client, seed: u64) {
+    set_control(client, "#submission-days", "2").await;
+    set_control(client, "#load", "0.7").await;
+    set_control(client, "#seed", &seed.to_string()).await;
+    set_control(client, "#scheduling", "ECT").await;
+}
+
+/// The scenario the page keeps in its URL (`?scenario=`), decoded; panics if there is none or it is damaged.
+async fn scenario_in_url(client: &Client) -> Scenario {
+    let (href, search) = location(client).await;
+    let param = search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("scenario="))
+        .unwrap_or_else(|| panic!("the page's URL has no ?scenario= parameter: {href}"));
+    bagsim::share::from_link(param)
+        .unwrap_or_else(|e| panic!("the scenario in the page's URL is not valid: {e}: {href}"))
+}
+
+/// Clicks #run once it is enabled and waits for `finished`; returns the cards.
+async fn run_to_the_end(client: &Client) -> Cards {
+    wait_enabled(client, "#run", READY_TIMEOUT).await;
+    click(client, "#run").await;
+    wait_status(client, &["finished"], RUN_TIMEOUT).await;
+    cards(client).await
+}
+
+/// Asserts that the page's figures equal the native run's exactly, printing both.
+fn assert_matches_native(cards: &Cards, scenario: &Scenario, context: &str) {
+    let native = bagsim::run::run(scenario).expect("the scenario runs natively");
+    for ((id, page), (_, n)) in cards.figures().into_iter().zip(report_figures(&native)) {
+        println!("{context}: {id}: page {page}  native {n}");
+    }
+    println!("{context}: #card-wall: page {}  native {}", cards.wall, native.wall_time_s);
+    let bad = compare_with_native(cards, &native);
+    assert!(
+        bad.is_empty(),
+        "{context}: the page's figures differ from the native run of the same scenario \
+         (determinism: they must be equal bit for bit):\n  {}\nscenario: {}",
+        bad.join("\n  "),
+        serde_json::to_string(scenario).unwrap()
+    );
+    let wall = parse_figure(&cards.wall);
+    assert!(
+        wall.is_some_and(|w| w.is_finite() && w >= 0.0),
+        "{context}: #card-wall data-value={:?} is not a wall time in seconds",
+        cards.wall
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_through_controls_matches_native() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_small_scenario(&client, 42).await;
+        let expected = small_scenario(42);
+        let in_url = scenario_in_url(&client).await;
+        assert_eq!(
+            in_url, expected,
+            "after setting #submission-days=2, #load=0.7, #seed=42, #scheduling=ECT, the scenario in the URL is not \
+             the default scenario with those four changes"
+        );
+
+        let cards = run_to_the_end(&client).await;
+        assert_matches_native(&cards, &expected, "controls");
+
+        let (value, max) = progress(&client).await;
+        assert!(max > 0.0 && value == max, "#progress is {value} of {max} after the run finished");
+
+        let mut pixels = Vec::new();
+        for c in CANVASES {
+            pixels.push((c, non_white_pixels(&client, c).await));
+        }
+        println!("non-white pixels: {pixels:?}");
+        assert!(pixels.iter().any(|&(_, n)| n > 1000), "no canvas has more than 1000 non-white pixels: {pixels:?}");
+
+        let shot = screenshot(&client, "finished.png").await;
+        println!("screenshot: {}", shot.display());
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_answers_input_during_a_run_and_cancel_works() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        // The default scenario (the Avg model over a month) at 95% load: the longest the contract's controls make
+        // without changing the period.
+        set_control(&client, "#load", "0.95").await;
+        wait_enabled(&client, "#run", READY_TIMEOUT).await;
+        click(&client, "#run").await;
+
+        let still_running = |what: &'static str| {
+            let client = client.clone();
+            async move {
+                let s = status(&client).await;
+                assert!(
+                    s == "running",
+                    "#status is {s:?} while {what}: the run must still be going (it may have finished too fast \
+                     for this test); page: {}",
+                    describe(&client).await
+                );
+            }
+        };
+
+        wait_status(&client, &["running"], RUN_TIMEOUT).await;
+        let first = wait_for(&client, RUN_TIMEOUT, "#progress value > 0 while running", || async {
+            let (v, _) = progress(&client).await;
+            (v > 0.0).then_some(v)
+        })
+        .await;
+        still_running("changing #seed").await;
+
+        let (_, search_before) = location(&client).await;
+        set_control(&client, "#seed", "987654").await;
+        let search_after = wait_for(&client, Duration::from_secs(10), "location.search to change after #seed", || {
+            let before = search_before.clone();
+            let client = client.clone();
+            async move {
+                let (_, s) = location(&client).await;
+                (s != before).then_some(s)
+            }
+        })
+        .await;
+        let seed_in_url = scenario_in_url(&client).await.seed;
+        assert_eq!(seed_in_url, 987654, "the URL's scenario has seed {seed_in_url} after #seed=987654: {search_after}");
+
+        let mut latencies = Vec::new();
+        for _ in 0..5 {
+            latencies.push(main_thread_latency_ms(&client).await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let status_now = status(&client).await;
+        println!("main-thread latency during the run (setTimeout 0), ms: {latencies:?} (status {status_now})");
+
+        let later = wait_for(&client, RUN_TIMEOUT, "#progress to increase during the run", || async {
+            let (v, _) = progress(&client).await;
+            (v > first).then_some(v)
+        })
+        .await;
+        println!("#progress went from {first} to {later}");
+        still_running("taking the screenshot").await;
+        let shot = screenshot(&client, "running.png").await;
+        println!("screenshot: {}", shot.display());
+
+        still_running("clicking #cancel").await;
+        click(&client, "#cancel").await;
+        wait_status(&client, &["cancelled"], Duration::from_secs(30)).await;
+        let (a, _) = progress(&client).await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let (b, max) = progress(&client).await;
+        assert_eq!(a, b, "#progress kept changing after the run was cancelled");
+        assert!(b < max, "#progress is full ({b} of {max}) after cancelling");
+        assert_eq!(status(&client).await, "cancelled", "#status left 'cancelled' by itself");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_is_reported_at_the_control() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        wait_enabled(&client, "#run", READY_TIMEOUT).await;
+        let load_error = r#".field-error[data-field="workload.load"]"#;
+        let others: Vec<&str> = CONTROLS.iter().copied().filter(|c| *c != "#load" && *c != "#run").collect();
+        let before = control_values(&client, &others).await;
+        let url_before = location(&client).await.0;
+
+        set_control(&client, "#load", "1.5").await;
+        let message = wait_for(&client, Duration::from_secs(10), "the error of workload.load", || async {
+            text(&client, load_error).await.filter(|t| !t.is_empty())
+        })
+        .await;
+        println!("error shown for #load=1.5: {message}");
+        assert!(
+            message.contains("0.05") && message.contains("0.99"),
+            "the error at #load does not name the allowed range 0.05–0.99: {message:?}"
+        );
+        assert!(!is_enabled(&client, "#run").await, "#run is enabled while #load=1.5 is invalid");
+        assert_eq!(control_values(&client, &others).await, before, "other controls changed after a bad #load");
+        let (url_now, _) = location(&client).await;
+        let in_url = scenario_in_url(&client).await;
+        assert_eq!(
+            in_url.workload.load,
+            Some(0.5),
+            "the invalid load reached the scenario in the URL: {url_now} (before: {url_before})"
+        );
+        assert_eq!(status(&client).await, "ready", "#status changed after a bad #load");
+
+        set_control(&client, "#load", "0.5").await;
+        wait_for(&client, Duration::from_secs(10), "the error of workload.load to go away", || async {
+            text(&client, load_error).await.is_none_or(|t| t.is_empty()).then_some(())
+        })
+        .await;
+        wait_enabled(&client, "#run", Duration::from_secs(10)).await;
+        assert_eq!(control_values(&client, &others).await, before, "other controls changed after fixing #load");
+
+        // A mangled link: a banner, no run.
+        open_ready(&client, &format!("{base}?scenario=not-base64!!&autorun=1")).await;
+        let banner = wait_for(&client, Duration::from_secs(10), "#banner-error", || async {
+            text(&client, "#banner-error").await.filter(|t| !t.is_empty())
+        })
+        .await;
+        println!("banner for a mangled link: {banner}");
+        let shown = client
+            .find(e2e::fantoccini::Locator::Css("#banner-error"))
+            .await
+            .expect("#banner-error")
+            .is_displayed()
+            .await
+            .expect("is_displayed");
+        assert!(shown, "#banner-error exists but is not visible");
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        assert_eq!(status(&client).await, "ready", "a mangled link with autorun=1 started something");
+        let (v, _) = progress(&client).await;
+        assert_eq!(v, 0.0, "#progress moved after a mangled link");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shared_link_reproduces_the_run() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_small_scenario(&client, 7).await;
+        let first = run_to_the_end(&client).await;
+        let (href, _) = location(&client).await;
+        assert!(href.contains("scenario="), "the page's URL holds no scenario after a run: {href}");
+
+        let link = if href.contains("autorun=1") { href.clone() } else { format!("{href}&autorun=1") };
+        js(&client, "window.__e2e_old_document = true; return null;", vec![]).await;
+        client.goto(&link).await.unwrap_or_else(|e| panic!("cannot open {link}: {e}"));
+        let fresh = js(&client, "return window.__e2e_old_document === undefined;", vec![]).await;
+        assert_eq!(fresh, json!(true), "navigating to the shared link did not load a new page");
+        wait_status(&client, &["finished"], RUN_TIMEOUT + READY_TIMEOUT).await;
+        let second = cards(&client).await;
+        for ((id, a), (_, b)) in first.figures().into_iter().zip(second.figures()) {
+            println!("{id}: first run {a}  shared link {b}");
+        }
+        let differ: Vec<String> = first
+            .figures()
+            .into_iter()
+            .zip(second.figures())
+            .filter(
+                |((_, a), (_, b))| !matches!((parse_figure(a), parse_figure(b)), (Some(x), Some(y)) if same_f64(x, y)),
+            )
+            .map(|((id, a), (_, b))| format!("{id}: first {a}, from the link {b}"))
+            .collect();
+        assert!(differ.is_empty(), "the shared link {link} did not reproduce the run:\n  {}", differ.join("\n  "));
+        assert_matches_native(&second, &small_scenario(7), "shared link");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn works_under_a_sub_path() {
+    with_browser(|client, base| async move {
+        let origin = base.strip_suffix(BASE_PATH).expect("base ends with the base path").to_string();
+        let addr: std::net::SocketAddr = origin.trim_start_matches("http://").parse().expect("an address");
+        for path in ["/index.html", "/", "/worker_loader.js", "/worker.js"] {
+            let (code, _) = http_get(addr, path).await;
+            assert_eq!(code, 404, "GET {path} outside {BASE_PATH} answered {code}");
+        }
+        let (code, body) = http_get(addr, BASE_PATH).await;
+        assert_eq!(code, 200, "GET {BASE_PATH} answered {code}");
+        let html = String::from_utf8_lossy(&body);
+        assert!(html.contains("bagsim"), "{BASE_PATH} is not the bagsim page");
+        for path in ["worker_loader.js", "worker.js", "worker_bg.wasm"] {
+            let (code, _) = http_get(addr, &format!("{BASE_PATH}{path}")).await;
+            assert_eq!(code, 200, "GET {BASE_PATH}{path} answered {code} (is dist/ a Trunk build with the worker?)");
+        }
+        open_ready(&client, &base).await;
+        wait_enabled(&client, "#run", READY_TIMEOUT).await;
+        let (href, _) = location(&client).await;
+        assert!(href.starts_with(&base), "the page left {base}: {href}");
+    })
+    .await;
+}

@@ -1,0 +1,260 @@
+//! The page's charts, drawn by plotters on any backend (canvas on the page, SVG for export).
+
+use crate::metrics::SIZE_CLASSES;
+use crate::protocol::BotDone;
+use crate::simulation::Sample;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Colours of the current run (index 0) and of pinned runs.
+pub const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+
+/// What one run contributes to the charts.
+#[derive(Clone, Debug, Default)]
+pub struct RunData {
+    pub label: String,
+    pub colour: usize,
+    pub samples: Vec<Sample>,
+    pub bots: Vec<BotDone>,
+}
+
+/// Per size class: (class index, mean NSL, mean makespan) over the finished BoTs.
+pub fn class_means(bots: &[BotDone]) -> Vec<(usize, f64, f64)> {
+    let mut acc = [(0u64, 0.0f64, 0.0f64); 10];
+    for b in bots {
+        let i = crate::metrics::size_class_index(b.size);
+        acc[i].0 += 1;
+        acc[i].1 += b.nsl;
+        acc[i].2 += b.makespan;
+    }
+    acc.iter().enumerate().filter(|(_, a)| a.0 > 0).map(|(i, a)| (i, a.1 / a.0 as f64, a.2 / a.0 as f64)).collect()
+}
+
+/// Axis labels: three significant digits, no float noise ("0.0312", "45.2", "1.2e5").
+fn short_number(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if !(1e-3..1e5).contains(&a) {
+        format!("{v:.1e}")
+    } else {
+        let digits = (2 - libm::floor(libm::log10(a)) as i32).max(0) as usize;
+        format!("{v:.digits$}")
+    }
+}
+
+type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    root.draw(&Text::new(format!("{title}: no data yet"), (20, 30), ("sans-serif", 15).into_font().color(&BLACK)))?;
+    Ok(())
+}
+
+/// Lines over simulated time (days): `pick` extracts the y values of a sample; `per_cluster` draws one thin line
+/// per cluster for the current run.
+pub fn draw_time_series<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    y_label: &str,
+    runs: &[RunData],
+    pick: &dyn Fn(&Sample) -> f64,
+    per_cluster: Option<&dyn Fn(&Sample, usize) -> f64>,
+) -> DrawResult<DB> {
+    if runs.iter().all(|r| r.samples.is_empty()) {
+        return empty(root, title);
+    }
+    root.fill(&WHITE)?;
+    let x_max = runs.iter().flat_map(|r| r.samples.last()).map(|s| s.time / 86_400.0).fold(0.1, f64::max);
+    let mut y_max = runs.iter().flat_map(|r| r.samples.iter().map(pick)).fold(0.0, f64::max);
+    if let (Some(f), Some(r)) = (per_cluster, runs.first()) {
+        for s in &r.samples {
+            for c in 0..s.cluster_queued.len() {
+                y_max = y_max.max(f(s, c));
+            }
+        }
+    }
+    let y_max = if y_max > 0.0 { y_max * 1.05 } else { 1.0 };
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 16))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+    chart.configure_mesh().x_desc("simulated time [days]").y_desc(y_label).light_line_style(WHITE.mix(0.0)).draw()?;
+    if let (Some(f), Some(r)) = (per_cluster, runs.first()) {
+        let clusters = r.samples.first().map_or(0, |s| s.cluster_queued.len());
+        let colour = PALETTE[r.colour % PALETTE.len()].mix(0.25);
+        for c in 0..clusters {
+            chart.draw_series(LineSeries::new(r.samples.iter().map(|s| (s.time / 86_400.0, f(s, c))), colour))?;
+        }
+    }
+    for r in runs {
+        let colour = PALETTE[r.colour % PALETTE.len()];
+        chart
+            .draw_series(LineSeries::new(
+                r.samples.iter().map(|s| (s.time / 86_400.0, pick(s))),
+                colour.stroke_width(2),
+            ))?
+            .label(r.label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2)));
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK.mix(0.3)).draw()?;
+    Ok(())
+}
+
+/// Mean NSL or makespan per BoT size class, one line of points per run (log scale).
+pub fn draw_classes<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    y_label: &str,
+    runs: &[RunData],
+    nsl: bool,
+) -> DrawResult<DB> {
+    let per_run: Vec<(usize, Vec<(usize, f64)>)> = runs
+        .iter()
+        .map(|r| (r.colour, class_means(&r.bots).into_iter().map(|(i, n, m)| (i, if nsl { n } else { m })).collect()))
+        .collect();
+    let values: Vec<f64> = per_run.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)).filter(|v| *v > 0.0).collect();
+    if values.is_empty() {
+        return empty(root, title);
+    }
+    root.fill(&WHITE)?;
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min) / 1.5;
+    let hi = values.iter().copied().fold(0.0, f64::max) * 1.5;
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 16))
+        .margin(8)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.5f64..9.5f64, (lo..hi).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_labels(10)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && (0.0..10.0).contains(&i) {
+                SIZE_CLASSES[i as usize].0.to_string()
+            } else {
+                String::new()
+            }
+        })
+        .x_desc("BoT size class")
+        .y_desc(y_label)
+        .y_labels(8)
+        .y_label_formatter(&|v| short_number(*v))
+        .draw()?;
+    for (colour, points) in &per_run {
+        let c = PALETTE[colour % PALETTE.len()];
+        let pts: Vec<(f64, f64)> = points.iter().map(|&(i, v)| (i as f64, v)).filter(|p| p.1 > 0.0).collect();
+        chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
+    }
+    Ok(())
+}
+
+fn cdf_points(values: &mut [f64]) -> Vec<(f64, f64)> {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    let step = (n / 400).max(1);
+    let mut pts: Vec<(f64, f64)> =
+        values.iter().enumerate().step_by(step).map(|(i, &v)| (v.max(1e-3), (i + 1) as f64 / n as f64)).collect();
+    if let Some(&last) = values.last() {
+        pts.push((last.max(1e-3), 1.0));
+    }
+    pts
+}
+
+/// The CDFs of BoT makespan and NSL, side by side (log x).
+pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[RunData]) -> DrawResult<DB> {
+    if runs.iter().all(|r| r.bots.is_empty()) {
+        return empty(root, "CDF of BoT makespan and NSL");
+    }
+    root.fill(&WHITE)?;
+    let (left, right) = root.split_horizontally(root.dim_in_pixel().0 / 2);
+    for (area, nsl) in [(left, false), (right, true)] {
+        let curves: Vec<(usize, Vec<(f64, f64)>)> = runs
+            .iter()
+            .map(|r| {
+                // At most 50 000 BoTs per curve keeps a live redraw cheap; the shape does not change.
+                let stride = (r.bots.len() / 50_000).max(1);
+                let mut v: Vec<f64> =
+                    r.bots.iter().step_by(stride).map(|b| if nsl { b.nsl } else { b.makespan }).collect();
+                (r.colour, cdf_points(&mut v))
+            })
+            .collect();
+        let xs: Vec<f64> = curves.iter().flat_map(|c| c.1.iter().map(|p| p.0)).collect();
+        if xs.is_empty() {
+            continue;
+        }
+        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min).max(1e-3);
+        let hi = xs.iter().copied().fold(0.0, f64::max).max(lo * 10.0);
+        let mut chart = ChartBuilder::on(&area)
+            .caption(if nsl { "CDF of BoT NSL" } else { "CDF of BoT makespan [s]" }, ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(32)
+            .y_label_area_size(44)
+            .build_cartesian_2d((lo..hi).log_scale(), 0.0..1.0)?;
+        chart
+            .configure_mesh()
+            .x_desc(if nsl { "NSL" } else { "makespan [s]" })
+            .y_desc("fraction of BoTs")
+            .x_labels(8)
+            .x_label_formatter(&|v| short_number(*v))
+            .draw()?;
+        for (colour, pts) in curves {
+            chart.draw_series(LineSeries::new(pts, PALETTE[colour % PALETTE.len()].stroke_width(2)))?;
+        }
+    }
+    Ok(())
+}
+
+/// One sweep line per policy: a figure against the load, as in 000 Figures 4, 9 and 11.
+pub fn draw_sweep<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    y_label: &str,
+    lines: &[(String, Vec<(f64, f64)>)],
+) -> DrawResult<DB> {
+    let ys: Vec<f64> =
+        lines.iter().flat_map(|l| l.1.iter().map(|p| p.1)).filter(|y| y.is_finite() && *y > 0.0).collect();
+    if ys.is_empty() {
+        return empty(root, title);
+    }
+    root.fill(&WHITE)?;
+    let lo = ys.iter().copied().fold(f64::INFINITY, f64::min) / 1.5;
+    let hi = ys.iter().copied().fold(0.0, f64::max) * 1.5;
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 16))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0.15f64..1.0f64, (lo..hi).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("load")
+        .y_desc(y_label)
+        .y_labels(8)
+        .y_label_formatter(&|v| short_number(*v))
+        .draw()?;
+    for (i, (label, pts)) in lines.iter().enumerate() {
+        let c = PALETTE[i % PALETTE.len()];
+        let pts: Vec<(f64, f64)> = pts.iter().copied().filter(|p| p.1.is_finite() && p.1 > 0.0).collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
+            .label(label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK.mix(0.3)).draw()?;
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! The page's side of the worker boundary: spawn workers (relative URL, so a sub-path works), send typed
+//! messages, receive typed replies, and replace a worker that dies.
+
+use crate::protocol::{FromWorker, ToWorker};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// What the page hears from a worker: a message, or that the worker died (and was replaced).
+pub enum Event {
+    Message(FromWorker),
+    Died(String),
+}
+
+/// One simulation worker.
+pub struct Client {
+    worker: RefCell<Worker>,
+    handler: Rc<dyn Fn(Event)>,
+    _closures: RefCell<Vec<Closure<dyn FnMut(JsValue)>>>,
+}
+
+fn spawn() -> Result<Worker, JsValue> {
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Classic);
+    // Relative to <base href>, so the page works under any sub-path.
+    Worker::new_with_options("./worker_loader.js", &opts)
+}
+
+impl Client {
+    /// Spawns a worker; `handler` receives its messages (the first is Ready).
+    pub fn new(handler: Rc<dyn Fn(Event)>) -> Result<Rc<Client>, JsValue> {
+        let client = Rc::new(Client { worker: RefCell::new(spawn()?), handler, _closures: RefCell::new(Vec::new()) });
+        Client::attach(&client);
+        Ok(client)
+    }
+
+    fn attach(this: &Rc<Client>) {
+        let handler = this.handler.clone();
+        let on_message = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
+            let ev: MessageEvent = ev.unchecked_into();
+            match serde_wasm_bindgen::from_value::<FromWorker>(ev.data()) {
+                Ok(m) => handler(Event::Message(m)),
+                Err(e) => handler(Event::Died(format!("unreadable message from the worker: {e}"))),
+            }
+        });
+        let weak = Rc::downgrade(this);
+        let on_error = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
+            let message = ev.dyn_ref::<ErrorEvent>().map(|e| e.message()).unwrap_or_else(|| "unknown error".into());
+            if let Some(this) = weak.upgrade() {
+                this.worker.borrow().terminate();
+                match spawn() {
+                    Ok(w) => {
+                        *this.worker.borrow_mut() = w;
+                        Client::attach(&this);
+                    }
+                    Err(_) => web_sys::console::error_1(&"bagsim: cannot start a new worker".into()),
+                }
+                (this.handler)(Event::Died(message));
+            }
+        });
+        {
+            let w = this.worker.borrow();
+            w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        }
+        let mut closures = this._closures.borrow_mut();
+        closures.push(on_message);
+        closures.push(on_error);
+    }
+
+    pub fn send(&self, msg: &ToWorker) {
+        match serde_wasm_bindgen::to_value(msg) {
+            Ok(v) => {
+                if let Err(e) = self.worker.borrow().post_message(&v) {
+                    web_sys::console::error_2(&"bagsim: post_message failed".into(), &e);
+                }
+            }
+            Err(e) => web_sys::console::error_1(&format!("bagsim: cannot encode a message: {e}").into()),
+        }
+    }
+}

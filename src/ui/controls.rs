@@ -1,0 +1,255 @@
+//! The scenario form: one control per parameter, each with the paper's definition; bad input is reported at the
+//! control and changes nothing else.
+
+use super::{remember, Lab};
+use crate::architecture::Architecture;
+use crate::platform::{das2_g5k, Cluster, PlatformPreset};
+use crate::policy::predictor::{PredictorInput, PredictorModel};
+use crate::policy::scheduling::SchedulingPolicy;
+use crate::policy::selection::SelectionPolicy;
+use crate::scenario::Scenario;
+use crate::workload::generate::ArrivalPattern;
+use crate::workload::model::Preset;
+use leptos::prelude::*;
+
+/// Applies an edit to a copy of the scenario; keeps it only if the result is valid, else reports at `field`.
+fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenario) -> Result<(), String>) {
+    let mut s = lab.scenario.get_untracked();
+    let outcome = edit(&mut s).map_err(|m| (field.to_string(), m)).and_then(|()| {
+        s.validate().map_err(|e| {
+            (
+                if e.field.starts_with(field) || field.starts_with(&e.field) { field.to_string() } else { e.field },
+                e.message,
+            )
+        })
+    });
+    match outcome {
+        Ok(()) => {
+            lab.errors.update(|e| {
+                e.remove(field);
+            });
+            remember(&s);
+            lab.scenario.set(s);
+        }
+        Err((f, m)) => lab.errors.update(|e| {
+            e.insert(f, m);
+        }),
+    }
+}
+
+fn parse_number(text: &str, what: &str) -> Result<f64, String> {
+    let t = text.trim();
+    t.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("{t:?} is not a number; {what}"))
+}
+
+fn optional_number(text: &str, what: &str) -> Result<Option<f64>, String> {
+    if text.trim().is_empty() {
+        Ok(None)
+    } else {
+        parse_number(text, what).map(Some)
+    }
+}
+
+fn error_view(lab: Lab, field: &'static str) -> impl IntoView {
+    view! {
+        <div class="field-error" data-field=field>{move || lab.errors.with(|e| e.get(field).cloned().unwrap_or_default())}</div>
+    }
+}
+
+/// A labelled control with its help text and its error line.
+fn field(lab: Lab, label: &'static str, help: &'static str, path: &'static str, input: impl IntoView) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label title=help>{label}</label>
+            {input}
+            <div class="help">{help}</div>
+            {error_view(lab, path)}
+        </div>
+    }
+}
+
+fn number_input(
+    lab: Lab,
+    id: &'static str,
+    path: &'static str,
+    step: &'static str,
+    value: Memo<String>,
+    edit: fn(&mut Scenario, &str) -> Result<(), String>,
+) -> impl IntoView {
+    view! {
+        <input type="number" id=id step=step prop:value=move || value.get()
+            on:change=move |ev| { let text = event_target_value(&ev); apply(lab, path, |s| edit(s, &text)) }/>
+    }
+}
+
+fn fmt_opt(v: Option<f64>) -> String {
+    v.map_or(String::new(), |v| format!("{v}"))
+}
+
+#[component]
+pub fn Controls(lab: Lab) -> impl IntoView {
+    let sc = lab.scenario;
+    let seed = Memo::new(move |_| sc.with(|s| s.seed.to_string()));
+    let load = Memo::new(move |_| sc.with(|s| fmt_opt(s.workload.load)));
+    let days = Memo::new(move |_| sc.with(|s| format!("{}", s.workload.submission_period / 86_400.0)));
+    let median = Memo::new(move |_| sc.with(|s| fmt_opt(s.workload.median_size)));
+    let runtime = Memo::new(move |_| sc.with(|s| fmt_opt(s.workload.mean_runtime.map(|r| r / 60.0))));
+    let max_size = Memo::new(move |_| sc.with(|s| s.workload.max_size.to_string()));
+    let monitoring = Memo::new(move |_| sc.with(|s| format!("{}", s.architecture.monitoring_period)));
+    let inaccuracy = Memo::new(move |_| sc.with(|s| format!("{}", s.inaccuracy)));
+    let period = Memo::new(move |_| sc.with(|s| format!("{}", s.scheduling_period)));
+    let replicas = Memo::new(move |_| {
+        sc.with(|s| match s.scheduling {
+            SchedulingPolicy::Wqr { replicas } => replicas.to_string(),
+            _ => "3".to_string(),
+        })
+    });
+    let is_csp = Memo::new(move |_| sc.with(|s| s.architecture.kind == Architecture::Csp));
+    let scheduling_name = Memo::new(move |_| {
+        sc.with(|s| match s.scheduling {
+            SchedulingPolicy::Wqr { .. } => "WQR".to_string(),
+            p => p.to_string(),
+        })
+    });
+    let custom_platform = Memo::new(move |_| sc.with(|s| s.platform.preset.is_none()));
+    let clusters = Memo::new(move |_| sc.with(|s| s.platform.clusters().unwrap_or_default()));
+
+    let policy_info = move || {
+        sc.with(|s| {
+            let (r, t) = s.scheduling.information();
+            format!("(R, T) = ({r:?}, {t:?}) — {}", s.scheduling.description())
+        })
+    };
+
+    view! {
+        <h2>"Workload"</h2>
+        {field(lab, "Preset (000 Table 3)", "A row of Table 3: T1 DAS-2, T2 Grid'5000, T3 NGS, T4 AuverGrid, T5 SHARCNET, T6 LCG, T7 NorduGrid, Avg the average system (§3.1).", "workload.preset", view! {
+            <select id="preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.preset", |s| { s.workload.preset = v.parse()?; s.workload.model = None; Ok(()) }) }>
+                {Preset::ALL.iter().map(|p| { let p = *p; view! {
+                    <option value=p.name() selected=move || sc.with(|s| s.workload.preset == p)>{format!("{} — {}", p.name(), p.system())}</option>
+                }}).collect_view()}
+            </select>
+        })}
+        {field(lab, "Load", "Target offered load: Σ task runtimes / (Σ processor speeds × submission period), 0.05–0.99 (§4.2; the paper sweeps 0.20–0.95).", "workload.load",
+            number_input(lab, "load", "workload.load", "0.05", load, |s, t| { s.workload.load = optional_number(t, "the load is a fraction, 0.05–0.99")?; Ok(()) }))}
+        {field(lab, "Submission period [days]", "BoTs arrive during this period; the run goes on for 30 more days at most (SPEC §10).", "workload.submission_period",
+            number_input(lab, "submission-days", "workload.submission_period", "1", days, |s, t| { s.workload.submission_period = parse_number(t, "days")? * 86_400.0; Ok(()) }))}
+        {field(lab, "Arrival pattern", "Realistic: peak-hour IATs and the daily cycle; All at T=0: extreme burstiness; Evenly spread: equal IATs (§5.2, Fig. 5).", "workload.arrival_pattern", view! {
+            <select id="arrival-pattern" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.arrival_pattern", |s| {
+                s.workload.arrival_pattern = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
+                {[(ArrivalPattern::Realistic, "realistic", "Realistic"), (ArrivalPattern::AllAtZero, "all_at_zero", "All at T=0"), (ArrivalPattern::EvenlySpread, "evenly_spread", "Evenly spread")]
+                    .into_iter().map(|(p, v, name)| view! { <option value=v selected=move || sc.with(|s| s.workload.arrival_pattern == p)>{name}</option> }).collect_view()}
+            </select>
+        })}
+        {field(lab, "Median BoT size", "Rescales BoT sizes to this median keeping their coefficient of variation (§5.2, Fig. 6: 10–50). Empty: the preset's.", "workload.median_size",
+            number_input(lab, "median-size", "workload.median_size", "1", median, |s, t| { s.workload.median_size = optional_number(t, "tasks")?; Ok(()) }))}
+        {field(lab, "Mean task runtime [min]", "Rescales the average task runtime (§5.2, Fig. 7: 3 min – 3 h). Empty: the preset's.", "workload.mean_runtime",
+            number_input(lab, "mean-runtime", "workload.mean_runtime", "1", runtime, |s, t| { s.workload.mean_runtime = optional_number(t, "minutes")?.map(|m| m * 60.0); Ok(()) }))}
+        {field(lab, "Largest BoT", "BoT sizes above this are capped.", "workload.max_size",
+            number_input(lab, "max-size", "workload.max_size", "1", max_size, |s, t| {
+                let v = parse_number(t, "tasks")?;
+                if v < 1.0 || v.fract() != 0.0 { return Err(format!("{v} is not a whole number of tasks ≥ 1")); }
+                s.workload.max_size = v.min(u32::MAX as f64) as u32; Ok(()) }))}
+        {field(lab, "Seed", "Seed of every random stream: the same seed gives the same workload under every policy.", "seed",
+            number_input(lab, "seed", "seed", "1", seed, |s, t| {
+                s.seed = t.trim().parse::<u64>().map_err(|_| format!("{:?} is not a whole number 0 – 18446744073709551615", t.trim()))?; Ok(()) }))}
+
+        <h2>"Resource management"</h2>
+        {field(lab, "Architecture (000 §2.2)", "sep-c: each user submits to its home cluster only; csp: a global queue over all clusters, fed by a monitoring service; fcondor: a user moves to the next cluster when its tasks start to queue.", "architecture.kind", view! {
+            <select id="architecture" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "architecture.kind", |s| { s.architecture.kind = v.parse()?; Ok(()) }) }>
+                {Architecture::ALL.iter().map(|a| { let a = *a; view! {
+                    <option value=a.name() title=a.description() selected=move || sc.with(|s| s.architecture.kind == a)>{a.name()}</option>
+                }}).collect_view()}
+            </select>
+        })}
+        <div class="field" style=move || if is_csp.get() { "" } else { "display:none" }>
+            <label title="How often the monitoring service reports free processors to the global RM; 0 = always exact.">"Monitoring period [s] (csp)"</label>
+            {number_input(lab, "monitoring-period", "architecture.monitoring_period", "10", monitoring, |s, t| { s.architecture.monitoring_period = parse_number(t, "seconds, 0 – 86400")?; Ok(()) })}
+            <div class="help">"0 = exact information; larger values let you study stale information."</div>
+            {error_view(lab, "architecture.monitoring_period")}
+        </div>
+        {field(lab, "Task selection (000 §2.3)", "Which waiting tasks form the next eligible set.", "selection", view! {
+            <select id="selection" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "selection", |s| { s.selection = v.parse()?; Ok(()) }) }>
+                {SelectionPolicy::ALL.iter().map(|p| { let p = *p; view! {
+                    <option value=p.name() title=p.description() selected=move || sc.with(|s| s.selection == p)>{format!("{} — {}", p.name(), p.description())}</option>
+                }}).collect_view()}
+            </select>
+        })}
+        {field(lab, "Task scheduling (000 §2.4, Table 1)", "Which eligible task goes to which cluster. (R, T): what the policy knows of resources and of task runtimes — K known, H from history, U unknown.", "scheduling", view! {
+            <select id="scheduling" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "scheduling", |s| {
+                s.scheduling = if v == "WQR" { SchedulingPolicy::Wqr { replicas: 3 } } else { v.parse()? }; Ok(()) }) }>
+                {["ECT", "FPLT", "RR", "WQR", "DFPLT", "ECT-P", "STFR", "FPF"].into_iter().map(|name| {
+                    let policy: SchedulingPolicy = if name == "WQR" { SchedulingPolicy::Wqr { replicas: 3 } } else { name.parse().expect("listed") };
+                    let (r, t) = policy.information();
+                    view! { <option value=name selected=move || scheduling_name.get() == name>{format!("{name} ({r:?}, {t:?})")}</option> }
+                }).collect_view()}
+            </select>
+            <div class="policy-info" id="policy-info">{policy_info}</div>
+        })}
+        <div class="field" style=move || if scheduling_name.get() == "WQR" { "" } else { "display:none" }>
+            <label title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x (4 copies) is WQR-3.">"WQR replicas"</label>
+            {number_input(lab, "replicas", "scheduling", "1", replicas, |s, t| { s.scheduling = format!("WQR-{}", t.trim()).parse()?; Ok(()) })}
+        </div>
+        <div class="field" style=move || if scheduling_name.get() == "ECT-P" { "" } else { "display:none" }>
+            <label title="The time-series model ECT-P predicts runtimes with (000 Table 4), and its history: the BoT's own completed tasks (batch) or all of the user's (user).">"Predictor (ECT-P)"</label>
+            <select id="predictor" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "predictor.model", |s| {
+                s.predictor.model = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
+                {PredictorModel::ALL.iter().map(|m| { let m = *m; let v = serde_json::to_value(m).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+                    view! { <option value=v title=m.description() selected=move || sc.with(|s| s.predictor.model == m)>{m.label()}</option> } }).collect_view()}
+            </select>
+            <select id="predictor-input" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "predictor.input", |s| {
+                s.predictor.input = if v == "user" { PredictorInput::User } else { PredictorInput::Batch }; Ok(()) }) }>
+                <option value="batch" selected=move || sc.with(|s| s.predictor.input == PredictorInput::Batch)>"batch input"</option>
+                <option value="user" selected=move || sc.with(|s| s.predictor.input == PredictorInput::User)>"user input"</option>
+            </select>
+        </div>
+        {field(lab, "Inaccuracy I [%] (000 §5.3)", "Each runtime estimate is max(R + (E/100)·R, 1 s) with E uniform in [−I, +I]; ECT, FPLT, DFPLT and STFR see only estimates. 0 – 10 000%.", "inaccuracy",
+            number_input(lab, "inaccuracy", "inaccuracy", "100", inaccuracy, |s, t| { s.inaccuracy = parse_number(t, "percent, 0 – 10000")?; Ok(()) }))}
+        {field(lab, "Periodic pass [s]", "RMs also schedule periodically; it matters only when information is stale (csp monitoring).", "scheduling_period",
+            number_input(lab, "scheduling-period", "scheduling_period", "10", period, |s, t| { s.scheduling_period = parse_number(t, "seconds, 1 – 86400")?; Ok(()) }))}
+
+        <h2>"Platform"</h2>
+        {field(lab, "Clusters", "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (000 §4.1; documented preset). A task of reference runtime R runs R / speed seconds.", "platform", view! {
+            <select id="platform-preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| {
+                if v == "custom" { s.platform.clusters = Some(s.platform.clusters()?); s.platform.preset = None; }
+                else { s.platform.preset = Some(PlatformPreset::Das2G5k); s.platform.clusters = None; }
+                Ok(()) }) }>
+                <option value="das2_g5k" selected=move || !custom_platform.get()>"DAS-2 + Grid'5000 (20 clusters)"</option>
+                <option value="custom" selected=move || custom_platform.get()>"custom (edit below)"</option>
+            </select>
+        })}
+        <table class="clusters" style=move || if custom_platform.get() { "" } else { "display:none" }>
+            <thead><tr><th>"name"</th><th>"processors"</th><th>"speed"</th><th></th></tr></thead>
+            <tbody>
+                {move || clusters.get().into_iter().enumerate().map(|(i, c)| view! {
+                    <tr>
+                        <td><input class="cluster-name" prop:value=c.name.clone() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| { c.name = v; Ok(()) })) }/></td>
+                        <td><input class="cluster-processors" type="number" min="1" prop:value=c.processors.to_string() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| {
+                            c.processors = v.trim().parse::<u32>().map_err(|_| format!("cluster {}: {:?} is not a whole number of processors ≥ 1", i + 1, v.trim()))?; Ok(()) })) }/></td>
+                        <td><input class="cluster-speed" type="number" step="0.05" prop:value=c.speed.to_string() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| {
+                            c.speed = parse_number(&v, "speed in (0, 1000]")?; Ok(()) })) }/></td>
+                        <td><button class="small" on:click=move |_| apply(lab, "platform", |s| { let mut c = s.platform.clusters()?; if c.len() > 1 { c.remove(i); } s.platform.clusters = Some(c); Ok(()) })>"×"</button></td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+        <div style=move || if custom_platform.get() { "" } else { "display:none" }>
+            <button class="small" on:click=move |_| apply(lab, "platform", |s| {
+                let mut c = s.platform.clusters()?;
+                c.push(Cluster { name: format!("cluster-{}", c.len() + 1), processors: 64, speed: 1.0 });
+                s.platform.clusters = Some(c); Ok(()) })>"+ cluster"</button>
+            <button class="small" on:click=move |_| apply(lab, "platform", |s| { s.platform.clusters = Some(das2_g5k()); Ok(()) })>"reset to DAS-2 + Grid'5000"</button>
+        </div>
+        <button class="small" id="reset" on:click=move |_| { lab.errors.set(Default::default()); remember(&Scenario::default()); lab.scenario.set(Scenario::default()); }>"Reset all to defaults"</button>
+    }
+}
+
+fn edit_cluster(s: &mut Scenario, i: usize, f: impl FnOnce(&mut Cluster) -> Result<(), String>) -> Result<(), String> {
+    let mut c = s.platform.clusters()?;
+    if let Some(cl) = c.get_mut(i) {
+        f(cl)?;
+    }
+    s.platform.clusters = Some(c);
+    s.platform.preset = None;
+    Ok(())
+}

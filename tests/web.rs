@@ -1,0 +1,155 @@
+//! In the browser (wasm-bindgen-test, headless Chromium): every worker message survives the trip through
+//! `serde_wasm_bindgen`, and the simulator gives, in wasm32, the very figures pinned natively in
+//! tests/sim/determinism.rs.
+//!
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner CHROMEDRIVER=/usr/bin/chromedriver \
+//!  cargo test --target wasm32-unknown-unknown --test web` (scripts/test-browser.sh does this).
+#![cfg(target_arch = "wasm32")]
+
+use bagsim::protocol::{BotDone, FromWorker, Progress, ToWorker};
+use bagsim::run::{run_with_clock, Report};
+use bagsim::scenario::Scenario;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Rust value → JS value → Rust value. Compared through `Debug`, which prints every f64 exactly and NaN as NaN (a
+/// report may hold NaN, which `==` would call unequal to itself).
+fn round_trip<T>(value: &T) -> T
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + std::fmt::Debug,
+{
+    let js = serde_wasm_bindgen::to_value(value).unwrap_or_else(|e| panic!("to_value({value:?}): {e}"));
+    let back: T = serde_wasm_bindgen::from_value(js).unwrap_or_else(|e| panic!("from_value of {value:?}: {e}"));
+    assert_eq!(format!("{back:?}"), format!("{value:?}"), "the round trip changed the message");
+    back
+}
+
+fn tiny_scenario() -> Scenario {
+    let mut s = Scenario { seed: 11, ..Default::default() };
+    s.workload.submission_period = 6.0 * 3600.0;
+    s.workload.load = Some(0.3);
+    s.scheduling = "WQR-2".parse().unwrap();
+    s.inaccuracy = 50.0;
+    s
+}
+
+fn tiny_report() -> Report {
+    run_with_clock(&tiny_scenario(), &|| 0.0).expect("the tiny scenario runs")
+}
+
+/// Every variant, once: a new variant fails to compile here until it is added to the lists below.
+fn to_worker_name(m: &ToWorker) -> &'static str {
+    match m {
+        ToWorker::Run { .. } => "Run",
+        ToWorker::Pause { .. } => "Pause",
+        ToWorker::Resume { .. } => "Resume",
+        ToWorker::Cancel { .. } => "Cancel",
+        ToWorker::Speed { .. } => "Speed",
+        ToWorker::ExportBots { .. } => "ExportBots",
+    }
+}
+
+fn from_worker_name(m: &FromWorker) -> &'static str {
+    match m {
+        FromWorker::Ready => "Ready",
+        FromWorker::Started { .. } => "Started",
+        FromWorker::Progress(_) => "Progress",
+        FromWorker::Paused { .. } => "Paused",
+        FromWorker::Finished { .. } => "Finished",
+        FromWorker::Cancelled { .. } => "Cancelled",
+        FromWorker::Failed { .. } => "Failed",
+        FromWorker::BotsCsv { .. } => "BotsCsv",
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_to_worker_message_round_trips() {
+    let messages = vec![
+        ToWorker::Run { run_id: 1, scenario: Box::new(tiny_scenario()), speed: None, live: true },
+        ToWorker::Run { run_id: u32::MAX, scenario: Box::default(), speed: Some(86_400.0), live: false },
+        ToWorker::Pause { run_id: 2 },
+        ToWorker::Resume { run_id: 3 },
+        ToWorker::Cancel { run_id: 4 },
+        ToWorker::Speed { run_id: 5, speed: Some(3600.5) },
+        ToWorker::Speed { run_id: 6, speed: None },
+        ToWorker::ExportBots { run_id: 7 },
+    ];
+    let names: std::collections::BTreeSet<_> = messages.iter().map(to_worker_name).collect();
+    assert_eq!(names.len(), 6, "not every ToWorker variant is tested: {names:?}");
+    for m in &messages {
+        round_trip(m);
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_from_worker_message_round_trips() {
+    let report = tiny_report();
+    assert!(report.workload.bots > 0, "the tiny scenario has no BoTs");
+    let progress = Progress {
+        run_id: 9,
+        now: 12_345.678,
+        horizon: 2_613_600.0,
+        events: 1 << 40,
+        finished_tasks: 77,
+        tasks: 1_000_000,
+        queued: 5,
+        running: 3,
+        wall: 0.125,
+        samples: report.metrics.series.iter().take(3).cloned().collect(),
+        bots: vec![
+            BotDone { size: 1, makespan: 10.5, nsl: 0.25, wait: 0.0 },
+            BotDone { size: 5000, makespan: 1e6, nsl: 3.0e-7, wait: 42.0 },
+        ],
+    };
+    assert!(!progress.samples.is_empty(), "the tiny run has no time-series samples");
+    let messages = vec![
+        FromWorker::Ready,
+        FromWorker::Started {
+            run_id: 1,
+            bots: report.workload.bots,
+            tasks: report.workload.tasks,
+            achieved_load: report.workload.achieved_load,
+            warnings: vec!["a warning".into(), "ünïcödé ✓".into()],
+        },
+        FromWorker::Progress(Box::new(progress)),
+        FromWorker::Paused { run_id: 2 },
+        FromWorker::Finished { run_id: 3, report: Box::new(report) },
+        FromWorker::Cancelled { run_id: 4 },
+        FromWorker::Failed { run_id: 5, message: "workload.load: 1.5 is out of range; allowed 0.05–0.99".into() },
+        FromWorker::BotsCsv { run_id: 6, csv: "bot,size,makespan\n0,3,12.5\n".into() },
+    ];
+    let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
+    assert_eq!(names.len(), 8, "not every FromWorker variant is tested: {names:?}");
+    for m in &messages {
+        round_trip(m);
+    }
+}
+
+/// tests/sim/determinism.rs `pinned_golden_figures`: (bots, tasks, finished tasks, events), mean makespan, mean NSL.
+const GOLDEN: ((u64, u64, u64, u64), f64, f64) =
+    ((37650, 197908, 197908, 235558), 4158.911460454827, 0.2671132745128918);
+
+#[wasm_bindgen_test]
+fn wasm_gives_the_native_golden_figures() {
+    let mut s = Scenario { seed: 3, ..Default::default() };
+    s.workload.submission_period = 259_200.0;
+    s.workload.load = Some(0.9);
+    let r = run_with_clock(&s, &|| 0.0).expect("the golden scenario runs");
+    let got = (r.workload.bots, r.workload.tasks, r.metrics.tasks.finished, r.metrics.system.events);
+    let (counts, makespan, nsl) = GOLDEN;
+    assert_eq!(got, counts, "wasm32 counts (bots, tasks, finished, events) differ from the native golden ones");
+    // Exact: the simulator uses libm and integer random streams, so wasm32 and native agree bit for bit.
+    assert!(
+        r.metrics.overall.makespan.mean == makespan,
+        "wasm32 mean makespan {} ({:e}) != native golden {makespan} ({makespan:e})",
+        r.metrics.overall.makespan.mean,
+        r.metrics.overall.makespan.mean
+    );
+    assert!(
+        r.metrics.overall.nsl.mean == nsl,
+        "wasm32 mean NSL {} ({:e}) != native golden {nsl} ({nsl:e})",
+        r.metrics.overall.nsl.mean,
+        r.metrics.overall.nsl.mean
+    );
+}
