@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every tool bagsim needs on a fresh machine of this kind. Idempotent: a second run only checks.
-# Uses only crates.io, Debian's packages and the npm registry.
+# Uses only crates.io, Debian's packages and the npm registry. With --browser it also installs Chromium and
+# chromedriver (for the tests); serving the page does not need them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +16,10 @@ if ! rustup target list --installed | grep -q wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+browser=0
+[ "${1:-}" = "--browser" ] && browser=1
+
+if [ "$browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
   step "installing Debian chromium and chromium-driver"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq

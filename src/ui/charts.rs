@@ -52,6 +52,9 @@ fn short_number(v: f64) -> String {
     }
 }
 
+/// The y value of cluster c in a sample.
+pub type PerCluster<'a> = &'a dyn Fn(&Sample, usize) -> f64;
+
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> DrawResult<DB> {
@@ -68,7 +71,7 @@ pub fn draw_time_series<DB: DrawingBackend>(
     y_label: &str,
     runs: &[RunData],
     pick: &dyn Fn(&Sample) -> f64,
-    per_cluster: Option<&dyn Fn(&Sample, usize) -> f64>,
+    per_cluster: Option<PerCluster>,
 ) -> DrawResult<DB> {
     if runs.iter().all(|r| r.samples.is_empty()) {
         return empty(root, title);

@@ -14,11 +14,13 @@ pub enum Event {
     Died(String),
 }
 
+type JsHandler = Closure<dyn FnMut(JsValue)>;
+
 /// One simulation worker.
 pub struct Client {
     worker: RefCell<Worker>,
     handler: Rc<dyn Fn(Event)>,
-    _closures: RefCell<Vec<Closure<dyn FnMut(JsValue)>>>,
+    _closures: RefCell<Vec<JsHandler>>,
 }
 
 fn spawn() -> Result<Worker, JsValue> {

@@ -149,10 +149,6 @@ fn remember(s: &Scenario) {
     }
 }
 
-fn cluster_names(s: &Scenario) -> Vec<String> {
-    s.platform.clusters().map(|c| c.into_iter().map(|c| c.name).collect()).unwrap_or_default()
-}
-
 impl Lab {
     fn new() -> Self {
         Lab {
@@ -210,13 +206,11 @@ impl Lab {
     fn on_message(self, m: FromWorker) {
         let current = self.run_id.get_untracked();
         match m {
-            FromWorker::Ready => {
-                if self.status.get_untracked() == Status::Loading {
-                    self.status.set(Status::Ready);
-                    self.message.set(String::new());
-                    if self.autorun.get_untracked() && self.banner.with_untracked(|b| b.is_none()) {
-                        self.start_run();
-                    }
+            FromWorker::Ready if self.status.get_untracked() == Status::Loading => {
+                self.status.set(Status::Ready);
+                self.message.set(String::new());
+                if self.autorun.get_untracked() && self.banner.with_untracked(|b| b.is_none()) {
+                    self.start_run();
                 }
             }
             FromWorker::Started { run_id, bots, tasks, achieved_load, warnings } if run_id == current => {
@@ -305,8 +299,7 @@ impl Lab {
 }
 
 /// The runs drawn: the current one first, then the pinned ones.
-fn runs_for_charts(lab: &Lab) -> Vec<RunData> {
-    let s = lab.scenario.get_untracked();
+fn runs_for_charts(_lab: &Lab) -> Vec<RunData> {
     LIVE.with(|l| {
         let l = l.borrow();
         let mut runs =

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine and runs every check CI runs: formatting, clippy (native and wasm32), the native tests
+# (unit + the one integration binary), the benchmark build, and the browser tests (built page in headless
+# Chromium, and wasm-bindgen-test of the worker protocol). `.ci/run` calls exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --browser
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
+step() { printf '\n== %s\n' "$*"; }
+step "format"
+cargo fmt --all -- --check
+step "clippy (native, all targets)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+step "clippy (wasm32: page and worker)"
+cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warnings
+step "native tests"
+cargo test --locked
+step "benchmark builds"
+cargo bench --bench engine --no-run --locked
+step "browser tests"
+scripts/test-browser.sh
