@@ -323,25 +323,6 @@ pub fn compute(o: &Outcome) -> Metrics {
     Metrics { overall, per_class, tasks: task_figures, users, system, series: o.samples.to_vec() }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nearest_rank_percentiles() {
-        let mut v: Vec<f64> = (1..=100).rev().map(f64::from).collect();
-        let s = Stats::of(&mut v);
-        assert_eq!((s.p50, s.p90, s.p99, s.max, s.mean), (50.0, 90.0, 99.0, 100.0, 50.5));
-        assert!(Stats::of(&mut []).mean.is_nan());
-    }
-
-    #[test]
-    fn size_classes() {
-        let names: Vec<&str> = [1, 2, 4, 5, 9, 10, 49, 50, 999, 1000, 5000].iter().map(|&s| size_class(s)).collect();
-        assert_eq!(names, ["1", "2-4", "2-4", "5-9", "5-9", "10-19", "20-49", "50-99", "500-999", "1000+", "1000+"]);
-    }
-}
-
 /// One line per BoT: bot, user, size, arrival, first start, last completion (s), makespan (s), NSL, finished.
 /// Unfinished BoTs have empty completion, makespan and NSL.
 pub fn bots_csv(o: &Outcome) -> String {
@@ -370,4 +351,60 @@ pub fn bots_csv(o: &Outcome) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let mut v: Vec<f64> = (1..=100).rev().map(f64::from).collect();
+        let s = Stats::of(&mut v);
+        assert_eq!((s.p50, s.p90, s.p99, s.max, s.mean), (50.0, 90.0, 99.0, 100.0, 50.5));
+        assert!(Stats::of(&mut []).mean.is_nan());
+    }
+
+    #[test]
+    fn size_classes() {
+        let names: Vec<&str> = [1, 2, 4, 5, 9, 10, 49, 50, 999, 1000, 5000].iter().map(|&s| size_class(s)).collect();
+        assert_eq!(names, ["1", "2-4", "2-4", "5-9", "5-9", "10-19", "20-49", "50-99", "500-999", "1000+", "1000+"]);
+    }
+
+    #[test]
+    fn bots_csv_marks_unfinished_bots() {
+        use crate::simulation::{Outcome, UserAccounts};
+        use crate::workload::{Bot, Workload};
+        let w = Workload {
+            bots: vec![
+                Bot { arrival: 0.0, user: 0, first_task: 0, size: 2, art: f64::NAN, rtv: f64::NAN },
+                Bot { arrival: 5.0, user: 1, first_task: 2, size: 1, art: f64::NAN, rtv: f64::NAN },
+            ],
+            runtimes: vec![10.0, 30.0, 7.0],
+            users: 2,
+        };
+        let users = UserAccounts { done_cpu: vec![0.0; 2], running: vec![0; 2], start_sum: vec![0.0; 2] };
+        let o = Outcome {
+            workload: &w,
+            clusters: &[],
+            task_start: &[0.0, 1.0, f64::NAN],
+            task_end: &[10.0, 31.0, f64::NAN],
+            users: &users,
+            end_time: 40.0,
+            busy_area: 0.0,
+            useful_cpu: 0.0,
+            wasted_cpu: 0.0,
+            replicas_started: 0,
+            replicas_cancelled: 0,
+            events: 0,
+            stale_events: 0,
+            samples: &[],
+            finished_bots: &[0],
+        };
+        let csv = bots_csv(&o);
+        let lines: Vec<&str> = csv.lines().collect();
+        // BoT 0: makespan 31 - 0 = 31, NSL 31 / 40.
+        assert_eq!(lines[1], "0,0,2,2-4,0,0,31,31,0.775,true");
+        assert_eq!(lines[2], "1,1,1,1,5,,,,,false");
+    }
 }
