@@ -3,6 +3,7 @@
 use crate::metrics::SIZE_CLASSES;
 use crate::protocol::BotDone;
 use crate::simulation::Sample;
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -115,7 +116,7 @@ pub fn draw_time_series<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Mean NSL or makespan per BoT size class, one line of points per run (log scale).
+/// Mean NSL or makespan per BoT size class, one line of points per run (log scale when values span > 20×).
 pub fn draw_classes<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -123,42 +124,68 @@ pub fn draw_classes<DB: DrawingBackend>(
     runs: &[RunData],
     nsl: bool,
 ) -> DrawResult<DB> {
-    let per_run: Vec<(usize, Vec<(usize, f64)>)> = runs
+    let per_run: Vec<(usize, Vec<(f64, f64)>)> = runs
         .iter()
-        .map(|r| (r.colour, class_means(&r.bots).into_iter().map(|(i, n, m)| (i, if nsl { n } else { m })).collect()))
+        .map(|r| {
+            let pts = class_means(&r.bots).into_iter().map(|(i, n, m)| (i as f64, if nsl { n } else { m }));
+            (r.colour, pts.filter(|p| p.1 > 0.0 && p.1.is_finite()).collect())
+        })
         .collect();
-    let values: Vec<f64> = per_run.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)).filter(|v| *v > 0.0).collect();
-    if values.is_empty() {
+    let ys: Vec<f64> = per_run.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)).collect();
+    if ys.is_empty() {
         return empty(root, title);
     }
     root.fill(&WHITE)?;
-    let lo = values.iter().copied().fold(f64::INFINITY, f64::min) / 1.5;
-    let hi = values.iter().copied().fold(0.0, f64::max) * 1.5;
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 16))
-        .margin(8)
-        .x_label_area_size(36)
-        .y_label_area_size(56)
-        .build_cartesian_2d(-0.5f64..9.5f64, (lo..hi).log_scale())?;
+    let mut builder = ChartBuilder::on(root);
+    builder.caption(title, ("sans-serif", 16)).margin(8).x_label_area_size(36).y_label_area_size(56);
+    let class_name = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-6 && (0.0..10.0).contains(&i) {
+            SIZE_CLASSES[i as usize].0.to_string()
+        } else {
+            String::new()
+        }
+    };
+    let (lo, hi) = y_range(&ys);
+    if hi / lo > 20.0 {
+        let chart = builder.build_cartesian_2d(-0.5f64..9.5f64, (lo / 1.3..hi * 1.3).log_scale())?;
+        lines(chart, "BoT size class", y_label, &class_name, 10, &per_run)
+    } else {
+        let pad = (hi - lo).max(hi * 0.1) * 0.15;
+        let chart = builder.build_cartesian_2d(-0.5f64..9.5f64, (lo - pad).max(0.0)..hi + pad)?;
+        lines(chart, "BoT size class", y_label, &class_name, 10, &per_run)
+    }
+}
+
+fn y_range(ys: &[f64]) -> (f64, f64) {
+    let lo = ys.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ys.iter().copied().fold(0.0, f64::max);
+    (lo, hi.max(lo * 1.0001))
+}
+
+/// Draws lines of points on a chart whose y axis may be log or linear.
+fn lines<DB: DrawingBackend, Y>(
+    mut chart: ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+    x_desc: &str,
+    y_desc: &str,
+    x_format: &dyn Fn(&f64) -> String,
+    x_labels: usize,
+    series: &[(usize, Vec<(f64, f64)>)],
+) -> DrawResult<DB>
+where
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
     chart
         .configure_mesh()
-        .x_labels(10)
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 1e-6 && (0.0..10.0).contains(&i) {
-                SIZE_CLASSES[i as usize].0.to_string()
-            } else {
-                String::new()
-            }
-        })
-        .x_desc("BoT size class")
-        .y_desc(y_label)
+        .x_labels(x_labels)
+        .x_label_formatter(x_format)
+        .x_desc(x_desc)
+        .y_desc(y_desc)
         .y_labels(8)
         .y_label_formatter(&|v| short_number(*v))
         .draw()?;
-    for (colour, points) in &per_run {
+    for (colour, pts) in series {
         let c = PALETTE[colour % PALETTE.len()];
-        let pts: Vec<(f64, f64)> = points.iter().map(|&(i, v)| (i as f64, v)).filter(|p| p.1 > 0.0).collect();
         chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?;
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
     }
@@ -226,38 +253,36 @@ pub fn draw_sweep<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     y_label: &str,
-    lines: &[(String, Vec<(f64, f64)>)],
+    lines_in: &[(String, Vec<(f64, f64)>)],
 ) -> DrawResult<DB> {
-    let ys: Vec<f64> =
-        lines.iter().flat_map(|l| l.1.iter().map(|p| p.1)).filter(|y| y.is_finite() && *y > 0.0).collect();
+    let series: Vec<(usize, Vec<(f64, f64)>)> = lines_in
+        .iter()
+        .enumerate()
+        .map(|(i, (_, pts))| (i, pts.iter().copied().filter(|p| p.1.is_finite() && p.1 > 0.0).collect()))
+        .collect();
+    let ys: Vec<f64> = series.iter().flat_map(|s| s.1.iter().map(|p| p.1)).collect();
     if ys.is_empty() {
         return empty(root, title);
     }
     root.fill(&WHITE)?;
-    let lo = ys.iter().copied().fold(f64::INFINITY, f64::min) / 1.5;
-    let hi = ys.iter().copied().fold(0.0, f64::max) * 1.5;
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 16))
-        .margin(8)
-        .x_label_area_size(32)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0.15f64..1.0f64, (lo..hi).log_scale())?;
-    chart
-        .configure_mesh()
-        .x_desc("load")
-        .y_desc(y_label)
-        .y_labels(8)
-        .y_label_formatter(&|v| short_number(*v))
-        .draw()?;
-    for (i, (label, pts)) in lines.iter().enumerate() {
-        let c = PALETTE[i % PALETTE.len()];
-        let pts: Vec<(f64, f64)> = pts.iter().copied().filter(|p| p.1.is_finite() && p.1 > 0.0).collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?
-            .label(label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))?;
+    let mut builder = ChartBuilder::on(root);
+    builder.caption(title, ("sans-serif", 16)).margin(8).x_label_area_size(32).y_label_area_size(56);
+    let x_format = |x: &f64| format!("{x:.1}");
+    let (lo, hi) = y_range(&ys);
+    if hi / lo > 20.0 {
+        let chart = builder.build_cartesian_2d(0.15f64..1.0f64, (lo / 1.3..hi * 1.3).log_scale())?;
+        lines(chart, "load", y_label, &x_format, 9, &series)?;
+    } else {
+        let pad = (hi - lo).max(hi * 0.1) * 0.15;
+        let chart = builder.build_cartesian_2d(0.15f64..1.0f64, (lo - pad).max(0.0)..hi + pad)?;
+        lines(chart, "load", y_label, &x_format, 9, &series)?;
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK.mix(0.3)).draw()?;
+    // The legend: policy names in their colours, top left.
+    for (i, (label, _)) in lines_in.iter().enumerate() {
+        let c = PALETTE[i % PALETTE.len()];
+        let y = 34 + 16 * i as i32;
+        root.draw(&Rectangle::new([(70, y), (84, y + 10)], c.filled()))?;
+        root.draw(&Text::new(label.clone(), (90, y - 1), ("sans-serif", 13).into_font().color(&BLACK)))?;
+    }
     Ok(())
 }
