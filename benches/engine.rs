@@ -1,8 +1,8 @@
 //! The performance benchmark (not a test): events per second, time per event and peak memory per task for the
 //! Avg month at loads 0.5 and 0.95 under every scheduling policy, and the growth of the per-event cost from 16k to
 //! 256k tasks in an overloaded run. Run with `cargo bench --bench engine`; `-- --quick` runs a subset;
-//! `-- --only POLICY LOAD` runs one case (for `scripts/instructions.sh`, which counts instructions per event under
-//! callgrind, since hardware counters are not available on every machine).
+//! `-- --only POLICY LOAD` and `-- --growth-one POLICY TASKS` run one case (for `scripts/instructions.sh`, which
+//! counts instructions per event under callgrind, since hardware counters are not available on every machine).
 
 use bagsim::policy::scheduling::SchedulingPolicy;
 use bagsim::run;
@@ -118,6 +118,13 @@ fn main() {
         let load: f64 = args[i + 2].parse().expect("load");
         let m = measure(&month(policy, load));
         println!("{policy} load {load}: {} tasks, {} events, {:.3} s", m.tasks, m.events, m.seconds);
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--growth-one") {
+        let policy: SchedulingPolicy = args[i + 1].parse().expect("policy");
+        let target: u64 = args[i + 2].parse().expect("tasks");
+        let m = measure(&overloaded(target, policy));
+        println!("{policy} overloaded: {} tasks, {} events, {:.3} s", m.tasks, m.events, m.seconds);
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");

@@ -1,15 +1,33 @@
 #!/usr/bin/env bash
 # Instructions per event of the simulation loop, counted by callgrind (hardware counters are not available on
-# every machine; callgrind's counts repeat exactly). Usage: scripts/instructions.sh [POLICY] [LOAD]
+# every machine; callgrind's counts repeat exactly).
+#   scripts/instructions.sh [POLICY] [LOAD]     the Avg month on DAS-2 + Grid'5000 (default FPLT 0.95)
+#   scripts/instructions.sh --growth [POLICY]   the overloaded run from 16k to 256k tasks, with ratios
 set -euo pipefail
 cd "$(dirname "$0")/.."
-policy=${1:-FPLT}
-load=${2:-0.95}
 cargo bench --bench engine --no-run 2>/dev/null
 bin=$(ls -t target/release/deps/engine-* | grep -v '\.d$' | head -1)
-out=$(mktemp -d)
-valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect='bagsim::simulation::Simulation::run' \
-  "$bin" --only "$policy" "$load" 2>"$out/log" | tee "$out/stdout"
-events=$(sed -n 's/.* \([0-9]*\) events.*/\1/p' "$out/stdout")
-instr=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/log")
-echo "instructions in Simulation::run: $instr; events: $events; instructions/event: $((instr / events))"
+count() { # args for the bench binary; prints "instructions events"
+  local out; out=$(mktemp -d)
+  valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect='bagsim::simulation::Simulation::run' \
+    "$bin" "$@" 2>"$out/log" >"$out/stdout"
+  echo "$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/log") $(sed -n 's/.* \([0-9]*\) events.*/\1/p' "$out/stdout")"
+  rm -rf "$out"
+}
+if [ "${1:-}" = "--growth" ]; then
+  policy=${2:-FPLT}
+  first=""
+  echo "| policy | target tasks | events | instructions/event | ratio to the smallest |"
+  echo "|---|---|---|---|---|"
+  for n in 16000 32000 64000 128000 256000; do
+    read -r instr events < <(count --growth-one "$policy" "$n")
+    per=$((instr / events))
+    [ -z "$first" ] && first=$per
+    echo "| $policy | $n | $events | $per | $(awk "BEGIN{printf \"%.2f\", $per/$first}") |"
+  done
+else
+  policy=${1:-FPLT}
+  load=${2:-0.95}
+  read -r instr events < <(count --only "$policy" "$load")
+  echo "$policy at load $load: $instr instructions in Simulation::run, $events events, $((instr / events)) instructions/event"
+fi

@@ -84,6 +84,44 @@ pub fn require_dist() -> PathBuf {
     dist
 }
 
+/// A private copy of a directory under /tmp, deleted on drop.
+pub struct Snapshot {
+    pub path: PathBuf,
+}
+
+impl Drop for Snapshot {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Copies the built page to a private directory, so that a `trunk build` that replaces dist/ while a test runs (the
+/// page's author may be rebuilding) cannot change the files under the test.
+pub fn snapshot(dist: &Path) -> Snapshot {
+    fn copy(from: &Path, to: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(to)?;
+        for entry in std::fs::read_dir(from)? {
+            let entry = entry?;
+            let target = to.join(entry.file_name());
+            if entry.file_type()?.is_dir() {
+                copy(&entry.path(), &target)?;
+            } else {
+                std::fs::copy(entry.path(), target)?;
+            }
+        }
+        Ok(())
+    }
+    let path = unique_temp_dir("bagsim-e2e-dist");
+    copy(dist, &path).unwrap_or_else(|e| panic!("cannot copy {} to {}: {e}", dist.display(), path.display()));
+    let snap = Snapshot { path };
+    assert!(
+        snap.path.join("index.html").is_file(),
+        "{} changed while it was copied (a trunk build running?): try again",
+        dist.display()
+    );
+    snap
+}
+
 /// Where tests put screenshots: `<target dir>/e2e/`.
 pub fn artifact_dir() -> PathBuf {
     let target = match std::env::var_os("CARGO_TARGET_DIR") {
@@ -293,18 +331,20 @@ fn pids_with_arg(arg: &str) -> Vec<u32> {
         .collect()
 }
 
-/// A fresh, empty Chromium profile directory under /tmp.
-fn fresh_profile() -> PathBuf {
+/// A new, empty directory under the temp dir whose name starts with `prefix`.
+fn unique_temp_dir(prefix: &str) -> PathBuf {
     use std::sync::atomic::{AtomicU32, Ordering};
     static N: AtomicU32 = AtomicU32::new(0);
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!(
-        "bagsim-e2e-chrome-{}-{}-{nanos}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).expect("create the Chromium profile directory");
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("{prefix}-{}-{n}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     dir
+}
+
+/// A fresh, empty Chromium profile directory under /tmp.
+fn fresh_profile() -> PathBuf {
+    unique_temp_dir("bagsim-e2e-chrome")
 }
 
 /// Starts chromedriver on a free port and waits until it accepts connections.
@@ -349,8 +389,8 @@ where
     F: FnOnce(Client, String) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
-    let dist = require_dist();
-    with_browser_serving(dist, Duration::from_secs(15 * 60), |client, server| {
+    let dist = snapshot(&require_dist());
+    with_browser_serving(dist.path.clone(), Duration::from_secs(15 * 60), |client, server| {
         body(client, format!("{}{BASE_PATH}", server.origin()))
     })
     .await
@@ -379,9 +419,11 @@ where
         }
     };
 
-    let task = tokio::spawn(body(client.clone(), &server));
-    let abort = task.abort_handle();
-    let outcome = tokio::time::timeout(limit, task).await;
+    let mut task = tokio::spawn(body(client.clone(), &server));
+    let outcome = tokio::time::timeout(limit, &mut task).await;
+    if outcome.is_err() {
+        task.abort();
+    }
 
     let _ = tokio::time::timeout(Duration::from_secs(20), client.close()).await;
     session.cleanup();
@@ -391,10 +433,7 @@ where
         Ok(Ok(())) => {}
         Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
         Ok(Err(e)) => panic!("the test body did not complete: {e}"),
-        Err(_) => {
-            abort.abort();
-            panic!("the test body did not finish within {limit:?}");
-        }
+        Err(_) => panic!("the test body did not finish within {limit:?}"),
     }
 }
 

@@ -28,6 +28,29 @@ const CONTROLS: [&str; 10] = [
     "#run",
 ];
 
+/// The other ids of the DOM contract (buttons and live figures).
+const CONTRACT_IDS: [&str; 10] = [
+    "#pause",
+    "#resume",
+    "#cancel",
+    "#pin",
+    "#share",
+    "#export-json",
+    "#export-csv",
+    "#status",
+    "#sim-time",
+    "#events-per-s",
+];
+
+/// The option values each select of the DOM contract offers (at least).
+const SELECT_OPTIONS: [(&str, &[&str]); 5] = [
+    ("#preset", &["T1", "T2", "T3", "T4", "T5", "T6", "T7", "Avg"]),
+    ("#arrival-pattern", &["realistic", "all_at_zero", "evenly_spread"]),
+    ("#architecture", &["sep-c", "csp", "fcondor"]),
+    ("#selection", &["S-T", "S-BoT", "S-U-Prio", "S-U-T", "S-U-BoT", "S-U-GRR", "S-U-RR"]),
+    ("#scheduling", &["ECT", "FPLT", "RR", "WQR", "DFPLT", "ECT-P", "STFR", "FPF"]),
+];
+
 /// The canvases of the DOM contract.
 const CANVASES: [&str; 5] = ["#chart-queue", "#chart-util", "#chart-nsl-class", "#chart-ms-class", "#chart-cdf"];
 
@@ -133,11 +156,14 @@ async fn run_through_controls_matches_native() {
 async fn page_answers_input_during_a_run_and_cancel_works() {
     with_browser(|client, base| async move {
         open_ready(&client, &base).await;
-        // The default scenario (the Avg model over a month) at 95% load: the longest the contract's controls make
-        // without changing the period.
+        // The default scenario (the Avg model) at 95% load over two months instead of one (≈4 M tasks): the run
+        // must outlast the checks below by a wide margin, also on a loaded machine.
         set_control(&client, "#load", "0.95").await;
+        set_control(&client, "#submission-days", "60").await;
         wait_enabled(&client, "#run", READY_TIMEOUT).await;
         click(&client, "#run").await;
+
+        let clicked = std::time::Instant::now();
 
         let still_running = |what: &'static str| {
             let client = client.clone();
@@ -152,10 +178,15 @@ async fn page_answers_input_during_a_run_and_cancel_works() {
             }
         };
 
-        wait_status(&client, &["running"], RUN_TIMEOUT).await;
+        let s = wait_status(&client, &["running", "finished", "cancelled"], RUN_TIMEOUT).await;
+        assert_eq!(s, "running", "the long run never showed #status running; page: {}", describe(&client).await);
         let first = wait_for(&client, RUN_TIMEOUT, "#progress value > 0 while running", || async {
             let (v, _) = progress(&client).await;
-            (v > 0.0).then_some(v)
+            if v > 0.0 {
+                return Some(v);
+            }
+            still_running("waiting for #progress to move").await;
+            None
         })
         .await;
         still_running("changing #seed").await;
@@ -184,7 +215,11 @@ async fn page_answers_input_during_a_run_and_cancel_works() {
 
         let later = wait_for(&client, RUN_TIMEOUT, "#progress to increase during the run", || async {
             let (v, _) = progress(&client).await;
-            (v > first).then_some(v)
+            if v > first {
+                return Some(v);
+            }
+            still_running("waiting for #progress to increase").await;
+            None
         })
         .await;
         println!("#progress went from {first} to {later}");
@@ -193,8 +228,15 @@ async fn page_answers_input_during_a_run_and_cancel_works() {
         println!("screenshot: {}", shot.display());
 
         still_running("clicking #cancel").await;
+        let (at_cancel, max) = progress(&client).await;
+        println!(
+            "cancelling {:.1} s after #run, at #progress {at_cancel} of {max} (the margin this test has before the \
+             run would end by itself)",
+            clicked.elapsed().as_secs_f64()
+        );
         click(&client, "#cancel").await;
-        wait_status(&client, &["cancelled"], Duration::from_secs(30)).await;
+        let s = wait_status(&client, &["cancelled", "finished"], Duration::from_secs(30)).await;
+        assert_eq!(s, "cancelled", "#cancel was clicked while running, but the run went on to the end");
         let (a, _) = progress(&client).await;
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let (b, max) = progress(&client).await;
@@ -322,6 +364,34 @@ async fn works_under_a_sub_path() {
         wait_enabled(&client, "#run", READY_TIMEOUT).await;
         let (href, _) = location(&client).await;
         assert!(href.starts_with(&base), "the page left {base}: {href}");
+
+        // Every element of the DOM contract is there once the page is ready.
+        let mut missing = Vec::new();
+        for css in CONTROLS.iter().chain(&CANVASES).chain(&CONTRACT_IDS).chain(CARD_IDS.iter().map(|(id, _)| id)) {
+            if !exists(&client, css).await {
+                missing.push(*css);
+            }
+        }
+        assert!(missing.is_empty(), "elements of the DOM contract are missing from the page: {missing:?}");
+        let mut bad_options = Vec::new();
+        for (css, wanted) in SELECT_OPTIONS {
+            let v = js(
+                &client,
+                "const e = document.querySelector(arguments[0]); return e ? [...e.options].map(o => o.value) : [];",
+                vec![json!(css)],
+            )
+            .await;
+            let have: Vec<&str> =
+                v.as_array().map(|a| a.iter().filter_map(|o| o.as_str()).collect()).unwrap_or_default();
+            println!("{css} options: {have:?}");
+            let absent: Vec<&str> = wanted.iter().copied().filter(|w| !have.contains(w)).collect();
+            if !absent.is_empty() {
+                bad_options.push(format!("{css} lacks option values {absent:?} (has {have:?})"));
+            }
+        }
+        assert!(bad_options.is_empty(), "selects do not offer the contract's values:\n  {}", bad_options.join("\n  "));
+        let tag = prop(&client, "#progress", "tagName").await;
+        assert_eq!(tag, json!("PROGRESS"), "#progress is not a <progress> element");
     })
     .await;
 }

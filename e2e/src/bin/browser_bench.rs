@@ -20,9 +20,9 @@ fn scenario() -> Scenario {
 async fn main() {
     let s = scenario();
     let param = scenario_param(&s);
-    let dist = require_dist();
+    let dist = snapshot(&require_dist());
     let (tx, rx) = std::sync::mpsc::channel();
-    with_browser_serving(dist, Duration::from_secs(15 * 60), move |client, server| {
+    with_browser_serving(dist.path.clone(), Duration::from_secs(15 * 60), move |client, server| {
         let url = format!("{}{BASE_PATH}?scenario={param}&autorun=1", server.origin());
         async move {
             let t0 = Instant::now();
