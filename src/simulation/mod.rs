@@ -653,22 +653,7 @@ impl Simulation {
             let (task, bot) = self.rms[r].peek_eligible();
             let kind = self.rms[r].scheduling.estimate();
             let estimate = self.estimate_for(kind, task as usize, bot as usize);
-            let choice = {
-                let clusters = &self.clusters;
-                let now = self.now();
-                let earliest_end = |c: u32| clusters[c as usize].ends.peek().unwrap_or(now);
-                let rm = &mut self.rms[r];
-                let view = ResourceView {
-                    now,
-                    speed: &self.speed,
-                    managed: &rm.managed,
-                    free: &rm.free_set,
-                    earliest_end: &earliest_end,
-                    reserved: &rm.reserved,
-                };
-                rm.scheduling.choose(estimate, &view)
-            };
-            match choice {
+            match self.choose(r, estimate) {
                 Choice::Start(c) => {
                     self.rms[r].pop_eligible();
                     self.dispatch(r, task, bot, c, estimate);
@@ -692,6 +677,23 @@ impl Simulation {
                 self.dispatch(r, task, bot, c, estimate);
             }
         }
+    }
+
+    /// RM r's scheduling policy places a task of runtime estimate `estimate`, on the RM's view of the clusters.
+    fn choose(&mut self, r: usize, estimate: f64) -> Choice {
+        let clusters = &self.clusters;
+        let now = self.queue.now();
+        let earliest_end = |c: u32| clusters[c as usize].ends.peek().unwrap_or(now);
+        let rm = &mut self.rms[r];
+        let view = ResourceView {
+            now,
+            speed: &self.speed,
+            managed: &rm.managed,
+            free: &rm.free_set,
+            earliest_end: &earliest_end,
+            reserved: &rm.reserved,
+        };
+        rm.scheduling.choose(estimate, &view)
     }
 
     /// The RM sends a task to a cluster: it starts at once if a processor is free, else it joins the cluster's
@@ -874,22 +876,7 @@ impl Simulation {
             let Some((task, proc)) = self.rms[r].next_replicable(&self.task_end, &self.task_copies, limit) else {
                 break;
             };
-            let choice = {
-                let clusters = &self.clusters;
-                let now = self.now();
-                let earliest_end = |c: u32| clusters[c as usize].ends.peek().unwrap_or(now);
-                let rm = &mut self.rms[r];
-                let view = ResourceView {
-                    now,
-                    speed: &self.speed,
-                    managed: &rm.managed,
-                    free: &rm.free_set,
-                    earliest_end: &earliest_end,
-                    reserved: &rm.reserved,
-                };
-                rm.scheduling.choose(0.0, &view)
-            };
-            let Choice::Start(c) = choice else { break };
+            let Choice::Start(c) = self.choose(r, 0.0) else { break };
             if self.clusters[c as usize].free.is_empty() {
                 // Stale information: a replica is not worth queueing; put the task back and stop.
                 self.rms[r].push_replicable(task, proc);
