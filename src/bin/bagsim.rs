@@ -132,14 +132,17 @@ mod cli {
                 let p = run::prepare(&s).map_err(|e| e.to_string())?;
                 let stdout = std::io::stdout();
                 let mut o = std::io::BufWriter::new(stdout.lock());
-                match format {
-                    Format::Json => {
-                        serde_json::to_writer(&mut o, &p.generated.workload).map_err(|e| e.to_string())?;
-                        writeln!(o).ok();
-                    }
-                    Format::Swf => write_swf(&mut o, &s, &p).map_err(|e| e.to_string())?,
+                let written = match format {
+                    Format::Json => serde_json::to_writer(&mut o, &p.generated.workload)
+                        .map_err(std::io::Error::from)
+                        .and_then(|()| writeln!(o)),
+                    Format::Swf => write_swf(&mut o, &s, &p),
+                };
+                match written.and_then(|()| o.flush()) {
+                    // A closed pipe (`bagsim generate … | head`) is not an error.
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.to_string()),
+                    _ => Ok(()),
                 }
-                Ok(())
             }
         }
     }
@@ -152,7 +155,8 @@ mod cli {
         writeln!(o, "; Note: one job per task, runtimes on the reference processor; field 15 (queue) = BoT index")?;
         writeln!(o, "; MaxJobs: {}", w.tasks())?;
         writeln!(o, "; MaxProcs: {}", p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>())?;
-        writeln!(o, "; TargetLoad: {:?}  AchievedLoad: {:.6}", s.workload.load, p.generated.achieved_load)?;
+        let target = s.workload.load.map_or("none".to_string(), |l| l.to_string());
+        writeln!(o, "; TargetLoad: {target}  AchievedLoad: {:.6}", p.generated.achieved_load)?;
         let mut job = 1u64;
         for (b, bot) in w.bots.iter().enumerate() {
             for r in w.bot_runtimes(b) {

@@ -106,3 +106,39 @@ fn invariants_hold_over_random_scenarios() {
     // The generator of scenarios covers both outcomes.
     assert!(unfinished_runs > 0 && replicated_runs > 0, "{unfinished_runs} {replicated_runs}");
 }
+
+#[test]
+fn every_combination_of_architecture_selection_and_scheduling_runs() {
+    // 3 × 7 × 8 combinations on a small busy platform: each must finish its work with the invariants intact.
+    let mut base = Scenario { seed: 77, ..Default::default() };
+    base.platform.preset = None;
+    base.platform.clusters = Some(vec![
+        Cluster { name: "slow".into(), processors: 6, speed: 1.0 },
+        Cluster { name: "fast".into(), processors: 4, speed: 1.75 },
+        Cluster { name: "mid".into(), processors: 5, speed: 1.3 },
+    ]);
+    base.workload.submission_period = 86400.0;
+    base.workload.load = Some(0.8);
+    base.workload.max_size = 50;
+    base.inaccuracy = 200.0;
+    let mut runs = 0;
+    for arch in Architecture::ALL {
+        for selection in SelectionPolicy::ALL {
+            for scheduling in SchedulingPolicy::ALL {
+                let mut s = base.clone();
+                s.architecture.kind = arch;
+                s.selection = selection;
+                s.scheduling = scheduling;
+                let label = format!("{} {} {}", arch.name(), selection.name(), scheduling);
+                let (mut sim, _) = run::simulation(&s, run::prepare(&s).unwrap());
+                sim.run();
+                sim.check_invariants().unwrap_or_else(|e| panic!("{label}: {e}"));
+                let m = metrics::compute(&sim.outcome());
+                assert_eq!(m.tasks.finished, m.tasks.tasks, "{label}: unfinished work on a run that should drain");
+                assert!(m.system.utilization <= 1.0 + 1e-9, "{label}");
+                runs += 1;
+            }
+        }
+    }
+    assert_eq!(runs, 3 * 7 * 8);
+}
