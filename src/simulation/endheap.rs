@@ -2,27 +2,29 @@
 
 const ABSENT: u32 = u32::MAX;
 
+/// A 4-ary heap with the keys in their own array (four children share a cache line) and hole-based sifting (one
+/// write per level instead of a swap).
 #[derive(Clone, Debug)]
 pub struct EndHeap {
-    heap: Vec<(f64, u32)>,
+    keys: Vec<f64>,
+    slots: Vec<u32>,
     pos: Vec<u32>,
 }
 
 impl EndHeap {
     pub fn new(slots: usize) -> Self {
-        EndHeap { heap: Vec::new(), pos: vec![ABSENT; slots] }
+        EndHeap { keys: Vec::new(), slots: Vec::new(), pos: vec![ABSENT; slots] }
     }
 
     pub fn peek(&self) -> Option<f64> {
-        self.heap.first().map(|e| e.0)
+        self.keys.first().copied()
     }
 
     pub fn insert(&mut self, slot: u32, key: f64) {
         debug_assert_eq!(self.pos[slot as usize], ABSENT);
-        self.heap.push((key, slot));
-        let i = self.heap.len() - 1;
-        self.pos[slot as usize] = i as u32;
-        self.up(i);
+        self.keys.push(key);
+        self.slots.push(slot);
+        self.sift_up(self.keys.len() - 1, key, slot);
     }
 
     pub fn remove(&mut self, slot: u32) {
@@ -30,57 +32,64 @@ impl EndHeap {
         if i == ABSENT {
             return;
         }
-        let i = i as usize;
         self.pos[slot as usize] = ABSENT;
-        let last = self.heap.pop().expect("non-empty");
-        if i < self.heap.len() {
-            self.heap[i] = last;
-            self.pos[last.1 as usize] = i as u32;
-            self.down(i);
-            self.up(i);
-        }
-    }
-
-    fn less(&self, a: usize, b: usize) -> bool {
-        let (x, y) = (self.heap[a], self.heap[b]);
-        x.0 < y.0 || (x.0 == y.0 && x.1 < y.1)
-    }
-
-    fn swap(&mut self, a: usize, b: usize) {
-        self.heap.swap(a, b);
-        self.pos[self.heap[a].1 as usize] = a as u32;
-        self.pos[self.heap[b].1 as usize] = b as u32;
-    }
-
-    fn up(&mut self, mut i: usize) {
-        while i > 0 {
-            let p = (i - 1) / 2;
-            if self.less(i, p) {
-                self.swap(i, p);
-                i = p;
+        let (key, last) = (self.keys.pop().expect("non-empty"), self.slots.pop().expect("non-empty"));
+        let i = i as usize;
+        if i < self.keys.len() {
+            if i > 0 && before(key, last, self.keys[(i - 1) / 4], self.slots[(i - 1) / 4]) {
+                self.sift_up(i, key, last);
             } else {
-                break;
+                self.sift_down(i, key, last);
             }
         }
     }
 
-    fn down(&mut self, mut i: usize) {
-        loop {
-            let (l, r) = (2 * i + 1, 2 * i + 2);
-            let mut m = i;
-            if l < self.heap.len() && self.less(l, m) {
-                m = l;
-            }
-            if r < self.heap.len() && self.less(r, m) {
-                m = r;
-            }
-            if m == i {
+    fn place(&mut self, i: usize, key: f64, slot: u32) {
+        self.keys[i] = key;
+        self.slots[i] = slot;
+        self.pos[slot as usize] = i as u32;
+    }
+
+    fn sift_up(&mut self, mut i: usize, key: f64, slot: u32) {
+        while i > 0 {
+            let p = (i - 1) / 4;
+            if !before(key, slot, self.keys[p], self.slots[p]) {
                 break;
             }
-            self.swap(i, m);
-            i = m;
+            let (pk, ps) = (self.keys[p], self.slots[p]);
+            self.place(i, pk, ps);
+            i = p;
         }
+        self.place(i, key, slot);
     }
+
+    fn sift_down(&mut self, mut i: usize, key: f64, slot: u32) {
+        let n = self.keys.len();
+        loop {
+            let first = 4 * i + 1;
+            if first >= n {
+                break;
+            }
+            let mut best = first;
+            for c in first + 1..(first + 4).min(n) {
+                if before(self.keys[c], self.slots[c], self.keys[best], self.slots[best]) {
+                    best = c;
+                }
+            }
+            if !before(self.keys[best], self.slots[best], key, slot) {
+                break;
+            }
+            let (bk, bs) = (self.keys[best], self.slots[best]);
+            self.place(i, bk, bs);
+            i = best;
+        }
+        self.place(i, key, slot);
+    }
+}
+
+/// Heap order: the earlier end, then the lower slot.
+fn before(k1: f64, s1: u32, k2: f64, s2: u32) -> bool {
+    k1 < k2 || (k1 == k2 && s1 < s2)
 }
 
 #[cfg(test)]
@@ -105,7 +114,7 @@ mod tests {
             }
             let min = reference.iter().map(|e| e.0).fold(f64::INFINITY, f64::min);
             assert_eq!(h.peek().unwrap_or(f64::INFINITY), min);
-            assert_eq!(h.heap.len(), reference.len());
+            assert_eq!(h.keys.len(), reference.len());
         }
     }
 }

@@ -690,6 +690,7 @@ impl Simulation {
             speed: &self.speed,
             managed: &rm.managed,
             free: &rm.free_set,
+            free_count: &rm.view,
             earliest_end: &earliest_end,
             reserved: &rm.reserved,
         };

@@ -32,7 +32,7 @@ enum Eligible {
 pub struct Rm {
     pub managed: Vec<u32>,
     /// Free processors per cluster as this RM sees them (indexed by global cluster id).
-    view: Vec<u32>,
+    pub(super) view: Vec<u32>,
     pub free_set: FreeSet,
     pub selection: Box<dyn TaskSelection>,
     pub scheduling: Box<dyn TaskScheduling>,
@@ -110,11 +110,14 @@ impl Rm {
     }
 
     pub fn set_view(&mut self, c: u32, free: u32) {
-        self.view[c as usize] = free;
-        if free > 0 {
-            self.free_set.insert(c);
-        } else {
-            self.free_set.remove(c);
+        let old = std::mem::replace(&mut self.view[c as usize], free);
+        // The set only changes when the count crosses zero (it starts empty with every count at zero).
+        if (old == 0) != (free == 0) {
+            if free > 0 {
+                self.free_set.insert(c);
+            } else {
+                self.free_set.remove(c);
+            }
         }
     }
 

@@ -28,7 +28,7 @@ impl TaskScheduling for EarliestCompletion {
             if view.reserved[c as usize] {
                 continue;
             }
-            let free = view.free.contains(c);
+            let free = view.free_count[c as usize] > 0;
             let completion = if free { bound } else { (view.earliest_end)(c).max(view.now) + estimate / speed };
             let better = match best {
                 None => true,

@@ -41,6 +41,8 @@ pub struct ResourceView<'a> {
     pub managed: &'a [u32],
     /// Managed clusters with a free processor, as the RM sees them (its information may be stale).
     pub free: &'a FreeSet,
+    /// The same information as counts per cluster (free processors as the RM sees them).
+    pub free_count: &'a [u32],
     /// For a cluster without a free processor: the estimated time its first processor frees, from the runtime
     /// estimates of its running tasks (≥ now). Only meaningful for policies with `uses_end_estimates`.
     pub earliest_end: &'a dyn Fn(u32) -> f64,

@@ -7,6 +7,7 @@ struct Fixture {
     free: FreeSet,
     ends: Vec<f64>,
     reserved: Vec<bool>,
+    counts: Vec<u32>,
 }
 
 impl Fixture {
@@ -17,7 +18,8 @@ impl Fixture {
         for &c in free {
             set.insert(c);
         }
-        Fixture { speed, managed: vec![1, 2, 0], free: set, ends: ends.to_vec(), reserved: vec![false; 3] }
+        let counts = (0..3).map(|c| u32::from(free.contains(&c))).collect();
+        Fixture { speed, managed: vec![1, 2, 0], free: set, ends: ends.to_vec(), reserved: vec![false; 3], counts }
     }
     fn choose(&self, p: &mut dyn TaskScheduling, estimate: f64) -> Choice {
         let ends = |c: u32| self.ends[c as usize];
@@ -26,6 +28,7 @@ impl Fixture {
             speed: &self.speed,
             managed: &self.managed,
             free: &self.free,
+            free_count: &self.counts,
             earliest_end: &ends,
             reserved: &self.reserved,
         };
