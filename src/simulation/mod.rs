@@ -592,12 +592,8 @@ impl Simulation {
     }
 
     fn enqueue(&mut self, r: usize, part: Part, user: u32) {
-        if self.rms[r].needs_sort_key() {
-            let keys: Vec<(u32, f64)> = (part.start..part.end).map(|t| (t, self.known_estimate(t as usize))).collect();
-            self.rms[r].enqueue_keyed(part, user, &keys);
-        } else {
-            self.rms[r].enqueue(part, user);
-        }
+        let (w, cfg, seed) = (&self.workload, &self.cfg, self.inaccuracy_seed);
+        self.rms[r].enqueue(part, user, &|t| known_estimate(w, cfg, seed, t));
     }
 
     fn ensure_tick(&mut self) {
@@ -639,13 +635,8 @@ impl Simulation {
                     let view = SelectionView { waiting_users: &rm.waiting_users, consumption: &consumption };
                     rm.selection.select(&view)
                 };
-                let keys = rm.needs_sort_key();
-                if keys {
-                    let est = |t: u32| -> f64 { known_estimate(&self.workload, &self.cfg, self.inaccuracy_seed, t) };
-                    self.rms[r].apply_selection(decision, &est);
-                } else {
-                    self.rms[r].apply_selection(decision, &|_| 0.0);
-                }
+                let (w, cfg, seed) = (&self.workload, &self.cfg, self.inaccuracy_seed);
+                rm.apply_selection(decision, &|t| known_estimate(w, cfg, seed, t));
                 if self.rms[r].eligible_is_empty() {
                     break;
                 }

@@ -121,11 +121,6 @@ impl Rm {
         }
     }
 
-    /// True when eligible entries need the runtime estimate as their sort key.
-    pub fn needs_sort_key(&self) -> bool {
-        self.order != TaskOrder::Fcfs
-    }
-
     fn heap_key(&self, estimate: f64) -> u64 {
         let bits = (estimate + 0.0).to_bits();
         if self.order == TaskOrder::ShortestFirst {
@@ -135,16 +130,11 @@ impl Rm {
         }
     }
 
-    /// A part arrives (FCFS eligible order).
-    pub fn enqueue(&mut self, part: Part, user: u32) {
-        self.enqueue_keyed(part, user, &[]);
-    }
-
-    /// A part arrives; `keys` holds (task, estimate) for sorted eligible sets.
-    pub fn enqueue_keyed(&mut self, part: Part, user: u32, keys: &[(u32, f64)]) {
+    /// A part arrives; `estimate` gives the sort key of a task for sorted eligible sets.
+    pub fn enqueue(&mut self, part: Part, user: u32, estimate: &dyn Fn(u32) -> f64) {
         self.waiting += part.len();
         if self.absorbs {
-            self.push_eligible_keys(part, keys);
+            self.push_eligible(part, estimate);
             return;
         }
         match self.index {
@@ -152,21 +142,6 @@ impl Rm {
             QueueIndex::PerUser => {
                 self.per_user[user as usize].push_back(part);
                 self.waiting_users.insert(user);
-            }
-        }
-    }
-
-    fn push_eligible_keys(&mut self, part: Part, keys: &[(u32, f64)]) {
-        if self.order == TaskOrder::Fcfs {
-            if let Eligible::Fifo(q) = &mut self.eligible {
-                q.push_back(part);
-            }
-            return;
-        }
-        for &(task, e) in keys {
-            let key = self.heap_key(e);
-            if let Eligible::Heap(h) = &mut self.eligible {
-                h.push(Entry { key, task, bot: part.bot });
             }
         }
     }

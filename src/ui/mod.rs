@@ -464,7 +464,6 @@ fn Cards(lab: Lab) -> impl IntoView {
 
 #[component]
 fn RunBar(lab: Lab) -> impl IntoView {
-    let running = move || matches!(lab.status.get(), Status::Running | Status::Generating);
     let speeds: [(&str, Option<f64>); 5] = [
         ("as fast as possible", None),
         ("1 hour per second", Some(3600.0)),
@@ -513,7 +512,6 @@ fn RunBar(lab: Lab) -> impl IntoView {
         <div class="message">{move || lab.message.get()}
             {move || lab.warnings.get().into_iter().map(|w| view! { <div class="warning">"⚠ " {w}</div> }).collect_view()}
         </div>
-        <div class="hidden-state" style="display:none">{move || running().to_string()}</div>
     }
 }
 
