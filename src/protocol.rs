@@ -35,6 +35,9 @@ pub enum ToWorker {
     ExportBots {
         run_id: u32,
     },
+    /// Fault injection: the worker panics, as a bug or an out-of-memory abort would end it. Lets the page's browser
+    /// test check that a dead worker is reported and replaced (`window.__bagsimCrashWorker()`).
+    Crash,
 }
 
 /// A BoT that finished: its size, makespan (s), NSL and wait (s).
@@ -98,5 +101,9 @@ pub enum FromWorker {
     BotsCsv {
         run_id: u32,
         csv: String,
+    },
+    /// The worker panicked (sent from its panic hook, just before it dies): the reason the page shows.
+    Panicked {
+        message: String,
     },
 }

@@ -47,6 +47,7 @@ fn to_worker_name(m: &ToWorker) -> &'static str {
         ToWorker::Cancel { .. } => "Cancel",
         ToWorker::Speed { .. } => "Speed",
         ToWorker::ExportBots { .. } => "ExportBots",
+        ToWorker::Crash => "Crash",
     }
 }
 
@@ -60,6 +61,7 @@ fn from_worker_name(m: &FromWorker) -> &'static str {
         FromWorker::Cancelled { .. } => "Cancelled",
         FromWorker::Failed { .. } => "Failed",
         FromWorker::BotsCsv { .. } => "BotsCsv",
+        FromWorker::Panicked { .. } => "Panicked",
     }
 }
 
@@ -74,9 +76,10 @@ fn every_to_worker_message_round_trips() {
         ToWorker::Speed { run_id: 5, speed: Some(3600.5) },
         ToWorker::Speed { run_id: 6, speed: None },
         ToWorker::ExportBots { run_id: 7 },
+        ToWorker::Crash,
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(to_worker_name).collect();
-    assert_eq!(names.len(), 6, "not every ToWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 7, "not every ToWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }
@@ -118,9 +121,10 @@ fn every_from_worker_message_round_trips() {
         FromWorker::Cancelled { run_id: 4 },
         FromWorker::Failed { run_id: 5, message: "workload.load: 1.5 is out of range; allowed 0.05–0.99".into() },
         FromWorker::BotsCsv { run_id: 6, csv: "bot,size,makespan\n0,3,12.5\n".into() },
+        FromWorker::Panicked { message: "index out of bounds: the len is 3 but the index is 7".into() },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
-    assert_eq!(names.len(), 8, "not every FromWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 9, "not every FromWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }

@@ -395,3 +395,46 @@ async fn works_under_a_sub_path() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_worker_is_reported_and_replaced() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        // A long run (≈4 M tasks), so the worker is surely busy simulating when it is made to crash.
+        set_control(&client, "#load", "0.95").await;
+        set_control(&client, "#submission-days", "60").await;
+        wait_enabled(&client, "#run", READY_TIMEOUT).await;
+        click(&client, "#run").await;
+        let s = wait_status(&client, &["running", "finished", "failed"], RUN_TIMEOUT).await;
+        assert_eq!(s, "running", "the long run never showed #status running; page: {}", describe(&client).await);
+        let before = scenario_in_url(&client).await;
+
+        let hooked = js(
+            &client,
+            "if (typeof window.__bagsimCrashWorker !== 'function') return false; window.__bagsimCrashWorker(); return true;",
+            vec![],
+        )
+        .await;
+        assert_eq!(hooked, json!(true), "the page has no window.__bagsimCrashWorker() fault-injection hook");
+
+        // The worker panics; the page must say so, start a new worker and become ready again.
+        let s = wait_status(&client, &["ready", "finished"], READY_TIMEOUT).await;
+        assert_eq!(s, "ready", "after the worker crashed the page did not become ready; page: {}", describe(&client).await);
+        let message = text(&client, "#message").await.unwrap_or_default();
+        println!("#message after the crash: {message}");
+        assert!(
+            message.contains("worker stopped") && message.contains("crash requested by the page"),
+            "#message does not report the dead worker and its reason: {message:?}"
+        );
+        let shot = screenshot(&client, "worker-crashed.png").await;
+        println!("screenshot: {}", shot.display());
+        assert_eq!(scenario_in_url(&client).await, before, "the scenario changed when the worker died");
+
+        // The replacement worker runs, and gives the native figures.
+        set_small_scenario(&client, 11).await;
+        let cards = run_to_the_end(&client).await;
+        assert_matches_native(&cards, &small_scenario(11), "after a worker crash");
+        assert_eq!(text(&client, "#message").await.map(|m| m.contains("worker stopped")), Some(false));
+    })
+    .await;
+}

@@ -65,7 +65,16 @@ mod worker {
     }
 
     pub fn start() {
-        console_error_panic_hook::set_once();
+        // Log the panic to the console, and tell the page why this worker is about to die (the error event the page
+        // then gets says only "unreachable").
+        std::panic::set_hook(Box::new(|info| {
+            console_error_panic_hook::hook(info);
+            let message = match info.payload().downcast_ref::<&str>() {
+                Some(s) => s.to_string(),
+                None => info.payload().downcast_ref::<String>().cloned().unwrap_or_else(|| info.to_string()),
+            };
+            post(&FromWorker::Panicked { message });
+        }));
         let onmessage =
             Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
                 match serde_wasm_bindgen::from_value::<ToWorker>(ev.data()) {
@@ -157,6 +166,7 @@ mod worker {
                     None => post(&FromWorker::Failed { run_id, message: "that run is no longer kept".into() }),
                 }
             }
+            ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
         }
     }
 

@@ -92,10 +92,21 @@ pub struct Lab {
     pub autorun: RwSignal<bool>,
     pub sweep_status: RwSignal<String>,
     pub sweep_version: RwSignal<u64>,
+    /// Why the last worker died, until the next run starts.
+    pub crashed: RwSignal<Option<String>>,
 }
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// `window.__bagsimCrashWorker()` makes the simulation worker panic (fault injection for the browser test of the
+/// page's recovery; harmless otherwise: it ends the visitor's own run, as a crash would).
+fn expose_crash_hook() {
+    let Some(window) = web_sys::window() else { return };
+    let hook = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| send(&ToWorker::Crash));
+    let _ = js_sys::Reflect::set(&window, &"__bagsimCrashWorker".into(), hook.as_ref());
+    hook.forget();
 }
 
 fn send(msg: &ToWorker) {
@@ -167,6 +178,7 @@ impl Lab {
             autorun: RwSignal::new(false),
             sweep_status: RwSignal::new(String::new()),
             sweep_version: RwSignal::new(0),
+            crashed: RwSignal::new(None),
         }
     }
 
@@ -176,6 +188,7 @@ impl Lab {
         }
         let run_id = self.run_id.get_untracked() + 1;
         self.run_id.set(run_id);
+        self.crashed.set(None);
         LIVE.with(|l| {
             let mut l = l.borrow_mut();
             l.samples.clear();
@@ -195,9 +208,13 @@ impl Lab {
     fn on_event(self, ev: Event) {
         match ev {
             Event::Died(why) => {
-                self.status.set(Status::Failed);
-                self.message
-                    .set(format!("The simulation worker stopped ({why}); a new one was started. Press Run again."));
+                // The run is lost; Run stays disabled until the replacement worker says Ready (messages sent before
+                // that would be lost too). The worker's own panic message, if it came first, says more than the
+                // error event.
+                let why = self.crashed.get_untracked().unwrap_or(why);
+                self.status.set(Status::Loading);
+                self.crashed.set(Some(why.clone()));
+                self.message.set(format!("The simulation worker stopped ({why}); starting a new one…"));
             }
             Event::Message(m) => self.on_message(m),
         }
@@ -208,11 +225,20 @@ impl Lab {
         match m {
             FromWorker::Ready if self.status.get_untracked() == Status::Loading => {
                 self.status.set(Status::Ready);
-                self.message.set(String::new());
-                if self.autorun.get_untracked() && self.banner.with_untracked(|b| b.is_none()) {
+                match self.crashed.get_untracked() {
+                    Some(why) => self.message.set(format!(
+                        "The simulation worker stopped ({why}); a new one is ready. Press Run to start again."
+                    )),
+                    None => self.message.set(String::new()),
+                }
+                if self.crashed.get_untracked().is_none()
+                    && self.autorun.get_untracked()
+                    && self.banner.with_untracked(|b| b.is_none())
+                {
                     self.start_run();
                 }
             }
+            FromWorker::Panicked { message } => self.crashed.set(Some(message)),
             FromWorker::Started { run_id, bots, tasks, achieved_load, warnings } if run_id == current => {
                 self.status.set(Status::Running);
                 self.message.set(format!("{bots} BoTs, {tasks} tasks, achieved load {achieved_load:.4}"));
@@ -509,7 +535,7 @@ fn RunBar(lab: Lab) -> impl IntoView {
                 format!("{:.2} M events/s, {} events, {} of {} tasks done, {} queued, {} running{left}", rate / 1e6, p.events, p.finished_tasks, p.tasks, p.queued, p.running)
             }))}</span>
         </div>
-        <div class="message">{move || lab.message.get()}
+        <div id="message" class="message">{move || lab.message.get()}
             {move || lab.warnings.get().into_iter().map(|w| view! { <div class="warning">"⚠ " {w}</div> }).collect_view()}
         </div>
     }
@@ -739,7 +765,10 @@ fn App() -> impl IntoView {
     remember(&initial);
     let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| lab.on_event(ev));
     match Client::new(handler) {
-        Ok(c) => CLIENT.with(|slot| *slot.borrow_mut() = Some(c)),
+        Ok(c) => {
+            CLIENT.with(|slot| *slot.borrow_mut() = Some(c));
+            expose_crash_hook();
+        }
         Err(_) => {
             lab.status.set(Status::Failed);
             lab.message.set("This browser could not start the simulation worker.".into());
