@@ -137,6 +137,38 @@ mod tests {
         assert_eq!(q.now(), 5.0);
     }
 
+    /// Random interleavings of pops and schedules, with many ties, against a sorted reference.
+    #[test]
+    fn matches_a_sorted_reference_under_random_interleavings() {
+        let mut rng = crate::engine::Rng::new(11);
+        let mut q = EventQueue::with_first_sequence(100);
+        let mut reference: Vec<(u64, u64, u32)> = Vec::new(); // (time, seq, id)
+        let mut seq = 100;
+        for id in 0..20_000u32 {
+            if rng.below(5) < 2 {
+                let got = q.pop().map(|(t, e)| (t as u64, e));
+                reference.sort_unstable();
+                let want = (!reference.is_empty()).then(|| reference.remove(0)).map(|(t, _, e)| (t, e));
+                assert_eq!(got, want, "pop {id}");
+            }
+            if rng.below(4) < 3 {
+                let t = q.now() as u64 + rng.below(8);
+                q.schedule(t as f64, id).unwrap();
+                reference.push((t, seq, id));
+                seq += 1;
+            }
+            assert_eq!(q.len(), reference.len());
+            if rng.below(10) == 0 {
+                reference.sort_unstable();
+                assert_eq!(q.peek_key(), reference.first().map(|&(t, s, _)| (t as f64, s)));
+            }
+        }
+        reference.sort_unstable();
+        let rest: Vec<u32> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(rest, reference.iter().map(|&(_, _, e)| e).collect::<Vec<_>>());
+        assert!(q.is_empty());
+    }
+
     #[test]
     fn rejects_the_past_and_nan() {
         let mut q = EventQueue::new();

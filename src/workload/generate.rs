@@ -112,6 +112,14 @@ impl DailyCycle {
         std::array::from_fn(|s| (self.virtual_start[s + 1] - self.virtual_start[s]) / day)
     }
 
+    /// Virtual time of real time t (the inverse of `real_time`, up to rounding).
+    fn virtual_time(&self, t: f64) -> f64 {
+        let days = libm::floor(t / DAY);
+        let within = t - days * DAY;
+        let s = Self::slot(within);
+        days * self.virtual_start[48] + self.virtual_start[s] + (within - s as f64 * SLOT) / self.stretch[s]
+    }
+
     /// Real time of virtual time v.
     fn real_time(&self, v: f64) -> f64 {
         let day_v = self.virtual_start[48];
@@ -354,6 +362,27 @@ fn realistic_times(f: f64, horizon: f64, cycle: Option<&DailyCycle>, iats: &mut 
     Ok(times)
 }
 
+/// The number of arrivals `realistic_times(f, …)` gives, without building them: the same virtual clock, mapped to
+/// real time only near the end of the period (the mapping is monotone; a margin of 10⁻⁹ of the period covers its
+/// rounding), so that the search for the IAT factor costs a few additions per BoT and candidate.
+fn count_within(f: f64, horizon: f64, cycle: Option<&DailyCycle>, iats: &mut IatSource) -> Result<usize, String> {
+    let near = cycle.map_or(horizon, |c| c.virtual_time(horizon)) * (1.0 - 1e-9);
+    let mut v = 0.0;
+    let mut n = 0;
+    loop {
+        v += f * iats.get(n);
+        if v >= near && cycle.map_or(v, |c| c.real_time(v)) >= horizon {
+            return Ok(n);
+        }
+        n += 1;
+        if n > MAX_TASKS {
+            return Err(format!(
+                "more than {MAX_TASKS} BoTs would arrive; the inter-arrival times are too short for this period"
+            ));
+        }
+    }
+}
+
 /// The number of BoTs whose total work is closest to `target`.
 fn count_for_work(target: f64, marks: &mut Marks) -> Result<usize, String> {
     let mut n = 0;
@@ -377,7 +406,7 @@ fn solve_iat_scale(
     marks: &mut Marks,
 ) -> Result<f64, String> {
     let work_at = |f: f64, iats: &mut IatSource, marks: &mut Marks| -> Result<f64, String> {
-        let n = realistic_times(f, horizon, cycle, iats)?.len();
+        let n = count_within(f, horizon, cycle, iats)?;
         marks.ensure(n)?;
         Ok(if n == 0 { 0.0 } else { marks.cum_work[n - 1] })
     };
@@ -460,6 +489,37 @@ mod tests {
             assert!((c.stretch[s] * c.p[s].max(0.01 * p_peak) - p_peak).abs() < 1e-15);
         }
         assert!(DailyCycle::new(&Preset::T1.model().daily_cycle.unwrap()).is_none());
+    }
+
+    /// The counting shortcut of the load search gives exactly the number of arrivals the generator then makes,
+    /// with and without the daily cycle, for factors from very sparse to very dense arrivals.
+    #[test]
+    fn counting_arrivals_agrees_with_generating_them() {
+        let m = Preset::Avg.model();
+        let cycle = DailyCycle::new(m.daily_cycle.as_ref().expect("Avg has a daily cycle")).expect("non-degenerate");
+        let mut rng = Rng::new(3);
+        for horizon in [0.3 * DAY, 2.0 * DAY, 30.0 * DAY] {
+            let mut iats = IatSource { iat: &m.iat, rng: Rng::stream(9, "arrivals"), base: Vec::new() };
+            for _ in 0..40 {
+                let f = libm::exp2(rng.uniform() * 12.0 - 8.0);
+                for c in [Some(&cycle), None] {
+                    let made = realistic_times(f, horizon, c, &mut iats).unwrap().len();
+                    let counted = count_within(f, horizon, c, &mut iats).unwrap();
+                    assert_eq!(counted, made, "factor {f}, horizon {horizon}, cycle {}", c.is_some());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn virtual_time_inverts_real_time() {
+        let m = Preset::Avg.model();
+        let cycle = DailyCycle::new(m.daily_cycle.as_ref().unwrap()).unwrap();
+        for i in 0..2000 {
+            let t = i as f64 * 1234.567;
+            let back = cycle.real_time(cycle.virtual_time(t));
+            assert!((back - t).abs() <= 1e-9 * t.max(1.0), "t {t} → {back}");
+        }
     }
 
     #[test]
