@@ -35,6 +35,10 @@ pub enum ToWorker {
     ExportBots {
         run_id: u32,
     },
+    /// Send the full report of the last finished run (with `predictors`) as JSON, as `bagsim run --out` writes it.
+    ExportReport {
+        run_id: u32,
+    },
     /// Fault injection: the worker panics, as a bug or an out-of-memory abort would end it. Lets the page's browser
     /// test check that a dead worker is reported and replaced (`window.__bagsimCrashWorker()`).
     Crash,
@@ -87,6 +91,8 @@ pub enum FromWorker {
     Paused {
         run_id: u32,
     },
+    /// The run ended. `report.predictors` is empty here (see `run::report_without_predictors`); `ExportReport`
+    /// gives the full report.
     Finished {
         run_id: u32,
         report: Box<Report>,
@@ -101,6 +107,11 @@ pub enum FromWorker {
     BotsCsv {
         run_id: u32,
         csv: String,
+    },
+    /// The full report of the last finished run, pretty-printed JSON.
+    ReportJson {
+        run_id: u32,
+        json: String,
     },
     /// The worker panicked (sent from its panic hook, just before it dies): the reason the page shows.
     Panicked {

@@ -47,6 +47,7 @@ fn to_worker_name(m: &ToWorker) -> &'static str {
         ToWorker::Cancel { .. } => "Cancel",
         ToWorker::Speed { .. } => "Speed",
         ToWorker::ExportBots { .. } => "ExportBots",
+        ToWorker::ExportReport { .. } => "ExportReport",
         ToWorker::Crash => "Crash",
     }
 }
@@ -61,6 +62,7 @@ fn from_worker_name(m: &FromWorker) -> &'static str {
         FromWorker::Cancelled { .. } => "Cancelled",
         FromWorker::Failed { .. } => "Failed",
         FromWorker::BotsCsv { .. } => "BotsCsv",
+        FromWorker::ReportJson { .. } => "ReportJson",
         FromWorker::Panicked { .. } => "Panicked",
     }
 }
@@ -76,10 +78,11 @@ fn every_to_worker_message_round_trips() {
         ToWorker::Speed { run_id: 5, speed: Some(3600.5) },
         ToWorker::Speed { run_id: 6, speed: None },
         ToWorker::ExportBots { run_id: 7 },
+        ToWorker::ExportReport { run_id: 8 },
         ToWorker::Crash,
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(to_worker_name).collect();
-    assert_eq!(names.len(), 7, "not every ToWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 8, "not every ToWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }
@@ -121,10 +124,11 @@ fn every_from_worker_message_round_trips() {
         FromWorker::Cancelled { run_id: 4 },
         FromWorker::Failed { run_id: 5, message: "workload.load: 1.5 is out of range; allowed 0.05–0.99".into() },
         FromWorker::BotsCsv { run_id: 6, csv: "bot,size,makespan\n0,3,12.5\n".into() },
+        FromWorker::ReportJson { run_id: 7, json: "{\"bagsim_version\": \"0.1.0\"}".into() },
         FromWorker::Panicked { message: "index out of bounds: the len is 3 but the index is 7".into() },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
-    assert_eq!(names.len(), 9, "not every FromWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 10, "not every FromWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }

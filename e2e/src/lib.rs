@@ -445,6 +445,49 @@ pub async fn js(client: &Client, script: &str, args: Vec<Value>) -> Value {
     client.execute(script, args).await.unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
 }
 
+/// Replaces the page's downloads by captures: every file the page offers (an `<a download>` clicked, with a blob or
+/// data URL) is kept in `window.__bagsimDownloads` as {name, text} instead of being saved. Blobs are caught at
+/// `URL.createObjectURL`, because the page revokes the URL as soon as the click returns.
+pub async fn capture_downloads(client: &Client) {
+    js(
+        client,
+        r#"
+        if (window.__bagsimDownloads) return true;
+        window.__bagsimDownloads = [];
+        const blobs = new Map();
+        const create = URL.createObjectURL.bind(URL);
+        URL.createObjectURL = (b) => { const u = create(b); blobs.set(u, b); return u; };
+        HTMLAnchorElement.prototype.click = function () {
+            if (!this.download) return;
+            const entry = { name: this.download, text: null };
+            window.__bagsimDownloads.push(entry);
+            const blob = blobs.get(this.href);
+            if (blob) { blob.text().then((t) => { entry.text = t; }); }
+            else { entry.text = this.href; }
+        };
+        return true;
+        "#,
+        vec![],
+    )
+    .await;
+}
+
+/// Waits for the `n`-th captured download (1-based; see `capture_downloads`) and returns its (name, text).
+pub async fn captured_download(client: &Client, n: usize, timeout: Duration) -> (String, String) {
+    wait_for(client, timeout, &format!("download #{n}"), || async {
+        let v = js(
+            client,
+            "const d = (window.__bagsimDownloads || [])[arguments[0]]; return d && d.text !== null ? [d.name, d.text] : null;",
+            vec![json!(n - 1)],
+        )
+        .await;
+        v.as_array().map(|a| {
+            (a[0].as_str().unwrap_or_default().to_string(), a[1].as_str().unwrap_or_default().to_string())
+        })
+    })
+    .await
+}
+
 /// Whether an element matching `css` exists.
 pub async fn exists(client: &Client, css: &str) -> bool {
     js(client, "return document.querySelector(arguments[0]) !== null;", vec![json!(css)]).await == json!(true)

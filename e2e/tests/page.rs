@@ -148,8 +148,57 @@ async fn run_through_controls_matches_native() {
 
         let shot = screenshot(&client, "finished.png").await;
         println!("screenshot: {}", shot.display());
+
+        check_exports(&client, &expected).await;
     })
     .await;
+}
+
+/// The report (JSON) and per-BoT (CSV) exports of a finished run equal what the native simulator writes for the
+/// same scenario, byte for byte but for the wall time; each chart exports as SVG and PNG.
+async fn check_exports(client: &Client, scenario: &Scenario) {
+    const WAIT: Duration = Duration::from_secs(60);
+    capture_downloads(client).await;
+    let without_wall = |json: &str| -> String {
+        json.lines().filter(|l| !l.trim_start().starts_with("\"wall_time_s\"")).collect::<Vec<_>>().join("\n")
+    };
+
+    click(client, "#export-json").await;
+    let (name, page_json) = captured_download(client, 1, WAIT).await;
+    assert_eq!(name, "bagsim-report.json");
+    let native = bagsim::run::run(scenario).expect("the scenario runs natively");
+    assert_eq!(native.predictors.len(), 12, "the native report lacks the predictors' accuracy");
+    let native_json = serde_json::to_string_pretty(&native).expect("the report serialises");
+    assert!(
+        without_wall(&page_json) == without_wall(&native_json),
+        "the page's exported report differs from the native report (first 400 characters of each):\n{}\n---\n{}",
+        page_json.chars().take(400).collect::<String>(),
+        native_json.chars().take(400).collect::<String>()
+    );
+    println!("report export: {} bytes, equal to the native report but for wall_time_s", page_json.len());
+
+    click(client, "#export-csv").await;
+    let (name, page_csv) = captured_download(client, 2, WAIT).await;
+    assert_eq!(name, "bagsim-bots.csv");
+    let native_csv = {
+        let (mut sim, _) = bagsim::run::simulation(scenario, bagsim::run::prepare(scenario).expect("prepares"));
+        sim.run();
+        bagsim::metrics::bots_csv(&sim.outcome())
+    };
+    assert!(page_csv == native_csv, "the page's per-BoT CSV differs from the native one");
+    println!("per-BoT export: {} lines, equal to the native CSV", page_csv.lines().count());
+
+    click(client, "#chart-nsl-class-svg").await;
+    let (name, svg) = captured_download(client, 3, WAIT).await;
+    assert_eq!(name, "bagsim-chart-nsl-class.svg");
+    assert!(
+        svg.starts_with("<svg") && svg.contains("NSL") && svg.contains("<polyline"),
+        "not an SVG chart: {svg:.200}"
+    );
+    click(client, "#chart-nsl-class-png").await;
+    let (name, png) = captured_download(client, 4, WAIT).await;
+    assert_eq!(name, "bagsim-chart-nsl-class.png");
+    assert!(png.starts_with("data:image/png;base64,") && png.len() > 5000, "not a PNG chart: {png:.100}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

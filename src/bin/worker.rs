@@ -12,7 +12,7 @@ fn main() {}
 mod worker {
     use bagsim::metrics;
     use bagsim::protocol::{BotDone, FromWorker, Progress, ToWorker};
-    use bagsim::run::{self, WorkloadSummary};
+    use bagsim::run::{self, Report, WorkloadSummary};
     use bagsim::scenario::Scenario;
     use bagsim::simulation::Simulation;
     use std::cell::RefCell;
@@ -42,8 +42,8 @@ mod worker {
 
     thread_local! {
         static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
-        /// The last finished run, kept for the per-BoT export.
-        static LAST: RefCell<Option<(u32, Simulation)>> = const { RefCell::new(None) };
+        /// The last finished run and its report without predictors, kept for the exports.
+        static LAST: RefCell<Option<(u32, Simulation, Report)>> = const { RefCell::new(None) };
         static TIMER_PENDING: RefCell<bool> = const { RefCell::new(false) };
     }
 
@@ -158,11 +158,26 @@ mod worker {
                 let csv = LAST.with(|l| {
                     l.borrow()
                         .as_ref()
-                        .filter(|(id, _)| *id == run_id)
-                        .map(|(_, sim)| metrics::bots_csv(&sim.outcome()))
+                        .filter(|(id, ..)| *id == run_id)
+                        .map(|(_, sim, _)| metrics::bots_csv(&sim.outcome()))
                 });
                 match csv {
                     Some(csv) => post(&FromWorker::BotsCsv { run_id, csv }),
+                    None => post(&FromWorker::Failed { run_id, message: "that run is no longer kept".into() }),
+                }
+            }
+            ToWorker::ExportReport { run_id } => {
+                let json = LAST.with(|l| {
+                    l.borrow().as_ref().filter(|(id, ..)| *id == run_id).map(|(_, sim, report)| {
+                        let full = Report { predictors: run::predictor_accuracy(sim), ..report.clone() };
+                        serde_json::to_string_pretty(&full)
+                    })
+                });
+                match json {
+                    Some(Ok(json)) => post(&FromWorker::ReportJson { run_id, json }),
+                    Some(Err(e)) => {
+                        post(&FromWorker::Failed { run_id, message: format!("cannot write the report: {e}") })
+                    }
                     None => post(&FromWorker::Failed { run_id, message: "that run is no longer kept".into() }),
                 }
             }
@@ -207,10 +222,10 @@ mod worker {
             }
             post_progress(cur);
             if done {
-                let report = run::report(&cur.scenario, cur.summary.clone(), &cur.sim, cur.wall);
-                post(&FromWorker::Finished { run_id: cur.run_id, report: Box::new(report) });
+                let report = run::report_without_predictors(&cur.scenario, cur.summary.clone(), &cur.sim, cur.wall);
+                post(&FromWorker::Finished { run_id: cur.run_id, report: Box::new(report.clone()) });
                 let finished = guard.take().expect("current run");
-                LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.sim)));
+                LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.sim, report)));
                 None
             } else {
                 Some(if cur.speed.is_some() { TICK_MS } else { 0 })

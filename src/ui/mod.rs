@@ -279,6 +279,9 @@ impl Lab {
             FromWorker::BotsCsv { run_id, csv } if run_id == current => {
                 download::text("bagsim-bots.csv", "text/csv", &csv);
             }
+            FromWorker::ReportJson { run_id, json } if run_id == current => {
+                download::text("bagsim-report.json", "application/json", &json);
+            }
             _ => {}
         }
     }
@@ -558,8 +561,8 @@ fn Charts(lab: Lab) -> impl IntoView {
                     <figure class=if wide { "chart wide" } else { "chart" }>
                         <canvas id=id width=if wide { "1000" } else { "560" } height="320" title=title></canvas>
                         <figcaption>{title}
-                            <button class="small" on:click=move |_| export_chart(id, false, &lab)>"PNG"</button>
-                            <button class="small" on:click=move |_| export_chart(id, true, &lab)>"SVG"</button>
+                            <button class="small" id=format!("{id}-png") on:click=move |_| export_chart(id, false, &lab)>"PNG"</button>
+                            <button class="small" id=format!("{id}-svg") on:click=move |_| export_chart(id, true, &lab)>"SVG"</button>
                         </figcaption>
                     </figure>
                 }
@@ -588,11 +591,9 @@ fn Compare(lab: Lab) -> impl IntoView {
                 }
                 share_note.set("link copied: it reproduces this scenario exactly".into());
             }>"Copy link"</button>
-            <button id="export-json" disabled=move || lab.report.with(|r| r.is_none()) on:click=move |_| {
-                if let Some(r) = lab.report.get_untracked() {
-                    download::text("bagsim-report.json", "application/json", &serde_json::to_string_pretty(&r).unwrap_or_default());
-                }
-            }>"Report (JSON)"</button>
+            <button id="export-json" disabled=move || lab.report.with(|r| r.is_none())
+                title="The full report, as `bagsim run --out` writes it (the worker adds the predictors' accuracy)"
+                on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
             <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none())
                 on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
             <span class="note">{move || share_note.get()}</span>
