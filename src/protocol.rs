@@ -86,6 +86,8 @@ pub enum FromWorker {
         tasks: u64,
         achieved_load: f64,
         warnings: Vec<String>,
+        /// Wall-clock seconds the worker spent validating the scenario and generating the workload.
+        generate_s: f64,
     },
     Progress(Box<Progress>),
     Paused {
@@ -96,6 +98,8 @@ pub enum FromWorker {
     Finished {
         run_id: u32,
         report: Box<Report>,
+        /// Wall-clock seconds the worker spent computing the report after the simulation.
+        report_s: f64,
     },
     Cancelled {
         run_id: u32,

@@ -95,11 +95,14 @@ mod worker {
         match m {
             ToWorker::Run { run_id, scenario, speed, live } => {
                 CURRENT.with(|c| *c.borrow_mut() = None);
+                let t0 = now_ms();
                 match run::prepare(&scenario) {
                     Err(e) => post(&FromWorker::Failed { run_id, message: e.to_string() }),
                     Ok(p) => {
                         let (sim, summary) = run::simulation(&scenario, p);
+                        let generate_s = (now_ms() - t0) / 1000.0;
                         post(&FromWorker::Started {
+                            generate_s,
                             run_id,
                             bots: summary.bots,
                             tasks: summary.tasks,
@@ -222,8 +225,10 @@ mod worker {
             }
             post_progress(cur);
             if done {
+                let t0 = now_ms();
                 let report = run::report_without_predictors(&cur.scenario, cur.summary.clone(), &cur.sim, cur.wall);
-                post(&FromWorker::Finished { run_id: cur.run_id, report: Box::new(report.clone()) });
+                let report_s = (now_ms() - t0) / 1000.0;
+                post(&FromWorker::Finished { run_id: cur.run_id, report: Box::new(report.clone()), report_s });
                 let finished = guard.take().expect("current run");
                 LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.sim, report)));
                 None

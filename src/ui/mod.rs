@@ -94,6 +94,8 @@ pub struct Lab {
     pub sweep_version: RwSignal<u64>,
     /// Why the last worker died, until the next run starts.
     pub crashed: RwSignal<Option<String>>,
+    /// Wall-clock seconds the worker spent generating the workload and computing the report of the current run.
+    pub phase_times: RwSignal<(Option<f64>, Option<f64>)>,
 }
 
 fn now_ms() -> f64 {
@@ -179,6 +181,7 @@ impl Lab {
             sweep_status: RwSignal::new(String::new()),
             sweep_version: RwSignal::new(0),
             crashed: RwSignal::new(None),
+            phase_times: RwSignal::new((None, None)),
         }
     }
 
@@ -189,6 +192,7 @@ impl Lab {
         let run_id = self.run_id.get_untracked() + 1;
         self.run_id.set(run_id);
         self.crashed.set(None);
+        self.phase_times.set((None, None));
         LIVE.with(|l| {
             let mut l = l.borrow_mut();
             l.samples.clear();
@@ -239,9 +243,12 @@ impl Lab {
                 }
             }
             FromWorker::Panicked { message } => self.crashed.set(Some(message)),
-            FromWorker::Started { run_id, bots, tasks, achieved_load, warnings } if run_id == current => {
+            FromWorker::Started { run_id, bots, tasks, achieved_load, warnings, generate_s } if run_id == current => {
                 self.status.set(Status::Running);
-                self.message.set(format!("{bots} BoTs, {tasks} tasks, achieved load {achieved_load:.4}"));
+                self.phase_times.set((Some(generate_s), None));
+                self.message.set(format!(
+                    "{bots} BoTs, {tasks} tasks, achieved load {achieved_load:.4} (generated in {generate_s:.2} s)"
+                ));
                 self.warnings.set(warnings);
             }
             FromWorker::Progress(p) if p.run_id == current => {
@@ -262,10 +269,14 @@ impl Lab {
                 self.status.set(Status::Cancelled);
                 self.message.set("cancelled".into());
             }
-            FromWorker::Finished { run_id, report } if run_id == current => {
+            FromWorker::Finished { run_id, report, report_s } if run_id == current => {
                 self.status.set(Status::Finished);
+                self.phase_times.update(|t| t.1 = Some(report_s));
+                let generated = self.phase_times.get_untracked().0.map_or(String::new(), |g| {
+                    format!(" (workload generated in {g:.2} s, report computed in {report_s:.2} s)")
+                });
                 self.message.set(format!(
-                    "finished: simulated {:.1} days in {:.2} s",
+                    "finished: simulated {:.1} days in {:.2} s{generated}",
                     report.metrics.system.end_time / 86_400.0,
                     report.wall_time_s
                 ));
@@ -480,8 +491,10 @@ fn Cards(lab: Lab) -> impl IntoView {
                     }
                 })
                 .collect_view()}
-            <div class="card" id="card-wall" title="wall-clock time the worker spent simulating"
-                data-value=move || lab.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))>
+            <div class="card" id="card-wall" title="wall-clock time the worker spent simulating (not generating the workload or computing the report)"
+                data-value=move || lab.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))
+                data-generate=move || lab.phase_times.get().0.map_or(String::new(), |t| t.to_string())
+                data-report=move || lab.phase_times.get().1.map_or(String::new(), |t| t.to_string())>
                 <div class="card-title">"Wall time"</div>
                 <div class="card-value">
                     {move || lab.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))}
@@ -734,7 +747,7 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
             let Some(client) = slot2.borrow().clone() else { return };
             match ev {
                 Event::Message(FromWorker::Ready) => next2(&client),
-                Event::Message(FromWorker::Finished { run_id, report }) => {
+                Event::Message(FromWorker::Finished { run_id, report, .. }) => {
                     if let Some((p, load)) = labels.borrow().get(&run_id).cloned() {
                         LIVE.with(|l| l.borrow_mut().sweep.push((p, load, report)));
                     }

@@ -1,9 +1,11 @@
-//! Browser against native: the default scenario (the Avg model over a month) at 95% load, once in the page (headless
-//! Chromium, started by a `?scenario=…&autorun=1` link) and once natively in this process; prints both wall times and
-//! their ratio as a markdown table. A benchmark: it asserts nothing about time.
+//! Browser against native: the default scenario (the Avg model over a month) at 95% load, `RUNS` times in the page
+//! (headless Chromium, each started by a `?scenario=…&autorun=1` link) and `RUNS` times natively in this process.
+//! Prints each phase (workload generation, simulation, report) as the best and the median of the runs, and the
+//! browser/native ratios, as a markdown table. A benchmark: it asserts nothing about time; it does check that every
+//! page run gave the native figures.
 //!
 //! Build the page first (scripts/test-browser.sh, or `trunk build --release --public-url /bagsim/`), then:
-//! `cargo run --release -p e2e --bin browser_bench`.
+//! `cargo run --release -p e2e --bin browser_bench [RUNS]` (default 3).
 
 use std::time::{Duration, Instant};
 
@@ -16,41 +18,109 @@ fn scenario() -> Scenario {
     s
 }
 
+/// Wall-clock seconds of the three phases of one run.
+#[derive(Clone, Copy, Debug)]
+struct Phases {
+    generate: f64,
+    simulate: f64,
+    report: f64,
+}
+
+fn native_once(s: &Scenario) -> (Phases, bagsim::run::Report) {
+    let t = Instant::now();
+    let prepared = bagsim::run::prepare(s).expect("the scenario prepares");
+    let (mut sim, summary) = bagsim::run::simulation(s, prepared);
+    let generate = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    sim.run();
+    let simulate = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let report = bagsim::run::report_without_predictors(s, summary, &sim, simulate);
+    let report_time = t.elapsed().as_secs_f64();
+    (Phases { generate, simulate, report: report_time }, report)
+}
+
+/// A phase's time in a run.
+type Phase = fn(&Phases) -> f64;
+
+/// (best, median) of a phase over the runs.
+fn best_median(runs: &[Phases], f: impl Fn(&Phases) -> f64) -> (f64, f64) {
+    let mut v: Vec<f64> = runs.iter().map(f).collect();
+    v.sort_by(f64::total_cmp);
+    (v[0], v[v.len() / 2])
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    let runs: usize = std::env::args().nth(1).map_or(3, |a| a.parse().expect("RUNS is a number"));
     let s = scenario();
     let param = scenario_param(&s);
     let dist = snapshot(&require_dist());
     let (tx, rx) = std::sync::mpsc::channel();
-    with_browser_serving(dist.path.clone(), Duration::from_secs(15 * 60), move |client, server| {
+    with_browser_serving(dist.path.clone(), Duration::from_secs(30 * 60), move |client, server| {
         let url = format!("{}{BASE_PATH}?scenario={param}&autorun=1", server.origin());
         async move {
-            let t0 = Instant::now();
-            client.goto(&url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
-            wait_status(&client, &["finished"], Duration::from_secs(600)).await;
-            let elapsed = t0.elapsed().as_secs_f64();
-            let cards = cards(&client).await;
-            tx.send((cards, elapsed)).expect("send the page's figures");
+            for _ in 0..runs {
+                let t0 = Instant::now();
+                client.goto(&url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+                wait_status(&client, &["finished"], Duration::from_secs(600)).await;
+                let elapsed = t0.elapsed().as_secs_f64();
+                let cards = cards(&client).await;
+                let number = |name: &str| {
+                    let client = client.clone();
+                    let name = name.to_string();
+                    async move { attr(&client, "#card-wall", &name).await.as_deref().and_then(parse_figure) }
+                };
+                let generate = number("data-generate").await.unwrap_or(f64::NAN);
+                let report = number("data-report").await.unwrap_or(f64::NAN);
+                tx.send((cards, generate, report, elapsed)).expect("send the page's figures");
+            }
         }
     })
     .await;
-    let (cards, page_total) = rx.recv().expect("the page's figures");
-    let native = bagsim::run::run(&s).expect("the scenario runs natively");
-    let browser = parse_figure(&cards.wall).unwrap_or(f64::NAN);
-    let same = compare_with_native(&cards, &native);
+
+    let mut native = Vec::new();
+    let mut native_report = None;
+    for _ in 0..runs {
+        let (p, r) = native_once(&s);
+        native.push(p);
+        native_report = Some(r);
+    }
+    let native_report = native_report.expect("at least one run");
+    let mut browser = Vec::new();
+    let mut totals = Vec::new();
+    for (cards, generate, report, elapsed) in rx.try_iter() {
+        let differ = compare_with_native(&cards, &native_report);
+        assert!(differ.is_empty(), "a page run's figures differ from the native run:\n  {}", differ.join("\n  "));
+        let simulate = parse_figure(&cards.wall).unwrap_or(f64::NAN);
+        browser.push(Phases { generate, simulate, report });
+        totals.push(elapsed);
+    }
+    assert_eq!(browser.len(), runs, "not every page run reported");
 
     println!("scenario: default (Avg, 30 days, das2_g5k) at load 0.95, seed {}", s.seed);
-    println!("tasks: {}, events: {}", native.workload.tasks, native.metrics.system.events);
+    println!("tasks: {}, events: {}", native_report.workload.tasks, native_report.metrics.system.events);
+    println!("{runs} runs each; best and median wall time, s");
     println!();
-    println!("| where | simulation wall time (s) | ratio to native |");
-    println!("|---|---:|---:|");
-    println!("| native (this process, release) | {:.3} | 1.00 |", native.wall_time_s);
-    println!("| browser worker (`#card-wall`) | {browser:.3} | {:.2} |", browser / native.wall_time_s);
-    println!();
-    println!("page load to `finished` (incl. wasm load and workload generation): {page_total:.2} s");
-    if same.is_empty() {
-        println!("figures: the page's cards equal the native report's exactly");
-    } else {
-        println!("figures DIFFER from the native report:\n  {}", same.join("\n  "));
+    println!("| phase | native best | native median | browser worker best | browser worker median | ratio of bests |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let phases: [(&str, Phase); 4] = [
+        ("workload generation", |p| p.generate),
+        ("simulation (`#card-wall`)", |p| p.simulate),
+        ("report (without predictors)", |p| p.report),
+        ("all three", |p| p.generate + p.simulate + p.report),
+    ];
+    for (name, f) in phases {
+        let (nb, nm) = best_median(&native, f);
+        let (bb, bm) = best_median(&browser, f);
+        println!("| {name} | {nb:.3} | {nm:.3} | {bb:.3} | {bm:.3} | {:.2} |", bb / nb);
     }
+    totals.sort_by(f64::total_cmp);
+    println!();
+    println!(
+        "page load to `finished` (incl. loading the wasm): best {:.2} s, median {:.2} s",
+        totals[0],
+        totals[totals.len() / 2]
+    );
+    println!("figures: every page run's cards equal the native report's exactly");
 }
