@@ -89,6 +89,15 @@ async fn scenario_in_url(client: &Client) -> Scenario {
         .unwrap_or_else(|e| panic!("the scenario in the page's URL is not valid: {e}: {href}"))
 }
 
+/// Starts the default scenario (the Avg model) at 95% load over two months instead of one (≈4 M tasks): a run that
+/// outlasts the checks of a test by a wide margin, also on a loaded machine.
+async fn start_long_run(client: &Client) {
+    set_control(client, "#load", "0.95").await;
+    set_control(client, "#submission-days", "60").await;
+    wait_enabled(client, "#run", READY_TIMEOUT).await;
+    click(client, "#run").await;
+}
+
 /// Clicks #run once it is enabled and waits for `finished`; returns the cards.
 async fn run_to_the_end(client: &Client) -> Cards {
     wait_enabled(client, "#run", READY_TIMEOUT).await;
@@ -205,12 +214,7 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
 async fn page_answers_input_during_a_run_and_cancel_works() {
     with_browser(|client, base| async move {
         open_ready(&client, &base).await;
-        // The default scenario (the Avg model) at 95% load over two months instead of one (≈4 M tasks): the run
-        // must outlast the checks below by a wide margin, also on a loaded machine.
-        set_control(&client, "#load", "0.95").await;
-        set_control(&client, "#submission-days", "60").await;
-        wait_enabled(&client, "#run", READY_TIMEOUT).await;
-        click(&client, "#run").await;
+        start_long_run(&client).await;
 
         let clicked = std::time::Instant::now();
 
@@ -449,11 +453,8 @@ async fn works_under_a_sub_path() {
 async fn a_dead_worker_is_reported_and_replaced() {
     with_browser(|client, base| async move {
         open_ready(&client, &base).await;
-        // A long run (≈4 M tasks), so the worker is surely busy simulating when it is made to crash.
-        set_control(&client, "#load", "0.95").await;
-        set_control(&client, "#submission-days", "60").await;
-        wait_enabled(&client, "#run", READY_TIMEOUT).await;
-        click(&client, "#run").await;
+        // The worker is surely busy simulating when it is made to crash.
+        start_long_run(&client).await;
         let s = wait_status(&client, &["running", "finished", "failed"], RUN_TIMEOUT).await;
         assert_eq!(s, "running", "the long run never showed #status running; page: {}", describe(&client).await);
         let before = scenario_in_url(&client).await;
