@@ -700,6 +700,25 @@ pub async fn non_white_pixels(client: &Client, css: &str) -> u64 {
     n as u64
 }
 
+/// Pixels of the canvas within 12 of `rgb` in every channel (the lines of one run's colour).
+pub async fn colour_pixels(client: &Client, css: &str, rgb: [u8; 3]) -> u64 {
+    let v = js(
+        client,
+        "const [c, r, g, b] = [document.querySelector(arguments[0]), ...arguments[1]];
+         if (!c || !c.getContext) return -1;
+         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+         let n = 0;
+         for (let i = 0; i < d.length; i += 4)
+             if (Math.abs(d[i] - r) <= 12 && Math.abs(d[i + 1] - g) <= 12 && Math.abs(d[i + 2] - b) <= 12) n++;
+         return n;",
+        vec![json!(css), json!(rgb)],
+    )
+    .await;
+    let n = v.as_i64().unwrap_or(-1);
+    assert!(n >= 0, "no canvas {css}");
+    n as u64
+}
+
 /// Main-thread latency: the time from scheduling a `setTimeout(0)` to its callback, ms.
 pub async fn main_thread_latency_ms(client: &Client) -> f64 {
     let v = client

@@ -488,3 +488,38 @@ async fn a_dead_worker_is_reported_and_replaced() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pinned_run_is_overlaid_on_the_next() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_small_scenario(&client, 5).await;
+        let ect = run_to_the_end(&client).await;
+        click(&client, "#pin").await;
+        set_control(&client, "#scheduling", "RR").await;
+        let rr = run_to_the_end(&client).await;
+        let mut rr_scenario = small_scenario(5);
+        rr_scenario.scheduling = "RR".parse().expect("RR is a scheduling policy");
+        assert_matches_native(&rr, &rr_scenario, "the run after pinning");
+        assert_ne!(ect.figures(), rr.figures(), "ECT and RR gave the same figures");
+
+        let legend =
+            js(&client, "return [...document.querySelectorAll('ul.pinned li')].map(e => e.textContent);", vec![]).await;
+        println!("legend: {legend}");
+        let items: Vec<&str> =
+            legend.as_array().map(|a| a.iter().filter_map(|v| v.as_str()).collect()).unwrap_or_default();
+        assert_eq!(items.len(), 2, "the legend should list the current run and the pinned one: {items:?}");
+        assert!(items[1].contains("ECT"), "the pinned run's label does not name its policy (ECT): {items:?}");
+
+        // Both runs are drawn, each in its colour (charts::PALETTE[0] and [1]), on every per-run chart.
+        for canvas in ["#chart-nsl-class", "#chart-ms-class", "#chart-cdf", "#chart-util"] {
+            let current = colour_pixels(&client, canvas, [31, 119, 180]).await;
+            let pinned = colour_pixels(&client, canvas, [214, 39, 40]).await;
+            println!("{canvas}: {current} pixels of the current run's colour, {pinned} of the pinned run's");
+            assert!(current > 100 && pinned > 100, "{canvas} does not show both runs ({current} and {pinned} pixels)");
+        }
+        let shot = screenshot(&client, "pinned.png").await;
+        println!("screenshot: {}", shot.display());
+    })
+    .await;
+}

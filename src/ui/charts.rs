@@ -19,26 +19,78 @@ pub const PALETTE: [RGBColor; 8] = [
     RGBColor(23, 190, 207),
 ];
 
-/// What one run contributes to the charts.
+/// What one run contributes to the charts and the live cards, with running sums kept as results stream in, so
+/// that a redraw costs the same whether 100 or 400 000 BoTs have finished.
 #[derive(Clone, Debug, Default)]
 pub struct RunData {
     pub label: String,
     pub colour: usize,
     pub samples: Vec<Sample>,
     pub bots: Vec<BotDone>,
+    /// Per size class: (BoTs, Σ NSL, Σ makespan).
+    classes: [(u64, f64, f64); 10],
+    /// Σ makespan, Σ NSL, Σ wait over the BoTs.
+    bot_sums: (f64, f64, f64),
+    /// Σ utilization over the samples.
+    utilization_sum: f64,
 }
 
-/// Per size class: (class index, mean NSL, mean makespan) over the finished BoTs.
-pub fn class_means(bots: &[BotDone]) -> Vec<(usize, f64, f64)> {
-    let mut acc = [(0u64, 0.0f64, 0.0f64); 10];
-    for b in bots {
-        let i = crate::metrics::size_class_index(b.size);
-        acc[i].0 += 1;
-        acc[i].1 += b.nsl;
-        acc[i].2 += b.makespan;
+impl RunData {
+    pub fn new(label: &str, colour: usize) -> Self {
+        RunData { label: label.to_string(), colour, ..Default::default() }
     }
-    acc.iter().enumerate().filter(|(_, a)| a.0 > 0).map(|(i, a)| (i, a.1 / a.0 as f64, a.2 / a.0 as f64)).collect()
+
+    /// A copy under another label and colour (a pinned run).
+    pub fn relabelled(&self, label: &str, colour: usize) -> Self {
+        RunData { label: label.to_string(), colour, ..self.clone() }
+    }
+
+    /// Adds what a progress message brought.
+    pub fn extend(&mut self, samples: &[Sample], bots: &[BotDone]) {
+        for s in samples {
+            self.utilization_sum += s.utilization;
+        }
+        for b in bots {
+            let c = &mut self.classes[crate::metrics::size_class_index(b.size)];
+            c.0 += 1;
+            c.1 += b.nsl;
+            c.2 += b.makespan;
+            self.bot_sums.0 += b.makespan;
+            self.bot_sums.1 += b.nsl;
+            self.bot_sums.2 += b.wait;
+        }
+        self.samples.extend_from_slice(samples);
+        self.bots.extend_from_slice(bots);
+    }
+
+    /// Per size class with finished BoTs: (class index, mean NSL, mean makespan).
+    pub fn class_means(&self) -> Vec<(usize, f64, f64)> {
+        let a = &self.classes;
+        (0..a.len()).filter(|&i| a[i].0 > 0).map(|i| (i, a[i].1 / a[i].0 as f64, a[i].2 / a[i].0 as f64)).collect()
+    }
+
+    /// Mean makespan, NSL and wait of the finished BoTs (NaN before the first).
+    pub fn bot_means(&self) -> (f64, f64, f64) {
+        let n = self.bots.len() as f64;
+        if n == 0.0 {
+            return (f64::NAN, f64::NAN, f64::NAN);
+        }
+        (self.bot_sums.0 / n, self.bot_sums.1 / n, self.bot_sums.2 / n)
+    }
+
+    /// Mean utilization over the samples so far (NaN before the first).
+    pub fn mean_utilization(&self) -> f64 {
+        if self.samples.is_empty() {
+            f64::NAN
+        } else {
+            self.utilization_sum / self.samples.len() as f64
+        }
+    }
 }
+
+/// At most this many BoTs per CDF curve (an even stride over them): the curve is drawn at 400 points, and sorting
+/// more would only make a live redraw slower.
+const CDF_SAMPLE: usize = 10_000;
 
 /// Axis labels: three significant digits, no float noise ("0.0312", "45.2", "1.2e5").
 fn short_number(v: f64) -> String {
@@ -65,12 +117,12 @@ fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Draw
 }
 
 /// Lines over simulated time (days): `pick` extracts the y values of a sample; `per_cluster` draws one thin line
-/// per cluster for the current run.
+/// per cluster for the current run (the last of `runs`: drawn last, it lies on top of the pinned ones).
 pub fn draw_time_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     y_label: &str,
-    runs: &[RunData],
+    runs: &[&RunData],
     pick: &dyn Fn(&Sample) -> f64,
     per_cluster: Option<PerCluster>,
 ) -> DrawResult<DB> {
@@ -80,7 +132,7 @@ pub fn draw_time_series<DB: DrawingBackend>(
     root.fill(&WHITE)?;
     let x_max = runs.iter().flat_map(|r| r.samples.last()).map(|s| s.time / 86_400.0).fold(0.1, f64::max);
     let mut y_max = runs.iter().flat_map(|r| r.samples.iter().map(pick)).fold(0.0, f64::max);
-    if let (Some(f), Some(r)) = (per_cluster, runs.first()) {
+    if let (Some(f), Some(r)) = (per_cluster, runs.last()) {
         for s in &r.samples {
             for c in 0..s.cluster_queued.len() {
                 y_max = y_max.max(f(s, c));
@@ -95,7 +147,7 @@ pub fn draw_time_series<DB: DrawingBackend>(
         .y_label_area_size(56)
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
     chart.configure_mesh().x_desc("simulated time [days]").y_desc(y_label).light_line_style(WHITE.mix(0.0)).draw()?;
-    if let (Some(f), Some(r)) = (per_cluster, runs.first()) {
+    if let (Some(f), Some(r)) = (per_cluster, runs.last()) {
         let clusters = r.samples.first().map_or(0, |s| s.cluster_queued.len());
         let colour = PALETTE[r.colour % PALETTE.len()].mix(0.25);
         for c in 0..clusters {
@@ -121,13 +173,13 @@ pub fn draw_classes<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     y_label: &str,
-    runs: &[RunData],
+    runs: &[&RunData],
     nsl: bool,
 ) -> DrawResult<DB> {
     let per_run: Vec<(usize, Vec<(f64, f64)>)> = runs
         .iter()
         .map(|r| {
-            let pts = class_means(&r.bots).into_iter().map(|(i, n, m)| (i as f64, if nsl { n } else { m }));
+            let pts = r.class_means().into_iter().map(|(i, n, m)| (i as f64, if nsl { n } else { m }));
             (r.colour, pts.filter(|p| p.1 > 0.0 && p.1.is_finite()).collect())
         })
         .collect();
@@ -205,7 +257,7 @@ fn cdf_points(values: &mut [f64]) -> Vec<(f64, f64)> {
 }
 
 /// The CDFs of BoT makespan and NSL, side by side (log x).
-pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[RunData]) -> DrawResult<DB> {
+pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[&RunData]) -> DrawResult<DB> {
     if runs.iter().all(|r| r.bots.is_empty()) {
         return empty(root, "CDF of BoT makespan and NSL");
     }
@@ -215,8 +267,7 @@ pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[RunD
         let curves: Vec<(usize, Vec<(f64, f64)>)> = runs
             .iter()
             .map(|r| {
-                // At most 50 000 BoTs per curve keeps a live redraw cheap; the shape does not change.
-                let stride = (r.bots.len() / 50_000).max(1);
+                let stride = r.bots.len().div_ceil(CDF_SAMPLE).max(1);
                 let mut v: Vec<f64> =
                     r.bots.iter().step_by(stride).map(|b| if nsl { b.nsl } else { b.makespan }).collect();
                 (r.colour, cdf_points(&mut v))

@@ -7,7 +7,7 @@ mod controls;
 mod download;
 
 use crate::platform;
-use crate::protocol::{BotDone, FromWorker, Progress, ToWorker};
+use crate::protocol::{FromWorker, Progress, ToWorker};
 use crate::run::Report;
 use crate::scenario::Scenario;
 use crate::share;
@@ -61,8 +61,8 @@ struct Pinned {
 /// Large live data kept outside the reactive graph; `version` tells the charts to redraw.
 #[derive(Default)]
 struct Live {
-    samples: Vec<Sample>,
-    bots: Vec<BotDone>,
+    /// The current run (colour 0).
+    current: RunData,
     pinned: Vec<Pinned>,
     last_draw: f64,
     sweep: Vec<(String, f64, Box<Report>)>,
@@ -96,6 +96,8 @@ pub struct Lab {
     pub crashed: RwSignal<Option<String>>,
     /// Wall-clock seconds the worker spent generating the workload and computing the report of the current run.
     pub phase_times: RwSignal<(Option<f64>, Option<f64>)>,
+    /// Main-thread milliseconds of the last redraw of the charts, and the longest since the run started.
+    pub draw_ms: RwSignal<(f64, f64)>,
 }
 
 fn now_ms() -> f64 {
@@ -182,6 +184,7 @@ impl Lab {
             sweep_version: RwSignal::new(0),
             crashed: RwSignal::new(None),
             phase_times: RwSignal::new((None, None)),
+            draw_ms: RwSignal::new((0.0, 0.0)),
         }
     }
 
@@ -193,11 +196,8 @@ impl Lab {
         self.run_id.set(run_id);
         self.crashed.set(None);
         self.phase_times.set((None, None));
-        LIVE.with(|l| {
-            let mut l = l.borrow_mut();
-            l.samples.clear();
-            l.bots.clear();
-        });
+        self.draw_ms.set((0.0, 0.0));
+        LIVE.with(|l| l.borrow_mut().current = RunData::new("current run", 0));
         self.report.set(None);
         self.progress.set(None);
         self.warnings.set(Vec::new());
@@ -253,11 +253,7 @@ impl Lab {
             }
             FromWorker::Progress(p) if p.run_id == current => {
                 let final_draw = p.finished_tasks == p.tasks;
-                LIVE.with(|l| {
-                    let mut l = l.borrow_mut();
-                    l.samples.extend_from_slice(&p.samples);
-                    l.bots.extend_from_slice(&p.bots);
-                });
+                LIVE.with(|l| l.borrow_mut().current.extend(&p.samples, &p.bots));
                 let mut p = *p;
                 p.samples.clear();
                 p.bots.clear();
@@ -329,7 +325,7 @@ impl Lab {
                 l.pinned.remove(0);
             }
             let colour = 1 + l.pinned.len();
-            let data = RunData { label: label.clone(), colour, samples: l.samples.clone(), bots: l.bots.clone() };
+            let data = l.current.relabelled(&label, colour);
             l.pinned.push(Pinned { data });
             let labels = l.pinned.iter().map(|p| p.data.label.clone()).collect();
             self.pinned_labels.set(labels);
@@ -338,14 +334,13 @@ impl Lab {
     }
 }
 
-/// The runs drawn: the current one first, then the pinned ones.
-fn runs_for_charts(_lab: &Lab) -> Vec<RunData> {
+/// Calls `f` with the runs drawn (borrowed, not copied): the pinned ones, then the current one, which is drawn
+/// last so that it lies on top.
+fn with_runs<T>(f: impl FnOnce(&[&RunData]) -> T) -> T {
     LIVE.with(|l| {
         let l = l.borrow();
-        let mut runs =
-            vec![RunData { label: "current run".into(), colour: 0, samples: l.samples.clone(), bots: l.bots.clone() }];
-        runs.extend(l.pinned.iter().map(|p| p.data.clone()));
-        runs
+        let runs: Vec<&RunData> = l.pinned.iter().map(|p| &p.data).chain(std::iter::once(&l.current)).collect();
+        f(&runs)
     })
 }
 
@@ -359,7 +354,7 @@ pub const CHARTS: [(&str, &str); 5] = [
 ];
 
 /// Draws chart `id` on any backend.
-fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coord::Shift>, runs: &[RunData]) {
+fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coord::Shift>, runs: &[&RunData]) {
     let _ = match id {
         "chart-queue" => charts::draw_time_series(
             root,
@@ -379,7 +374,7 @@ fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coo
     let _ = root.present();
 }
 
-fn draw_on_canvas(id: &str, runs: &[RunData]) {
+fn draw_on_canvas(id: &str, runs: &[&RunData]) {
     let Some(canvas) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id(id))
@@ -392,14 +387,13 @@ fn draw_on_canvas(id: &str, runs: &[RunData]) {
     }
 }
 
-fn export_chart(id: &str, svg: bool, lab: &Lab) {
+fn export_chart(id: &str, svg: bool) {
     if svg {
-        let runs = runs_for_charts(lab);
         let mut out = String::new();
-        {
+        with_runs(|runs| {
             let backend = SVGBackend::with_string(&mut out, (900, 450));
-            draw_chart(id, &backend.into_drawing_area(), &runs);
-        }
+            draw_chart(id, &backend.into_drawing_area(), runs);
+        });
         download::text(&format!("bagsim-{id}.svg"), "image/svg+xml", &out);
     } else if let Some(canvas) = web_sys::window()
         .and_then(|w| w.document())
@@ -441,21 +435,8 @@ fn card_values(lab: &Lab) -> [(f64, String); 5] {
     LIVE.with(|l| {
         let l = l.borrow();
         let fin = p.as_ref().map_or(f64::NAN, |p| p.finished_tasks as f64 / p.tasks.max(1) as f64);
-        let util = if l.samples.is_empty() {
-            f64::NAN
-        } else {
-            l.samples.iter().map(|s| s.utilization).sum::<f64>() / l.samples.len() as f64
-        };
-        let n = l.bots.len() as f64;
-        let (ms, nsl, wait) = if n > 0.0 {
-            (
-                l.bots.iter().map(|b| b.makespan).sum::<f64>() / n,
-                l.bots.iter().map(|b| b.nsl).sum::<f64>() / n,
-                l.bots.iter().map(|b| b.wait).sum::<f64>() / n,
-            )
-        } else {
-            (f64::NAN, f64::NAN, f64::NAN)
-        };
+        let util = l.current.mean_utilization();
+        let (ms, nsl, wait) = l.current.bot_means();
         let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
         [
             (fin, show(fin, &|v| format!("{:.2}%", 100.0 * v))),
@@ -561,21 +542,26 @@ fn RunBar(lab: Lab) -> impl IntoView {
 fn Charts(lab: Lab) -> impl IntoView {
     Effect::new(move |_| {
         lab.version.track();
-        let runs = runs_for_charts(&lab);
-        for (id, _) in CHARTS {
-            draw_on_canvas(id, &runs);
-        }
+        let t0 = now_ms();
+        with_runs(|runs| {
+            for (id, _) in CHARTS {
+                draw_on_canvas(id, runs);
+            }
+        });
+        let ms = now_ms() - t0;
+        lab.draw_ms.update(|d| *d = (ms, d.1.max(ms)));
     });
     view! {
-        <div class="charts">
+        <div class="charts" id="charts" data-draw-ms=move || lab.draw_ms.get().0.to_string()
+            data-draw-ms-max=move || lab.draw_ms.get().1.to_string()>
             {CHARTS.iter().map(|&(id, title)| {
                 let wide = id == "chart-cdf";
                 view! {
                     <figure class=if wide { "chart wide" } else { "chart" }>
                         <canvas id=id width=if wide { "1000" } else { "560" } height="320" title=title></canvas>
                         <figcaption>{title}
-                            <button class="small" id=format!("{id}-png") on:click=move |_| export_chart(id, false, &lab)>"PNG"</button>
-                            <button class="small" id=format!("{id}-svg") on:click=move |_| export_chart(id, true, &lab)>"SVG"</button>
+                            <button class="small" id=format!("{id}-png") on:click=move |_| export_chart(id, false)>"PNG"</button>
+                            <button class="small" id=format!("{id}-svg") on:click=move |_| export_chart(id, true)>"SVG"</button>
                         </figcaption>
                     </figure>
                 }

@@ -57,6 +57,7 @@ async fn main() {
     let param = scenario_param(&s);
     let dist = snapshot(&require_dist());
     let (tx, rx) = std::sync::mpsc::channel();
+    let (responsiveness_tx, responsiveness_rx) = std::sync::mpsc::channel();
     with_browser_serving(dist.path.clone(), Duration::from_secs(30 * 60), move |client, server| {
         let url = format!("{}{BASE_PATH}?scenario={param}&autorun=1", server.origin());
         async move {
@@ -75,6 +76,32 @@ async fn main() {
                 let report = number("data-report").await.unwrap_or(f64::NAN);
                 tx.send((cards, generate, report, elapsed)).expect("send the page's figures");
             }
+            // Main-thread responsiveness during one more run, started with the Run button: every main-thread task
+            // over 50 ms (the Long Tasks API), and setTimeout(0) latencies sampled every 100 ms.
+            let plain = url.replace("&autorun=1", "");
+            client.goto(&plain).await.unwrap_or_else(|e| panic!("cannot open {plain}: {e}"));
+            wait_status(&client, &["ready"], READY_TIMEOUT).await;
+            js(
+                &client,
+                "window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) \
+                 window.__longTasks.push(e.duration); }).observe({ type: 'longtask' }); return true;",
+                vec![],
+            )
+            .await;
+            wait_enabled(&client, "#run", READY_TIMEOUT).await;
+            click(&client, "#run").await;
+            let mut latencies = Vec::new();
+            while status(&client).await != "finished" {
+                latencies.push(main_thread_latency_ms(&client).await);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            let long = js(&client, "return window.__longTasks;", vec![]).await;
+            let long: Vec<f64> =
+                long.as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).collect()).unwrap_or_default();
+            let draw = attr(&client, "#charts", "data-draw-ms-max").await.as_deref().and_then(parse_figure);
+            responsiveness_tx
+                .send((long, latencies, draw.unwrap_or(f64::NAN)))
+                .expect("send the responsiveness figures");
         }
     })
     .await;
@@ -123,4 +150,16 @@ async fn main() {
         totals[totals.len() / 2]
     );
     println!("figures: every page run's cards equal the native report's exactly");
+    let (long, mut latencies, draw) = responsiveness_rx.recv().expect("the responsiveness figures");
+    latencies.sort_by(f64::total_cmp);
+    println!();
+    println!(
+        "main thread during a run started with #run: longest redraw of the charts {draw:.0} ms; {} tasks over 50 ms \
+         (longest {:.0} ms); setTimeout(0) latency over {} samples: median {:.1} ms, max {:.1} ms",
+        long.len(),
+        long.iter().copied().fold(0.0, f64::max),
+        latencies.len(),
+        latencies.get(latencies.len() / 2).copied().unwrap_or(f64::NAN),
+        latencies.last().copied().unwrap_or(f64::NAN)
+    );
 }
