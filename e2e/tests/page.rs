@@ -523,3 +523,78 @@ async fn a_pinned_run_is_overlaid_on_the_next() {
     })
     .await;
 }
+
+/// The numbers a sweep chart plotted (its `data-series`): one line per policy, (load, value) points. The browser's
+/// JSON.parse reads them and hands them over as strings, which `str::parse` reads back exactly (serde_json's default
+/// float parser may be one unit in the last place off on 17-digit numbers).
+async fn sweep_series(client: &Client, css: &str) -> Vec<(String, Vec<(f64, f64)>)> {
+    let v = js(
+        client,
+        "const e = document.querySelector(arguments[0]);
+         if (!e || !e.dataset.series) return null;
+         return JSON.parse(e.dataset.series).map(([p, pts]) => [p, pts.map(([x, y]) => [String(x), String(y)])]);",
+        vec![json!(css)],
+    )
+    .await;
+    let number = |x: &serde_json::Value| x.as_str().and_then(parse_figure).unwrap_or(f64::NAN);
+    v.as_array()
+        .unwrap_or_else(|| panic!("{css} has no data-series"))
+        .iter()
+        .map(|line| {
+            let points = line[1].as_array().map(|a| a.iter().map(|p| (number(&p[0]), number(&p[1]))).collect());
+            (line[0].as_str().unwrap_or_default().to_string(), points.unwrap_or_default())
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_runs_every_load_and_policy_and_matches_native() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_small_scenario(&client, 3).await;
+        let base_scenario = scenario_in_url(&client).await;
+        js(&client, "document.querySelector('details.sweep').open = true; return true;", vec![]).await;
+        wait_enabled(&client, "#sweep-run", READY_TIMEOUT).await;
+        click(&client, "#sweep-run").await;
+        // The default choice: FPLT, ECT and RR at six loads.
+        let total = 18;
+        let want = format!("{total} of {total} runs done");
+        let status = wait_for(&client, RUN_TIMEOUT, &format!("#sweep-status to say '{want}'"), || async {
+            let s = text(&client, "#sweep-status").await.unwrap_or_default();
+            (s.starts_with(&want) || s.contains("lost")).then_some(s)
+        })
+        .await;
+        assert_eq!(status, want, "the sweep did not finish every run");
+
+        for (css, nsl) in [("#chart-sweep-ms", false), ("#chart-sweep-nsl", true)] {
+            let series = sweep_series(&client, css).await;
+            let policies: Vec<&str> = series.iter().map(|(p, _)| p.as_str()).collect();
+            assert_eq!(policies, ["ECT", "FPLT", "RR"], "{css} does not plot the three chosen policies");
+            let mut differ = Vec::new();
+            for (policy, points) in &series {
+                let loads: Vec<f64> = points.iter().map(|p| p.0).collect();
+                assert_eq!(loads, [0.2, 0.35, 0.5, 0.65, 0.8, 0.95], "{css}, {policy}: not every load of the sweep");
+                for &(load, value) in points {
+                    let mut s = base_scenario.clone();
+                    s.scheduling = policy.parse().expect("a scheduling policy");
+                    s.workload.load = Some(load);
+                    let m = bagsim::run::run(&s).expect("runs natively").metrics.overall;
+                    let native = if nsl { m.nsl.mean } else { m.makespan.mean };
+                    if !same_f64(value, native) {
+                        differ.push(format!("{policy} at load {load}: page {value}, native {native}"));
+                    }
+                }
+            }
+            assert!(differ.is_empty(), "{css} differs from native runs:\n  {}", differ.join("\n  "));
+            for (i, rgb) in [[31, 119, 180], [214, 39, 40], [44, 160, 44]].into_iter().enumerate() {
+                let n = colour_pixels(&client, css, rgb).await;
+                assert!(n > 50, "{css}: the line of {} (colour {rgb:?}) has only {n} pixels", policies[i]);
+            }
+            println!("{css}: 3 policies × 6 loads, every point equal to the native run");
+        }
+        js(&client, "document.querySelector('details.sweep').scrollIntoView(); return true;", vec![]).await;
+        let shot = screenshot(&client, "sweep.png").await;
+        println!("screenshot: {}", shot.display());
+    })
+    .await;
+}

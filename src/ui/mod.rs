@@ -677,6 +677,8 @@ fn Sweep(lab: Lab) -> impl IntoView {
                 .and_then(|d| d.get_element_by_id(id))
                 .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
             {
+                // The plotted numbers, for whoever wants to check them (the browser test does, against native runs).
+                let _ = canvas.set_attribute("data-series", &serde_json::to_string(lines).unwrap_or_default());
                 if let Some(b) = CanvasBackend::with_canvas_object(canvas) {
                     let root = b.into_drawing_area();
                     let _ = charts::draw_sweep(&root, title, y, lines);
@@ -714,12 +716,22 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
     let queue = Rc::new(RefCell::new(jobs.into_iter().enumerate().collect::<std::collections::VecDeque<_>>()));
     let labels: Rc<RefCell<BTreeMap<u32, (String, f64)>>> = Rc::new(RefCell::new(BTreeMap::new()));
     let done = Rc::new(RefCell::new(0usize));
-    lab.sweep_status.set(format!("0 of {total} runs done"));
+    // Runs that failed or whose worker died: the sweep goes on without them and says so.
+    let lost: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
+    let status = move |done: usize, lost: &[String]| {
+        let mut s = format!("{done} of {total} runs done");
+        if let Some(last) = lost.last() {
+            s += &format!("; {} lost ({last})", lost.len());
+        }
+        lab.sweep_status.set(s);
+    };
+    status(0, &[]);
     SWEEP_CLIENTS.with(|c| c.borrow_mut().clear());
     for _ in 0..cores {
         let queue = queue.clone();
         let labels = labels.clone();
         let done = done.clone();
+        let lost = lost.clone();
         let slot: Rc<RefCell<Option<Rc<Client>>>> = Rc::new(RefCell::new(None));
         let slot2 = slot.clone();
         let labels_for_next = labels.clone();
@@ -738,15 +750,20 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
                         LIVE.with(|l| l.borrow_mut().sweep.push((p, load, report)));
                     }
                     *done.borrow_mut() += 1;
-                    lab.sweep_status.set(format!("{} of {total} runs done", done.borrow()));
+                    status(*done.borrow(), &lost.borrow());
                     lab.sweep_version.update(|v| *v += 1);
                     next2(&client);
                 }
                 Event::Message(FromWorker::Failed { message, .. }) => {
-                    lab.sweep_status.set(format!("a run failed: {message}"));
+                    lost.borrow_mut().push(format!("a run failed: {message}"));
+                    status(*done.borrow(), &lost.borrow());
                     next2(&client);
                 }
-                Event::Died(why) => lab.sweep_status.set(format!("a worker stopped ({why}); it was replaced")),
+                // The replacement worker's Ready takes the next run from the queue.
+                Event::Died(why) => {
+                    lost.borrow_mut().push(format!("a worker stopped: {why}; it was replaced"));
+                    status(*done.borrow(), &lost.borrow());
+                }
                 _ => {}
             }
         });
