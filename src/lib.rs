@@ -10,6 +10,7 @@ pub mod metrics;
 pub mod platform;
 pub mod policy;
 pub mod protocol;
+pub mod reproduce;
 pub mod run;
 pub mod scenario;
 pub mod share;

@@ -5,7 +5,8 @@ use crate::platform::{capacity, Cluster};
 use crate::policy::predictor::{evaluate_all, PredictorAccuracy};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::simulation::{SimConfig, Simulation};
-use crate::workload::generate::{generate, GenerateSpec, Generated};
+use crate::workload::generate::{GenerateSpec, Generated};
+use crate::workload::streams::{generate_platform, StreamSummary};
 use crate::workload::Workload;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,9 @@ pub struct WorkloadSummary {
     pub achieved_load: f64,
     /// Factor applied to every inter-arrival time to reach the target.
     pub iat_scale: f64,
+    /// Per cluster stream (empty for a global stream): its BoTs, tasks and achieved load on its own capacity.
+    #[serde(default)]
+    pub streams: Vec<StreamSummary>,
     pub warnings: Vec<String>,
 }
 
@@ -44,6 +48,7 @@ pub struct Report {
 pub struct Prepared {
     pub clusters: Vec<Cluster>,
     pub generated: Generated,
+    pub streams: Vec<StreamSummary>,
 }
 
 /// Validates the scenario and generates its workload.
@@ -60,10 +65,12 @@ pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
         median_size: s.workload.median_size,
         mean_runtime: s.workload.mean_runtime,
         max_size: s.workload.max_size,
+        calibration: s.workload.calibration,
         seed: s.seed,
     };
-    let generated = generate(&spec).map_err(|m| ScenarioError { field: "workload".into(), message: m })?;
-    Ok(Prepared { clusters, generated })
+    let p = generate_platform(&spec, &clusters, s.workload.streams)
+        .map_err(|m| ScenarioError { field: "workload".into(), message: m })?;
+    Ok(Prepared { clusters, generated: p.generated, streams: p.streams })
 }
 
 /// The simulator settings of a scenario.
@@ -86,7 +93,8 @@ pub fn sim_config(s: &Scenario) -> SimConfig {
 /// A simulation of the scenario, ready to step (the page drives it in chunks), and the workload's summary. The
 /// workload moves into the simulation: it is the largest thing a run holds.
 pub fn simulation(s: &Scenario, p: Prepared) -> (Simulation, WorkloadSummary) {
-    let summary = summary(s, &p.generated);
+    let mut summary = summary(s, &p.generated);
+    summary.streams = p.streams;
     (Simulation::new(sim_config(s), p.clusters, p.generated.workload), summary)
 }
 
@@ -101,6 +109,7 @@ pub fn summary(s: &Scenario, g: &Generated) -> WorkloadSummary {
         target_load: s.workload.load,
         achieved_load: g.achieved_load,
         iat_scale: g.iat_scale,
+        streams: Vec::new(),
         warnings: g.warnings.clone(),
     }
 }

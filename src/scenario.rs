@@ -6,7 +6,8 @@ use crate::policy::predictor::{PredictorInput, PredictorModel};
 use crate::policy::scheduling::SchedulingPolicy;
 use crate::policy::selection::SelectionPolicy;
 use crate::workload::generate::ArrivalPattern;
-use crate::workload::model::{BotModel, Preset};
+use crate::workload::model::{BotModel, Calibration, Preset};
+use crate::workload::streams::Streams;
 use serde::{Deserialize, Serialize};
 
 pub const DAY: f64 = 86_400.0;
@@ -73,6 +74,10 @@ pub struct WorkloadConfig {
     pub mean_runtime: Option<f64>,
     /// Largest BoT size; larger draws are capped.
     pub max_size: u32,
+    /// One independent stream per cluster (default) or one global stream.
+    pub streams: Streams,
+    /// The unit and bounds of the model's runtimes (ART, RTV).
+    pub calibration: Calibration,
 }
 
 impl Default for WorkloadConfig {
@@ -86,6 +91,8 @@ impl Default for WorkloadConfig {
             median_size: None,
             mean_runtime: None,
             max_size: 5000,
+            streams: Streams::PerCluster,
+            calibration: Calibration::Minutes,
         }
     }
 }
@@ -191,6 +198,17 @@ impl Scenario {
         }
         if !(1..=1_000_000).contains(&model.users.n) {
             return Err(err("workload.model.users.n", format!("{} is out of range; allowed 1–1000000", model.users.n)));
+        }
+        let clusters = self.platform.clusters().map(|c| c.len()).unwrap_or(1) as u64;
+        if w.streams == Streams::PerCluster && u64::from(model.users.n) * clusters > 10_000_000 {
+            return Err(err(
+                "workload.model.users.n",
+                format!(
+                    "{} users per cluster stream × {clusters} clusters exceeds 10 000 000 users; use fewer users or \
+                     \"streams\": \"global\"",
+                    model.users.n
+                ),
+            ));
         }
         for (name, d) in
             [("iat", &model.iat.dist), ("size", &model.size.dist), ("art", &model.art.dist), ("rtv", &model.rtv.dist)]
@@ -299,6 +317,20 @@ pub const PARAMS: &[Param] = &[
         unit: "tasks",
         allowed: "1 – 1 000 000",
         meaning: "larger BoT sizes are capped",
+    },
+    Param {
+        path: "workload.streams",
+        unit: "",
+        allowed: "per_cluster, global",
+        meaning: "per_cluster: each cluster receives its own independent stream with its own users, at the target \
+                  load of its own capacity (Iosup et al. 2008, §4.2); global: one stream, user u homed at cluster u mod C",
+    },
+    Param {
+        path: "workload.calibration",
+        unit: "",
+        allowed: "minutes, seconds",
+        meaning: "unit of the model's ART (RTV in its square) and ART bounds: minutes, [1 s, 30 days] (the default; \
+                  gives the task counts of Iosup et al. 2008, §4.2) or seconds, [1 s, 2^20 s] (the earlier reading)",
     },
     Param {
         path: "architecture.kind",

@@ -135,8 +135,10 @@ fn every_from_worker_message_round_trips() {
     }
 }
 
-/// tests/sim/determinism.rs `pinned_golden_figures`: (bots, tasks, finished tasks, events), mean makespan, mean NSL.
-const GOLDEN: ((u64, u64, u64, u64), f64, f64) =
+/// tests/sim/determinism.rs `pinned_golden_figures` and `the_earlier_default_is_unchanged`: (bots, tasks,
+/// finished tasks, events), mean makespan, mean NSL.
+const GOLDEN: ((u64, u64, u64, u64), f64, f64) = ((2696, 14669, 14669, 17365), 56198.28616077489, 0.2633282784583765);
+const GOLDEN_GLOBAL_SECONDS: ((u64, u64, u64, u64), f64, f64) =
     ((37650, 197908, 197908, 235558), 4158.911460454823, 0.26711327451288175);
 
 #[wasm_bindgen_test]
@@ -144,9 +146,16 @@ fn wasm_gives_the_native_golden_figures() {
     let mut s = Scenario { seed: 3, ..Default::default() };
     s.workload.submission_period = 259_200.0;
     s.workload.load = Some(0.9);
-    let r = run_with_clock(&s, &|| 0.0).expect("the golden scenario runs");
+    check_golden(&s, GOLDEN);
+    s.workload.streams = bagsim::workload::streams::Streams::Global;
+    s.workload.calibration = bagsim::workload::model::Calibration::Seconds;
+    check_golden(&s, GOLDEN_GLOBAL_SECONDS);
+}
+
+fn check_golden(s: &Scenario, golden: ((u64, u64, u64, u64), f64, f64)) {
+    let r = run_with_clock(s, &|| 0.0).expect("the golden scenario runs");
     let got = (r.workload.bots, r.workload.tasks, r.metrics.tasks.finished, r.metrics.system.events);
-    let (counts, makespan, nsl) = GOLDEN;
+    let (counts, makespan, nsl) = golden;
     assert_eq!(got, counts, "wasm32 counts (bots, tasks, finished, events) differ from the native golden ones");
     // Exact: the simulator uses libm and integer random streams, so wasm32 and native agree bit for bit.
     assert!(

@@ -40,11 +40,6 @@ impl Architecture {
             }
         }
     }
-
-    /// The home cluster of user `user` (round-robin by rank, SPEC §2.2).
-    pub fn home_cluster(user: u32, clusters: usize) -> usize {
-        user as usize % clusters
-    }
 }
 
 impl std::str::FromStr for Architecture {

@@ -64,6 +64,22 @@ mod cli {
             #[arg(long)]
             jobs: Option<usize>,
         },
+        /// Re-run an experiment of Iosup et al. 2008, §5 (fig3 … fig11, or all) with several seeds per point:
+        /// writes STEM-FIG.csv (means, 95% intervals, every seed) and STEM-FIG.svg, and prints the paper's
+        /// findings next to ours.
+        Reproduce {
+            /// fig3, fig4, …, fig11, or all
+            figure: String,
+            /// Seeds per point (1–100).
+            #[arg(long, default_value_t = bagsim::reproduce::DEFAULT_SEEDS)]
+            seeds: u32,
+            /// Output file stem.
+            #[arg(long, default_value = "reproduce")]
+            out: PathBuf,
+            /// Worker threads (default: all cores).
+            #[arg(long)]
+            jobs: Option<usize>,
+        },
         /// Print the workload the scenario would simulate.
         Generate {
             scenario: PathBuf,
@@ -109,6 +125,7 @@ mod cli {
                 }
                 Ok(())
             }
+            Command::Reproduce { figure, seeds, out, jobs } => reproduce(&figure, seeds, &out, jobs),
             Command::Run { scenario, seed, out } => {
                 let mut s = load(&scenario)?;
                 if let Some(seed) = seed {
@@ -275,6 +292,69 @@ mod cli {
             }
             cur = obj.entry(part.to_string()).or_insert_with(|| serde_json::json!({}));
         }
+        Ok(())
+    }
+
+    fn reproduce(which: &str, seeds: u32, out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
+        use bagsim::reproduce::{claims::claims, svg::figure_svg, FigureId, FigureResult};
+        if !(1..=100).contains(&seeds) {
+            return Err(format!("--seeds {seeds} is out of range; allowed 1–100"));
+        }
+        let figures: Vec<FigureId> =
+            if which.eq_ignore_ascii_case("all") { FigureId::ALL.to_vec() } else { vec![which.parse()?] };
+        let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+        let all_start = std::time::Instant::now();
+        for id in figures {
+            let start = std::time::Instant::now();
+            let figure = id.figure();
+            let runs = figure.runs(seeds);
+            let mut result = FigureResult::new(figure, seeds);
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let cells: Vec<std::sync::Mutex<Option<Result<bagsim::reproduce::RunResult, String>>>> =
+                (0..runs.len()).map(|_| std::sync::Mutex::new(None)).collect();
+            std::thread::scope(|scope| {
+                for _ in 0..jobs {
+                    scope.spawn(|| loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= runs.len() {
+                            break;
+                        }
+                        let r = bagsim::reproduce::run_point(&runs[i].scenario);
+                        *cells[i].lock().expect("unpoisoned") = Some(r);
+                    });
+                }
+            });
+            for (spec, cell) in runs.iter().zip(cells) {
+                match cell.into_inner().expect("unpoisoned").expect("every run finished") {
+                    Ok(r) => result.add(spec, r),
+                    Err(e) => {
+                        result.failures.push(format!("{} seed {}: {e}", result.figure.series[spec.series], spec.seed))
+                    }
+                }
+            }
+            let stem = out.display().to_string();
+            let (csv_path, svg_path) = (format!("{stem}-{}.csv", id.name()), format!("{stem}-{}.svg", id.name()));
+            std::fs::write(&csv_path, result.to_csv()).map_err(|e| format!("{csv_path}: {e}"))?;
+            std::fs::write(&svg_path, figure_svg(&result)).map_err(|e| format!("{svg_path}: {e}"))?;
+            say!(
+                "\n{} — {} ({}; {} runs, {} seeds per point, {:.1} s)",
+                id.name(),
+                result.figure.title,
+                result.figure.section,
+                runs.len(),
+                seeds,
+                start.elapsed().as_secs_f64()
+            );
+            for c in claims(&result) {
+                say!("  paper:   {}", c.paper);
+                say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
+            }
+            for f in &result.failures {
+                say!("  failed run: {f}");
+            }
+            say!("  wrote {csv_path} and {svg_path}");
+        }
+        say!("\ntotal {:.1} s", all_start.elapsed().as_secs_f64());
         Ok(())
     }
 

@@ -416,8 +416,8 @@ mod tests {
         use crate::workload::{Bot, Workload};
         let w = Workload {
             bots: vec![
-                Bot { arrival: 0.0, user: 0, first_task: 0, size: 2, art: f64::NAN, rtv: f64::NAN },
-                Bot { arrival: 5.0, user: 1, first_task: 2, size: 1, art: f64::NAN, rtv: f64::NAN },
+                Bot { arrival: 0.0, user: 0, first_task: 0, size: 2, art: f64::NAN, rtv: f64::NAN, home: None },
+                Bot { arrival: 5.0, user: 1, first_task: 2, size: 1, art: f64::NAN, rtv: f64::NAN, home: None },
             ],
             runtimes: vec![10.0, 30.0, 7.0],
             users: 2,

@@ -239,7 +239,7 @@ impl Simulation {
         let n_clusters = clusters.len();
         let mut sim = Simulation {
             inaccuracy_seed: stream_seed(cfg.seed, "inaccuracy"),
-            user_rm: (0..n_users as u32).map(|u| Architecture::home_cluster(u, n_clusters) as u32).collect(),
+            user_rm: first_homes(&workload, n_users, n_clusters),
             bot_predictor: if uses_prediction { vec![None; bots] } else { Vec::new() },
             user_predictor: if uses_prediction && cfg.predictor_input == PredictorInput::User {
                 vec![PredictorState::new(cfg.predictor); n_users]
@@ -572,7 +572,7 @@ impl Simulation {
                 self.ensure_tick();
             }
             Architecture::SepC => {
-                let r = Architecture::home_cluster(bot.user, self.clusters.len());
+                let r = bot.home_cluster(self.clusters.len());
                 self.enqueue(r, part, bot.user);
                 self.pass(r);
             }
@@ -955,4 +955,18 @@ fn known_estimate(w: &Workload, cfg: &SimConfig, seed: u64, task: u32) -> f64 {
     let u = (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
     let e = cfg.inaccuracy * (2.0 * u - 1.0);
     (r + e / 100.0 * r).max(1.0)
+}
+
+/// Where each user starts under fcondor: the home cluster of its first BoT (users who submit nothing: by rank).
+fn first_homes(w: &Workload, users: usize, clusters: usize) -> Vec<u32> {
+    let mut home: Vec<u32> = (0..users).map(|u| (u % clusters) as u32).collect();
+    let mut seen = vec![false; users];
+    for b in &w.bots {
+        let u = b.user as usize;
+        if !seen[u] {
+            seen[u] = true;
+            home[u] = b.home_cluster(clusters) as u32;
+        }
+    }
+    home
 }

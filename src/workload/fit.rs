@@ -1573,7 +1573,15 @@ mod tests {
             let a = libm::exp2(art.sample(&mut r)).clamp(1.0, 1_048_576.0);
             let first_task = w.runtimes.len() as u32;
             w.runtimes.extend(std::iter::repeat_n(a, n as usize));
-            w.bots.push(Bot { arrival: t, user, first_task, size: n, art: a, rtv: libm::exp2(rtv.sample(&mut r)) });
+            w.bots.push(Bot {
+                arrival: t,
+                user,
+                first_task,
+                size: n,
+                art: a,
+                rtv: libm::exp2(rtv.sample(&mut r)),
+                home: None,
+            });
         }
         w
     }

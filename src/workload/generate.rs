@@ -2,7 +2,7 @@
 //! arrival times scaled by one factor so that the offered load meets the target (SPEC §2.1–2.2).
 
 use super::dist::Dist;
-use super::model::{BotModel, Characteristic};
+use super::model::{BotModel, Calibration, Characteristic};
 use super::types::{Bot, Workload};
 use crate::engine::Rng;
 use serde::{Deserialize, Serialize};
@@ -12,8 +12,6 @@ pub const DAY: f64 = 86_400.0;
 pub const SLOT: f64 = 1_800.0;
 /// Peak hours 08:00–17:00 are the slots 16..=33 (000 §3.3).
 pub const PEAK_SLOTS: std::ops::RangeInclusive<usize> = 16..=33;
-/// ART is clamped to [1 s, 2^20 s] (SPEC §2.1).
-pub const ART_MAX: f64 = 1_048_576.0;
 /// A guard against runaway scenarios (e.g. a tiny IAT with no load target): more tasks than this is an error.
 pub const MAX_TASKS: usize = 20_000_000;
 
@@ -47,6 +45,8 @@ pub struct GenerateSpec<'a> {
     pub mean_runtime: Option<f64>,
     /// Sizes above this are capped.
     pub max_size: u32,
+    /// The unit of the model's ART and RTV, and the ART bounds.
+    pub calibration: Calibration,
     pub seed: u64,
 }
 
@@ -136,6 +136,9 @@ struct Marks<'a> {
     users_cdf: Vec<f64>,
     size_scale: f64,
     art_scale: f64,
+    /// Seconds per model unit, and the unit squared (for the RTV).
+    unit: f64,
+    art_max: f64,
     max_size: u32,
     users: Rng,
     sizes: Rng,
@@ -168,9 +171,10 @@ impl<'a> Marks<'a> {
         let size_value = self.size_scale * m.size.value_of(m.size.dist.sample(&mut self.sizes));
         let size =
             if size_value.is_finite() { size_value.round().max(1.0).min(self.max_size as f64) as u32 } else { 1 };
-        let art = (self.art_scale * m.art.value_of(m.art.dist.sample(&mut self.arts))).clamp(1.0, ART_MAX);
+        let art =
+            (self.art_scale * self.unit * m.art.value_of(m.art.dist.sample(&mut self.arts))).clamp(1.0, self.art_max);
         let art = if art.is_nan() { 1.0 } else { art };
-        let rtv = m.rtv.value_of(m.rtv.dist.sample(&mut self.rtvs)).max(0.0);
+        let rtv = (self.unit * self.unit * m.rtv.value_of(m.rtv.dist.sample(&mut self.rtvs))).max(0.0);
         let first_task = self.runtimes.len() as u32;
         let mut work = 0.0;
         if rtv > 0.0 && rtv.is_finite() {
@@ -187,20 +191,21 @@ impl<'a> Marks<'a> {
                 self.runtimes.push(art);
             }
         }
-        self.bots.push(Bot { arrival: 0.0, user, first_task, size, art, rtv });
+        self.bots.push(Bot { arrival: 0.0, user, first_task, size, art, rtv, home: None });
         let prev = *self.cum_work.last().unwrap_or(&0.0);
         self.cum_work.push(prev + work);
     }
 }
 
-/// Solves E[clamp(c·V, 1, 2^20)] = target for c, V the ART value, by bisection on log2 c (expectation by the
-/// midpoint rule over 4 000 quantiles).
-fn art_scale_for_mean(art: &Characteristic, target: f64) -> f64 {
+/// Solves E[clamp(c·V, 1, art_max)] = target for c, V the ART value in seconds, by bisection on log2 c
+/// (expectation by the midpoint rule over 4 000 quantiles).
+fn art_scale_for_mean(art: &Characteristic, calibration: Calibration, target: f64) -> f64 {
     const Q: usize = 4000;
-    let values: Vec<f64> = (0..Q).map(|i| art.value_quantile((i as f64 + 0.5) / Q as f64)).collect();
+    let (unit, art_max) = (calibration.unit(), calibration.art_max());
+    let values: Vec<f64> = (0..Q).map(|i| unit * art.value_quantile((i as f64 + 0.5) / Q as f64)).collect();
     let mean_at = |log_c: f64| {
         let c = libm::exp2(log_c);
-        values.iter().map(|v| (c * v).clamp(1.0, ART_MAX)).sum::<f64>() / Q as f64
+        values.iter().map(|v| (c * v).clamp(1.0, art_max)).sum::<f64>() / Q as f64
     };
     let (mut lo, mut hi) = (-200.0f64, 200.0f64);
     for _ in 0..200 {
@@ -212,6 +217,18 @@ fn art_scale_for_mean(art: &Characteristic, target: f64) -> f64 {
         }
     }
     libm::exp2(0.5 * (lo + hi))
+}
+
+/// The expected ART, seconds, of a characteristic under a calibration: E[clamp(unit · V, 1 s, art_max)] by the
+/// midpoint rule over 4 000 quantiles (the expected mean task runtime, up to the 1 s floor on each task).
+pub fn mean_task_runtime(art: &Characteristic, calibration: Calibration) -> f64 {
+    const Q: usize = 4000;
+    (0..Q)
+        .map(|i| {
+            (calibration.unit() * art.value_quantile((i as f64 + 0.5) / Q as f64)).clamp(1.0, calibration.art_max())
+        })
+        .sum::<f64>()
+        / Q as f64
 }
 
 /// Generates the workload. Errors name the knob and the reason.
@@ -235,7 +252,7 @@ pub fn generate(spec: &GenerateSpec) -> Result<Generated, String> {
         None => 1.0,
     };
     let art_scale = match spec.mean_runtime {
-        Some(target) => art_scale_for_mean(&m.art, target),
+        Some(target) => art_scale_for_mean(&m.art, spec.calibration, target),
         None => 1.0,
     };
     let seed = spec.seed;
@@ -244,6 +261,8 @@ pub fn generate(spec: &GenerateSpec) -> Result<Generated, String> {
         users_cdf,
         size_scale,
         art_scale,
+        unit: spec.calibration.unit(),
+        art_max: spec.calibration.art_max(),
         max_size: spec.max_size,
         users: Rng::stream(seed, "users"),
         sizes: Rng::stream(seed, "sizes"),
@@ -525,13 +544,18 @@ mod tests {
     #[test]
     fn art_scale_hits_the_mean() {
         let art = Characteristic::log2(Dist::Normal { mu: 2.73, sigma: 6.1 });
-        for target in [180.0, 3600.0, 10_800.0] {
-            let c = art_scale_for_mean(&art, target);
-            let q = 4000;
-            let mean =
-                (0..q).map(|i| (c * art.value_quantile((i as f64 + 0.5) / q as f64)).clamp(1.0, ART_MAX)).sum::<f64>()
+        for cal in Calibration::ALL {
+            for target in [180.0, 3600.0, 10_800.0] {
+                let c = art_scale_for_mean(&art, cal, target);
+                let q = 4000;
+                let mean = (0..q)
+                    .map(|i| {
+                        (c * cal.unit() * art.value_quantile((i as f64 + 0.5) / q as f64)).clamp(1.0, cal.art_max())
+                    })
+                    .sum::<f64>()
                     / q as f64;
-            assert!((mean / target - 1.0).abs() < 1e-6, "{target}: {mean}");
+                assert!((mean / target - 1.0).abs() < 1e-6, "{cal:?} {target}: {mean}");
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod dist;
 pub mod fit;
 pub mod generate;
 pub mod model;
+pub mod streams;
 mod types;
 
 pub use types::{Bot, Workload};

@@ -18,6 +18,20 @@ pub struct Bot {
     pub art: f64,
     /// The intra-BoT runtime variance (RTV) as drawn by the generator, in s² (NaN for traces).
     pub rtv: f64,
+    /// The cluster whose stream the BoT belongs to, where sep-c queues it and where fcondor's user starts; None
+    /// = the user's home by rank, user mod clusters (a single global stream).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home: Option<u32>,
+}
+
+impl Bot {
+    /// The cluster the BoT arrives at on a platform of `clusters` clusters.
+    pub fn home_cluster(&self, clusters: usize) -> usize {
+        match self.home {
+            Some(c) => c as usize % clusters,
+            None => self.user as usize % clusters,
+        }
+    }
 }
 
 /// A complete workload: BoTs sorted by arrival time, and every task's runtime.

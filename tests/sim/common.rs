@@ -19,6 +19,7 @@ pub fn workload(bots: &[(f64, u32, &[f64])]) -> Workload {
             size: runtimes.len() as u32,
             art: f64::NAN,
             rtv: f64::NAN,
+            home: None,
         });
         w.runtimes.extend_from_slice(runtimes);
         w.users = w.users.max(user + 1);

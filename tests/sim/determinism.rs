@@ -42,8 +42,21 @@ fn another_policy_sees_the_same_workload() {
 #[test]
 fn pinned_golden_figures() {
     // Pinned from a run of this version; changing them is a deliberate act with a reason in the commit.
-    let r = run::run(&small(3)).unwrap();
-    let golden = GOLDEN;
+    check_golden(&small(3), GOLDEN);
+}
+
+/// The earlier default (one global stream, runtimes in seconds) is still available and gives exactly the figures
+/// it gave before per-cluster streams and the minutes calibration became the default.
+#[test]
+fn the_earlier_default_is_unchanged() {
+    let mut s = small(3);
+    s.workload.streams = bagsim::workload::streams::Streams::Global;
+    s.workload.calibration = bagsim::workload::model::Calibration::Seconds;
+    check_golden(&s, GOLDEN_GLOBAL_SECONDS);
+}
+
+fn check_golden(s: &Scenario, golden: ((u64, u64, u64, u64), f64, f64)) {
+    let r = run::run(s).unwrap();
     let got = (r.workload.bots, r.workload.tasks, r.metrics.tasks.finished, r.metrics.system.events);
     assert_eq!(got, golden.0, "counts");
     assert!(
@@ -54,5 +67,7 @@ fn pinned_golden_figures() {
     assert!((r.metrics.overall.nsl.mean - golden.2).abs() <= 1e-9 * golden.2, "{}", r.metrics.overall.nsl.mean);
 }
 
-const GOLDEN: ((u64, u64, u64, u64), f64, f64) =
+const GOLDEN: ((u64, u64, u64, u64), f64, f64) = ((2696, 14669, 14669, 17365), 56198.28616077489, 0.2633282784583765);
+
+const GOLDEN_GLOBAL_SECONDS: ((u64, u64, u64, u64), f64, f64) =
     ((37650, 197908, 197908, 235558), 4158.911460454823, 0.26711327451288175);

@@ -40,7 +40,9 @@ fn mmc_scenario(rho: f64, days: f64, seed: u64) -> Scenario {
                 "rtv": {{"dist": {{"family": "constant", "value": {var}}}}}
             }},
             "load": {rho},
-            "submission_period": {period}
+            "submission_period": {period},
+            "streams": "global",
+            "calibration": "seconds"
         }},
         "architecture": {{"kind": "csp"}},
         "selection": "S-T",

@@ -5,4 +5,5 @@ mod determinism;
 mod erlang;
 mod hand_cases;
 mod invariants;
+mod streams;
 mod workload_model;

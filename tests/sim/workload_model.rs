@@ -3,7 +3,7 @@
 use bagsim::platform::{capacity, das2_g5k};
 use bagsim::workload::fit::{fit_workload, Family};
 use bagsim::workload::generate::{generate, ArrivalPattern, DailyCycle, GenerateSpec};
-use bagsim::workload::model::Preset;
+use bagsim::workload::model::{Calibration, Preset};
 
 fn spec(model: &bagsim::workload::model::BotModel, load: Option<f64>, days: f64, seed: u64) -> GenerateSpec<'_> {
     GenerateSpec {
@@ -15,6 +15,7 @@ fn spec(model: &bagsim::workload::model::BotModel, load: Option<f64>, days: f64,
         median_size: None,
         mean_runtime: None,
         max_size: 5000,
+        calibration: Calibration::Seconds,
         seed,
     }
 }

@@ -1,0 +1,312 @@
+//! The paper's findings per figure, checked against our numbers: each claim of [Iosup08] §5 that a figure's
+//! data can test, with what we measured and whether it agrees. Orderings count only where the 95% intervals are
+//! apart; otherwise the verdict is "not resolved" at this many seeds.
+
+use super::stats::Interval;
+use super::{FigureId, FigureResult, Metric};
+
+/// How our numbers stand to a claim of the paper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Agrees,
+    Disagrees,
+    /// The intervals overlap, or the claim holds for some series and not others.
+    Unresolved,
+}
+
+impl Verdict {
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Agrees => "agrees",
+            Verdict::Disagrees => "disagrees",
+            Verdict::Unresolved => "not resolved",
+        }
+    }
+}
+
+/// One finding of the paper and ours next to it.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub paper: String,
+    pub ours: String,
+    pub verdict: Verdict,
+}
+
+fn fmt(i: &Interval) -> String {
+    let d = if i.mean.abs() >= 100.0 {
+        0
+    } else if i.mean.abs() >= 1.0 {
+        2
+    } else {
+        3
+    };
+    if i.half_width.is_finite() {
+        format!("{:.*} ± {:.*}", d, i.mean, d, i.half_width)
+    } else {
+        format!("{:.*}", d, i.mean)
+    }
+}
+
+/// Is `name` the lowest (or `rank`-th lowest, 0-based) series of `metric` overall over `xs`?
+fn rank_claim(r: &FigureResult, paper: &str, name: &str, rank: usize, metric: Metric, xs: &[usize]) -> Claim {
+    let f = &r.figure;
+    let mut all: Vec<(usize, Interval)> = (0..f.series.len()).map(|s| (s, r.overall(s, xs, metric))).collect();
+    all.sort_by(|a, b| a.1.mean.total_cmp(&b.1.mean));
+    let pos = all.iter().position(|(s, _)| f.series[*s] == name).expect("series of the figure");
+    let me = all[pos].1;
+    let listing: Vec<String> =
+        all.iter().take(4).map(|(s, i)| format!("{} {}", f.series[*s], fmt(i))).collect::<Vec<_>>();
+    let ours = format!(
+        "{name} ranks {} of {} on {} ({}); lowest: {}",
+        pos + 1,
+        all.len(),
+        metric.title().to_lowercase(),
+        fmt(&me),
+        listing.join(", ")
+    );
+    // Agrees: at the claimed rank, and apart from its neighbours; disagrees: another rank, apart from the series
+    // at the claimed rank.
+    let verdict = if pos == rank {
+        let below_ok = rank == 0 || all[rank - 1].1.separated_from(&me);
+        let above_ok = rank + 1 >= all.len() || all[rank + 1].1.separated_from(&me);
+        if below_ok && above_ok {
+            Verdict::Agrees
+        } else {
+            Verdict::Unresolved
+        }
+    } else if all[rank].1.separated_from(&me) {
+        Verdict::Disagrees
+    } else {
+        Verdict::Unresolved
+    };
+    Claim { paper: paper.into(), ours, verdict }
+}
+
+/// For how many series does `holds(series)` hold: all → agrees, none → disagrees, else not resolved.
+fn count_claim(r: &FigureResult, paper: &str, what: &str, holds: impl Fn(usize) -> Option<bool>) -> Claim {
+    let f = &r.figure;
+    let mut yes = Vec::new();
+    let mut no = Vec::new();
+    for s in 0..f.series.len() {
+        match holds(s) {
+            Some(true) => yes.push(f.series[s]),
+            Some(false) => no.push(f.series[s]),
+            None => {}
+        }
+    }
+    let verdict = if no.is_empty() && !yes.is_empty() {
+        Verdict::Agrees
+    } else if yes.is_empty() {
+        Verdict::Disagrees
+    } else {
+        Verdict::Unresolved
+    };
+    let ours = if no.is_empty() {
+        format!("{what}: holds for all {} ({})", yes.len(), yes.join(", "))
+    } else {
+        format!(
+            "{what}: holds for {} of {} ({}); not for {}",
+            yes.len(),
+            yes.len() + no.len(),
+            yes.join(", "),
+            no.join(", ")
+        )
+    };
+    Claim { paper: paper.into(), ours, verdict }
+}
+
+fn series(r: &FigureResult, name: &str) -> usize {
+    r.figure.series.iter().position(|s| *s == name).expect("series of the figure")
+}
+
+/// The claims of a figure, checked on its results.
+pub fn claims(r: &FigureResult) -> Vec<Claim> {
+    let f = &r.figure;
+    let says = f.paper_says;
+    let all_x: Vec<usize> = (0..r.x_count()).collect();
+    let mean = |s: usize, x: usize, m: Metric| r.interval(s, x, m);
+    match f.id {
+        FigureId::Fig3 => {
+            let overall = |s: usize| Interval::of(&r.overall_values(s));
+            vec![
+                count_claim(r, says[0], "NSL of classes 5-9 and 10-19 above the policy's average NSL", |s| {
+                    let avg = overall(s).mean;
+                    let (a, b) = (mean(s, 2, Metric::Nsl).mean, mean(s, 3, Metric::Nsl).mean);
+                    (a.is_finite() && b.is_finite()).then_some(a > avg && b > avg)
+                }),
+                count_claim(r, says[1], "mean MS rising with the size class (classes with BoTs)", |s| {
+                    let v: Vec<f64> =
+                        all_x.iter().map(|&x| mean(s, x, Metric::Makespan).mean).filter(|v| v.is_finite()).collect();
+                    Some(v.windows(2).all(|w| w[1] >= w[0]))
+                }),
+            ]
+        }
+        FigureId::Fig4 => vec![
+            rank_claim(r, says[0], "FPLT", 0, Metric::Makespan, &all_x),
+            rank_claim(r, says[0], "ECT", 1, Metric::Nsl, &all_x),
+            rank_claim(r, says[1], "STFR", 0, Metric::Nsl, &all_x),
+            rank_claim(r, says[2], "FPF", 0, Metric::Makespan, &all_x),
+            rank_claim(r, says[3], "WQR-3", f.series.len() - 1, Metric::Nsl, &[all_x.len() - 1]),
+            pair_claim(r, says[4], "FPLT", "DFPLT", Metric::Makespan, &all_x),
+            pair_claim(r, says[4], "ECT", "ECT-P", Metric::Makespan, &all_x),
+        ],
+        FigureId::Fig5 => vec![
+            count_claim(
+                r,
+                says[0],
+                "MS and NSL under All at T=0 above both other patterns (95% intervals apart)",
+                |s| {
+                    Some([Metric::Makespan, Metric::Nsl].iter().all(|&m| {
+                        let z = mean(s, 1, m);
+                        [0, 2].iter().all(|&x| {
+                            let o = mean(s, x, m);
+                            z.mean > o.mean && z.separated_from(&o)
+                        })
+                    }))
+                },
+            ),
+            count_claim(r, says[1], "Evenly Spread's MS below Realistic's", |s| {
+                let (real, even) = (mean(s, 0, Metric::Makespan), mean(s, 2, Metric::Makespan));
+                Some(even.mean < real.mean)
+            })
+            .with_detail(|| ratio_list(r, 2, 0, Metric::Makespan, "MS Evenly Spread / Realistic")),
+        ],
+        FigureId::Fig6 => vec![count_claim(r, says[0], "MS at median 50 above MS at median 10", |s| {
+            let (a, b) = (mean(s, 0, Metric::Makespan), mean(s, all_x.len() - 1, Metric::Makespan));
+            Some(b.mean > a.mean)
+        })
+        .with_detail(|| ratio_list(r, all_x.len() - 1, 0, Metric::Makespan, "MS median 50 / median 10"))],
+        FigureId::Fig7 => vec![count_claim(r, says[0], "NSL at a 3 h mean below NSL at a 3 min mean", |s| {
+            let (a, b) = (mean(s, 0, Metric::Nsl), mean(s, all_x.len() - 1, Metric::Nsl));
+            Some(b.mean < a.mean)
+        })],
+        FigureId::Fig8 => {
+            let change = |s: usize, m: Metric| {
+                let base = mean(s, 0, m).mean;
+                all_x.iter().map(|&x| (mean(s, x, m).mean / base - 1.0).abs()).fold(0.0, f64::max)
+            };
+            vec![
+                count_claim(r, says[0], "MS and NSL within 10% of their I = 0 value at every I", |s| {
+                    Some(change(s, Metric::Makespan) <= 0.10 && change(s, Metric::Nsl) <= 0.10)
+                }),
+                count_claim(r, says[1], "NSL at some I > 0 above the I = 0 interval", |s| {
+                    let base = mean(s, 0, Metric::Nsl);
+                    let up = all_x[1..].iter().any(|&x| {
+                        let i = mean(s, x, Metric::Nsl);
+                        i.mean > base.mean && i.separated_from(&base)
+                    });
+                    // The claim: ECT yes, every other policy no.
+                    Some(up == (f.series[s] == "ECT"))
+                }),
+            ]
+        }
+        FigureId::Fig9 => {
+            let low: Vec<usize> = all_x.iter().copied().filter(|&x| f.xs[x] <= 0.5).collect();
+            let high: Vec<usize> = all_x.iter().copied().filter(|&x| f.xs[x] >= 0.6).collect();
+            let spread = low
+                .iter()
+                .map(|&x| {
+                    let v: Vec<f64> = (0..f.series.len()).map(|s| mean(s, x, Metric::Nsl).mean).collect();
+                    v.iter().copied().fold(f64::MIN, f64::max) / v.iter().copied().fold(f64::MAX, f64::min) - 1.0
+                })
+                .fold(0.0, f64::max);
+            let identical = Claim {
+                paper: says[0].into(),
+                ours: format!(
+                    "largest spread of mean NSL between the selection policies at loads ≤ 50%: {:.1}%",
+                    100.0 * spread
+                ),
+                verdict: if spread <= 0.10 { Verdict::Agrees } else { Verdict::Disagrees },
+            };
+            let four = ["S-U-T", "S-U-BoT", "S-U-GRR", "S-U-RR"];
+            let mut fair = rank_among(r, says[2], "S-U-T", &four, Metric::Nsl, &all_x);
+            fair.paper = says[2].into();
+            vec![identical, rank_claim(r, says[1], "S-BoT", 0, Metric::Nsl, &high), fair]
+        }
+        FigureId::Fig10 => {
+            let sbot = series(r, "S-BoT");
+            vec![count_claim(r, says[0], "S-BoT's NSL below this policy's in the Small classes 2-4 and 5-9", |s| {
+                if s == sbot {
+                    return None;
+                }
+                Some([1, 2].iter().all(|&x| mean(sbot, x, Metric::Nsl).mean < mean(s, x, Metric::Nsl).mean))
+            })]
+        }
+        FigureId::Fig11 => {
+            let last = all_x.len() - 1;
+            let fin = |name: &str| mean(series(r, name), last, Metric::Finished);
+            vec![
+                rank_claim(r, says[0], "csp", 0, Metric::Nsl, &all_x),
+                rank_claim(r, says[0], "sep-c", 2, Metric::Nsl, &all_x),
+                Claim {
+                    paper: says[1].into(),
+                    ours: format!(
+                        "finished tasks at 95%: fcondor {}, sep-c {}, csp {}",
+                        fmt(&fin("fcondor")),
+                        fmt(&fin("sep-c")),
+                        fmt(&fin("csp"))
+                    ),
+                    verdict: if fin("fcondor").high() < 0.6 && fin("sep-c").high() < 0.7 {
+                        Verdict::Agrees
+                    } else {
+                        Verdict::Disagrees
+                    },
+                },
+            ]
+        }
+    }
+}
+
+/// Is `name` the lowest of `among` on `metric` overall over `xs`?
+fn rank_among(r: &FigureResult, paper: &str, name: &str, among: &[&str], metric: Metric, xs: &[usize]) -> Claim {
+    let mut all: Vec<(&str, Interval)> = among.iter().map(|n| (*n, r.overall(series(r, n), xs, metric))).collect();
+    all.sort_by(|a, b| a.1.mean.total_cmp(&b.1.mean));
+    let pos = all.iter().position(|(n, _)| *n == name).expect("listed");
+    let verdict = if pos == 0 {
+        if all[1].1.separated_from(&all[0].1) {
+            Verdict::Agrees
+        } else {
+            Verdict::Unresolved
+        }
+    } else if all[0].1.separated_from(&all[pos].1) {
+        Verdict::Disagrees
+    } else {
+        Verdict::Unresolved
+    };
+    let listing: Vec<String> = all.iter().map(|(n, i)| format!("{n} {}", fmt(i))).collect();
+    Claim { paper: paper.into(), ours: format!("overall NSL, lowest first: {}", listing.join(", ")), verdict }
+}
+
+/// Is `better`'s overall `metric` below `worse`'s?
+fn pair_claim(r: &FigureResult, paper: &str, better: &str, worse: &str, metric: Metric, xs: &[usize]) -> Claim {
+    let (a, b) = (r.overall(series(r, better), xs, metric), r.overall(series(r, worse), xs, metric));
+    let verdict = if !a.separated_from(&b) {
+        Verdict::Unresolved
+    } else if a.mean < b.mean {
+        Verdict::Agrees
+    } else {
+        Verdict::Disagrees
+    };
+    Claim {
+        paper: paper.into(),
+        ours: format!("overall {}: {better} {}, {worse} {}", metric.title().to_lowercase(), fmt(&a), fmt(&b)),
+        verdict,
+    }
+}
+
+fn ratio_list(r: &FigureResult, num: usize, den: usize, metric: Metric, what: &str) -> String {
+    let parts: Vec<String> = (0..r.figure.series.len())
+        .map(|s| {
+            let q = r.interval(s, num, metric).mean / r.interval(s, den, metric).mean;
+            format!("{} {:+.0}%", r.figure.series[s], 100.0 * (q - 1.0))
+        })
+        .collect();
+    format!("{what}: {}", parts.join(", "))
+}
+
+impl Claim {
+    fn with_detail(mut self, detail: impl Fn() -> String) -> Claim {
+        self.ours = format!("{}. {}", self.ours, detail());
+        self
+    }
+}

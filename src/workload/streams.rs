@@ -1,0 +1,122 @@
+//! The workload of a whole platform: one independent stream per cluster (the default, as in [Iosup08] §4.2), or
+//! one global stream whose users are spread over the clusters by rank.
+
+use super::generate::{generate, GenerateSpec, Generated};
+use super::types::{Bot, Workload};
+use crate::engine::stream_seed;
+use crate::platform::Cluster;
+use serde::{Deserialize, Serialize};
+
+/// How the BoTs reach the platform.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Streams {
+    /// Each cluster receives its own independent stream of the model, with its own users, at the target load of
+    /// its own capacity ([Iosup08] §4.2: "each of the 20 clusters … receives an independent stream").
+    #[default]
+    PerCluster,
+    /// One stream for the whole platform; user u (0-based rank) is homed at cluster u mod C.
+    Global,
+}
+
+impl Streams {
+    pub const ALL: [Streams; 2] = [Streams::PerCluster, Streams::Global];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Streams::PerCluster => "per_cluster",
+            Streams::Global => "global",
+        }
+    }
+}
+
+/// What one cluster's stream turned out to be.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StreamSummary {
+    pub cluster: String,
+    pub bots: u64,
+    pub tasks: u64,
+    /// Σ runtimes / (cluster capacity × submission period).
+    pub achieved_load: f64,
+    pub iat_scale: f64,
+}
+
+/// A platform's workload and, per cluster stream, how it came about (empty for a global stream).
+pub struct PlatformWorkload {
+    pub generated: Generated,
+    pub streams: Vec<StreamSummary>,
+}
+
+/// The seed of cluster `c`'s stream: every stream draws from its own named streams, so changing one cluster (its
+/// size, speed, or the whole stream) leaves the other clusters' arrivals identical.
+pub fn cluster_seed(seed: u64, c: usize) -> u64 {
+    stream_seed(seed, &format!("cluster-{c}"))
+}
+
+/// Generates the workload of `clusters` under `streams`. `base.capacity` and `base.seed` are replaced per
+/// stream; the target load applies to every stream on its own cluster's capacity, so the platform's load is the
+/// same target and every cluster receives work in proportion to its capacity.
+pub fn generate_platform(
+    base: &GenerateSpec,
+    clusters: &[Cluster],
+    streams: Streams,
+) -> Result<PlatformWorkload, String> {
+    let total_capacity: f64 = clusters.iter().map(|c| f64::from(c.processors) * c.speed).sum();
+    if streams == Streams::Global {
+        let generated = generate(&GenerateSpec { capacity: total_capacity, ..base.clone() })?;
+        return Ok(PlatformWorkload { generated, streams: Vec::new() });
+    }
+    let users_per_stream = base.model.users.n;
+    let mut parts = Vec::with_capacity(clusters.len());
+    let mut summaries = Vec::with_capacity(clusters.len());
+    let mut warnings = Vec::new();
+    for (c, cluster) in clusters.iter().enumerate() {
+        let capacity = f64::from(cluster.processors) * cluster.speed;
+        let spec = GenerateSpec { capacity, seed: cluster_seed(base.seed, c), ..base.clone() };
+        let g = generate(&spec).map_err(|e| format!("cluster {} ({}): {e}", c, cluster.name))?;
+        warnings.extend(g.warnings.iter().map(|w| format!("cluster {}: {w}", cluster.name)));
+        summaries.push(StreamSummary {
+            cluster: cluster.name.clone(),
+            bots: g.workload.bots.len() as u64,
+            tasks: g.workload.tasks() as u64,
+            achieved_load: g.achieved_load,
+            iat_scale: g.iat_scale,
+        });
+        parts.push(g.workload);
+    }
+    let tasks: usize = parts.iter().map(Workload::tasks).sum();
+    if tasks > u32::MAX as usize {
+        return Err(format!("the platform's workload would have {tasks} tasks; at most {} allowed", u32::MAX));
+    }
+    let workload = merge(&parts, users_per_stream);
+    let work = workload.total_work();
+    let achieved_load = work / (total_capacity * base.submission_period);
+    // The geometric mean of the streams' factors: one figure for the summary (each stream's is in `streams`).
+    let iat_scale =
+        libm::exp(summaries.iter().map(|s| libm::log(s.iat_scale)).sum::<f64>() / summaries.len().max(1) as f64);
+    Ok(PlatformWorkload { generated: Generated { workload, iat_scale, achieved_load, warnings }, streams: summaries })
+}
+
+/// Merges per-cluster workloads into one in arrival order (ties: lower cluster first, then each stream's own
+/// order). Stream c's user r becomes user c · n + r, so every cluster has its own users.
+fn merge(parts: &[Workload], users_per_stream: u32) -> Workload {
+    let mut order: Vec<(f64, u32, u32)> = Vec::with_capacity(parts.iter().map(|w| w.bots.len()).sum());
+    for (c, w) in parts.iter().enumerate() {
+        order.extend(w.bots.iter().enumerate().map(|(i, b)| (b.arrival, c as u32, i as u32)));
+    }
+    // Stable and total: arrivals are finite, and (cluster, index) breaks ties.
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut out = Workload {
+        bots: Vec::with_capacity(order.len()),
+        runtimes: Vec::with_capacity(parts.iter().map(Workload::tasks).sum()),
+        users: users_per_stream * parts.len() as u32,
+    };
+    for (_, c, i) in order {
+        let w = &parts[c as usize];
+        let b = &w.bots[i as usize];
+        let first_task = out.runtimes.len() as u32;
+        out.runtimes.extend_from_slice(w.bot_runtimes(i as usize));
+        out.bots.push(Bot { first_task, user: c * users_per_stream + b.user, home: Some(c), ..b.clone() });
+    }
+    out
+}
