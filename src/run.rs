@@ -37,7 +37,7 @@ pub struct Report {
     pub scenario: Scenario,
     pub workload: WorkloadSummary,
     pub metrics: Metrics,
-    /// Average relative inaccuracy of the six predictors on this workload, batch and user input (000 Fig. 2).
+    /// Average relative inaccuracy of the six predictors on this workload, batch and user input ([Iosup08] Fig. 2).
     pub predictors: Vec<PredictorAccuracy>,
     /// Wall-clock time of the simulation (not of the workload generation), seconds. The only figure that varies
     /// between identical runs.
@@ -140,7 +140,7 @@ pub fn report_without_predictors(
     }
 }
 
-/// The average relative inaccuracy of the six predictors on the simulation's workload (000 Fig. 2).
+/// The average relative inaccuracy of the six predictors on the simulation's workload ([Iosup08] Fig. 2).
 pub fn predictor_accuracy(sim: &Simulation) -> Vec<PredictorAccuracy> {
     let w = sim.workload();
     let bots = (0..w.bots.len()).map(|b| (w.bots[b].user, w.bot_runtimes(b)));

@@ -21,17 +21,17 @@ pub struct Scenario {
     pub platform: PlatformSpec,
     pub workload: WorkloadConfig,
     pub architecture: ArchitectureConfig,
-    /// Task-selection policy (000 §2.3).
+    /// Task-selection policy ([Iosup08] §2.3).
     pub selection: SelectionPolicy,
-    /// Task-scheduling policy (000 §2.4).
+    /// Task-scheduling policy ([Iosup08] §2.4).
     pub scheduling: SchedulingPolicy,
-    /// Runtime predictor used by ECT-P (000 §3.7).
+    /// Runtime predictor used by ECT-P ([Iosup08] §3.7).
     pub predictor: PredictorConfig,
-    /// Maximum runtime-estimate inaccuracy I, percent: each estimate is max(R + (E/100)·R, 1), E ~ U[−I, I] (000 §5.3).
+    /// Maximum runtime-estimate inaccuracy I, percent: each estimate is max(R + (E/100)·R, 1), E ~ U[−I, I] ([Iosup08] §5.3).
     pub inaccuracy: f64,
     /// Period of the periodic scheduling pass, seconds (used when information can go stale: csp with monitoring).
     pub scheduling_period: f64,
-    /// End of the simulation, seconds; null = submission period + 30 days (SPEC §10).
+    /// End of the simulation, seconds; null = submission period + 30 days (docs/model.md, "Horizon").
     pub horizon: Option<f64>,
     /// Interval between time-series samples, seconds; null = submission period / 720, at least 60 s.
     pub sample_interval: Option<f64>,
@@ -55,11 +55,11 @@ impl Default for Scenario {
     }
 }
 
-/// The workload of SPEC §2.1–2.2.
+/// The workload of docs/model.md, "Workload".
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WorkloadConfig {
-    /// Row of 000 Table 3 (T1–T7, Avg).
+    /// Row of [Iosup08] Table 3 (T1–T7, Avg).
     pub preset: Preset,
     /// A full model replacing the preset (any distribution per characteristic).
     pub model: Option<BotModel>,
@@ -104,7 +104,7 @@ impl WorkloadConfig {
     }
 }
 
-/// The resource-management architecture (000 §2.2).
+/// The resource-management architecture ([Iosup08] §2.2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ArchitectureConfig {
@@ -267,7 +267,7 @@ pub const PARAMS: &[Param] = &[
         path: "platform.preset",
         unit: "",
         allowed: "das2_g5k",
-        meaning: "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (000 §4.1)",
+        meaning: "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 ([Iosup08] §4.1)",
     },
     Param {
         path: "platform.clusters",
@@ -275,7 +275,7 @@ pub const PARAMS: &[Param] = &[
         allowed: "list of {name, processors ≥ 1, speed in (0, 1000]}",
         meaning: "explicit clusters instead of the preset",
     },
-    Param { path: "workload.preset", unit: "", allowed: "T1 … T7, Avg", meaning: "row of 000 Table 3" },
+    Param { path: "workload.preset", unit: "", allowed: "T1 … T7, Avg", meaning: "row of [Iosup08] Table 3" },
     Param {
         path: "workload.model",
         unit: "",
@@ -298,7 +298,7 @@ pub const PARAMS: &[Param] = &[
         path: "workload.arrival_pattern",
         unit: "",
         allowed: "realistic, all_at_zero, evenly_spread",
-        meaning: "000 §5.2, Figure 5",
+        meaning: "[Iosup08] §5.2, Figure 5",
     },
     Param {
         path: "workload.median_size",
@@ -323,20 +323,20 @@ pub const PARAMS: &[Param] = &[
         unit: "",
         allowed: "per_cluster, global",
         meaning: "per_cluster: each cluster receives its own independent stream with its own users, at the target \
-                  load of its own capacity (Iosup et al. 2008, §4.2); global: one stream, user u homed at cluster u mod C",
+                  load of its own capacity ([Iosup08] §4.2); global: one stream, user u homed at cluster u mod C",
     },
     Param {
         path: "workload.calibration",
         unit: "",
         allowed: "minutes, seconds",
         meaning: "unit of the model's ART (RTV in its square) and ART bounds: minutes, [1 s, 30 days] (the default; \
-                  gives the task counts of Iosup et al. 2008, §4.2) or seconds, [1 s, 2^20 s] (the earlier reading)",
+                  gives the task counts of [Iosup08] §4.2) or seconds, [1 s, 2^20 s] (the earlier reading)",
     },
     Param {
         path: "architecture.kind",
         unit: "",
         allowed: "sep-c, csp, fcondor",
-        meaning: "resource-management architecture (000 §2.2)",
+        meaning: "resource-management architecture ([Iosup08] §2.2)",
     },
     Param {
         path: "architecture.monitoring_period",
@@ -348,31 +348,31 @@ pub const PARAMS: &[Param] = &[
         path: "selection",
         unit: "",
         allowed: "S-T, S-BoT, S-U-Prio, S-U-T, S-U-BoT, S-U-GRR, S-U-RR",
-        meaning: "task-selection policy (000 §2.3)",
+        meaning: "task-selection policy ([Iosup08] §2.3)",
     },
     Param {
         path: "scheduling",
         unit: "",
         allowed: "ECT, FPLT, RR, WQR-n, DFPLT, ECT-P, STFR, FPF",
-        meaning: "task-scheduling policy (000 §2.4)",
+        meaning: "task-scheduling policy ([Iosup08] §2.4)",
     },
     Param {
         path: "predictor.model",
         unit: "",
         allowed: "LastValue, ExpSmooth, Mean, Mean10, AdpExpSmooth, AutoRegress",
-        meaning: "ECT-P's runtime predictor (000 Table 4)",
+        meaning: "ECT-P's runtime predictor ([Iosup08] Table 4)",
     },
     Param {
         path: "predictor.input",
         unit: "",
         allowed: "batch, user",
-        meaning: "history the predictor sees (000 §3.7)",
+        meaning: "history the predictor sees ([Iosup08] §3.7)",
     },
     Param {
         path: "inaccuracy",
         unit: "%",
         allowed: "0 – 10 000",
-        meaning: "maximum runtime-estimate inaccuracy I (000 §5.3)",
+        meaning: "maximum runtime-estimate inaccuracy I ([Iosup08] §5.3)",
     },
     Param {
         path: "scheduling_period",

@@ -89,9 +89,11 @@ async fn scenario_in_url(client: &Client) -> Scenario {
         .unwrap_or_else(|e| panic!("the scenario in the page's URL is not valid: {e}: {href}"))
 }
 
-/// Starts the default scenario (the Avg model) at 95% load over two months instead of one (≈4 M tasks): a run that
-/// outlasts the checks of a test by a wide margin, also on a loaded machine.
+/// Starts the Avg model at 95% load over two months instead of one, with one global stream and runtimes in seconds
+/// (≈4 M tasks): a run that outlasts the checks of a test by a wide margin, also on a loaded machine.
 async fn start_long_run(client: &Client) {
+    set_control(client, "#streams", "global").await;
+    set_control(client, "#calibration", "seconds").await;
     set_control(client, "#load", "0.95").await;
     set_control(client, "#submission-days", "60").await;
     wait_enabled(client, "#run", READY_TIMEOUT).await;

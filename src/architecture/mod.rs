@@ -1,4 +1,4 @@
-//! The resource-management architectures of 000 §2.2: who queues a task and which clusters each RM may use.
+//! The resource-management architectures of [Iosup08] §2.2: who queues a task and which clusters each RM may use.
 
 use serde::{Deserialize, Serialize};
 

@@ -64,7 +64,7 @@ mod cli {
             #[arg(long)]
             jobs: Option<usize>,
         },
-        /// Re-run an experiment of Iosup et al. 2008, §5 (fig3 … fig11, or all) with several seeds per point:
+        /// Re-run an experiment of [Iosup08] §5 (fig3 … fig11, or all) with several seeds per point:
         /// writes STEM-FIG.csv (means, 95% intervals, every seed) and STEM-FIG.svg, and prints the paper's
         /// findings next to ours.
         Reproduce {

@@ -1,10 +1,10 @@
-//! The report of a run: per BoT, per size class, per task, per user, over time and system-wide (SPEC §9).
+//! The report of a run: per BoT, per size class, per task, per user, over time and system-wide (docs/model.md, "Metrics").
 //! Every figure states its formula and unit; unfinished work is counted, never dropped.
 
 use crate::simulation::{Outcome, Sample};
 use serde::{Deserialize, Serialize};
 
-/// BoT size classes of 000 §3.4, plus the class of single tasks.
+/// BoT size classes of [Iosup08] §3.4, plus the class of single tasks.
 pub const SIZE_CLASSES: [(&str, u32, u32); 10] = [
     ("1", 1, 1),
     ("2-4", 2, 4),
@@ -83,11 +83,11 @@ pub struct BotGroup {
     pub bots: u64,
     /// BoTs whose every task finished.
     pub finished: u64,
-    /// Makespan MS = latest task completion − submission, s (000 §4.1; 001's turnaround time TT).
+    /// Makespan MS = latest task completion − submission, s ([Iosup08] §4.1; 001's turnaround time TT).
     pub makespan: Stats,
-    /// NSL = MS / Σ task runtimes on the reference processor (000 §4.1).
+    /// NSL = MS / Σ task runtimes on the reference processor ([Iosup08] §4.1).
     pub nsl: Stats,
-    /// Waiting time WT = first task start − submission, s (001 Eq. 1).
+    /// Waiting time WT = first task start − submission, s ([Anglano09] Eq. 1).
     pub wait: Stats,
     /// Execution makespan = latest completion − first start, s (001; TT = WT + execution makespan).
     pub exec_makespan: Stats,
@@ -114,7 +114,7 @@ pub struct TaskFigures {
     pub goodput: f64,
     /// CPU-seconds of replicas cancelled because another copy finished first.
     pub wasted: f64,
-    /// RWT = wasted / (goodput + wasted): the share of computation spent on useless replicas (001 §IV).
+    /// RWT = wasted / (goodput + wasted): the share of computation spent on useless replicas ([Anglano09] §IV).
     pub rwt: f64,
     pub replicas_started: u64,
     pub replicas_cancelled: u64,
@@ -132,7 +132,7 @@ pub struct UserFigures {
     pub consumption: f64,
     /// Mean task wait, s.
     pub mean_wait: f64,
-    /// Medernach's normalized waiting time = mean wait / (tasks × mean task runtime) (003 Eq. 4.1).
+    /// Medernach's normalized waiting time = mean wait / (tasks × mean task runtime) ([Medernach05] Eq. 4.1).
     pub normalized_wait: f64,
     /// Mean task slowdown (finished tasks).
     pub mean_slowdown: f64,

@@ -1,9 +1,9 @@
-//! Clusters of identical processors with relative speeds, and the documented platform presets (SPEC §3).
+//! Clusters of identical processors with relative speeds, and the documented platform presets (docs/model.md, "Platform").
 
 use serde::{Deserialize, Serialize};
 
 /// A cluster: `processors` identical processors of relative speed `speed` (1.0 = reference processor; a task of
-/// reference runtime R runs R / speed seconds here, the SPEC CPU model of 000 §2.1).
+/// reference runtime R runs R / speed seconds here, the SPEC CPU model of [Iosup08] §2.1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cluster {
@@ -16,7 +16,7 @@ pub struct Cluster {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlatformPreset {
-    /// DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (000 §4.1).
+    /// DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 ([Iosup08] §4.1).
     Das2G5k,
 }
 
@@ -78,7 +78,7 @@ pub fn capacity(clusters: &[Cluster]) -> f64 {
 }
 
 /// The DAS-2 + Grid'5000 preset. The papers give only "20 clusters, over 3 500 processors, relative speeds 1.0 to
-/// 1.75" (000 §4.1). DAS-2 is its real layout: five clusters of dual 1 GHz Pentium-III nodes (VU 72 nodes, four
+/// 1.75" ([Iosup08] §4.1). DAS-2 is its real layout: five clusters of dual 1 GHz Pentium-III nodes (VU 72 nodes, four
 /// others 32), all at the reference speed 1.0. The fifteen Grid'5000 clusters carry the names of real 2007–08 sites
 /// with processor counts and speeds chosen to be plausible for them; they are not a record of those machines.
 pub fn das2_g5k() -> Vec<Cluster> {

@@ -1,4 +1,4 @@
-//! Task-selection and task-scheduling policies (000 §2.3–2.4). Policies decide; the simulation acts: each gets a
+//! Task-selection and task-scheduling policies ([Iosup08] §2.3–2.4). Policies decide; the simulation acts: each gets a
 //! read-only view and returns a decision, and keeps at most its own bookkeeping.
 
 pub mod freeset;

@@ -1,4 +1,4 @@
-//! Task-runtime predictors of 000 Table 4 and their average relative inaccuracy on a workload (000 Fig. 2).
+//! Task-runtime predictors of [Iosup08] Table 4 and their average relative inaccuracy on a workload ([Iosup08] Fig. 2).
 
 // Constants: ExpSmooth α = 0.5. AdpExpSmooth (Trigg–Leach) φ = 0.2, α_t = |E_t / M_t| with E and M starting at 0
 // (so the first update has α = 1, and α = φ while M = 0, when α has no effect). AutoRegress of order p = 5, fitted
@@ -28,7 +28,7 @@ pub const MIN_PREDICTION: f64 = 1.0;
 // floor of γ_0 itself, which the running sums obtain by cancellation.
 const AR_SINGULAR: f64 = 1e-12;
 
-/// A runtime predictor of 000 Table 4.
+/// A runtime predictor of [Iosup08] Table 4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 pub enum PredictorModel {
     /// The last observed value.
@@ -47,7 +47,7 @@ pub enum PredictorModel {
 }
 
 impl PredictorModel {
-    /// Every model, in the order of 000 Table 4.
+    /// Every model, in the order of [Iosup08] Table 4.
     pub const ALL: [PredictorModel; 6] = [
         PredictorModel::LastValue,
         PredictorModel::ExpSmooth,
@@ -57,7 +57,7 @@ impl PredictorModel {
         PredictorModel::AutoRegress,
     ];
 
-    /// The name used in 000 Table 4 and Fig. 2.
+    /// The name used in [Iosup08] Table 4 and Fig. 2.
     pub fn label(self) -> &'static str {
         match self {
             PredictorModel::LastValue => "LastValue",
@@ -82,7 +82,7 @@ impl PredictorModel {
     }
 }
 
-/// Which earlier runtimes a prediction may use (000 §3.7).
+/// Which earlier runtimes a prediction may use ([Iosup08] §3.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PredictorInput {
@@ -299,7 +299,7 @@ impl PredictorState {
     }
 }
 
-/// The average relative inaccuracy of each model on a workload, as 000 Fig. 2 measures it.
+/// The average relative inaccuracy of each model on a workload, as [Iosup08] Fig. 2 measures it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PredictorAccuracy {
     /// The model evaluated.

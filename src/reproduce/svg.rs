@@ -9,7 +9,7 @@ const COLOURS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd
 const PANEL_W: f64 = 460.0;
 const PANEL_H: f64 = 300.0;
 const LEFT: f64 = 70.0;
-const TOP: f64 = 40.0;
+const TOP: f64 = 60.0;
 const BOTTOM: f64 = 50.0;
 
 /// The SVG of a figure's results (runs not in yet are left out).
@@ -26,7 +26,7 @@ pub fn figure_svg(r: &FigureResult) -> String {
     let _ = write!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = write!(
         s,
-        r#"<text x="10" y="20" font-size="14" font-weight="bold">{} — {}</text>"#,
+        r#"<text x="10" y="22" font-size="15" font-weight="bold">{} — {}</text>"#,
         esc(&f.id.name().replace("fig", "Figure ")),
         esc(f.title)
     );
@@ -179,8 +179,8 @@ fn nice(v: f64) -> f64 {
 fn tick(v: f64) -> String {
     if v == 0.0 {
         "0".into()
-    } else if v >= 1e5 {
-        format!("{:.0e}", v)
+    } else if v >= 1e7 {
+        format!("{:.1e}", v)
     } else if v >= 10.0 {
         format!("{v:.0}")
     } else if v >= 0.1 {

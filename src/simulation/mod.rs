@@ -357,7 +357,7 @@ impl Simulation {
         self.task_start[t]
     }
 
-    /// Makespan (s), NSL and wait (s) of BoT b, once all its tasks finished (000 §4.1).
+    /// Makespan (s), NSL and wait (s) of BoT b, once all its tasks finished ([Iosup08] §4.1).
     pub fn bot_figures(&self, b: usize) -> Option<(f64, f64, f64)> {
         let bot = &self.workload.bots[b];
         if self.bot_done[b] < bot.size {
@@ -940,7 +940,7 @@ impl Simulation {
     }
 }
 
-/// The runtime estimate of a task under the inaccuracy model, max(R + (E/100)·R, 1) with E ~ U[−I, I] (000 §5.3).
+/// The runtime estimate of a task under the inaccuracy model, max(R + (E/100)·R, 1) with E ~ U[−I, I] ([Iosup08] §5.3).
 /// Drawn from a counter-based stream (a hash of the seed and the task index), so it costs no memory and is the
 /// same for a task whatever the policy.
 fn known_estimate(w: &Workload, cfg: &SimConfig, seed: u64, task: u32) -> f64 {

@@ -9,7 +9,8 @@ use crate::policy::scheduling::SchedulingPolicy;
 use crate::policy::selection::SelectionPolicy;
 use crate::scenario::Scenario;
 use crate::workload::generate::ArrivalPattern;
-use crate::workload::model::Preset;
+use crate::workload::model::{Calibration, Preset};
+use crate::workload::streams::Streams;
 use leptos::prelude::*;
 
 /// Applies an edit to a copy of the scenario; keeps it only if the result is valid, else reports at `field`.
@@ -139,6 +140,18 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 s.workload.arrival_pattern = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
                 {[(ArrivalPattern::Realistic, "realistic", "Realistic"), (ArrivalPattern::AllAtZero, "all_at_zero", "All at T=0"), (ArrivalPattern::EvenlySpread, "evenly_spread", "Evenly spread")]
                     .into_iter().map(|(p, v, name)| view! { <option value=v selected=move || sc.with(|s| s.workload.arrival_pattern == p)>{name}</option> }).collect_view()}
+            </select>
+        })}
+        {field(lab, "Streams", "Per cluster: each cluster receives its own independent stream with its own users, at the target load of its own capacity (Iosup et al. 2008, §4.2). Global: one stream for the platform, user u homed at cluster u mod C.", "workload.streams", view! {
+            <select id="streams" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.streams", |s| {
+                s.workload.streams = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
+                {Streams::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.workload.streams == m)>{match m { Streams::PerCluster => "One per cluster (the paper)", Streams::Global => "One global stream" }}</option> }).collect_view()}
+            </select>
+        })}
+        {field(lab, "Runtime calibration", "Table 3 gives log2 of the task runtimes without a unit or bounds. Minutes, ART ≤ 30 days: a month at 20–95% load has the paper's 20 000–175 000 tasks (the default; docs/model.md). Seconds, ART ≤ 2^20 s: the earlier reading, about a million tasks a month.", "workload.calibration", view! {
+            <select id="calibration" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.calibration", |s| {
+                s.workload.calibration = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
+                {Calibration::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.workload.calibration == m)>{match m { Calibration::Minutes => "Minutes, ART ≤ 30 days (the paper's task counts)", Calibration::Seconds => "Seconds, ART ≤ 2^20 s (earlier)" }}</option> }).collect_view()}
             </select>
         })}
         {field(lab, "Median BoT size", "Rescales BoT sizes to this median keeping their coefficient of variation (§5.2, Fig. 6: 10–50). Empty: the preset's.", "workload.median_size",

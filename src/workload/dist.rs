@@ -1,6 +1,6 @@
 //! Probability distributions of the workload model: sampling (bit-identical natively and in wasm32), CDF and mean.
 //!
-//! Notation of 000 Table 3: W(k, λ) Weibull shape k scale λ; N(μ, σ) normal; LN(μ, σ) log-normal of the
+//! Notation of [Iosup08] Table 3: W(k, λ) Weibull shape k scale λ; N(μ, σ) normal; LN(μ, σ) log-normal of the
 //! underlying normal; G(k, θ) gamma shape k scale θ; Z(α, n) Zipf over ranks 1..n. The first parameter is the
 //! shape wherever there is one.
 
@@ -40,7 +40,7 @@ impl std::fmt::Display for DistError {
 }
 
 impl Dist {
-    /// The short name of 000 Table 3 (W, N, LN, G, Exp, HExp, U, C).
+    /// The short name of [Iosup08] Table 3 (W, N, LN, G, Exp, HExp, U, C).
     pub fn family_symbol(&self) -> &'static str {
         match self {
             Dist::Constant { .. } => "C",

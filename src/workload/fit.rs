@@ -1,8 +1,8 @@
-//! Maximum-likelihood fitting of the workload model's distributions, with KS selection (000 §3.1).
+//! Maximum-likelihood fitting of the workload model's distributions, with KS selection ([Iosup08] §3.1).
 //!
 //! For each characteristic the candidate families exponential, hyper-exponential (2 phases), normal, log-normal,
 //! gamma and Weibull are fitted by maximum likelihood; the Kolmogorov–Smirnov statistic D of each fit against the
-//! data is computed and the family with the lowest D is selected. User ranks are fitted to a Zipf law (000 §3.2).
+//! data is computed and the family with the lowest D is selected. User ranks are fitted to a Zipf law ([Iosup08] §3.2).
 //!
 //! Three likelihoods are used:
 //! - exact observations ([`fit`], [`best_fit`]): closed forms, Newton or EM;
@@ -18,7 +18,7 @@ use crate::workload::dist::{normal_cdf, Dist};
 use crate::workload::types::Workload;
 use serde::{Deserialize, Serialize};
 
-/// A candidate family of 000 §3.1.
+/// A candidate family of [Iosup08] §3.1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
@@ -31,7 +31,7 @@ pub enum Family {
 }
 
 impl Family {
-    /// Every candidate, in the order of 000 §3.1 (also the tie-break order of the selection).
+    /// Every candidate, in the order of [Iosup08] §3.1 (also the tie-break order of the selection).
     pub const ALL: [Family; 6] = [
         Family::Exponential,
         Family::HyperExponential,
@@ -953,14 +953,14 @@ pub struct ZipfFit {
 }
 
 impl ZipfFit {
-    /// 000 Table 3 notation, e.g. "Z(1.31,368)".
+    /// [Iosup08] Table 3 notation, e.g. "Z(1.31,368)".
     pub fn notation(&self) -> String {
         format!("Z({:.2},{})", self.alpha, self.n)
     }
 }
 
 /// MLE of the Zipf exponent α over ranks 1..n, from the number of BoTs submitted by each user (any order; users
-/// are ranked by count, descending, as 000 §3.2 does).
+/// are ranked by count, descending, as [Iosup08] §3.2 does).
 ///
 /// Users with no BoT are dropped, so n is the number of users with ≥ 1 BoT. The likelihood equation
 /// E_α[ln R] = mean of ln(rank) over the BoTs has a unique root (E_α[ln R] decreases in α, with derivative
@@ -1053,7 +1053,7 @@ pub struct FittedModel {
 const DAY: f64 = 86_400.0;
 const SLOT: f64 = 1_800.0;
 const SLOTS: usize = 48;
-/// Peak hours 08:00–17:00 (000 §3.3).
+/// Peak hours 08:00–17:00 ([Iosup08] §3.3).
 const PEAK_SLOTS: std::ops::RangeInclusive<usize> = 16..=33;
 /// The generator clamps ART to [1 s, 2^20 s], i.e. log2 ART to [0, 20]: values there are censored.
 const LOG2_ART_MIN: f64 = 0.0;
@@ -1166,7 +1166,7 @@ pub fn fit_workload(w: &Workload) -> Result<FittedModel, FitError> {
     Ok(FittedModel { users, iat, daily_cycle, size, art, rtv, bots: w.bots.len() })
 }
 
-/// 000 Table 3 notation with 2 decimals: "W(1.76,2.11)", "N(2.73,6.10)", "LN(1.82,0.34)", "G(2.62,0.13)",
+/// [Iosup08] Table 3 notation with 2 decimals: "W(1.76,2.11)", "N(2.73,6.10)", "LN(1.82,0.34)", "G(2.62,0.13)",
 /// "Exp(3.00)", "HExp(0.40,1.00,9.00)" (also "U(a,b)" and "C(v)").
 pub fn notation(d: &Dist) -> String {
     match *d {
@@ -1549,7 +1549,7 @@ mod tests {
         assert_eq!(notation(&Dist::HyperExponential { p: 0.4, mean1: 1.0, mean2: 9.0 }), "HExp(0.40,1.00,9.00)");
     }
 
-    /// A workload made the way the generator makes one from the Avg row of 000 Table 3 (users Z(1.31, 368), IAT
+    /// A workload made the way the generator makes one from the Avg row of [Iosup08] Table 3 (users Z(1.31, 368), IAT
     /// W(4.25, 7.86), cycle W(1.79, 24.16), size W(1.76, 2.11), ART N(2.73, 6.10) clamped to [1, 2^20] s, RTV
     /// W(2.05, 12.25), all but users and cycle in log2), with every task's runtime equal to the ART.
     fn avg_workload(bots: usize, seed: u64) -> Workload {

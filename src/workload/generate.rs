@@ -1,5 +1,5 @@
 //! Generates a workload from the BoT model: marks (user, size, runtimes) per BoT from their own streams, then
-//! arrival times scaled by one factor so that the offered load meets the target (SPEC §2.1–2.2).
+//! arrival times scaled by one factor so that the offered load meets the target (docs/model.md, "Workload").
 
 use super::dist::Dist;
 use super::model::{BotModel, Calibration, Characteristic};
@@ -10,12 +10,12 @@ use serde::{Deserialize, Serialize};
 /// Seconds in a day and in a daily-cycle slot.
 pub const DAY: f64 = 86_400.0;
 pub const SLOT: f64 = 1_800.0;
-/// Peak hours 08:00–17:00 are the slots 16..=33 (000 §3.3).
+/// Peak hours 08:00–17:00 are the slots 16..=33 ([Iosup08] §3.3).
 pub const PEAK_SLOTS: std::ops::RangeInclusive<usize> = 16..=33;
 /// A guard against runaway scenarios (e.g. a tiny IAT with no load target): more tasks than this is an error.
 pub const MAX_TASKS: usize = 20_000_000;
 
-/// When BoTs arrive (000 §5.2, Figure 5).
+/// When BoTs arrive ([Iosup08] §5.2, Figure 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArrivalPattern {
@@ -27,7 +27,7 @@ pub enum ArrivalPattern {
     EvenlySpread,
 }
 
-/// What to generate: the model and the knobs of SPEC §2.2.
+/// What to generate: the model and the knobs of docs/model.md, "Workload".
 #[derive(Clone, Debug, PartialEq)]
 pub struct GenerateSpec<'a> {
     pub model: &'a BotModel,
@@ -63,7 +63,7 @@ pub struct Generated {
 
 /// The daily cycle as a time change: BoTs arrive at the model's peak-hour rate in a "virtual" clock, and a
 /// virtual second spent in slot s lasts p_peak / p'(s) real seconds, p'(s) = max(p(s), 0.01 p_peak). An
-/// inter-arrival time that falls within one slot is thus stretched exactly by p_peak / p'(s) (SPEC §2.1), peak
+/// inter-arrival time that falls within one slot is thus stretched exactly by p_peak / p'(s) (docs/model.md, "Daily cycle"), peak
 /// hours keep the model's mean IAT, and the expected share of arrivals in slot s is p'(s) / Σ p'.
 #[derive(Clone, Debug)]
 pub struct DailyCycle {
@@ -424,8 +424,23 @@ fn solve_iat_scale(
     iats: &mut IatSource,
     marks: &mut Marks,
 ) -> Result<f64, String> {
+    // The number of BoTs whose work first reaches the target. A factor that lets more than one BoT beyond it
+    // arrive carries more work than the target and is never the closest, so its marks are not drawn: with large
+    // BoTs, the model's own arrival rate (the first candidate) would otherwise draw millions of runtimes that are
+    // thrown away. The candidates and the choice are those of an exhaustive evaluation.
+    let mut needed = 0;
+    loop {
+        marks.ensure(needed + 1)?;
+        needed += 1;
+        if marks.cum_work[needed - 1] >= target {
+            break;
+        }
+    }
     let work_at = |f: f64, iats: &mut IatSource, marks: &mut Marks| -> Result<f64, String> {
         let n = count_within(f, horizon, cycle, iats)?;
+        if n > needed + 1 {
+            return Ok(f64::MAX);
+        }
         marks.ensure(n)?;
         Ok(if n == 0 { 0.0 } else { marks.cum_work[n - 1] })
     };

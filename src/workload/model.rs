@@ -1,4 +1,4 @@
-//! The BoT workload model of 000 §3 and its eight Table 3 presets.
+//! The BoT workload model of [Iosup08] §3 and its eight Table 3 presets.
 
 use super::dist::Dist;
 use serde::{Deserialize, Serialize};
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct Characteristic {
     pub dist: Dist,
-    /// When true the distribution describes log2 of the value (000 §3.3–3.5 fit log2-transformed data).
+    /// When true the distribution describes log2 of the value ([Iosup08] §3.3–3.5 fit log2-transformed data).
     #[serde(default)]
     pub log2: bool,
 }
@@ -42,23 +42,23 @@ pub struct UserModel {
     pub n: u32,
 }
 
-/// The BoT model of 000 §3: who submits, when, how many tasks, and how long they run.
+/// The BoT model of [Iosup08] §3: who submits, when, how many tasks, and how long they run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BotModel {
-    /// Submitting user: Zipf over ranks (000 §3.2).
+    /// Submitting user: Zipf over ranks ([Iosup08] §3.2).
     pub users: UserModel,
-    /// Inter-arrival time of BoTs during peak hours, seconds (000 §3.3; Table 3 gives log2).
+    /// Inter-arrival time of BoTs during peak hours, seconds ([Iosup08] §3.3; Table 3 gives log2).
     pub iat: Characteristic,
     /// Distribution of the 30-minute slot of the day (0 = 00:00–00:30) in which a BoT arrives; values ≥ 48 are
     /// redrawn. `null` disables the daily cycle.
     pub daily_cycle: Option<Dist>,
-    /// Number of tasks of a BoT (000 §3.4; Table 3 gives log2); size = max(1, round(value)).
+    /// Number of tasks of a BoT ([Iosup08] §3.4; Table 3 gives log2); size = max(1, round(value)).
     pub size: Characteristic,
-    /// Average task runtime of a BoT on the reference processor (000 §3.5; log2), in the unit of the scenario's
+    /// Average task runtime of a BoT on the reference processor ([Iosup08] §3.5; log2), in the unit of the scenario's
     /// [`Calibration`] and clamped to its bounds.
     pub art: Characteristic,
-    /// Intra-BoT runtime variance (000 §3.5; log2), in the square of the calibration's unit.
+    /// Intra-BoT runtime variance ([Iosup08] §3.5; log2), in the square of the calibration's unit.
     pub rtv: Characteristic,
 }
 
@@ -68,7 +68,7 @@ pub struct BotModel {
 #[serde(rename_all = "snake_case")]
 pub enum Calibration {
     /// The default: ART in minutes (RTV in min²), ART clamped to [1 s, 30 days]. The Avg workloads of a month
-    /// on the DAS-2 + Grid'5000 preset then have the task counts 000 §4.2 states (20 000–175 000 at loads
+    /// on the DAS-2 + Grid'5000 preset then have the task counts [Iosup08] §4.2 states (20 000–175 000 at loads
     /// 20–95%).
     #[default]
     Minutes,
@@ -104,7 +104,7 @@ impl Calibration {
     }
 }
 
-/// The rows of 000 Table 3.
+/// The rows of [Iosup08] Table 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
     T1,
@@ -121,7 +121,7 @@ impl Preset {
     pub const ALL: [Preset; 8] =
         [Preset::T1, Preset::T2, Preset::T3, Preset::T4, Preset::T5, Preset::T6, Preset::T7, Preset::Avg];
 
-    /// The trace a row was fitted on (000 Table 2).
+    /// The trace a row was fitted on ([Iosup08] Table 2).
     pub fn system(self) -> &'static str {
         match self {
             Preset::T1 => "DAS-2",
@@ -148,7 +148,7 @@ impl Preset {
         }
     }
 
-    /// The row as a model. T4 has no user information in the trace: it takes the Avg user model (SPEC §2.1).
+    /// The row as a model. T4 has no user information in the trace: it takes the Avg user model (docs/model.md, "Daily cycle").
     /// T1's daily cycle G(2.62, 0.13) is kept as printed even though it puts nearly all arrivals in slot 0;
     /// the generator then reports the cycle as degenerate and ignores it.
     pub fn model(self) -> BotModel {

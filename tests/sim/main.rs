@@ -5,5 +5,6 @@ mod determinism;
 mod erlang;
 mod hand_cases;
 mod invariants;
+mod reproduce;
 mod streams;
 mod workload_model;

@@ -1,5 +1,5 @@
 //! DFPLT (H,K): the largest task to the free cluster with the best performance rank, where a cluster's rank is
-//! the speed observed on its last completed task, estimate / elapsed (000 §2.4; SPEC §6). Before a cluster has
+//! the speed observed on its last completed task, estimate / elapsed ([Iosup08] §2.4; [Iosup08] §5.3). Before a cluster has
 //! completed a task its speed is unknown and taken as the reference speed 1.0.
 use super::{Choice, Estimate, ResourceView, TaskOrder, TaskScheduling};
 

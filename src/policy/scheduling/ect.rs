@@ -1,8 +1,8 @@
 //! ECT (K,K) and ECT-P (K,H): the task goes where it would complete earliest, counting the wait for a processor
-//! on busy clusters (a Gantt-chart policy, 000 §2.4). If that is a busy cluster the task reserves its next free
+//! on busy clusters (a Gantt-chart policy, [Iosup08] §2.4). If that is a busy cluster the task reserves its next free
 //! processor and the RM goes on with the next task; the chart is one task deep per cluster, so a cluster that
 //! already holds a reservation is not considered. Underestimated runtimes make busy clusters look about to free,
-//! so tasks wait for them needlessly: ECT's sensitivity to inaccuracy (000 §5.3).
+//! so tasks wait for them needlessly: ECT's sensitivity to inaccuracy ([Iosup08] §5.3).
 use super::{Choice, Estimate, ResourceView, TaskOrder, TaskScheduling};
 
 pub struct EarliestCompletion {

@@ -1,4 +1,4 @@
-//! FPF (K,U): tasks in the eligible set's order, each to the fastest free processor (000 §2.4).
+//! FPF (K,U): tasks in the eligible set's order, each to the fastest free processor ([Iosup08] §2.4).
 use super::{Choice, Estimate, ResourceView, TaskOrder, TaskScheduling};
 
 pub struct FastestProcessorFirst;

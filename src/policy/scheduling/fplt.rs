@@ -1,4 +1,4 @@
-//! FPLT (K,K): the largest task to the fastest free processor (000 §2.4).
+//! FPLT (K,K): the largest task to the fastest free processor ([Iosup08] §2.4).
 use super::{Choice, Estimate, ResourceView, TaskOrder, TaskScheduling};
 
 pub struct FastestProcessorLargestTask;

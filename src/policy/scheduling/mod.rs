@@ -1,4 +1,4 @@
-//! The eight task-scheduling policies of 000 §2.4 (Table 1) plus WQR-n: which eligible task goes to which cluster.
+//! The eight task-scheduling policies of [Iosup08] §2.4 (Table 1) plus WQR-n: which eligible task goes to which cluster.
 
 mod dfplt;
 mod ect;
@@ -9,7 +9,7 @@ mod replicating;
 use super::freeset::FreeSet;
 use serde::{Deserialize, Serialize};
 
-/// How much a policy knows of a piece of information (000 Table 1).
+/// How much a policy knows of a piece of information ([Iosup08] Table 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Info {
     /// Known a priori.
@@ -64,9 +64,9 @@ pub enum Choice {
 /// Which runtime figure the simulation hands to the policy as the task's estimate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Estimate {
-    /// The runtime as known a priori, through the inaccuracy model (SPEC §6).
+    /// The runtime as known a priori, through the inaccuracy model ([Iosup08] §5.3).
     Known,
-    /// A prediction from the runtimes of completed tasks (000 §3.7).
+    /// A prediction from the runtimes of completed tasks ([Iosup08] §3.7).
     Predicted,
     /// Not used.
     None,
@@ -92,7 +92,7 @@ pub trait TaskScheduling {
     fn observe_completion(&mut self, _cluster: u32, _estimate: f64, _elapsed: f64) {}
 }
 
-/// The scheduling policies (000 Table 1), written in scenarios as their names: "ECT", "WQR-4", …
+/// The scheduling policies ([Iosup08] Table 1), written in scenarios as their names: "ECT", "WQR-4", …
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SchedulingPolicy {
     Ect,
@@ -113,7 +113,7 @@ pub enum SchedulingPolicy {
 pub const MAX_REPLICAS: u32 = 16;
 
 impl SchedulingPolicy {
-    /// The policies of 000 Table 1 with the paper's WQR4x.
+    /// The policies of [Iosup08] Table 1 with the paper's WQR4x.
     pub const ALL: [SchedulingPolicy; 8] = [
         SchedulingPolicy::Ect,
         SchedulingPolicy::Fplt,
@@ -125,7 +125,7 @@ impl SchedulingPolicy {
         SchedulingPolicy::Fpf,
     ];
 
-    /// (resource information, task information), 000 Table 1.
+    /// (resource information, task information), [Iosup08] Table 1.
     pub fn information(self) -> (Info, Info) {
         match self {
             SchedulingPolicy::Ect | SchedulingPolicy::Fplt => (Info::K, Info::K),
@@ -137,7 +137,7 @@ impl SchedulingPolicy {
         }
     }
 
-    /// One line with the paper's definition (000 §2.4).
+    /// One line with the paper's definition ([Iosup08] §2.4).
     pub fn description(self) -> &'static str {
         match self {
             SchedulingPolicy::Ect => "Earliest Completion Time: each task to the cluster where it would finish first, counting the time until a processor there frees.",

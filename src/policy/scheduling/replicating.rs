@@ -1,5 +1,5 @@
 //! RR and WQR-n (U,U), STFR (U,K): tasks on free processors in round-robin order over the clusters (the policy
-//! knows no speeds); once no task waits, running tasks are replicated up to n times (000 §2.4). RR is WQR-1; STFR
+//! knows no speeds); once no task waits, running tasks are replicated up to n times ([Iosup08] §2.4). RR is WQR-1; STFR
 //! takes the shortest task first.
 use super::{Choice, Estimate, ResourceView, TaskOrder, TaskScheduling};
 

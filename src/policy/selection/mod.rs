@@ -1,4 +1,4 @@
-//! The seven task-selection policies of 000 §2.3: which waiting tasks form an RM's next eligible set.
+//! The seven task-selection policies of [Iosup08] §2.3: which waiting tasks form an RM's next eligible set.
 
 mod s_bot;
 mod s_t;
@@ -16,7 +16,7 @@ pub struct SelectionView<'a> {
     /// Users with waiting tasks at this RM (user id u has rank u + 1, so ascending id is descending priority).
     pub waiting_users: &'a BTreeSet<u32>,
     /// Resource consumption of user u: CPU time of its finished task replicas plus the elapsed time of its running
-    /// ones, in CPU-seconds (000 §2.3).
+    /// ones, in CPU-seconds ([Iosup08] §2.3).
     pub consumption: &'a dyn Fn(u32) -> f64,
 }
 
@@ -59,7 +59,7 @@ pub trait TaskSelection {
     }
 }
 
-/// The selection policies, by their names in 000 §2.3.
+/// The selection policies, by their names in [Iosup08] §2.3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SelectionPolicy {
     #[serde(rename = "S-T")]
@@ -101,7 +101,7 @@ impl SelectionPolicy {
         }
     }
 
-    /// One line with the paper's definition (000 §2.3).
+    /// One line with the paper's definition ([Iosup08] §2.3).
     pub fn description(self) -> &'static str {
         match self {
             SelectionPolicy::ST => "All waiting tasks; arriving tasks join the current eligible set.",

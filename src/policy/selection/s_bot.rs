@@ -1,4 +1,4 @@
-//! S-BoT: the tasks of the oldest waiting BoT; the next BoT once they are all dispatched (000 §2.3).
+//! S-BoT: the tasks of the oldest waiting BoT; the next BoT once they are all dispatched ([Iosup08] §2.3).
 use super::{QueueIndex, Selection, SelectionView, TaskSelection};
 
 pub struct SelectBots;

@@ -1,4 +1,4 @@
-//! S-T: every waiting task is eligible, and arriving tasks join the current set (000 §2.3).
+//! S-T: every waiting task is eligible, and arriving tasks join the current set ([Iosup08] §2.3).
 use super::{QueueIndex, Selection, SelectionView, TaskSelection};
 
 pub struct SelectTasks;

@@ -1,4 +1,4 @@
-//! S-U-BoT: the oldest BoT of the waiting user with the lowest resource consumption (000 §2.3).
+//! S-U-BoT: the oldest BoT of the waiting user with the lowest resource consumption ([Iosup08] §2.3).
 use super::{least_consuming, QueueIndex, Selection, SelectionView, TaskSelection};
 
 pub struct SelectUserBot;

@@ -1,5 +1,5 @@
 //! S-U-GRR: all waiting tasks of the next user in round-robin order; BoTs the user submits during the turn wait
-//! for the next turn (000 §2.3). Users without waiting tasks are skipped.
+//! for the next turn ([Iosup08] §2.3). Users without waiting tasks are skipped.
 use super::{QueueIndex, Selection, SelectionView, TaskSelection};
 
 #[derive(Default)]

@@ -1,5 +1,5 @@
 //! S-U-Prio: all tasks of the highest-priority waiting user; every user has a unique priority, its Zipf rank
-//! (000 §2.3, the "ideal" setting of unique priorities).
+//! ([Iosup08] §2.3, the "ideal" setting of unique priorities).
 use super::{QueueIndex, Selection, SelectionView, TaskSelection};
 
 pub struct SelectUserPriority;

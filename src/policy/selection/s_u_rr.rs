@@ -1,5 +1,5 @@
 //! S-U-RR: one task of every waiting user per round, so a BoT of N tasks is served in exactly N rounds
-//! (000 §2.3). Each round starts one user further than the previous one so no user is always first.
+//! ([Iosup08] §2.3). Each round starts one user further than the previous one so no user is always first.
 use super::{QueueIndex, Selection, SelectionView, TaskSelection};
 
 #[derive(Default)]
