@@ -65,8 +65,8 @@ mod cli {
             jobs: Option<usize>,
         },
         /// Re-run an experiment of [Iosup08] §5 (fig3 … fig11, or all) with several seeds per point:
-        /// writes STEM-FIG.csv (means, 95% intervals, every seed) and STEM-FIG.svg, and prints the paper's
-        /// findings next to ours.
+        /// writes STEM-FIG.csv (means, 95% intervals, every seed), STEM-FIG.svg (the figure) and STEM-FIG.md
+        /// (the paper's setup and findings next to ours, with verdicts), and prints the findings.
         Reproduce {
             /// fig3, fig4, …, fig11, or all
             figure: String,
@@ -296,7 +296,7 @@ mod cli {
     }
 
     fn reproduce(which: &str, seeds: u32, out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
-        use bagsim::reproduce::{claims::claims, svg::figure_svg, FigureId, FigureResult};
+        use bagsim::reproduce::{claims::claims, claims::panel_markdown, svg::figure_svg, FigureId, FigureResult};
         if !(1..=100).contains(&seeds) {
             return Err(format!("--seeds {seeds} is out of range; allowed 1–100"));
         }
@@ -336,6 +336,8 @@ mod cli {
             let (csv_path, svg_path) = (format!("{stem}-{}.csv", id.name()), format!("{stem}-{}.svg", id.name()));
             std::fs::write(&csv_path, result.to_csv()).map_err(|e| format!("{csv_path}: {e}"))?;
             std::fs::write(&svg_path, figure_svg(&result)).map_err(|e| format!("{svg_path}: {e}"))?;
+            let md_path = format!("{stem}-{}.md", id.name());
+            std::fs::write(&md_path, panel_markdown(&result)).map_err(|e| format!("{md_path}: {e}"))?;
             say!(
                 "\n{} — {} ({}; {} runs, {} seeds per point, {:.1} s)",
                 id.name(),
@@ -352,7 +354,7 @@ mod cli {
             for f in &result.failures {
                 say!("  failed run: {f}");
             }
-            say!("  wrote {csv_path} and {svg_path}");
+            say!("  wrote {csv_path}, {svg_path} and {md_path}");
         }
         say!("\ntotal {:.1} s", all_start.elapsed().as_secs_f64());
         Ok(())

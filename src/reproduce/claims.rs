@@ -310,3 +310,24 @@ impl Claim {
         self
     }
 }
+
+/// The "Paper and bagsim" panel as Markdown: the two setups side by side, then each finding with our numbers and
+/// the verdict (what `bagsim reproduce` writes next to the CSV and SVG).
+pub fn panel_markdown(r: &FigureResult) -> String {
+    let f = &r.figure;
+    let mut out = format!(
+        "# {} — {}\n\n[Iosup08] {}; {} runs in, {} seeds per point.\n\n| | |\n|---|---|\n| the paper's setup | {} |\n| \
+         ours | {} |\n\n| the paper reports | bagsim | verdict |\n|---|---|---|\n",
+        f.id.name().replace("fig", "Figure "),
+        f.title,
+        f.section,
+        r.done(),
+        r.seeds,
+        f.paper_setup,
+        f.our_setup
+    );
+    for c in claims(r) {
+        out.push_str(&format!("| \"{}\" | {} | {} |\n", c.paper, c.ours.replace('|', "/"), c.verdict.label()));
+    }
+    out
+}

@@ -109,9 +109,10 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
     for (x, name) in f.x_names.iter().enumerate() {
         let _ = write!(
             s,
-            r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            r#"<text x="{}" y="{}" text-anchor="middle" font-size="{}">{}</text>"#,
             x0 + slot * (x as f64 + 0.5),
             y0 + PANEL_H + 16.0,
+            if nx > 7 { 10 } else { 12 },
             esc(name)
         );
     }

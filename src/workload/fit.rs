@@ -1063,7 +1063,10 @@ fn slot_of(t: f64) -> usize {
     ((t.rem_euclid(DAY) / SLOT) as usize).min(SLOTS - 1)
 }
 
-/// Fits every characteristic of the model to a workload (see each field of [`FittedModel`]):
+/// Fits every characteristic of the model to a workload (see each field of [`FittedModel`]). Runtimes are read in
+/// seconds with the ART bounds of the `seconds` calibration ([`crate::workload::model::Calibration`]); a row fitted
+/// here describes its workload under that calibration.
+///
 /// - users: Zipf over the per-user BoT counts;
 /// - daily cycle: interval fit of the arrival slots, bins [s, s + 1), truncated to [0, 48);
 /// - IAT: inter-arrival times whose earlier arrival lies in a peak slot, divided by the stretch
