@@ -849,6 +849,60 @@ pub fn scenario_param(s: &bagsim::scenario::Scenario) -> String {
     base64url(serde_json::to_string(s).expect("a scenario serializes").as_bytes())
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Paper figures
+
+/// The CSV of a paper figure computed natively with the library code the page and `bagsim reproduce` use: every run
+/// of `figure.runs(seeds)` through `reproduce::run_point`; a failed run is recorded as the CLI records it.
+pub fn native_figure(id: bagsim::reproduce::FigureId, seeds: u32) -> bagsim::reproduce::FigureResult {
+    let figure = id.figure();
+    let runs = figure.runs(seeds);
+    let mut result = bagsim::reproduce::FigureResult::new(figure, seeds);
+    for spec in &runs {
+        match bagsim::reproduce::run_point(&spec.scenario) {
+            Ok(r) => result.add(spec, r),
+            Err(e) => result.failures.push(format!("{} seed {}: {e}", result.figure.series[spec.series], spec.seed)),
+        }
+    }
+    result
+}
+
+/// The `#paper-status` counters: (done, total, failed).
+pub async fn paper_counts(client: &Client) -> (usize, usize, usize) {
+    let n = |v: Option<String>| v.and_then(|s| s.parse().ok()).unwrap_or(usize::MAX);
+    (
+        n(attr(client, "#paper-status", "data-done").await),
+        n(attr(client, "#paper-status", "data-total").await),
+        n(attr(client, "#paper-status", "data-failed").await),
+    )
+}
+
+/// Picks a paper figure (`fig3` … `fig11`) and a number of seeds, presses Run, waits until every run is in, and
+/// returns the page's CSV (`#paper-csv`) and the wall-clock seconds from the click to the last run. Panics when a run
+/// fails or the figure does not finish within `timeout`.
+pub async fn run_paper_figure(client: &Client, figure: &str, seeds: u32, timeout: Duration) -> (String, f64) {
+    set_control(client, "#paper-figure", figure).await;
+    set_control(client, "#paper-seeds", &seeds.to_string()).await;
+    wait_enabled(client, "#paper-run", READY_TIMEOUT).await;
+    let t0 = std::time::Instant::now();
+    click(client, "#paper-run").await;
+    wait_for(client, timeout, &format!("{figure}: #paper-status data-done == data-total"), || async {
+        let (done, total, failed) = paper_counts(client).await;
+        if failed > 0 && failed != usize::MAX {
+            panic!("{figure}: {failed} run(s) failed: {:?}", text(client, ".paper-failed").await);
+        }
+        (done == total && total > 0 && total != usize::MAX).then_some(())
+    })
+    .await;
+    let elapsed = t0.elapsed().as_secs_f64();
+    let csv = js(client, "const e = document.querySelector('#paper-csv'); return e ? e.textContent : null;", vec![])
+        .await
+        .as_str()
+        .unwrap_or_else(|| panic!("no #paper-csv"))
+        .to_string();
+    (csv, elapsed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

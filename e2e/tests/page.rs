@@ -69,8 +69,12 @@ async fn open_ready(client: &Client, url: &str) {
     wait_status(client, &["ready"], READY_TIMEOUT).await;
 }
 
-/// Sets the controls of the small scenario, as a user would.
+/// Sets the controls of the small scenario, as a user would: every control it depends on, so a control left changed
+/// by an earlier step of the same test (the long run's streams and calibration) cannot leak into it.
 async fn set_small_scenario(client: &Client, seed: u64) {
+    let defaults = Scenario::default();
+    set_control(client, "#streams", defaults.workload.streams.name()).await;
+    set_control(client, "#calibration", defaults.workload.calibration.name()).await;
     set_control(client, "#submission-days", "2").await;
     set_control(client, "#load", "0.7").await;
     set_control(client, "#seed", &seed.to_string()).await;
@@ -596,6 +600,60 @@ async fn a_sweep_runs_every_load_and_policy_and_matches_native() {
         }
         js(&client, "document.querySelector('details.sweep').scrollIntoView(); return true;", vec![]).await;
         let shot = screenshot(&client, "sweep.png").await;
+        println!("screenshot: {}", shot.display());
+    })
+    .await;
+}
+
+/// A paper figure run in the page's worker pool gives, byte for byte, the CSV and the SVG of the same library code
+/// run natively (what `bagsim reproduce fig10 --seeds 1` writes), and shows the paper's findings with verdicts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paper_figure_matches_the_native_reproduction() {
+    use bagsim::reproduce::{claims::claims, svg::figure_svg, FigureId};
+    let native = native_figure(FigureId::Fig10, 1);
+    assert!(native.failures.is_empty(), "native runs failed: {:?}", native.failures);
+    let (native_csv, native_svg) = (native.to_csv(), figure_svg(&native));
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        // Bad input starts nothing and says why.
+        set_control(&client, "#paper-seeds", "0").await;
+        assert!(!is_enabled(&client, "#paper-run").await, "#paper-run is enabled with 0 seeds");
+        let error = text(&client, "#paper-error").await.unwrap_or_default();
+        assert!(error.contains("from 1 to 20"), "no clear message for 0 seeds: {error:?}");
+
+        let (csv, elapsed) = run_paper_figure(&client, "fig10", 1, RUN_TIMEOUT).await;
+        println!("Figure 10 with 1 seed: {} runs in {elapsed:.1} s", native.total());
+        assert!(csv == native_csv, "the page's CSV differs from the native one:\npage:\n{csv}\nnative:\n{native_csv}");
+        let (_, total, _) = paper_counts(&client).await;
+        assert_eq!(total, 7, "Figure 10 has 7 selection policies × 1 point × 1 seed");
+
+        let inner = js(&client, "return document.querySelector('#paper-svg').innerHTML;", vec![]).await;
+        let inner = inner.as_str().unwrap_or_default();
+        assert!(inner.contains("<svg"), "#paper-svg holds no <svg>: {inner:.200}");
+        let rows = js(
+            &client,
+            "return [...document.querySelectorAll('#paper-claims tbody tr')].map(r => r.dataset.verdict);",
+            vec![],
+        )
+        .await;
+        let rows: Vec<String> =
+            rows.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect();
+        let want: Vec<String> = claims(&native).iter().map(|c| c.verdict.label().to_string()).collect();
+        assert!(!rows.is_empty(), "#paper-claims has no rows");
+        assert_eq!(rows, want, "the verdicts in #paper-claims differ from the native ones");
+
+        capture_downloads(&client).await;
+        click(&client, "#paper-download-csv").await;
+        let (name, text) = captured_download(&client, 1, Duration::from_secs(10)).await;
+        assert_eq!(name, "bagsim-fig10.csv");
+        assert!(text == native_csv, "the downloaded CSV differs from the native one");
+        click(&client, "#paper-download-svg").await;
+        let (name, text) = captured_download(&client, 2, Duration::from_secs(10)).await;
+        assert_eq!(name, "bagsim-fig10.svg");
+        assert!(text == native_svg, "the downloaded SVG differs from the native one");
+
+        js(&client, "document.querySelector('#paper').scrollIntoView(); return true;", vec![]).await;
+        let shot = screenshot(&client, "paper-figure.png").await;
         println!("screenshot: {}", shot.display());
     })
     .await;

@@ -83,13 +83,13 @@ pub struct BotGroup {
     pub bots: u64,
     /// BoTs whose every task finished.
     pub finished: u64,
-    /// Makespan MS = latest task completion − submission, s ([Iosup08] §4.1; 001's turnaround time TT).
+    /// Makespan MS = latest task completion − submission, s ([Iosup08] §4.1; the turnaround time TT of [Anglano09]).
     pub makespan: Stats,
     /// NSL = MS / Σ task runtimes on the reference processor ([Iosup08] §4.1).
     pub nsl: Stats,
     /// Waiting time WT = first task start − submission, s ([Anglano09] Eq. 1).
     pub wait: Stats,
-    /// Execution makespan = latest completion − first start, s (001; TT = WT + execution makespan).
+    /// Execution makespan = latest completion − first start, s ([Anglano09]: TT = WT + execution makespan).
     pub exec_makespan: Stats,
 }
 

@@ -299,7 +299,7 @@ pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[&Run
     Ok(())
 }
 
-/// One sweep line per policy: a figure against the load, as in 000 Figures 4, 9 and 11.
+/// One sweep line per policy: a figure against the load, as in Figures 4, 9 and 11 of Iosup et al. 2008.
 pub fn draw_sweep<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,

@@ -72,6 +72,15 @@ impl Client {
         closures.push(on_error);
     }
 
+    /// Stops the worker at once (a run in progress is lost) and stops listening to it.
+    pub fn terminate(&self) {
+        let w = self.worker.borrow();
+        w.set_onmessage(None);
+        w.set_onerror(None);
+        w.terminate();
+    }
+
+    /// Posts a message to the worker.
     pub fn send(&self, msg: &ToWorker) {
         match serde_wasm_bindgen::to_value(msg) {
             Ok(v) => {
@@ -81,5 +90,13 @@ impl Client {
             }
             Err(e) => web_sys::console::error_1(&format!("bagsim: cannot encode a message: {e}").into()),
         }
+    }
+}
+
+/// A client nobody holds any more ends its worker: otherwise the worker would go on running (and its handlers
+/// would call into dropped closures).
+impl Drop for Client {
+    fn drop(&mut self) {
+        self.terminate();
     }
 }

@@ -124,7 +124,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
 
     view! {
         <h2>"Workload"</h2>
-        {field(lab, "Preset (000 Table 3)", "A row of Table 3: T1 DAS-2, T2 Grid'5000, T3 NGS, T4 AuverGrid, T5 SHARCNET, T6 LCG, T7 NorduGrid, Avg the average system (§3.1).", "workload.preset", view! {
+        {field(lab, "Preset (Iosup et al. 2008, Table 3)", "A row of Table 3: T1 DAS-2, T2 Grid'5000, T3 NGS, T4 AuverGrid, T5 SHARCNET, T6 LCG, T7 NorduGrid, Avg the average system (§3.1).", "workload.preset", view! {
             <select id="preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.preset", |s| { s.workload.preset = v.parse()?; s.workload.model = None; Ok(()) }) }>
                 {Preset::ALL.iter().map(|p| { let p = *p; view! {
                     <option value=p.name() selected=move || sc.with(|s| s.workload.preset == p)>{format!("{} — {}", p.name(), p.system())}</option>
@@ -133,7 +133,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         })}
         {field(lab, "Load", "Target offered load: Σ task runtimes / (Σ processor speeds × submission period), 0.05–0.99 (§4.2; the paper sweeps 0.20–0.95).", "workload.load",
             number_input(lab, "load", "workload.load", "0.05", load, |s, t| { s.workload.load = optional_number(t, "the load is a fraction, 0.05–0.99")?; Ok(()) }))}
-        {field(lab, "Submission period [days]", "BoTs arrive during this period; the run goes on for 30 more days at most (SPEC §10).", "workload.submission_period",
+        {field(lab, "Submission period [days]", "BoTs arrive during this period; the run goes on for 30 more days at most (see docs/model.md).", "workload.submission_period",
             number_input(lab, "submission-days", "workload.submission_period", "1", days, |s, t| { s.workload.submission_period = parse_number(t, "days")? * 86_400.0; Ok(()) }))}
         {field(lab, "Arrival pattern", "Realistic: peak-hour IATs and the daily cycle; All at T=0: extreme burstiness; Evenly spread: equal IATs (§5.2, Fig. 5).", "workload.arrival_pattern", view! {
             <select id="arrival-pattern" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.arrival_pattern", |s| {
@@ -168,7 +168,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 s.seed = t.trim().parse::<u64>().map_err(|_| format!("{:?} is not a whole number 0 – 18446744073709551615", t.trim()))?; Ok(()) }))}
 
         <h2>"Resource management"</h2>
-        {field(lab, "Architecture (000 §2.2)", "sep-c: each user submits to its home cluster only; csp: a global queue over all clusters, fed by a monitoring service; fcondor: a user moves to the next cluster when its tasks start to queue.", "architecture.kind", view! {
+        {field(lab, "Architecture (Iosup et al. 2008, §2.2)", "sep-c: each user submits to its home cluster only; csp: a global queue over all clusters, fed by a monitoring service; fcondor: a user moves to the next cluster when its tasks start to queue.", "architecture.kind", view! {
             <select id="architecture" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "architecture.kind", |s| { s.architecture.kind = v.parse()?; Ok(()) }) }>
                 {Architecture::ALL.iter().map(|a| { let a = *a; view! {
                     <option value=a.name() title=a.description() selected=move || sc.with(|s| s.architecture.kind == a)>{a.name()}</option>
@@ -181,14 +181,14 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             <div class="help">"0 = exact information; larger values let you study stale information."</div>
             {error_view(lab, "architecture.monitoring_period")}
         </div>
-        {field(lab, "Task selection (000 §2.3)", "Which waiting tasks form the next eligible set.", "selection", view! {
+        {field(lab, "Task selection (Iosup et al. 2008, §2.3)", "Which waiting tasks form the next eligible set.", "selection", view! {
             <select id="selection" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "selection", |s| { s.selection = v.parse()?; Ok(()) }) }>
                 {SelectionPolicy::ALL.iter().map(|p| { let p = *p; view! {
                     <option value=p.name() title=p.description() selected=move || sc.with(|s| s.selection == p)>{format!("{} — {}", p.name(), p.description())}</option>
                 }}).collect_view()}
             </select>
         })}
-        {field(lab, "Task scheduling (000 §2.4, Table 1)", "Which eligible task goes to which cluster. (R, T): what the policy knows of resources and of task runtimes — K known, H from history, U unknown.", "scheduling", view! {
+        {field(lab, "Task scheduling (Iosup et al. 2008, §2.4, Table 1)", "Which eligible task goes to which cluster. (R, T): what the policy knows of resources and of task runtimes — K known, H from history, U unknown.", "scheduling", view! {
             <select id="scheduling" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "scheduling", |s| {
                 s.scheduling = if v == "WQR" { SchedulingPolicy::Wqr { replicas: 3 } } else { v.parse()? }; Ok(()) }) }>
                 {["ECT", "FPLT", "RR", "WQR", "DFPLT", "ECT-P", "STFR", "FPF"].into_iter().map(|name| {
@@ -204,7 +204,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             {number_input(lab, "replicas", "scheduling", "1", replicas, |s, t| { s.scheduling = format!("WQR-{}", t.trim()).parse()?; Ok(()) })}
         </div>
         <div class="field" style=move || if scheduling_name.get() == "ECT-P" { "" } else { "display:none" }>
-            <label title="The time-series model ECT-P predicts runtimes with (000 Table 4), and its history: the BoT's own completed tasks (batch) or all of the user's (user).">"Predictor (ECT-P)"</label>
+            <label title="The time-series model ECT-P predicts runtimes with (Iosup et al. 2008, Table 4), and its history: the BoT's own completed tasks (batch) or all of the user's (user).">"Predictor (ECT-P)"</label>
             <select id="predictor" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "predictor.model", |s| {
                 s.predictor.model = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
                 {PredictorModel::ALL.iter().map(|m| { let m = *m; let v = serde_json::to_value(m).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
@@ -216,13 +216,13 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 <option value="user" selected=move || sc.with(|s| s.predictor.input == PredictorInput::User)>"user input"</option>
             </select>
         </div>
-        {field(lab, "Inaccuracy I [%] (000 §5.3)", "Each runtime estimate is max(R + (E/100)·R, 1 s) with E uniform in [−I, +I]; ECT, FPLT, DFPLT and STFR see only estimates. 0 – 10 000%.", "inaccuracy",
+        {field(lab, "Inaccuracy I [%] (Iosup et al. 2008, §5.3)", "Each runtime estimate is max(R + (E/100)·R, 1 s) with E uniform in [−I, +I]; ECT, FPLT, DFPLT and STFR see only estimates. 0 – 10 000%.", "inaccuracy",
             number_input(lab, "inaccuracy", "inaccuracy", "100", inaccuracy, |s, t| { s.inaccuracy = parse_number(t, "percent, 0 – 10000")?; Ok(()) }))}
         {field(lab, "Periodic pass [s]", "RMs also schedule periodically; it matters only when information is stale (csp monitoring).", "scheduling_period",
             number_input(lab, "scheduling-period", "scheduling_period", "10", period, |s, t| { s.scheduling_period = parse_number(t, "seconds, 1 – 86400")?; Ok(()) }))}
 
         <h2>"Platform"</h2>
-        {field(lab, "Clusters", "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (000 §4.1; documented preset). A task of reference runtime R runs R / speed seconds.", "platform", view! {
+        {field(lab, "Clusters", "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (Iosup et al. 2008, §4.1; documented preset). A task of reference runtime R runs R / speed seconds.", "platform", view! {
             <select id="platform-preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| {
                 if v == "custom" { s.platform.clusters = Some(s.platform.clusters()?); s.platform.preset = None; }
                 else { s.platform.preset = Some(PlatformPreset::Das2G5k); s.platform.clusters = None; }

@@ -5,6 +5,9 @@ mod charts;
 mod client;
 mod controls;
 mod download;
+mod paper;
+mod pool;
+mod references;
 
 use crate::platform;
 use crate::protocol::{FromWorker, Progress, ToWorker};
@@ -71,7 +74,7 @@ struct Live {
 thread_local! {
     static LIVE: RefCell<Live> = RefCell::new(Live::default());
     static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
-    static SWEEP_CLIENTS: RefCell<Vec<Rc<Client>>> = const { RefCell::new(Vec::new()) };
+    static SWEEP_POOL: RefCell<Option<pool::Pool>> = const { RefCell::new(None) };
 }
 
 /// The page's reactive state; every field is a signal, so the struct is Copy and shared through context.
@@ -452,10 +455,14 @@ fn card_values(lab: &Lab) -> [(f64, String); 5] {
 fn Cards(lab: Lab) -> impl IntoView {
     let values = Memo::new(move |_| card_values(&lab));
     let cards = [
-        ("card-finished", "Finished tasks", "finished / all tasks (SPEC §9); unfinished work is never hidden"),
+        ("card-finished", "Finished tasks", "finished / all tasks; unfinished work is never hidden"),
         ("card-utilization", "Utilization", "busy processor-seconds / available processor-seconds"),
-        ("card-makespan", "Mean makespan", "per BoT: latest completion − submission (000 §4.1)"),
-        ("card-nsl", "Mean NSL", "per BoT: makespan / Σ task runtimes on the reference processor (000 §4.1)"),
+        ("card-makespan", "Mean makespan", "per BoT: latest completion − submission (Iosup et al. 2008, §4.1)"),
+        (
+            "card-nsl",
+            "Mean NSL",
+            "per BoT: makespan / Σ task runtimes on the reference processor (Iosup et al. 2008, §4.1)",
+        ),
         ("card-wait", "Mean wait", "per task: first start − submission (live: per BoT)"),
     ];
     view! {
@@ -709,12 +716,11 @@ fn Sweep(lab: Lab) -> impl IntoView {
     }
 }
 
-/// Runs the sweep's jobs on a pool of workers, one per core (at most four), without live data.
+/// Runs the sweep's jobs on the worker pool (a new sweep ends the previous one), without live data.
 fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
-    let cores = web_sys::window().map_or(2.0, |w| w.navigator().hardware_concurrency()).clamp(1.0, 4.0) as usize;
     let total = jobs.len();
-    let queue = Rc::new(RefCell::new(jobs.into_iter().enumerate().collect::<std::collections::VecDeque<_>>()));
-    let labels: Rc<RefCell<BTreeMap<u32, (String, f64)>>> = Rc::new(RefCell::new(BTreeMap::new()));
+    let (labels, scenarios): (Vec<(String, f64)>, Vec<Scenario>) =
+        jobs.into_iter().map(|(p, l, s)| ((p, l), s)).unzip();
     let done = Rc::new(RefCell::new(0usize));
     // Runs that failed or whose worker died: the sweep goes on without them and says so.
     let lost: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
@@ -726,51 +732,23 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
         lab.sweep_status.set(s);
     };
     status(0, &[]);
-    SWEEP_CLIENTS.with(|c| c.borrow_mut().clear());
-    for _ in 0..cores {
-        let queue = queue.clone();
-        let labels = labels.clone();
-        let done = done.clone();
-        let lost = lost.clone();
-        let slot: Rc<RefCell<Option<Rc<Client>>>> = Rc::new(RefCell::new(None));
-        let slot2 = slot.clone();
-        let labels_for_next = labels.clone();
-        let next2 = Rc::new(move |client: &Client| {
-            if let Some((i, (p, load, s))) = queue.borrow_mut().pop_front() {
-                labels_for_next.borrow_mut().insert(i as u32 + 1, (p, load));
-                client.send(&ToWorker::Run { run_id: i as u32 + 1, scenario: Box::new(s), speed: None, live: false });
+    SWEEP_POOL.with(|p| p.borrow_mut().take());
+    let on_done: pool::OnDone = Rc::new(move |job, outcome| {
+        match outcome {
+            pool::Outcome::Finished(report) => {
+                if let Some((p, load)) = labels.get(job).cloned() {
+                    LIVE.with(|l| l.borrow_mut().sweep.push((p, load, report)));
+                }
+                *done.borrow_mut() += 1;
+                lab.sweep_version.update(|v| *v += 1);
             }
-        });
-        let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev: Event| {
-            let Some(client) = slot2.borrow().clone() else { return };
-            match ev {
-                Event::Message(FromWorker::Ready) => next2(&client),
-                Event::Message(FromWorker::Finished { run_id, report, .. }) => {
-                    if let Some((p, load)) = labels.borrow().get(&run_id).cloned() {
-                        LIVE.with(|l| l.borrow_mut().sweep.push((p, load, report)));
-                    }
-                    *done.borrow_mut() += 1;
-                    status(*done.borrow(), &lost.borrow());
-                    lab.sweep_version.update(|v| *v += 1);
-                    next2(&client);
-                }
-                Event::Message(FromWorker::Failed { message, .. }) => {
-                    lost.borrow_mut().push(format!("a run failed: {message}"));
-                    status(*done.borrow(), &lost.borrow());
-                    next2(&client);
-                }
-                // The replacement worker's Ready takes the next run from the queue.
-                Event::Died(why) => {
-                    lost.borrow_mut().push(format!("a worker stopped: {why}; it was replaced"));
-                    status(*done.borrow(), &lost.borrow());
-                }
-                _ => {}
-            }
-        });
-        if let Ok(client) = Client::new(handler) {
-            *slot.borrow_mut() = Some(client.clone());
-            SWEEP_CLIENTS.with(|c| c.borrow_mut().push(client));
+            pool::Outcome::Failed(message) => lost.borrow_mut().push(format!("a run failed: {message}")),
         }
+        status(*done.borrow(), &lost.borrow());
+    });
+    match pool::Pool::start(scenarios, on_done) {
+        Ok(p) => SWEEP_POOL.with(|slot| *slot.borrow_mut() = Some(p)),
+        Err(e) => lab.sweep_status.set(e),
     }
 }
 
@@ -801,11 +779,11 @@ fn App() -> impl IntoView {
     view! {
         <header>
             <h1>"bagsim" <span class="subtitle">"— a Bags-of-Tasks scheduling lab for multi-cluster grids"</span></h1>
-            <p class="intro">"Pick a platform, a workload, an architecture and two scheduling policies, and press Run: the simulator of "
-                <em>"Iosup, Sonmez, Anoep, Epema — The Performance of Bags-of-Tasks in Large-Scale Distributed Systems (HPDC 2008)"</em>
-                " runs in your browser, and every figure can be reproduced with the "<code>"bagsim"</code>" command line."</p>
+            <p class="intro">"Rerun the figures of Iosup et al. 2008 below, or pick a platform, a workload, an architecture and two scheduling policies and press Run: the simulator of "
+                <em>"Iosup et al. 2008"</em>" runs in your browser, and every figure can be reproduced with the "<code>"bagsim"</code>" command line."</p>
             {move || lab.banner.get().map(|b| view! { <div id="banner-error" class="banner">{b}</div> })}
         </header>
+        <paper::PaperFigures/>
         <main>
             <aside class="controls">
                 <controls::Controls lab=lab/>
@@ -823,7 +801,10 @@ fn App() -> impl IntoView {
                 <Sweep lab=lab/>
             </section>
         </main>
-        <footer>"Workload model and policies: HPDC'08 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</footer>
+        <footer>
+            <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
+            <references::References/>
+        </footer>
     }
 }
 

@@ -6,6 +6,10 @@
 //!
 //! Build the page first (scripts/test-browser.sh, or `trunk build --release --public-url /bagsim/`), then:
 //! `cargo run --release -p e2e --bin browser_bench [RUNS]` (default 3).
+//!
+//! `browser_bench figures [SEEDS]` instead times each paper figure preset (Figures 3–11, `SEEDS` seeds per point,
+//! default `reproduce::DEFAULT_SEEDS`) in the page's "Paper figures" section, against the same runs natively on as
+//! many threads as the page has workers, and checks that each page CSV equals the native one.
 
 use std::time::{Duration, Instant};
 
@@ -50,8 +54,82 @@ fn best_median(runs: &[Phases], f: impl Fn(&Phases) -> f64) -> (f64, f64) {
     (v[0], v[v.len() / 2])
 }
 
+/// A figure's result natively on `threads` threads (as `bagsim reproduce --jobs`), and the wall-clock seconds.
+fn native_figure_parallel(id: bagsim::reproduce::FigureId, seeds: u32, threads: usize) -> (String, f64) {
+    let t = Instant::now();
+    let figure = id.figure();
+    let runs = figure.runs(seeds);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let cells: Vec<std::sync::Mutex<Option<bagsim::reproduce::RunResult>>> =
+        (0..runs.len()).map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(spec) = runs.get(i) else { break };
+                let r = bagsim::reproduce::run_point(&spec.scenario).expect("a figure's run succeeds natively");
+                *cells[i].lock().expect("unpoisoned") = Some(r);
+            });
+        }
+    });
+    let mut result = bagsim::reproduce::FigureResult::new(figure, seeds);
+    for (spec, cell) in runs.iter().zip(cells) {
+        result.add(spec, cell.into_inner().expect("unpoisoned").expect("every run finished"));
+    }
+    (result.to_csv(), t.elapsed().as_secs_f64())
+}
+
+/// `browser_bench figures [SEEDS]`: seconds per figure preset in the page and natively.
+async fn figures(seeds: u32) {
+    use bagsim::reproduce::FigureId;
+    let dist = snapshot(&require_dist());
+    let (tx, rx) = std::sync::mpsc::channel();
+    with_browser_serving(dist.path.clone(), Duration::from_secs(3 * 60 * 60), move |client, server| {
+        let url = format!("{}{BASE_PATH}", server.origin());
+        async move {
+            client.goto(&url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+            wait_status(&client, &["ready"], READY_TIMEOUT).await;
+            let workers = js(&client, "return Math.min(4, Math.max(1, navigator.hardwareConcurrency || 2));", vec![])
+                .await
+                .as_u64()
+                .unwrap_or(2) as usize;
+            for id in FigureId::ALL {
+                let (csv, secs) = run_paper_figure(&client, id.name(), seeds, Duration::from_secs(60 * 60)).await;
+                println!("{}: page {secs:.1} s", id.name());
+                tx.send((id, csv, secs, workers)).expect("send the page's figure");
+            }
+        }
+    })
+    .await;
+    println!();
+    println!("paper figures, {seeds} seeds per point; wall-clock seconds from Run to the last run in");
+    println!();
+    println!("| figure | runs | page | native (same number of threads as page workers) | page / native | CSV |");
+    println!("|---|---:|---:|---:|---:|---|");
+    let (mut page_total, mut native_total) = (0.0, 0.0);
+    for (id, csv, secs, workers) in rx.try_iter() {
+        let (native_csv, native_secs) = native_figure_parallel(id, seeds, workers);
+        let runs = id.figure().runs(seeds).len();
+        let same = if csv == native_csv { "identical" } else { "DIFFERS" };
+        println!(
+            "| {} | {runs} | {secs:.1} | {native_secs:.1} ({workers}) | {:.2} | {same} |",
+            id.name(),
+            secs / native_secs
+        );
+        page_total += secs;
+        native_total += native_secs;
+        assert!(csv == native_csv, "{}: the page's CSV differs from the native one", id.name());
+    }
+    println!("| all | | {page_total:.1} | {native_total:.1} | {:.2} | |", page_total / native_total);
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    if std::env::args().nth(1).as_deref() == Some("figures") {
+        let seeds =
+            std::env::args().nth(2).map_or(bagsim::reproduce::DEFAULT_SEEDS, |a| a.parse().expect("SEEDS is a number"));
+        return figures(seeds).await;
+    }
     let runs: usize = std::env::args().nth(1).map_or(3, |a| a.parse().expect("RUNS is a number"));
     let s = scenario();
     let param = scenario_param(&s);
