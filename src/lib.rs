@@ -2,7 +2,8 @@
 //!
 //! Module map (boundaries in ARCHITECTURE.md): `engine` (time, events, random streams) → `workload`, `platform`
 //! → `policy` (selection, scheduling, predictors) → `architecture` + `simulation` (the run loop) → `metrics`
-//! (the report) → `scenario` + `run` (one call from a scenario to a report) → `protocol` (worker messages).
+//! (the report) → `scenario` + `run` (one call from a scenario to a report) → `protocol` (worker messages);
+//! `trace` imports SWF/GWF logs and extracts their BoTs as a `workload::Workload`.
 
 pub mod architecture;
 pub mod engine;
@@ -15,6 +16,7 @@ pub mod run;
 pub mod scenario;
 pub mod share;
 pub mod simulation;
+pub mod trace;
 pub mod workload;
 
 #[cfg(target_arch = "wasm32")]

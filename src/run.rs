@@ -1,10 +1,12 @@
-//! From a scenario to a report in one call: generate the workload, simulate, measure.
+//! From a scenario to a report in one call: generate the workload (or read a trace's), simulate, measure.
 
 use crate::metrics::{self, Metrics};
 use crate::platform::{capacity, Cluster};
 use crate::policy::predictor::{evaluate_all, PredictorAccuracy};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{Scenario, ScenarioError, TraceConfig};
 use crate::simulation::{SimConfig, Simulation};
+use crate::trace::bots::extract;
+use crate::trace::{ImportError, Trace};
 use crate::workload::generate::{GenerateSpec, Generated};
 use crate::workload::streams::{generate_platform, StreamSummary};
 use crate::workload::Workload;
@@ -18,7 +20,7 @@ pub struct WorkloadSummary {
     pub users: u64,
     /// Σ task runtimes on the reference processor, CPU-seconds.
     pub total_work: f64,
-    /// Target offered load (null when the model's own arrival rate was kept).
+    /// Target offered load (null when the model's own arrival rate was kept, and for a trace).
     pub target_load: Option<f64>,
     /// Achieved offered load = total work / (Σ speeds × submission period).
     pub achieved_load: f64,
@@ -49,12 +51,18 @@ pub struct Prepared {
     pub clusters: Vec<Cluster>,
     pub generated: Generated,
     pub streams: Vec<StreamSummary>,
+    /// A trace workload's submission period (its last arrival, at least 60 s), which replaces
+    /// `workload.submission_period` in the default horizon and sampling interval.
+    pub trace_period: Option<f64>,
 }
 
 /// Validates the scenario and generates its workload.
 pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
     s.validate()?;
     let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
+    if let Some(t) = &s.workload.trace {
+        return prepare_trace(t, clusters);
+    }
     let model = s.workload.bot_model();
     let spec = GenerateSpec {
         model: &model,
@@ -70,7 +78,51 @@ pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
     };
     let p = generate_platform(&spec, &clusters, s.workload.streams)
         .map_err(|m| ScenarioError { field: "workload".into(), message: m })?;
-    Ok(Prepared { clusters, generated: p.generated, streams: p.streams })
+    Ok(Prepared { clusters, generated: p.generated, streams: p.streams, trace_period: None })
+}
+
+/// A trace workload: import, BoTs by the Δ rule, and what was left out as warnings.
+fn prepare_trace(t: &TraceConfig, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
+    let fail = |field: &str, message: String| ScenarioError { field: field.into(), message };
+    let trace = read_trace(t).map_err(|e| match e {
+        ImportError::Io(m) => fail("workload.trace.path", m),
+        e => fail("workload.trace.path", format!("{}: {e}", t.path)),
+    })?;
+    let e = extract(&trace, &t.rule()).map_err(|m| fail("workload.trace", m.to_string()))?;
+    let b = &e.report;
+    if e.workload.bots.is_empty() {
+        return Err(fail("workload.trace", format!("{}: no BoT to simulate; {}", t.path, b.multi_proc_note)));
+    }
+    let r = &trace.report;
+    let mut warnings = vec![format!(
+        "trace {}: its own submit and run times are simulated; the model, load and other generator settings are \
+         not used",
+        t.path
+    )];
+    if r.skipped > 0 {
+        let reasons: Vec<String> = r.by_reason.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        warnings.push(format!("trace: {} of {} lines skipped ({})", r.skipped, r.lines, reasons.join(", ")));
+    }
+    if b.parallel_jobs > 0 {
+        warnings.push(format!("trace: jobs of several processors: {}", b.multi_proc_note));
+    }
+    if b.raised_runtimes > 0 {
+        warnings.push(format!("trace: {} jobs ran less than 1 s; their tasks last 1 s", b.raised_runtimes));
+    }
+    let period = b.last_arrival.max(60.0);
+    let achieved_load = e.workload.total_work() / (capacity(&clusters) * period);
+    let generated = Generated { workload: e.workload, iat_scale: 1.0, achieved_load, warnings };
+    Ok(Prepared { clusters, generated, streams: Vec::new(), trace_period: Some(period) })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn read_trace(t: &TraceConfig) -> Result<Trace, ImportError> {
+    crate::trace::import_path(std::path::Path::new(&t.path), t.format)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn read_trace(_: &TraceConfig) -> Result<Trace, ImportError> {
+    Err(ImportError::Io("a trace file can only be read by the command line".into()))
 }
 
 /// The simulator settings of a scenario.
@@ -95,7 +147,15 @@ pub fn sim_config(s: &Scenario) -> SimConfig {
 pub fn simulation(s: &Scenario, p: Prepared) -> (Simulation, WorkloadSummary) {
     let mut summary = summary(s, &p.generated);
     summary.streams = p.streams;
-    (Simulation::new(sim_config(s), p.clusters, p.generated.workload), summary)
+    let cfg = match p.trace_period {
+        Some(period) => {
+            let mut t = s.clone();
+            t.workload.submission_period = period;
+            sim_config(&t)
+        }
+        None => sim_config(s),
+    };
+    (Simulation::new(cfg, p.clusters, p.generated.workload), summary)
 }
 
 /// The workload summary of a prepared scenario.
@@ -106,7 +166,7 @@ pub fn summary(s: &Scenario, g: &Generated) -> WorkloadSummary {
         tasks: w.tasks() as u64,
         users: w.bots.iter().map(|b| b.user).collect::<std::collections::BTreeSet<_>>().len() as u64,
         total_work: w.total_work(),
-        target_load: s.workload.load,
+        target_load: if s.workload.trace.is_some() { None } else { s.workload.load },
         achieved_load: g.achieved_load,
         iat_scale: g.iat_scale,
         streams: Vec::new(),

@@ -5,6 +5,8 @@ use crate::platform::PlatformSpec;
 use crate::policy::predictor::{PredictorInput, PredictorModel};
 use crate::policy::scheduling::SchedulingPolicy;
 use crate::policy::selection::SelectionPolicy;
+use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
+use crate::trace::Format;
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::model::{BotModel, Calibration, Preset};
 use crate::workload::streams::Streams;
@@ -78,6 +80,47 @@ pub struct WorkloadConfig {
     pub streams: Streams,
     /// The unit and bounds of the model's runtimes (ART, RTV).
     pub calibration: Calibration,
+    /// A trace replayed as it is instead of the model (absent from the JSON when null, so scenarios without one
+    /// serialise as before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceConfig>,
+}
+
+/// A trace-driven workload (docs/traces.md): the trace's BoTs by the Δ rule of [Minh10] §II-C arrive at the trace's
+/// own submit times (a BoT at its first job's) with the trace's own run times, on any platform. The model, the load
+/// target and the other generator settings are not used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceConfig {
+    /// SWF or GWF file, plain or gzip, relative to the current directory.
+    pub path: String,
+    /// Δ of the BoT rule, seconds.
+    #[serde(default = "default_delta")]
+    pub delta: f64,
+    /// A job of p processors becomes p sequential tasks; false: such jobs are left out (and counted).
+    #[serde(default)]
+    pub split_parallel: bool,
+    /// Group by user alone instead of [Minh10]'s six attributes.
+    #[serde(default)]
+    pub same_user: bool,
+    /// "swf" or "gwf"; null: from the file name, else from the content.
+    #[serde(default)]
+    pub format: Option<Format>,
+}
+
+fn default_delta() -> f64 {
+    DEFAULT_DELTA
+}
+
+impl TraceConfig {
+    /// The BoT extraction rule.
+    pub fn rule(&self) -> BotRule {
+        BotRule {
+            delta: self.delta,
+            key: if self.same_user { BotKey::User } else { BotKey::Attributes },
+            multi_proc: if self.split_parallel { MultiProc::Split } else { MultiProc::Reject },
+        }
+    }
 }
 
 impl Default for WorkloadConfig {
@@ -93,6 +136,7 @@ impl Default for WorkloadConfig {
             max_size: 5000,
             streams: Streams::PerCluster,
             calibration: Calibration::Minutes,
+            trace: None,
         }
     }
 }
@@ -188,6 +232,12 @@ impl Scenario {
         }
         if let Some(m) = w.mean_runtime {
             check_range("workload.mean_runtime", m, 1.0, 1_048_576.0, " s")?;
+        }
+        if let Some(t) = &w.trace {
+            if t.path.trim().is_empty() {
+                return Err(err("workload.trace.path", "empty; give the trace file"));
+            }
+            check_range("workload.trace.delta", t.delta, 0.0, MAX_DELTA, " s")?;
         }
         let model = w.bot_model();
         if !(model.users.alpha.is_finite() && model.users.alpha >= 0.0 && model.users.alpha <= 10.0) {
@@ -331,6 +381,43 @@ pub const PARAMS: &[Param] = &[
         allowed: "minutes, seconds",
         meaning: "unit of the model's ART (RTV in its square) and ART bounds: minutes, [1 s, 30 days] (the default; \
                   gives the task counts of [Iosup08] §4.2) or seconds, [1 s, 2^20 s] (the earlier reading)",
+    },
+    Param {
+        path: "workload.trace",
+        unit: "",
+        allowed: "null or {path, delta, split_parallel, same_user, format}",
+        meaning: "replay a trace (SWF or GWF, plain or gzip) instead of the model: its BoTs arrive at its own submit \
+                  times with its own run times (docs/traces.md)",
+    },
+    Param {
+        path: "workload.trace.path",
+        unit: "",
+        allowed: "a file path",
+        meaning: "the trace file, relative to the current directory",
+    },
+    Param {
+        path: "workload.trace.delta",
+        unit: "s",
+        allowed: "0 – 86 400 (default 100)",
+        meaning: "Δ of the BoT rule of [Minh10] §II-C, from the previous job of the BoT",
+    },
+    Param {
+        path: "workload.trace.split_parallel",
+        unit: "",
+        allowed: "true, false (default)",
+        meaning: "a job of p processors becomes p sequential tasks; false: such jobs are left out and counted",
+    },
+    Param {
+        path: "workload.trace.same_user",
+        unit: "",
+        allowed: "true, false (default)",
+        meaning: "BoTs by user alone instead of user, group, queue, executable, requested time and processors",
+    },
+    Param {
+        path: "workload.trace.format",
+        unit: "",
+        allowed: "swf, gwf, null",
+        meaning: "null: from the file name (.swf, .gwf, optionally .gz), else from the content",
     },
     Param {
         path: "architecture.kind",

@@ -1,4 +1,4 @@
-//! The native command-line front end: `bagsim scenario | run | sweep | generate | bench`.
+//! The native command-line front end: `bagsim scenario | run | sweep | reproduce | generate | trace`.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -88,6 +88,40 @@ mod cli {
             #[arg(long)]
             seed: Option<u64>,
         },
+        /// Import a workload trace (SWF or GWF, plain or gzip): report, BoTs, users and fitted model row.
+        ///
+        /// Prints the import report (lines read, jobs kept, header fields, every skipped line and why), the BoTs by
+        /// the Δ rule of [Minh10] §II-C with a count per size class, the users, and the fitted Table-3-like row
+        /// ([Iosup08] §3.1); --out writes it all as JSON (keys jobs, skipped, bots, users, fit). A scenario replays
+        /// a trace with "workload": {"trace": {"path": FILE, "delta": 100}}. See docs/traces.md.
+        Trace {
+            /// The trace file (.swf, .gwf, optionally .gz; other names: the format is read from the content).
+            file: PathBuf,
+            /// Δ of the BoT rule, seconds (0–86 400): a job joins the BoT of the job just before it in submit order
+            /// when it comes at most Δ later with the same user, group, queue, executable, requested time and
+            /// requested processors.
+            #[arg(long, default_value_t = bagsim::trace::bots::DEFAULT_DELTA, allow_negative_numbers = true)]
+            delta: f64,
+            /// Turn a job of p processors into p sequential tasks of its run time (default: such jobs are left out
+            /// of the BoTs and counted).
+            #[arg(long)]
+            split_parallel: bool,
+            /// Group by user alone instead of [Minh10]'s six attributes.
+            #[arg(long)]
+            same_user: bool,
+            /// The trace format, when the file name does not say it.
+            #[arg(long, value_enum)]
+            format: Option<TraceFormat>,
+            /// Write the report as JSON to this file.
+            #[arg(long)]
+            out: Option<PathBuf>,
+        },
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum TraceFormat {
+        Swf,
+        Gwf,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -141,6 +175,19 @@ mod cli {
                 Ok(())
             }
             Command::Sweep { scenario, sets, out, jobs } => sweep(&load(&scenario)?, &sets, &out, jobs),
+            Command::Trace { file, delta, split_parallel, same_user, format, out } => {
+                use bagsim::trace::bots::{BotKey, BotRule, MultiProc};
+                let rule = BotRule {
+                    delta,
+                    key: if same_user { BotKey::User } else { BotKey::Attributes },
+                    multi_proc: if split_parallel { MultiProc::Split } else { MultiProc::Reject },
+                };
+                let format = format.map(|f| match f {
+                    TraceFormat::Swf => bagsim::trace::Format::Swf,
+                    TraceFormat::Gwf => bagsim::trace::Format::Gwf,
+                });
+                trace(&file, format, &rule, out.as_deref())
+            }
             Command::Generate { scenario, format, seed } => {
                 let mut s = load(&scenario)?;
                 if let Some(seed) = seed {
@@ -162,6 +209,179 @@ mod cli {
                 }
             }
         }
+    }
+
+    fn thousands(n: u64) -> String {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(' ');
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// `bagsim trace`: import, extract the BoTs, fit, print; JSON with --out.
+    fn trace(
+        file: &std::path::Path,
+        format: Option<bagsim::trace::Format>,
+        rule: &bagsim::trace::bots::BotRule,
+        out: Option<&std::path::Path>,
+    ) -> Result<(), String> {
+        use bagsim::trace::{bots, import_path, ImportError};
+        use bagsim::workload::fit::{fit_workload, notation};
+        rule.validate().map_err(|e| format!("--{e}"))?;
+        let t = import_path(file, format).map_err(|e| match &e {
+            ImportError::NoJobs(r) => {
+                let mut m = format!("{}: {e}", file.display());
+                for s in r.first_skips.iter().skip(1).take(9) {
+                    m.push_str(&format!("\n  {s}"));
+                }
+                m
+            }
+            _ => format!("{}: {e}", file.display()),
+        })?;
+        let r = &t.report;
+        say!(
+            "trace {}: {}, {}, {} bytes{}",
+            file.display(),
+            r.format.name(),
+            if r.gzip { "gzip" } else { "plain text" },
+            thousands(r.input_bytes),
+            if r.gzip { format!(" ({} bytes of text)", thousands(r.text_bytes)) } else { String::new() }
+        );
+        say!(
+            "lines: {} read = {} jobs kept + {} skipped + {} comment or blank{}",
+            thousands(r.lines),
+            thousands(r.jobs),
+            thousands(r.skipped),
+            thousands(r.comments),
+            if r.extra_columns > 0 {
+                format!("; {} lines had extra columns (ignored)", thousands(r.extra_columns))
+            } else {
+                String::new()
+            }
+        );
+        say!("header fields: {}", r.header.len());
+        for (k, v) in &r.header {
+            say!("  {k}: {v}");
+        }
+        if r.skipped > 0 {
+            say!("skipped lines by reason:");
+            for (kind, n) in &r.by_reason {
+                say!("  {:<24} {:>9}", kind, thousands(*n));
+            }
+            let listed = r.first_skips.len() as u64;
+            say!("skipped lines{}:", if listed < r.skipped { format!(" (first {listed})") } else { String::new() });
+            for s in &r.first_skips {
+                say!("  {s}");
+            }
+        }
+        let e = bots::extract(&t, rule).map_err(|e| e.to_string())?;
+        let b = &e.report;
+        say!("");
+        say!("BoTs ([Minh10] §II-C): Δ = {} s from the previous job of the BoT, {}", rule.delta, rule.key.describe());
+        say!("  time of day: {}", b.time_origin.note);
+        say!("  {} jobs → {} BoTs by the Δ rule", thousands(b.jobs), thousands(b.groups));
+        say!("  jobs of several processors: {} — {}", thousands(b.parallel_jobs), b.multi_proc_note);
+        if rule.multi_proc == bots::MultiProc::Reject && b.rejected_jobs > 0 {
+            say!("  (--split-parallel turns each of them into sequential tasks)");
+        }
+        if b.raised_runtimes > 0 {
+            say!("  {} jobs ran less than 1 s: their tasks last 1 s", thousands(b.raised_runtimes));
+        }
+        say!(
+            "  workload: {} BoTs, {} tasks, {} users; arrivals {:.0} … {:.0} s ({:.1} days); largest BoT submission \
+             spread {:.0} s",
+            thousands(b.bots),
+            thousands(b.tasks),
+            thousands(b.users),
+            b.first_arrival,
+            b.last_arrival,
+            (b.last_arrival - b.first_arrival) / 86_400.0,
+            b.max_spread
+        );
+        say!("  {:<10} {:>9}", "size", "BoTs");
+        for c in &b.size_classes {
+            say!("  {:<10} {:>9}", c.class, thousands(c.bots));
+        }
+        const SHOWN_USERS: usize = 20;
+        say!("users (ranked by BoTs): {}", e.users.len());
+        say!("  {:>5} {:>12} {:>9} {:>9} {:>9}", "rank", "trace user", "BoTs", "jobs", "tasks");
+        for u in e.users.iter().take(SHOWN_USERS) {
+            say!("  {:>5} {:>12} {:>9} {:>9} {:>9}", u.id + 1, u.name, u.bots, u.jobs, u.tasks);
+        }
+        if e.users.len() > SHOWN_USERS {
+            say!("  … and {} more (all in --out)", e.users.len() - SHOWN_USERS);
+        }
+        let fit = if e.workload.bots.is_empty() {
+            Err("no BoT to fit".to_string())
+        } else {
+            fit_workload(&e.workload).map_err(|e| e.to_string())
+        };
+        say!("fit (Table-3-like row, [Iosup08] §3.1; runtimes in seconds):");
+        match &fit {
+            Ok(m) => {
+                say!("  {:<12} {:<28} KS D", "", "distribution");
+                say!("  {:<12} {:<28} {:.3}", "users", m.users.notation(), m.users.ks);
+                for (name, f) in [
+                    ("log2 IAT", &m.iat),
+                    ("daily cycle", &m.daily_cycle),
+                    ("log2 size", &m.size),
+                    ("log2 ART", &m.art),
+                    ("log2 RTV", &m.rtv),
+                ] {
+                    say!("  {:<12} {:<28} {:.3}", name, notation(&f.dist), f.ks);
+                }
+            }
+            Err(m) => say!("  not possible: {m}"),
+        }
+        if let Some(out) = out {
+            let skipped = serde_json::json!({
+                "total": r.skipped,
+                "by_reason": r.by_reason,
+                "first": r.first_skips.iter().map(|s| {
+                    let mut v = serde_json::to_value(s).expect("serializable");
+                    v["message"] = s.to_string().into();
+                    v
+                }).collect::<Vec<_>>(),
+            });
+            let jobs = serde_json::json!({
+                "file": file.display().to_string(),
+                "format": r.format,
+                "gzip": r.gzip,
+                "input_bytes": r.input_bytes,
+                "text_bytes": r.text_bytes,
+                "lines": r.lines,
+                "comments": r.comments,
+                "kept": r.jobs,
+                "skipped": r.skipped,
+                "extra_columns": r.extra_columns,
+                "header": r.header.iter().map(|(k, v)| serde_json::json!({ "key": k, "value": v })).collect::<Vec<_>>(),
+            });
+            let fit = match &fit {
+                Ok(m) => {
+                    let mut v = serde_json::to_value(m).expect("serializable");
+                    v["row"] = serde_json::json!({
+                        "users": m.users.notation(),
+                        "iat": notation(&m.iat.dist),
+                        "daily_cycle": notation(&m.daily_cycle.dist),
+                        "size": notation(&m.size.dist),
+                        "art": notation(&m.art.dist),
+                        "rtv": notation(&m.rtv.dist),
+                    });
+                    v
+                }
+                Err(m) => serde_json::json!({ "error": m }),
+            };
+            let doc = serde_json::json!({ "jobs": jobs, "skipped": skipped, "bots": b, "users": e.users, "fit": fit });
+            let text = serde_json::to_string_pretty(&doc).expect("serializable");
+            std::fs::write(out, text).map_err(|err| format!("{}: {err}", out.display()))?;
+            say!("report written to {}", out.display());
+        }
+        Ok(())
     }
 
     /// SWF v2.2: one line per task; BoTs are visible as equal submit times and users.

@@ -1,4 +1,4 @@
-//! The one integration-test binary: closed forms, hand-worked cases, invariants, determinism, the workload model.
+//! The one integration-test binary: closed forms, hand-worked cases, invariants, determinism, the workload model, trace import.
 
 mod common;
 mod determinism;
@@ -7,4 +7,5 @@ mod hand_cases;
 mod invariants;
 mod reproduce;
 mod streams;
+mod trace;
 mod workload_model;
