@@ -7,8 +7,10 @@ use crate::scenario::{Scenario, ScenarioError, TraceConfig};
 use crate::simulation::{SimConfig, Simulation};
 use crate::trace::bots::extract;
 use crate::trace::{ImportError, Trace};
+use crate::workload::generate::ArrivalPattern;
 use crate::workload::generate::{GenerateSpec, Generated};
-use crate::workload::streams::{generate_platform, StreamSummary};
+use crate::workload::generators::Generator;
+use crate::workload::streams::{generate_platform, generate_streams, StreamSummary};
 use crate::workload::Workload;
 use serde::{Deserialize, Serialize};
 
@@ -61,7 +63,14 @@ pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
     s.validate()?;
     let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
     if let Some(t) = &s.workload.trace {
-        return prepare_trace(t, clusters);
+        let trace = read_trace(t).map_err(|e| match e {
+            ImportError::Io(m) => ScenarioError { field: "workload.trace.path".into(), message: m },
+            e => ScenarioError { field: "workload.trace.path".into(), message: format!("{}: {e}", t.path) },
+        })?;
+        return prepare_trace(t, &trace, clusters);
+    }
+    if let Some(g) = &s.workload.generator {
+        return prepare_generator(s, g, clusters);
     }
     let model = s.workload.bot_model();
     let spec = GenerateSpec {
@@ -81,14 +90,47 @@ pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
     Ok(Prepared { clusters, generated: p.generated, streams: p.streams, trace_period: None })
 }
 
+/// A generator's workload (docs/workload-models.md): one copy per cluster stream or one for the platform, as for
+/// the [Iosup08] model; knobs of that model the generator does not read are named in a warning when set.
+fn prepare_generator(s: &Scenario, g: &Generator, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
+    let w = &s.workload;
+    let mut p =
+        generate_streams(&clusters, w.streams, s.seed, w.submission_period, g.users_per_stream(), &|seed, c| {
+            g.generate(seed, w.load, c, w.submission_period)
+        })
+        .map_err(|m| ScenarioError { field: format!("workload.generator.{}", g.name()), message: m })?;
+    let unused: Vec<&str> = [
+        (w.arrival_pattern != ArrivalPattern::Realistic, "arrival_pattern"),
+        (w.median_size.is_some(), "median_size"),
+        (w.mean_runtime.is_some(), "mean_runtime"),
+    ]
+    .iter()
+    .filter(|(set, _)| *set)
+    .map(|(_, name)| *name)
+    .collect();
+    if !unused.is_empty() {
+        p.generated
+            .warnings
+            .insert(0, format!("the {} generator does not use workload.{}", g.name(), unused.join(", workload.")));
+    }
+    Ok(Prepared { clusters, generated: p.generated, streams: p.streams, trace_period: None })
+}
+
 /// A trace workload: import, BoTs by the Δ rule, and what was left out as warnings.
-fn prepare_trace(t: &TraceConfig, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
+/// Validates a trace-driven scenario and builds its workload from a trace imported already, under the name
+/// `workload.trace.path`: the page's worker, which cannot read files, imports the file the user picked first.
+pub fn prepare_imported(s: &Scenario, trace: &Trace) -> Result<Prepared, ScenarioError> {
+    s.validate()?;
+    let Some(t) = &s.workload.trace else {
+        return Err(ScenarioError { field: "workload.trace".into(), message: "the scenario has no trace".into() });
+    };
+    let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
+    prepare_trace(t, trace, clusters)
+}
+
+fn prepare_trace(t: &TraceConfig, trace: &Trace, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
     let fail = |field: &str, message: String| ScenarioError { field: field.into(), message };
-    let trace = read_trace(t).map_err(|e| match e {
-        ImportError::Io(m) => fail("workload.trace.path", m),
-        e => fail("workload.trace.path", format!("{}: {e}", t.path)),
-    })?;
-    let e = extract(&trace, &t.rule()).map_err(|m| fail("workload.trace", m.to_string()))?;
+    let e = extract(trace, &t.rule()).map_err(|m| fail("workload.trace", m.to_string()))?;
     let b = &e.report;
     if e.workload.bots.is_empty() {
         return Err(fail("workload.trace", format!("{}: no BoT to simulate; {}", t.path, b.multi_proc_note)));
@@ -121,8 +163,11 @@ fn read_trace(t: &TraceConfig) -> Result<Trace, ImportError> {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn read_trace(_: &TraceConfig) -> Result<Trace, ImportError> {
-    Err(ImportError::Io("a trace file can only be read by the command line".into()))
+fn read_trace(t: &TraceConfig) -> Result<Trace, ImportError> {
+    Err(ImportError::Io(format!(
+        "the trace {:?} is not loaded: import the file in the Workload lab first (the page cannot read a path)",
+        t.path
+    )))
 }
 
 /// The simulator settings of a scenario.

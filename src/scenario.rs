@@ -8,6 +8,7 @@ use crate::policy::selection::SelectionPolicy;
 use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
 use crate::trace::Format;
 use crate::workload::generate::ArrivalPattern;
+use crate::workload::generators::Generator;
 use crate::workload::model::{BotModel, Calibration, Preset};
 use crate::workload::streams::Streams;
 use serde::{Deserialize, Serialize};
@@ -84,6 +85,10 @@ pub struct WorkloadConfig {
     /// serialise as before).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<TraceConfig>,
+    /// Another workload model instead of the preset or model: Login/Logout users or [Minh10] Algorithm 1
+    /// (docs/workload-models.md). Absent from the JSON when null, so scenarios without one serialise as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generator: Option<Generator>,
 }
 
 /// A trace-driven workload (docs/traces.md): the trace's BoTs by the Δ rule of [Minh10] §II-C arrive at the trace's
@@ -137,6 +142,7 @@ impl Default for WorkloadConfig {
             streams: Streams::PerCluster,
             calibration: Calibration::Minutes,
             trace: None,
+            generator: None,
         }
     }
 }
@@ -238,6 +244,15 @@ impl Scenario {
                 return Err(err("workload.trace.path", "empty; give the trace file"));
             }
             check_range("workload.trace.delta", t.delta, 0.0, MAX_DELTA, " s")?;
+        }
+        if let Some(g) = &w.generator {
+            if w.trace.is_some() {
+                return Err(err(
+                    "workload.generator",
+                    "a scenario either replays workload.trace or uses a generator, not both; remove one",
+                ));
+            }
+            g.validate().map_err(|e| err(&e.field, e.message))?;
         }
         let model = w.bot_model();
         if !(model.users.alpha.is_finite() && model.users.alpha >= 0.0 && model.users.alpha <= 10.0) {
@@ -418,6 +433,71 @@ pub const PARAMS: &[Param] = &[
         unit: "",
         allowed: "swf, gwf, null",
         meaning: "null: from the file name (.swf, .gwf, optionally .gz), else from the content",
+    },
+    Param {
+        path: "workload.generator",
+        unit: "",
+        allowed: "null, {login_logout: {…}} or {minh_wolters: {…}}",
+        meaning: "another workload model instead of the preset/model (docs/workload-models.md); load scales all its \
+                  arrival times by one factor, null keeps its own rates; not with workload.trace",
+    },
+    Param {
+        path: "workload.generator.login_logout.users",
+        unit: "s⁻¹",
+        allowed: "1–10 000 of {name, lambda (0, 10], delta [0, 10], mu (0, 10]}",
+        meaning: "[Medernach05] §5: per user Logout→Login at rate lambda, Login→Logout at rate delta, jobs at rate \
+                  mu while logged in; default the four Biomed users of Fig. 10",
+    },
+    Param {
+        path: "workload.generator.login_logout.runtime",
+        unit: "s",
+        allowed: "a distribution {family, …} with a mean > 0",
+        meaning: "runtime of each job (one task per BoT); default log-normal with the Biomed mean 5 417 s and \
+                  standard deviation 22 942.2 s ([Medernach05] Table 2)",
+    },
+    Param {
+        path: "workload.generator.minh_wolters.delta",
+        unit: "s",
+        allowed: "0 – 86 400 (default 100)",
+        meaning: "[Minh10] Algorithm 1: a job within Δ of the previous job joins its BoT while the BoT is below its \
+                  Zipf size",
+    },
+    Param {
+        path: "workload.generator.minh_wolters.iat",
+        unit: "s",
+        allowed: "a distribution {family, …} with a mean > 0",
+        meaning: "gap between successive job arrivals; default exponential, mean 542 s (HPC2N, [Minh10] §VII-B)",
+    },
+    Param {
+        path: "workload.generator.minh_wolters.bot_size.alpha",
+        unit: "",
+        allowed: "0 – 10 (default 3.01)",
+        meaning: "Zipf exponent of BoT sizes ([Minh10] §VI-C; default fitted to the HPC2N excerpt)",
+    },
+    Param {
+        path: "workload.generator.minh_wolters.bot_size.n",
+        unit: "tasks",
+        allowed: "1 – 1 000 000 (default 5000)",
+        meaning: "largest BoT size of the Zipf law",
+    },
+    Param {
+        path: "workload.generator.minh_wolters.runtime",
+        unit: "log2 s",
+        allowed: "1–20 of {weight ≥ 0, mu −10–40, sigma 0–20}",
+        meaning: "mixture of Gaussians of log2(runtime) drawn once per BoT ([Minh10] §VI-A; default fitted to the \
+                  HPC2N excerpt); every job of a BoT repeats it",
+    },
+    Param {
+        path: "workload.generator.minh_wolters.users.alpha",
+        unit: "",
+        allowed: "0 – 10",
+        meaning: "Zipf exponent of the BoT's user (not in [Minh10])",
+    },
+    Param {
+        path: "workload.generator.minh_wolters.users.n",
+        unit: "",
+        allowed: "1 – 1 000 000 (default 1)",
+        meaning: "users per stream",
     },
     Param {
         path: "architecture.kind",

@@ -41,6 +41,10 @@ mod cli {
         Scenario {
             #[arg(long)]
             doc: bool,
+            /// Print the default scenario with this workload generator instead of the [Iosup08] model
+            /// (docs/workload-models.md).
+            #[arg(long, value_enum)]
+            workload: Option<GeneratorKind>,
         },
         /// Run a scenario: a readable summary on stdout, the full report as JSON with --out.
         Run {
@@ -87,6 +91,10 @@ mod cli {
             format: Format,
             #[arg(long)]
             seed: Option<u64>,
+            /// Print the workload's views instead of the workload: burstiness ([Minh10] §V), arrivals, sizes,
+            /// runtimes, users (docs/workload-views.md); with --format json, the views as JSON.
+            #[arg(long)]
+            views: bool,
         },
         /// Import a workload trace (SWF or GWF, plain or gzip): report, BoTs, users and fitted model row.
         ///
@@ -115,7 +123,21 @@ mod cli {
             /// Write the report as JSON to this file.
             #[arg(long)]
             out: Option<PathBuf>,
+            /// Also print the workload's views: burstiness ([Minh10] §V) of the BoT tasks and of the trace's own
+            /// jobs, arrivals, sizes, runtimes, users (docs/workload-views.md); --out then has a `views` key.
+            #[arg(long)]
+            views: bool,
         },
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum GeneratorKind {
+        /// [Medernach05] §5: users logging in and out (default: the four Biomed users of Fig. 10).
+        #[value(name = "login_logout")]
+        LoginLogout,
+        /// [Minh10] Algorithm 1: Zipf BoT sizes, one runtime per BoT, the Δ rule.
+        #[value(name = "minh_wolters")]
+        MinhWolters,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -148,14 +170,23 @@ mod cli {
 
     fn execute(cmd: Command) -> Result<(), String> {
         match cmd {
-            Command::Scenario { doc } => {
+            Command::Scenario { doc, workload } => {
                 if doc {
-                    say!("{:<32} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
+                    let width = PARAMS.iter().map(|p| p.path.chars().count()).max().unwrap_or(0);
+                    say!("{:<width$} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
                     for p in PARAMS {
-                        say!("{:<32} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
+                        say!("{:<width$} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
                     }
                 } else {
-                    say!("{}", serde_json::to_string_pretty(&Scenario::default()).expect("serializable"));
+                    let mut s = Scenario::default();
+                    s.workload.generator = workload.map(|k| {
+                        let name = match k {
+                            GeneratorKind::LoginLogout => "login_logout",
+                            GeneratorKind::MinhWolters => "minh_wolters",
+                        };
+                        bagsim::workload::generators::Generator::default_named(name).expect("a known generator")
+                    });
+                    say!("{}", serde_json::to_string_pretty(&s).expect("serializable"));
                 }
                 Ok(())
             }
@@ -175,7 +206,7 @@ mod cli {
                 Ok(())
             }
             Command::Sweep { scenario, sets, out, jobs } => sweep(&load(&scenario)?, &sets, &out, jobs),
-            Command::Trace { file, delta, split_parallel, same_user, format, out } => {
+            Command::Trace { file, delta, split_parallel, same_user, format, out, views } => {
                 use bagsim::trace::bots::{BotKey, BotRule, MultiProc};
                 let rule = BotRule {
                     delta,
@@ -186,14 +217,22 @@ mod cli {
                     TraceFormat::Swf => bagsim::trace::Format::Swf,
                     TraceFormat::Gwf => bagsim::trace::Format::Gwf,
                 });
-                trace(&file, format, &rule, out.as_deref())
+                trace(&file, format, &rule, out.as_deref(), views)
             }
-            Command::Generate { scenario, format, seed } => {
+            Command::Generate { scenario, format, seed, views } => {
                 let mut s = load(&scenario)?;
                 if let Some(seed) = seed {
                     s.seed = seed;
                 }
                 let p = run::prepare(&s).map_err(|e| e.to_string())?;
+                if views {
+                    let v = bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string())?;
+                    match format {
+                        Format::Json => say!("{}", serde_json::to_string(&v).expect("serializable")),
+                        Format::Swf => print_views(&v, None),
+                    }
+                    return Ok(());
+                }
                 let stdout = std::io::stdout();
                 let mut o = std::io::BufWriter::new(stdout.lock());
                 let written = match format {
@@ -229,6 +268,7 @@ mod cli {
         format: Option<bagsim::trace::Format>,
         rule: &bagsim::trace::bots::BotRule,
         out: Option<&std::path::Path>,
+        with_views: bool,
     ) -> Result<(), String> {
         use bagsim::trace::{bots, import_path, ImportError};
         use bagsim::workload::fit::{fit_workload, notation};
@@ -338,6 +378,17 @@ mod cli {
             }
             Err(m) => say!("  not possible: {m}"),
         }
+        let views = if with_views {
+            let v = bagsim::workload::views::views(&e.workload).map_err(|e| e.to_string())?;
+            let j = bagsim::workload::burstiness::of_trace(&t).map_err(|e| e.to_string())?;
+            say!("");
+            print_views(&v, Some(&j));
+            let mut json = serde_json::to_value(&v).expect("serializable");
+            json["trace_jobs"] = serde_json::to_value(&j).expect("serializable");
+            Some(json)
+        } else {
+            None
+        };
         if let Some(out) = out {
             let skipped = serde_json::json!({
                 "total": r.skipped,
@@ -376,7 +427,11 @@ mod cli {
                 }
                 Err(m) => serde_json::json!({ "error": m }),
             };
-            let doc = serde_json::json!({ "jobs": jobs, "skipped": skipped, "bots": b, "users": e.users, "fit": fit });
+            let mut doc =
+                serde_json::json!({ "jobs": jobs, "skipped": skipped, "bots": b, "users": e.users, "fit": fit });
+            if let Some(v) = views {
+                doc["views"] = v;
+            }
             let text = serde_json::to_string_pretty(&doc).expect("serializable");
             std::fs::write(out, text).map_err(|err| format!("{}: {err}", out.display()))?;
             say!("report written to {}", out.display());
@@ -384,11 +439,142 @@ mod cli {
         Ok(())
     }
 
+    /// A day and time of day from seconds after time 0: "day 3 06:30".
+    fn day_time(t: f64) -> String {
+        let (day, s) = ((t / 86_400.0).floor(), t.rem_euclid(86_400.0));
+        format!("day {day:.0} {:02}:{:02}", (s / 3_600.0) as u32, ((s % 3_600.0) / 60.0) as u32)
+    }
+
+    /// A duration as the largest unit that divides it: "15 min", "6 h", "2 days".
+    fn duration(s: f64) -> String {
+        if s >= 86_400.0 && s % 86_400.0 == 0.0 {
+            let d = s / 86_400.0;
+            format!("{d:.0} day{}", if d == 1.0 { "" } else { "s" })
+        } else if s >= 3_600.0 && s % 3_600.0 == 0.0 {
+            format!("{:.0} h", s / 3_600.0)
+        } else if s % 60.0 == 0.0 {
+            format!("{:.0} min", s / 60.0)
+        } else {
+            format!("{s} s")
+        }
+    }
+
+    /// One character per value, ▁ (least) … █ (most), blank for zero.
+    fn sparkline(values: &[u64]) -> String {
+        const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+        let max = values.iter().copied().max().unwrap_or(0).max(1);
+        values.iter().map(|&v| if v == 0 { ' ' } else { BARS[((v - 1) * 8 / max) as usize] }).collect()
+    }
+
+    /// The readable summary of `--views`; `jobs`: a trace's own jobs.
+    fn print_views(
+        v: &bagsim::workload::views::WorkloadViews,
+        jobs: Option<&bagsim::workload::burstiness::JobsBurstiness>,
+    ) {
+        use bagsim::workload::burstiness::scale_label;
+        let ne = |x: Option<f64>| x.map_or("—".to_string(), |x| format!("{x:.3}"));
+        say!(
+            "views (docs/workload-views.md): {} BoTs, {} tasks, last arrival {} (day 0 starts at time 0)",
+            thousands(v.bots),
+            thousands(v.tasks),
+            day_time(v.last_arrival)
+        );
+        say!("  burstiness: normalized entropy, [Minh10] Eq. 4 (1 = none, 0 = extreme; — = undefined, N = 1);");
+        say!("  Poisson: the value expected of as many arrivals from a homogeneous Poisson process");
+        let row = |name: &str, cells: Vec<String>| {
+            say!("    {:<14}{}", name, cells.iter().map(|c| format!("{c:>9}")).collect::<String>());
+        };
+        row("T", v.burstiness.iter().map(|b| scale_label(b.interval)).collect());
+        row("N intervals", v.burstiness.iter().map(|b| b.tasks.intervals.to_string()).collect());
+        row("tasks", v.burstiness.iter().map(|b| ne(b.tasks.entropy)).collect());
+        row("  Poisson", v.burstiness.iter().map(|b| ne(b.tasks.poisson)).collect());
+        row("BoTs", v.burstiness.iter().map(|b| ne(b.bots.entropy)).collect());
+        row("  Poisson", v.burstiness.iter().map(|b| ne(b.bots.poisson)).collect());
+        if let Some(j) = jobs {
+            row("trace jobs", j.temporal.iter().map(|t| ne(t.entropy)).collect());
+            row("  Poisson", j.temporal.iter().map(|t| ne(t.poisson)).collect());
+        }
+        let spatial = |s: &bagsim::workload::burstiness::Spatial| match s.entropy {
+            Some(x) => format!("{x:.3} (N = {} processors, {} widths used)", s.max_processors, s.widths),
+            None if s.max_processors == 0 => "— (no job)".to_string(),
+            None => format!("— (N = {}: every job on one processor)", s.max_processors),
+        };
+        say!("  spatial burstiness: tasks {}", spatial(&v.spatial));
+        if let Some(j) = jobs {
+            say!("  spatial burstiness: trace jobs {}", spatial(&j.spatial));
+        }
+        let a = &v.arrivals;
+        if let Some((k, &n)) = a.tasks.iter().enumerate().max_by_key(|&(k, &n)| (n, std::cmp::Reverse(k))) {
+            say!(
+                "  arrivals: {} bins of {}; busiest: {} tasks ({} BoTs) from {}",
+                a.tasks.len(),
+                duration(a.width),
+                thousands(n),
+                thousands(a.bots[k]),
+                day_time(k as f64 * a.width)
+            );
+            say!("    tasks |{}|", sparkline(&a.tasks));
+        }
+        say!("  tasks per 30-min slot of the day, 00:00 … 24:00: |{}|", sparkline(&v.daily.tasks));
+        say!("  BoTs per 30-min slot of the day, 00:00 … 24:00:  |{}|", sparkline(&v.daily.bots));
+        let sizes: Vec<String> = v
+            .sizes
+            .iter()
+            .map(|b| {
+                if b.low == b.high {
+                    format!("{}: {}", b.low, b.bots)
+                } else {
+                    format!("{}–{}: {}", b.low, b.high, b.bots)
+                }
+            })
+            .collect();
+        say!("  BoT sizes (log2 bins): {}", sizes.join(", "));
+        if !v.runtime_cdf.is_empty() {
+            let q = |f: f64| v.runtime_cdf.iter().find(|p| p.fraction >= f - 1e-12).map_or(f64::NAN, |p| p.runtime);
+            say!(
+                "  task runtime [s]: min {:.0}, p10 {:.0}, p25 {:.0}, p50 {:.0}, p75 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0}",
+                v.runtime_cdf[0].runtime,
+                q(0.1),
+                q(0.25),
+                q(0.5),
+                q(0.75),
+                q(0.9),
+                q(0.99),
+                q(1.0)
+            );
+        }
+        let u = &v.users;
+        let top: Vec<String> = u
+            .ranks
+            .iter()
+            .take(5)
+            .map(|r| match r.zipf {
+                Some(z) => format!("{:.1}% ({:.1}%)", 100.0 * r.share, 100.0 * z),
+                None => format!("{:.1}%", 100.0 * r.share),
+            })
+            .collect();
+        match (&u.fit, &u.fit_error) {
+            (Some(f), _) => say!(
+                "  users: {}, fit {} (KS {:.3}); BoT share of ranks 1–{}: {} (fitted in parentheses)",
+                u.users,
+                f.notation(),
+                f.ks,
+                top.len(),
+                top.join(", ")
+            ),
+            (None, e) => say!("  users: {}; no Zipf fit: {}", u.users, e.as_deref().unwrap_or("")),
+        }
+    }
+
     /// SWF v2.2: one line per task; BoTs are visible as equal submit times and users.
     fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
         let w = &p.generated.workload;
         writeln!(o, "; Version: 2.2")?;
-        writeln!(o, "; Computer: bagsim synthetic workload, preset {:?}, seed {}", s.workload.preset, s.seed)?;
+        let model = match &s.workload.generator {
+            Some(g) => format!("generator {}", g.name()),
+            None => format!("preset {:?}", s.workload.preset),
+        };
+        writeln!(o, "; Computer: bagsim synthetic workload, {model}, seed {}", s.seed)?;
         writeln!(o, "; Note: one job per task, runtimes on the reference processor; field 15 (queue) = BoT index")?;
         writeln!(o, "; MaxJobs: {}", w.tasks())?;
         writeln!(o, "; MaxProcs: {}", p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>())?;

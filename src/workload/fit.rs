@@ -12,9 +12,10 @@
 //!   generator clamps to [1 s, 2^20 s], i.e. log2 ART to [0, 20].
 //!
 //! Everything is deterministic (no random restarts) and returns a [`FitError`] rather than panicking or
-//! producing NaN.
+//! producing NaN. Only `libm` and IEEE arithmetic (no std transcendental, no statrs, whose special functions call
+//! std's): a fit gives the same bits natively and in wasm32, so "use the fitted model" runs the same model on both.
 
-use crate::workload::dist::{normal_cdf, Dist};
+use crate::workload::dist::{normal_cdf, regularized_gamma_q, Dist};
 use crate::workload::types::Workload;
 use serde::{Deserialize, Serialize};
 
@@ -286,7 +287,7 @@ fn gamma_mle(x: &[f64], w: &[f64], total: f64, mean: f64) -> Result<Dist, FitErr
     }
     let mut k = (3.0 - s + libm::sqrt((s - 3.0) * (s - 3.0) + 24.0 * s)) / (12.0 * s);
     for _ in 0..100 {
-        let f = libm::log(k) - statrs::function::gamma::digamma(k) - s;
+        let f = libm::log(k) - digamma(k) - s;
         let fp = 1.0 / k - trigamma(k);
         let mut next = k - f / fp;
         if !pos(next) || !next.is_finite() {
@@ -299,6 +300,22 @@ fn gamma_mle(x: &[f64], w: &[f64], total: f64, mean: f64) -> Result<Dist, FitErr
         }
     }
     Ok(Dist::Gamma { shape: k, scale: mean / k })
+}
+
+/// ψ(x) for x > 0: recurrence ψ(x) = ψ(x + 1) − 1/x up to x ≥ 10, then the asymptotic series
+/// ln x − 1/(2x) − Σ B₂ₙ / (2n x²ⁿ) to n = 7 (error < 1e-16 at x ≥ 10).
+fn digamma(mut x: f64) -> f64 {
+    let mut acc = 0.0;
+    while x < 10.0 {
+        acc -= 1.0 / x;
+        x += 1.0;
+    }
+    let r2 = 1.0 / (x * x);
+    let series = r2
+        * (1.0 / 12.0
+            - r2 * (1.0 / 120.0
+                - r2 * (1.0 / 252.0 - r2 * (1.0 / 240.0 - r2 * (1.0 / 132.0 - r2 * (691.0 / 32_760.0 - r2 / 12.0))))));
+    acc + libm::log(x) - 0.5 / x - series
 }
 
 /// ψ'(x) for x > 0: recurrence ψ'(x) = ψ'(x + 1) + 1/x² up to x ≥ 10, then the asymptotic series (error < 1e-12).
@@ -454,7 +471,7 @@ fn log_add(a: f64, b: f64) -> f64 {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Densities and distribution functions that never panic (Dist::cdf calls statrs, which panics on infinite x).
+// Densities and distribution functions that are total: ±∞ and overflowing or underflowing x / scale answer.
 
 fn ln_pdf(d: &Dist, x: f64) -> f64 {
     const HALF_LN_TAU: f64 = 0.918_938_533_204_672_8; // ½ ln 2π
@@ -503,10 +520,7 @@ fn ln_pdf(d: &Dist, x: f64) -> f64 {
             if x <= 0.0 {
                 return f64::NEG_INFINITY;
             }
-            (shape - 1.0) * libm::log(x)
-                - x / scale
-                - statrs::function::gamma::ln_gamma(shape)
-                - shape * libm::log(scale)
+            (shape - 1.0) * libm::log(x) - x / scale - libm::lgamma(shape) - shape * libm::log(scale)
         }
         Dist::Weibull { shape, scale } => {
             if x <= 0.0 {
@@ -531,7 +545,7 @@ fn cdf(d: &Dist, x: f64) -> f64 {
         return 0.0;
     }
     if let Dist::Gamma { scale, .. } = *d {
-        // statrs panics on an infinite or zero argument (x / scale overflowing or underflowing).
+        // x / scale overflowing or underflowing: the limits, whatever the shape.
         let r = x / scale;
         if x > 0.0 && !r.is_finite() {
             return 1.0;
@@ -563,7 +577,7 @@ fn sf(d: &Dist, x: f64) -> f64 {
             if r == 0.0 {
                 1.0
             } else if r.is_finite() {
-                statrs::function::gamma::gamma_ur(shape, r)
+                regularized_gamma_q(shape, r)
             } else {
                 0.0
             }
@@ -1050,6 +1064,23 @@ pub struct FittedModel {
     pub bots: usize,
 }
 
+impl FittedModel {
+    /// The row as a model the generator can use ("use as model" in the page): every characteristic the fitted
+    /// family and parameters. Its runtimes are in seconds (see [`fit_workload`]), so a scenario using it needs
+    /// `"calibration": "seconds"`.
+    pub fn to_model(&self) -> crate::workload::model::BotModel {
+        use crate::workload::model::{BotModel, Characteristic, UserModel};
+        BotModel {
+            users: UserModel { alpha: self.users.alpha, n: self.users.n },
+            iat: Characteristic::log2(self.iat.dist.clone()),
+            daily_cycle: Some(self.daily_cycle.dist.clone()),
+            size: Characteristic::log2(self.size.dist.clone()),
+            art: Characteristic::log2(self.art.dist.clone()),
+            rtv: Characteristic::log2(self.rtv.dist.clone()),
+        }
+    }
+}
+
 const DAY: f64 = 86_400.0;
 const SLOT: f64 = 1_800.0;
 const SLOTS: usize = 48;
@@ -1276,6 +1307,36 @@ mod tests {
         close("ψ'(1)", trigamma(1.0), pi2 / 6.0, 1e-11);
         close("ψ'(1/2)", trigamma(0.5), pi2 / 2.0, 1e-11);
         close("ψ'(50)", trigamma(50.0), 0.020_201_333_226_697_125, 1e-13);
+    }
+
+    /// x from 1e-6 to 1e6, 40 points per decade; the zeros of ln Γ (1, 2) and of ψ (1.4616…), ½, and both sides of
+    /// the switch from recurrence to series at 10.
+    fn special_grid() -> Vec<f64> {
+        let mut x: Vec<f64> = (0..=480).map(|i| libm::pow(10.0, -6.0 + i as f64 / 40.0)).collect();
+        x.extend([1.0, 2.0, 1.461_632_144_968_362_2, 0.5, 9.999_999_999_999, 10.0, 10.000_000_000_001]);
+        x
+    }
+
+    #[test]
+    fn digamma_matches_known_values_and_statrs() {
+        const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
+        close("ψ(1)", digamma(1.0), -EULER_GAMMA, 1e-15);
+        close("ψ(1/2)", digamma(0.5), -EULER_GAMMA - 2.0 * std::f64::consts::LN_2, 1e-15);
+        close("ψ(10)", digamma(10.0), 2.251_752_589_066_721, 1e-15);
+        for x in special_grid() {
+            let (ours, theirs) = (digamma(x), statrs::function::gamma::digamma(x));
+            assert!((ours - theirs).abs() <= 1e-14 * theirs.abs().max(1.0), "ψ({x}): {ours} vs statrs {theirs}");
+        }
+    }
+
+    #[test]
+    fn libm_lgamma_matches_statrs() {
+        // ln Γ in the gamma density is libm's lgamma (statrs' ln_gamma calls std's ln and sin, which are the
+        // platform's libm natively and Rust's port in wasm32).
+        for x in special_grid() {
+            let (ours, theirs) = (libm::lgamma(x), statrs::function::gamma::ln_gamma(x));
+            assert!((ours - theirs).abs() <= 2e-14 * theirs.abs().max(1.0), "ln Γ({x}): {ours} vs statrs {theirs}");
+        }
     }
 
     #[test]
@@ -1527,7 +1588,7 @@ mod tests {
 
     #[test]
     fn distribution_functions_never_panic() {
-        // statrs' regularised gamma panics on a zero or infinite argument; the wrappers answer instead.
+        // x / scale overflowing or underflowing to an infinite or zero argument of the regularised gamma.
         let g = Dist::Gamma { shape: 2.0, scale: 1e300 };
         assert_eq!((cdf(&g, 1e-30), sf(&g, 1e-30)), (0.0, 1.0));
         let g = Dist::Gamma { shape: 2.0, scale: 1e-300 };

@@ -1,10 +1,16 @@
-//! Workloads: the BoT model and its presets, the generator, fitting, and the workload type the simulator reads.
+//! Workloads: the BoT model and its presets, its generator and the other generators (Login/Logout, Minh–Wolters),
+//! fitting, and the workload type the simulator reads.
 
+pub mod burstiness;
 pub mod dist;
 pub mod fit;
 pub mod generate;
+pub mod generators;
+pub mod login_logout;
+pub mod minh_wolters;
 pub mod model;
 pub mod streams;
 mod types;
+pub mod views;
 
 pub use types::{Bot, Workload};

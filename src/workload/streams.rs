@@ -61,19 +61,34 @@ pub fn generate_platform(
     clusters: &[Cluster],
     streams: Streams,
 ) -> Result<PlatformWorkload, String> {
+    generate_streams(clusters, streams, base.seed, base.submission_period, base.model.users.n, &|seed, capacity| {
+        generate(&GenerateSpec { capacity, seed, ..base.clone() })
+    })
+}
+
+/// The platform's workload from any generator: `generate(seed, capacity)` makes one stream. A global stream gets
+/// the scenario seed and the platform's capacity; per-cluster streams get [`cluster_seed`] and their cluster's
+/// capacity, and are merged with `users_per_stream` user ids each.
+pub fn generate_streams(
+    clusters: &[Cluster],
+    streams: Streams,
+    seed: u64,
+    submission_period: f64,
+    users_per_stream: u32,
+    generate: &dyn Fn(u64, f64) -> Result<Generated, String>,
+) -> Result<PlatformWorkload, String> {
     let total_capacity: f64 = clusters.iter().map(|c| f64::from(c.processors) * c.speed).sum();
     if streams == Streams::Global {
-        let generated = generate(&GenerateSpec { capacity: total_capacity, ..base.clone() })?;
+        let generated = generate(seed, total_capacity)?;
         return Ok(PlatformWorkload { generated, streams: Vec::new() });
     }
-    let users_per_stream = base.model.users.n;
     let mut parts = Vec::with_capacity(clusters.len());
     let mut summaries = Vec::with_capacity(clusters.len());
     let mut warnings = Vec::new();
     for (c, cluster) in clusters.iter().enumerate() {
         let capacity = f64::from(cluster.processors) * cluster.speed;
-        let spec = GenerateSpec { capacity, seed: cluster_seed(base.seed, c), ..base.clone() };
-        let g = generate(&spec).map_err(|e| format!("cluster {} ({}): {e}", c, cluster.name))?;
+        let g =
+            generate(cluster_seed(seed, c), capacity).map_err(|e| format!("cluster {} ({}): {e}", c, cluster.name))?;
         warnings.extend(g.warnings.iter().map(|w| format!("cluster {}: {w}", cluster.name)));
         summaries.push(StreamSummary {
             cluster: cluster.name.clone(),
@@ -88,9 +103,12 @@ pub fn generate_platform(
     if tasks > u32::MAX as usize {
         return Err(format!("the platform's workload would have {tasks} tasks; at most {} allowed", u32::MAX));
     }
+    if u64::from(users_per_stream) * parts.len() as u64 > u64::from(u32::MAX) {
+        return Err(format!("{users_per_stream} users per stream × {} streams: too many user ids", parts.len()));
+    }
     let workload = merge(&parts, users_per_stream);
     let work = workload.total_work();
-    let achieved_load = work / (total_capacity * base.submission_period);
+    let achieved_load = work / (total_capacity * submission_period);
     // The geometric mean of the streams' factors: one figure for the summary (each stream's is in `streams`).
     let iat_scale =
         libm::exp(summaries.iter().map(|s| libm::log(s.iat_scale)).sum::<f64>() / summaries.len().max(1) as f64);

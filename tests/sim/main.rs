@@ -1,11 +1,17 @@
-//! The one integration-test binary: closed forms, hand-worked cases, invariants, determinism, the workload model, trace import.
+//! The one integration-test binary: closed forms, hand-worked cases, invariants, determinism, the workload model, trace import,
+//! our samplers against rand_distr, workload views, the Login/Logout and Minh–Wolters generators, a trace's fitted
+//! row bit for bit (shared with tests/web.rs).
 
 mod common;
 mod determinism;
 mod erlang;
+mod fit_bits;
 mod hand_cases;
 mod invariants;
 mod reproduce;
+mod samplers;
 mod streams;
 mod trace;
+mod workload_generators;
 mod workload_model;
+mod workload_views;
