@@ -3,6 +3,11 @@
 use crate::run::Report;
 use crate::scenario::Scenario;
 use crate::simulation::Sample;
+use crate::trace::bots::{BotReport, BotRule};
+use crate::trace::{Format, ImportReport};
+use crate::workload::burstiness::JobsBurstiness;
+use crate::workload::fit::FittedModel;
+use crate::workload::views::WorkloadViews;
 use serde::{Deserialize, Serialize};
 
 /// Page → worker.
@@ -38,6 +43,42 @@ pub enum ToWorker {
     /// Send the full report of the last finished run (with `predictors`) as JSON, as `bagsim run --out` writes it.
     ExportReport {
         run_id: u32,
+    },
+    /// Start importing a trace file (SWF or GWF, plain or gzip) under `name`; the previous import, if any, is kept
+    /// until this one succeeds.
+    ImportBegin {
+        import_id: u32,
+        name: String,
+        format: Format,
+        /// The file's size in bytes, for the progress bar.
+        size: u64,
+    },
+    /// The next bytes of the file; the worker answers each with `ImportProgress`, and the page then sends the next
+    /// (so neither side ever holds more than a chunk in flight).
+    ImportChunk {
+        import_id: u32,
+        #[serde(with = "serde_bytes")]
+        bytes: Vec<u8>,
+    },
+    /// The whole file was sent: the worker finishes the import and answers `Imported` or `ImportFailed`.
+    ImportEnd {
+        import_id: u32,
+    },
+    /// Abandon an import in progress (the previously imported trace stays).
+    ImportCancel {
+        import_id: u32,
+    },
+    /// BoTs of the imported trace by the Δ rule, and with `fit` the model row fitted to them: answered by
+    /// `TraceBots`.
+    TraceBots {
+        import_id: u32,
+        rule: BotRule,
+        fit: bool,
+    },
+    /// The workload views of a scenario's generated workload: answered by `Views`.
+    ScenarioViews {
+        request_id: u32,
+        scenario: Box<Scenario>,
     },
     /// Fault injection: the worker panics, as a bug or an out-of-memory abort would end it. Lets the page's browser
     /// test check that a dead worker is reported and replaced (`window.__bagsimCrashWorker()`).
@@ -117,6 +158,43 @@ pub enum FromWorker {
     ReportJson {
         run_id: u32,
         json: String,
+    },
+    /// An import's progress: bytes received so far and what the parser has found.
+    ImportProgress {
+        import_id: u32,
+        bytes: u64,
+        lines: u64,
+        jobs: u64,
+        skipped: u64,
+    },
+    /// The trace is imported and replaces the previous one; runs with `workload.trace.path == name` use it.
+    Imported {
+        import_id: u32,
+        name: String,
+        report: Box<ImportReport>,
+        /// Wall-clock seconds from `ImportBegin` to the end of parsing.
+        import_s: f64,
+    },
+    /// The import failed as a whole (an empty file, corrupt gzip, no job); the previous trace, if any, stays.
+    ImportFailed {
+        import_id: u32,
+        message: String,
+    },
+    /// The BoTs of the imported trace under `rule`, and the model row fitted to them (or why it could not be).
+    TraceBots {
+        import_id: u32,
+        rule: BotRule,
+        report: Box<BotReport>,
+        fit: Option<Box<FittedModel>>,
+        fit_error: Option<String>,
+        /// With the fit: the views of the BoT workload, and the burstiness of the trace's own jobs ([Minh10] §V).
+        views: Option<Box<WorkloadViews>>,
+        jobs: Option<Box<JobsBurstiness>>,
+    },
+    /// The views of a scenario's workload, or why it could not be generated.
+    Views {
+        request_id: u32,
+        result: Result<Box<WorkloadViews>, String>,
     },
     /// The worker panicked (sent from its panic hook, just before it dies): the reason the page shows.
     Panicked {

@@ -1,6 +1,6 @@
 //! In the browser (wasm-bindgen-test, headless Chromium): every worker message survives the trip through
 //! `serde_wasm_bindgen`, and the simulator gives, in wasm32, the very figures pinned natively in
-//! tests/sim/determinism.rs.
+//! tests/sim/determinism.rs, and fitting the very bits pinned natively in tests/sim/fit_bits.rs.
 //!
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner CHROMEDRIVER=/usr/bin/chromedriver \
 //!  cargo test --target wasm32-unknown-unknown --test web` (scripts/test-browser.sh does this).
@@ -9,9 +9,15 @@
 use bagsim::protocol::{BotDone, FromWorker, Progress, ToWorker};
 use bagsim::run::{run_with_clock, Report};
 use bagsim::scenario::Scenario;
+use bagsim::trace::bots::BotRule;
+use bagsim::trace::Format;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// The native test's pins and the code that computes them, shared so that both platforms check the same numbers.
+#[path = "sim/fit_bits.rs"]
+mod fit_bits;
 
 /// Rust value → JS value → Rust value. Compared through `Debug`, which prints every f64 exactly and NaN as NaN (a
 /// report may hold NaN, which `==` would call unequal to itself).
@@ -48,6 +54,12 @@ fn to_worker_name(m: &ToWorker) -> &'static str {
         ToWorker::Speed { .. } => "Speed",
         ToWorker::ExportBots { .. } => "ExportBots",
         ToWorker::ExportReport { .. } => "ExportReport",
+        ToWorker::ImportBegin { .. } => "ImportBegin",
+        ToWorker::ImportChunk { .. } => "ImportChunk",
+        ToWorker::ImportEnd { .. } => "ImportEnd",
+        ToWorker::ImportCancel { .. } => "ImportCancel",
+        ToWorker::TraceBots { .. } => "TraceBots",
+        ToWorker::ScenarioViews { .. } => "ScenarioViews",
         ToWorker::Crash => "Crash",
     }
 }
@@ -64,6 +76,11 @@ fn from_worker_name(m: &FromWorker) -> &'static str {
         FromWorker::BotsCsv { .. } => "BotsCsv",
         FromWorker::ReportJson { .. } => "ReportJson",
         FromWorker::Panicked { .. } => "Panicked",
+        FromWorker::ImportProgress { .. } => "ImportProgress",
+        FromWorker::Imported { .. } => "Imported",
+        FromWorker::ImportFailed { .. } => "ImportFailed",
+        FromWorker::TraceBots { .. } => "TraceBots",
+        FromWorker::Views { .. } => "Views",
     }
 }
 
@@ -79,10 +96,18 @@ fn every_to_worker_message_round_trips() {
         ToWorker::Speed { run_id: 6, speed: None },
         ToWorker::ExportBots { run_id: 7 },
         ToWorker::ExportReport { run_id: 8 },
+        ToWorker::ImportBegin { import_id: 1, name: "hpc2n.swf".into(), format: Format::Swf, size: 1 << 33 },
+        // Every byte value, as a slice of a gzip file would hold them.
+        ToWorker::ImportChunk { import_id: 1, bytes: (0..=255u8).chain([0x1f, 0x8b, 0, 255]).collect() },
+        ToWorker::ImportChunk { import_id: 2, bytes: Vec::new() },
+        ToWorker::ImportEnd { import_id: 1 },
+        ToWorker::ImportCancel { import_id: 1 },
+        ToWorker::TraceBots { import_id: 1, rule: BotRule { delta: 100.5, ..BotRule::default() }, fit: true },
+        ToWorker::ScenarioViews { request_id: 3, scenario: Box::new(tiny_scenario()) },
         ToWorker::Crash,
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(to_worker_name).collect();
-    assert_eq!(names.len(), 8, "not every ToWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 14, "not every ToWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }
@@ -109,6 +134,12 @@ fn every_from_worker_message_round_trips() {
         ],
     };
     assert!(!progress.samples.is_empty(), "the tiny run has no time-series samples");
+    let trace = bagsim::trace::import(include_bytes!("data/hpc2n.swf")).expect("the trace imports");
+    let rule = BotRule { multi_proc: bagsim::trace::bots::MultiProc::Split, ..BotRule::default() };
+    let e = bagsim::trace::bots::extract(&trace, &rule).expect("BoTs");
+    let fit = bagsim::workload::fit::fit_workload(&e.workload).expect("a fitted row");
+    let views = bagsim::workload::views::views(&e.workload).expect("views");
+    let jobs = bagsim::workload::burstiness::of_trace(&trace).expect("burstiness");
     let messages = vec![
         FromWorker::Ready,
         FromWorker::Started {
@@ -127,9 +158,37 @@ fn every_from_worker_message_round_trips() {
         FromWorker::BotsCsv { run_id: 6, csv: "bot,size,makespan\n0,3,12.5\n".into() },
         FromWorker::ReportJson { run_id: 7, json: "{\"bagsim_version\": \"0.1.0\"}".into() },
         FromWorker::Panicked { message: "index out of bounds: the len is 3 but the index is 7".into() },
+        FromWorker::ImportProgress { import_id: 1, bytes: 1 << 33, lines: 3194, jobs: 3145, skipped: 25 },
+        FromWorker::Imported {
+            import_id: 1,
+            name: "hpc2n.swf".into(),
+            report: Box::new(trace.report.clone()),
+            import_s: 0.5,
+        },
+        FromWorker::ImportFailed { import_id: 2, message: "the file is empty: no job to import".into() },
+        FromWorker::TraceBots {
+            import_id: 1,
+            rule,
+            report: Box::new(e.report.clone()),
+            fit: Some(Box::new(fit)),
+            fit_error: None,
+            views: Some(Box::new(views.clone())),
+            jobs: Some(Box::new(jobs)),
+        },
+        FromWorker::TraceBots {
+            import_id: 1,
+            rule,
+            report: Box::new(e.report),
+            fit: None,
+            fit_error: Some("IAT (peak hours): no data".into()),
+            views: None,
+            jobs: None,
+        },
+        FromWorker::Views { request_id: 3, result: Ok(Box::new(views)) },
+        FromWorker::Views { request_id: 4, result: Err("workload.load: 1.5 is out of range".into()) },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
-    assert_eq!(names.len(), 10, "not every FromWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 15, "not every FromWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }
@@ -170,4 +229,12 @@ fn check_golden(s: &Scenario, golden: ((u64, u64, u64, u64), f64, f64)) {
         r.metrics.overall.nsl.mean,
         r.metrics.overall.nsl.mean
     );
+}
+
+/// tests/sim/fit_bits.rs `fitted_bits_are_pinned`: a real trace's fitted row (every parameter, KS statistic and
+/// log-likelihood), all six candidate families on two characteristics, and the model through a share link.
+#[wasm_bindgen_test]
+fn wasm_fits_the_native_bits() {
+    let trace = bagsim::trace::import(include_bytes!("data/hpc2n.swf")).expect("the hpc2n excerpt");
+    fit_bits::check(&trace, "wasm32");
 }

@@ -850,6 +850,61 @@ pub fn scenario_param(s: &bagsim::scenario::Scenario) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Steps the page tests share
+
+/// A run of a small scenario takes well under a second natively; this bounds a slow, loaded machine.
+pub const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Opens `url` and waits until the worker is ready.
+pub async fn open_ready(client: &Client, url: &str) {
+    client.goto(url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+    wait_status(client, &["ready"], READY_TIMEOUT).await;
+}
+
+/// The scenario the page keeps in its URL (`?scenario=`), decoded; panics if there is none or it is damaged.
+pub async fn scenario_in_url(client: &Client) -> bagsim::scenario::Scenario {
+    let (href, search) = location(client).await;
+    let param = search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("scenario="))
+        .unwrap_or_else(|| panic!("the page's URL has no ?scenario= parameter: {href}"));
+    bagsim::share::from_link(param)
+        .unwrap_or_else(|e| panic!("the scenario in the page's URL is not valid: {e}: {href}"))
+}
+
+/// Clicks #run once it is enabled and waits for `finished`; returns the cards.
+pub async fn run_to_the_end(client: &Client) -> Cards {
+    wait_enabled(client, "#run", READY_TIMEOUT).await;
+    click(client, "#run").await;
+    wait_status(client, &["finished"], RUN_TIMEOUT).await;
+    cards(client).await
+}
+
+/// Asserts that the page's figures equal the native run's exactly, printing both.
+pub fn assert_matches_native(cards: &Cards, scenario: &bagsim::scenario::Scenario, context: &str) {
+    let native = bagsim::run::run(scenario).expect("the scenario runs natively");
+    for ((id, page), (_, n)) in cards.figures().into_iter().zip(report_figures(&native)) {
+        println!("{context}: {id}: page {page}  native {n}");
+    }
+    println!("{context}: #card-wall: page {}  native {}", cards.wall, native.wall_time_s);
+    let bad = compare_with_native(cards, &native);
+    assert!(
+        bad.is_empty(),
+        "{context}: the page's figures differ from the native run of the same scenario \
+         (determinism: they must be equal bit for bit):\n  {}\nscenario: {}",
+        bad.join("\n  "),
+        serde_json::to_string(scenario).unwrap()
+    );
+    let wall = parse_figure(&cards.wall);
+    assert!(
+        wall.is_some_and(|w| w.is_finite() && w >= 0.0),
+        "{context}: #card-wall data-value={:?} is not a wall time in seconds",
+        cards.wall
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Paper figures
 
 /// The CSV of a paper figure computed natively with the library code the page and `bagsim reproduce` use: every run

@@ -11,9 +11,6 @@ use e2e::fantoccini::Client;
 use e2e::*;
 use serde_json::json;
 
-/// A run of the small scenario takes well under a second natively; this bounds a slow, loaded machine.
-const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-
 /// The scenario controls of the DOM contract.
 const CONTROLS: [&str; 10] = [
     "#seed",
@@ -63,12 +60,6 @@ fn small_scenario(seed: u64) -> Scenario {
     s
 }
 
-/// Opens `url` and waits until the worker is ready.
-async fn open_ready(client: &Client, url: &str) {
-    client.goto(url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
-    wait_status(client, &["ready"], READY_TIMEOUT).await;
-}
-
 /// Sets the controls of the small scenario, as a user would: every control it depends on, so a control left changed
 /// by an earlier step of the same test (the long run's streams and calibration) cannot leak into it.
 async fn set_small_scenario(client: &Client, seed: u64) {
@@ -81,18 +72,6 @@ async fn set_small_scenario(client: &Client, seed: u64) {
     set_control(client, "#scheduling", "ECT").await;
 }
 
-/// The scenario the page keeps in its URL (`?scenario=`), decoded; panics if there is none or it is damaged.
-async fn scenario_in_url(client: &Client) -> Scenario {
-    let (href, search) = location(client).await;
-    let param = search
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("scenario="))
-        .unwrap_or_else(|| panic!("the page's URL has no ?scenario= parameter: {href}"));
-    bagsim::share::from_link(param)
-        .unwrap_or_else(|e| panic!("the scenario in the page's URL is not valid: {e}: {href}"))
-}
-
 /// Starts the Avg model at 95% load over two months instead of one, with one global stream and runtimes in seconds
 /// (≈4 M tasks): a run that outlasts the checks of a test by a wide margin, also on a loaded machine.
 async fn start_long_run(client: &Client) {
@@ -102,37 +81,6 @@ async fn start_long_run(client: &Client) {
     set_control(client, "#submission-days", "60").await;
     wait_enabled(client, "#run", READY_TIMEOUT).await;
     click(client, "#run").await;
-}
-
-/// Clicks #run once it is enabled and waits for `finished`; returns the cards.
-async fn run_to_the_end(client: &Client) -> Cards {
-    wait_enabled(client, "#run", READY_TIMEOUT).await;
-    click(client, "#run").await;
-    wait_status(client, &["finished"], RUN_TIMEOUT).await;
-    cards(client).await
-}
-
-/// Asserts that the page's figures equal the native run's exactly, printing both.
-fn assert_matches_native(cards: &Cards, scenario: &Scenario, context: &str) {
-    let native = bagsim::run::run(scenario).expect("the scenario runs natively");
-    for ((id, page), (_, n)) in cards.figures().into_iter().zip(report_figures(&native)) {
-        println!("{context}: {id}: page {page}  native {n}");
-    }
-    println!("{context}: #card-wall: page {}  native {}", cards.wall, native.wall_time_s);
-    let bad = compare_with_native(cards, &native);
-    assert!(
-        bad.is_empty(),
-        "{context}: the page's figures differ from the native run of the same scenario \
-         (determinism: they must be equal bit for bit):\n  {}\nscenario: {}",
-        bad.join("\n  "),
-        serde_json::to_string(scenario).unwrap()
-    );
-    let wall = parse_figure(&cards.wall);
-    assert!(
-        wall.is_some_and(|w| w.is_finite() && w >= 0.0),
-        "{context}: #card-wall data-value={:?} is not a wall time in seconds",
-        cards.wall
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -655,6 +603,26 @@ async fn a_paper_figure_matches_the_native_reproduction() {
         js(&client, "document.querySelector('#paper').scrollIntoView(); return true;", vec![]).await;
         let shot = screenshot(&client, "paper-figure.png").await;
         println!("screenshot: {}", shot.display());
+    })
+    .await;
+}
+
+/// The other two workload models, chosen in the page, give the native figures of the scenario the page keeps.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_other_workload_models_run_as_natively() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_control(&client, "#submission-days", "2").await;
+        for (model, name) in [("login_logout", "Login/Logout"), ("minh_wolters", "Minh & Wolters")] {
+            set_control(&client, "#generator", model).await;
+            let scenario = scenario_in_url(&client).await;
+            let chosen = scenario.workload.generator.as_ref().map(|g| g.name());
+            assert_eq!(chosen, Some(model), "#generator did not set workload.generator");
+            let cards = run_to_the_end(&client).await;
+            assert_matches_native(&cards, &scenario, name);
+        }
+        set_control(&client, "#generator", "table3").await;
+        assert!(scenario_in_url(&client).await.workload.generator.is_none());
     })
     .await;
 }

@@ -15,6 +15,7 @@ mod worker {
     use bagsim::run::{self, Report, WorkloadSummary};
     use bagsim::scenario::Scenario;
     use bagsim::simulation::Simulation;
+    use bagsim::trace::{Parser, Trace};
     use std::cell::RefCell;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -46,6 +47,10 @@ mod worker {
         static LAST: RefCell<Option<(u32, Simulation, Report)>> = const { RefCell::new(None) };
         static YIELD_PORT: RefCell<Option<web_sys::MessagePort>> = const { RefCell::new(None) };
         static TIMER_PENDING: RefCell<bool> = const { RefCell::new(false) };
+        /// An import in progress: its id, the name it will have, the parser, and when it began (ms).
+        static IMPORT: RefCell<Option<(u32, String, Parser, f64)>> = const { RefCell::new(None) };
+        /// The imported trace and its name: runs whose `workload.trace.path` is that name replay it.
+        static TRACE: RefCell<Option<(String, Trace)>> = const { RefCell::new(None) };
     }
 
     fn scope() -> DedicatedWorkerGlobalScope {
@@ -98,7 +103,11 @@ mod worker {
             ToWorker::Run { run_id, scenario, speed, live } => {
                 CURRENT.with(|c| *c.borrow_mut() = None);
                 let t0 = now_ms();
-                match run::prepare(&scenario) {
+                let prepared = TRACE.with(|t| match (&scenario.workload.trace, t.borrow().as_ref()) {
+                    (Some(want), Some((name, trace))) if &want.path == name => run::prepare_imported(&scenario, trace),
+                    _ => run::prepare(&scenario),
+                });
+                match prepared {
                     Err(e) => post(&FromWorker::Failed { run_id, message: e.to_string() }),
                     Ok(p) => {
                         let (sim, summary) = run::simulation(&scenario, p);
@@ -186,8 +195,106 @@ mod worker {
                     None => post(&FromWorker::Failed { run_id, message: "that run is no longer kept".into() }),
                 }
             }
+            ToWorker::ImportBegin { import_id, name, format, size: _ } => {
+                IMPORT.with(|i| *i.borrow_mut() = Some((import_id, name, Parser::new(format), now_ms())));
+            }
+            ToWorker::ImportChunk { import_id, bytes } => import_chunk(import_id, &bytes),
+            ToWorker::ImportEnd { import_id } => import_end(import_id),
+            ToWorker::ImportCancel { import_id } => IMPORT.with(|i| {
+                let mut i = i.borrow_mut();
+                if i.as_ref().is_some_and(|(id, ..)| *id == import_id) {
+                    *i = None;
+                }
+            }),
+            ToWorker::TraceBots { import_id, rule, fit } => trace_bots(import_id, rule, fit),
+            ToWorker::ScenarioViews { request_id, scenario } => {
+                let result = run::prepare(&scenario)
+                    .map_err(|e| e.to_string())
+                    .and_then(|p| bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string()))
+                    .map(Box::new);
+                post(&FromWorker::Views { request_id, result });
+            }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
         }
+    }
+
+    /// Parses the next bytes of the import and says how far it got; a corrupt gzip ends the import.
+    fn import_chunk(import_id: u32, bytes: &[u8]) {
+        let answer = IMPORT.with(|i| {
+            let mut guard = i.borrow_mut();
+            let (id, _, parser, _) = guard.as_mut().filter(|(id, ..)| *id == import_id)?;
+            let id = *id;
+            Some(match parser.push(bytes) {
+                Ok(()) => {
+                    let r = parser.report();
+                    FromWorker::ImportProgress {
+                        import_id: id,
+                        bytes: r.input_bytes,
+                        lines: r.lines,
+                        jobs: r.jobs,
+                        skipped: r.skipped,
+                    }
+                }
+                Err(e) => {
+                    *guard = None;
+                    FromWorker::ImportFailed { import_id: id, message: e.to_string() }
+                }
+            })
+        });
+        if let Some(m) = answer {
+            post(&m);
+        }
+    }
+
+    /// Ends the import: the trace replaces the previous one, or the previous one stays and the page hears why.
+    fn import_end(import_id: u32) {
+        let Some((id, name, parser, t0)) = IMPORT.with(|i| {
+            let mut i = i.borrow_mut();
+            if i.as_ref().is_some_and(|(id, ..)| *id == import_id) {
+                i.take()
+            } else {
+                None
+            }
+        }) else {
+            return;
+        };
+        match parser.finish() {
+            Ok(trace) => {
+                let report = Box::new(trace.report.clone());
+                TRACE.with(|t| *t.borrow_mut() = Some((name.clone(), trace)));
+                post(&FromWorker::Imported { import_id: id, name, report, import_s: (now_ms() - t0) / 1000.0 });
+            }
+            Err(e) => post(&FromWorker::ImportFailed { import_id: id, message: e.to_string() }),
+        }
+    }
+
+    /// The imported trace's BoTs under `rule`, and with `with_fit` the model row fitted to them.
+    fn trace_bots(import_id: u32, rule: bagsim::trace::bots::BotRule, with_fit: bool) {
+        let answer = TRACE.with(|t| {
+            let t = t.borrow();
+            let Some((_, trace)) = t.as_ref() else {
+                return FromWorker::ImportFailed { import_id, message: "no trace is imported".into() };
+            };
+            if let Err(e) = rule.validate() {
+                return FromWorker::ImportFailed { import_id, message: e.to_string() };
+            }
+            match bagsim::trace::bots::extract(trace, &rule) {
+                Err(e) => FromWorker::ImportFailed { import_id, message: e.to_string() },
+                Ok(e) => {
+                    let (fit, fit_error) = match with_fit.then(|| bagsim::workload::fit::fit_workload(&e.workload)) {
+                        None => (None, None),
+                        Some(Ok(f)) => (Some(Box::new(f)), None),
+                        Some(Err(err)) => (None, Some(err.to_string())),
+                    };
+                    let views =
+                        with_fit.then(|| bagsim::workload::views::views(&e.workload).ok()).flatten().map(Box::new);
+                    let jobs =
+                        with_fit.then(|| bagsim::workload::burstiness::of_trace(trace).ok()).flatten().map(Box::new);
+                    FromWorker::TraceBots { import_id, rule, report: Box::new(e.report), fit, fit_error, views, jobs }
+                }
+            }
+        });
+        post(&answer);
     }
 
     /// Runs the next chunk after `delay_ms`. With no delay, through a message to ourselves: the page's messages

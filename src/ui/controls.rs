@@ -9,6 +9,7 @@ use crate::policy::scheduling::SchedulingPolicy;
 use crate::policy::selection::SelectionPolicy;
 use crate::scenario::Scenario;
 use crate::workload::generate::ArrivalPattern;
+use crate::workload::generators::Generator;
 use crate::workload::model::{Calibration, Preset};
 use crate::workload::streams::Streams;
 use leptos::prelude::*;
@@ -124,8 +125,32 @@ pub fn Controls(lab: Lab) -> impl IntoView {
 
     view! {
         <h2>"Workload"</h2>
+        {move || sc.with(|s| {
+            let text = match (&s.workload.trace, &s.workload.model) {
+                (Some(t), _) => format!("The trace {} is replayed (BoTs by Δ = {} s); the model settings below are not used.", t.path, t.delta),
+                (None, Some(_)) => "A model row from the Workload lab replaces the preset (runtimes in seconds).".to_string(),
+                (None, None) => return None,
+            };
+            let source = if s.workload.trace.is_some() { "trace" } else { "model" };
+            Some(view! {
+                <div class="workload-source" id="workload-source" data-source=source>{text}" "
+                    <button class="small" id="workload-source-clear" on:click=move |_| apply(lab, "workload", |s| {
+                        s.workload.trace = None; s.workload.model = None; Ok(()) })>"Back to the preset"</button>
+                </div>
+            })
+        })}
+        {field(lab, "Workload model", "Table 3: the BoT model of Iosup et al. 2008 (the preset below). Login/Logout: users logging in and out and submitting jobs while logged in, the four fitted Biomed users (Medernach 2005 §5, Fig. 10). Minh & Wolters 2010: BoTs with Zipf sizes and one runtime each (Algorithm 1). The load, period and streams below apply to all three; docs/workload-models.md.", "workload.generator", view! {
+            <select id="generator" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.generator", |s| {
+                s.workload.generator = if v == "table3" { None } else { Some(Generator::default_named(&v).ok_or_else(|| format!("unknown workload model {v:?}"))?) };
+                if s.workload.generator.is_some() { s.workload.trace = None; s.workload.model = None; }
+                Ok(()) }) }>
+                <option value="table3" selected=move || sc.with(|s| s.workload.generator.is_none())>"Table 3 BoT model (Iosup et al. 2008)"</option>
+                <option value="login_logout" selected=move || sc.with(|s| s.workload.generator.as_ref().is_some_and(|g| g.name() == "login_logout"))>"Login/Logout users (Medernach 2005)"</option>
+                <option value="minh_wolters" selected=move || sc.with(|s| s.workload.generator.as_ref().is_some_and(|g| g.name() == "minh_wolters"))>"BoTs of Minh & Wolters 2010"</option>
+            </select>
+        })}
         {field(lab, "Preset (Iosup et al. 2008, Table 3)", "A row of Table 3: T1 DAS-2, T2 Grid'5000, T3 NGS, T4 AuverGrid, T5 SHARCNET, T6 LCG, T7 NorduGrid, Avg the average system (§3.1).", "workload.preset", view! {
-            <select id="preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.preset", |s| { s.workload.preset = v.parse()?; s.workload.model = None; Ok(()) }) }>
+            <select id="preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.preset", |s| { s.workload.preset = v.parse()?; s.workload.model = None; s.workload.trace = None; s.workload.generator = None; Ok(()) }) }>
                 {Preset::ALL.iter().map(|p| { let p = *p; view! {
                     <option value=p.name() selected=move || sc.with(|s| s.workload.preset == p)>{format!("{} — {}", p.name(), p.system())}</option>
                 }}).collect_view()}

@@ -8,6 +8,8 @@ mod download;
 mod paper;
 mod pool;
 mod references;
+mod trace_lab;
+mod views;
 
 use crate::platform;
 use crate::protocol::{FromWorker, Progress, ToWorker};
@@ -222,6 +224,7 @@ impl Lab {
                 self.status.set(Status::Loading);
                 self.crashed.set(Some(why.clone()));
                 self.message.set(format!("The simulation worker stopped ({why}); starting a new one…"));
+                trace_lab::on_worker_died();
             }
             Event::Message(m) => self.on_message(m),
         }
@@ -292,6 +295,11 @@ impl Lab {
             FromWorker::ReportJson { run_id, json } if run_id == current => {
                 download::text("bagsim-report.json", "application/json", &json);
             }
+            m @ (FromWorker::ImportProgress { .. }
+            | FromWorker::Imported { .. }
+            | FromWorker::ImportFailed { .. }
+            | FromWorker::TraceBots { .. }
+            | FromWorker::Views { .. }) => trace_lab::on_message(m),
             _ => {}
         }
     }
@@ -798,6 +806,7 @@ fn App() -> impl IntoView {
                 <Compare lab=lab/>
                 <Charts lab=lab/>
                 <ClassTable lab=lab/>
+                <trace_lab::TraceLabView lab=lab/>
                 <Sweep lab=lab/>
             </section>
         </main>

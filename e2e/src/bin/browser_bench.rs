@@ -10,6 +10,10 @@
 //! `browser_bench figures [SEEDS]` instead times each paper figure preset (Figures 3–11, `SEEDS` seeds per point,
 //! default `reproduce::DEFAULT_SEEDS`) in the page's "Paper figures" section, against the same runs natively on as
 //! many threads as the page has workers, and checks that each page CSV equals the native one.
+//!
+//! `browser_bench trace [LINES]` times the import and BoT extraction of a LINES-line SWF (default 1 000 000: the
+//! job lines of tests/data/hpc2n.swf repeated) natively and in the page's Workload lab, and reports the page's longest
+//! main-thread task during the import.
 
 use std::time::{Duration, Instant};
 
@@ -123,8 +127,113 @@ async fn figures(seeds: u32) {
     println!("| all | | {page_total:.1} | {native_total:.1} | {:.2} | |", page_total / native_total);
 }
 
+/// Writes an SWF of `lines` job lines: the job lines of tests/data/hpc2n.swf over and over, each pass shifted by the
+/// excerpt's span and renumbered, under its header. Returns the path and the size in bytes.
+fn synthetic_swf(lines: usize) -> (std::path::PathBuf, u64) {
+    use std::io::Write;
+    let text = std::fs::read_to_string(workspace_root().join("tests/data/hpc2n.swf")).expect("tests/data/hpc2n.swf");
+    let header: Vec<&str> = text.lines().filter(|l| l.starts_with(';')).collect();
+    let jobs: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with(';') && !l.trim().is_empty())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let span: i64 = jobs.iter().filter_map(|f| f[1].parse::<i64>().ok()).max().unwrap_or(0) + 1;
+    let path = std::env::temp_dir().join(format!("bagsim-bench-{lines}.swf"));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("a temporary file"));
+    for h in header {
+        writeln!(out, "{h}").unwrap();
+    }
+    for i in 0..lines {
+        let (pass, f) = (i / jobs.len(), &jobs[i % jobs.len()]);
+        let submit = f[1].parse::<i64>().unwrap_or(0) + pass as i64 * span;
+        write!(out, "{} {submit}", i + 1).unwrap();
+        for x in &f[2..] {
+            write!(out, " {x}").unwrap();
+        }
+        writeln!(out).unwrap();
+    }
+    out.flush().unwrap();
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    (path, size)
+}
+
+/// `browser_bench trace [LINES]`: import and BoT extraction of a LINES-line SWF natively and in the page's Workload
+/// lab, and the page's longest main-thread task meanwhile (Long Tasks API).
+async fn trace(lines: usize) {
+    use bagsim::trace::bots::{extract, BotRule};
+    let (path, size) = synthetic_swf(lines);
+    let t = Instant::now();
+    let native = bagsim::trace::import_path(&path, None).expect("the synthetic trace imports");
+    let import_native = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let bots = extract(&native, &BotRule::default()).expect("BoTs").report.bots;
+    let extract_native = t.elapsed().as_secs_f64();
+    let dist = snapshot(&require_dist());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let file = path.clone();
+    with_browser_serving(dist.path.clone(), Duration::from_secs(30 * 60), move |client, server| {
+        let url = format!("{}{BASE_PATH}", server.origin());
+        async move {
+            client.goto(&url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+            wait_status(&client, &["ready"], READY_TIMEOUT).await;
+            js(
+                &client,
+                "window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) \
+                 window.__longTasks.push(e.duration); }).observe({ type: 'longtask' }); return true;",
+                vec![],
+            )
+            .await;
+            let input = client.find(fantoccini::Locator::Css("#trace-file")).await.expect("#trace-file");
+            let t = Instant::now();
+            input.send_keys(file.to_str().unwrap()).await.expect("pick the file");
+            let state = wait_for(&client, Duration::from_secs(20 * 60), "the import to end", || async {
+                let s = attr(&client, "#trace-status", "data-state").await.unwrap_or_default();
+                (s == "imported" || s == "failed").then_some(s)
+            })
+            .await;
+            let import_page = t.elapsed().as_secs_f64();
+            assert_eq!(state, "imported", "{:?}", text(&client, "#trace-message").await);
+            wait_for(&client, Duration::from_secs(20 * 60), "the BoTs", || async {
+                attr(&client, "#trace-bots", "data-bots").await.filter(|b| b.parse::<u64>().ok() == Some(bots))
+            })
+            .await;
+            let bots_page = t.elapsed().as_secs_f64() - import_page;
+            let long = js(&client, "return window.__longTasks;", vec![]).await;
+            let long: Vec<f64> =
+                long.as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).collect()).unwrap_or_default();
+            tx.send((import_page, bots_page, long)).expect("send the page's figures");
+        }
+    })
+    .await;
+    let (import_page, bots_page, long) = rx.recv().expect("the page's figures");
+    std::fs::remove_file(&path).ok();
+    let mb = size as f64 / 1e6;
+    println!("trace of {lines} job lines ({mb:.1} MB), {bots} BoTs at the default Δ");
+    println!();
+    println!("| phase | native | page (worker) | page / native |");
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| import | {import_native:.2} s ({:.0} lines/s) | {import_page:.2} s ({:.0} lines/s) | {:.2} |",
+        lines as f64 / import_native,
+        lines as f64 / import_page,
+        import_page / import_native
+    );
+    println!("| BoTs (default rule) | {extract_native:.2} s | {bots_page:.2} s (with the fit and the 8-Δ table) | |");
+    println!();
+    println!(
+        "main thread during the import: {} tasks over 50 ms, longest {:.0} ms",
+        long.len(),
+        long.iter().copied().fold(0.0, f64::max)
+    );
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    if std::env::args().nth(1).as_deref() == Some("trace") {
+        let lines = std::env::args().nth(2).map_or(1_000_000, |a| a.parse().expect("LINES is a number"));
+        return trace(lines).await;
+    }
     if std::env::args().nth(1).as_deref() == Some("figures") {
         let seeds =
             std::env::args().nth(2).map_or(bagsim::reproduce::DEFAULT_SEEDS, |a| a.parse().expect("SEEDS is a number"));

@@ -1,0 +1,579 @@
+//! "Workload lab": import a real trace (SWF or GWF, plain or gzip) by file picker or drag and drop, parsed in the
+//! simulation worker chunk by chunk with a progress bar; its import report, its BoTs by the Δ rule of Minh & Wolters
+//! 2010 and how they change with Δ, the model row fitted to them (Iosup et al. 2008 §3.1); then run the trace itself,
+//! its fitted model (its synthetic twin, at any load), or on the platform its header describes.
+//!
+//! The page never holds the file: it reads one slice at a time (`gloo-file`) and sends it when the worker has
+//! parsed the previous one, so a 100 MB trace costs the main thread a few milliseconds per slice.
+
+use super::{remember, send, Lab};
+use crate::platform::Cluster;
+use crate::protocol::{FromWorker, ToWorker};
+use crate::scenario::TraceConfig;
+use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc, DEFAULT_DELTA};
+use crate::trace::{Format, ImportReport};
+use crate::workload::burstiness::JobsBurstiness;
+use crate::workload::fit::{notation, FittedModel};
+use crate::workload::model::Calibration;
+use crate::workload::views::WorkloadViews;
+use leptos::prelude::*;
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::JsCast;
+
+/// Bytes per slice sent to the worker: small enough that parsing one keeps the worker answering within ~0.2 s.
+const SLICE: u64 = 4 << 20;
+
+/// Where the import stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Importing,
+    Imported,
+    Failed,
+}
+
+impl Phase {
+    fn as_str(self) -> &'static str {
+        match self {
+            Phase::Idle => "idle",
+            Phase::Importing => "importing",
+            Phase::Imported => "imported",
+            Phase::Failed => "failed",
+        }
+    }
+}
+
+/// The file being sent, outside the reactive graph.
+struct Sending {
+    import_id: u32,
+    file: gloo_file::File,
+    offset: u64,
+}
+
+thread_local! {
+    static SENDING: RefCell<Option<Sending>> = const { RefCell::new(None) };
+    static NEXT_ID: Cell<u32> = const { Cell::new(0) };
+    static STATE: Cell<Option<TraceLab>> = const { Cell::new(None) };
+}
+
+/// The section's reactive state.
+#[derive(Clone, Copy)]
+struct TraceLab {
+    lab: Lab,
+    phase: RwSignal<Phase>,
+    /// The import in flight, or the last one that succeeded.
+    import_id: RwSignal<u32>,
+    /// Name and size of the file being imported.
+    file: RwSignal<(String, u64)>,
+    /// Bytes, lines, jobs and skipped lines so far.
+    progress: RwSignal<(u64, u64, u64, u64)>,
+    message: RwSignal<String>,
+    /// The imported trace's name, report and import time.
+    imported: RwSignal<Option<(String, ImportReport, f64)>>,
+    format: RwSignal<String>,
+    delta: RwSignal<String>,
+    split: RwSignal<bool>,
+    same_user: RwSignal<bool>,
+    bots: RwSignal<Option<BotReport>>,
+    fit: RwSignal<Option<FittedModel>>,
+    fit_error: RwSignal<Option<String>>,
+    /// BoT counts per size class at the Δs of [`DELTAS`], filled in as the answers come.
+    by_delta: RwSignal<Vec<(f64, BotReport)>>,
+    /// The views of the trace's BoT workload and the burstiness of its own jobs.
+    views: RwSignal<Option<WorkloadViews>>,
+    jobs: RwSignal<Option<JobsBurstiness>>,
+    /// The views of the scenario's generated workload: the request in flight, the result, or why not.
+    scenario_request: RwSignal<u32>,
+    scenario_views: RwSignal<Option<WorkloadViews>>,
+    scenario_message: RwSignal<String>,
+}
+
+/// The Δs of the "BoTs against Δ" table, seconds.
+const DELTAS: [f64; 8] = [0.0, 10.0, 30.0, 60.0, 100.0, 300.0, 900.0, 3600.0];
+
+fn parse_delta(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(d) if (0.0..=86_400.0).contains(&d) => Ok(d),
+        _ => Err(format!("Δ must be a number of seconds from 0 to 86 400; {:?} is not.", text.trim())),
+    }
+}
+
+impl TraceLab {
+    fn rule(self, delta: f64) -> BotRule {
+        BotRule {
+            delta,
+            key: if self.same_user.get_untracked() { BotKey::User } else { BotKey::Attributes },
+            multi_proc: if self.split.get_untracked() { MultiProc::Split } else { MultiProc::Reject },
+        }
+    }
+
+    /// Starts importing `file`; the trace imported before stays until this one succeeds.
+    fn start(self, file: web_sys::File) {
+        let file = gloo_file::File::from(file);
+        let name = file.name();
+        let format = match self.format.get_untracked().as_str() {
+            "gwf" => Format::Gwf,
+            "swf" => Format::Swf,
+            _ => Format::from_name(&name).unwrap_or(Format::Swf),
+        };
+        let import_id = NEXT_ID.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
+        if let Some(old) = SENDING.with(|s| s.borrow_mut().take()) {
+            send(&ToWorker::ImportCancel { import_id: old.import_id });
+        }
+        self.import_id.set(import_id);
+        self.file.set((name.clone(), file.size()));
+        self.progress.set((0, 0, 0, 0));
+        self.message.set(String::new());
+        self.phase.set(Phase::Importing);
+        send(&ToWorker::ImportBegin { import_id, name, format, size: file.size() });
+        SENDING.with(|s| *s.borrow_mut() = Some(Sending { import_id, file, offset: 0 }));
+        send_next(import_id);
+    }
+
+    /// Asks the worker for the views of the current scenario's workload (generated as a run would).
+    fn ask_scenario_views(self) {
+        let request_id = NEXT_ID.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
+        self.scenario_request.set(request_id);
+        self.scenario_message.set("generating the workload…".into());
+        send(&ToWorker::ScenarioViews { request_id, scenario: Box::new(self.lab.scenario.get_untracked()) });
+    }
+
+    fn cancel(self) {
+        if let Some(old) = SENDING.with(|s| s.borrow_mut().take()) {
+            send(&ToWorker::ImportCancel { import_id: old.import_id });
+        }
+        let back = if self.imported.with_untracked(Option::is_some) { Phase::Imported } else { Phase::Idle };
+        self.phase.set(back);
+        self.message.set("Import cancelled; nothing already loaded was changed.".into());
+    }
+
+    /// Asks the worker for the BoTs under the current rule, and for the BoT counts at every Δ of the table.
+    fn ask_bots(self) {
+        let Ok(delta) = parse_delta(&self.delta.get_untracked()) else { return };
+        if self.imported.with_untracked(Option::is_none) {
+            return;
+        }
+        let import_id = self.import_id.get_untracked();
+        self.by_delta.set(Vec::new());
+        send(&ToWorker::TraceBots { import_id, rule: self.rule(delta), fit: true });
+        for d in DELTAS.into_iter().filter(|&d| d != delta) {
+            send(&ToWorker::TraceBots { import_id, rule: self.rule(d), fit: false });
+        }
+    }
+
+    fn on_message(self, m: FromWorker) {
+        let current = self.import_id.get_untracked();
+        match m {
+            FromWorker::ImportProgress { import_id, bytes, lines, jobs, skipped } if import_id == current => {
+                self.progress.set((bytes, lines, jobs, skipped));
+                send_next(import_id);
+            }
+            FromWorker::Imported { import_id, name, report, import_s } if import_id == current => {
+                SENDING.with(|s| *s.borrow_mut() = None);
+                self.progress.set((report.input_bytes, report.lines, report.jobs, report.skipped));
+                self.imported.set(Some((name, *report, import_s)));
+                self.bots.set(None);
+                self.fit.set(None);
+                self.fit_error.set(None);
+                self.phase.set(Phase::Imported);
+                self.message.set(String::new());
+                self.ask_bots();
+            }
+            FromWorker::ImportFailed { import_id, message } if import_id == current => {
+                SENDING.with(|s| *s.borrow_mut() = None);
+                let kept = self.imported.with_untracked(|i| i.as_ref().map(|(n, ..)| n.clone()));
+                self.phase.set(if kept.is_some() { Phase::Imported } else { Phase::Failed });
+                self.message.set(match kept {
+                    Some(n) => format!("{message}. The trace imported before ({n}) is kept."),
+                    None => message,
+                });
+            }
+            FromWorker::Views { request_id, result } if request_id == self.scenario_request.get_untracked() => {
+                match result {
+                    Ok(v) => {
+                        self.scenario_message.set(String::new());
+                        self.scenario_views.set(Some(*v));
+                    }
+                    Err(e) => {
+                        self.scenario_views.set(None);
+                        self.scenario_message.set(format!("No views: {e}"));
+                    }
+                }
+            }
+            FromWorker::TraceBots { import_id, rule, report, fit, fit_error, views, jobs } if import_id == current => {
+                let asked = parse_delta(&self.delta.get_untracked()).ok().map(|d| self.rule(d));
+                let table_rule = |r: &BotRule| DELTAS.contains(&r.delta) && self.rule(r.delta) == *r;
+                if table_rule(&rule) && self.by_delta.with_untracked(|v| v.iter().all(|(d, _)| *d != rule.delta)) {
+                    let mut v = self.by_delta.get_untracked();
+                    v.push((rule.delta, (*report).clone()));
+                    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    self.by_delta.set(v);
+                }
+                if asked == Some(rule) && (fit.is_some() || fit_error.is_some()) {
+                    self.bots.set(Some(*report));
+                    self.fit.set(fit.map(|f| *f));
+                    self.fit_error.set(fit_error);
+                    self.views.set(views.map(|v| *v));
+                    self.jobs.set(jobs.map(|j| *j));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The trace as the workload of the next run, with the Δ rule shown.
+    fn use_trace(self) {
+        let Some((name, ..)) = self.imported.get_untracked() else { return };
+        let Ok(delta) = parse_delta(&self.delta.get_untracked()) else { return };
+        let format = self.imported.with_untracked(|i| i.as_ref().map(|(_, r, _)| r.format));
+        let mut s = self.lab.scenario.get_untracked();
+        s.workload.generator = None;
+        s.workload.trace = Some(TraceConfig {
+            path: name,
+            delta,
+            split_parallel: self.split.get_untracked(),
+            same_user: self.same_user.get_untracked(),
+            format,
+        });
+        self.apply(s, "The next run replays the trace: its own submit times and run times.");
+    }
+
+    /// The fitted row as the model of the next run (its runtimes are in seconds).
+    fn use_model(self) {
+        let Some(fit) = self.fit.get_untracked() else { return };
+        let mut s = self.lab.scenario.get_untracked();
+        s.workload.trace = None;
+        s.workload.generator = None;
+        s.workload.model = Some(fit.to_model());
+        s.workload.calibration = Calibration::Seconds;
+        self.apply(
+            s,
+            "The next run generates a synthetic workload from the fitted row (runtimes in seconds), at the load set \
+             under Workload.",
+        );
+    }
+
+    /// One cluster as the trace's header describes it (MaxProcs processors of speed 1), editable under Platform.
+    fn use_platform(self) {
+        let Some(procs) = self.max_procs() else { return };
+        let name = self
+            .imported
+            .with_untracked(|i| i.as_ref().and_then(|(_, r, _)| r.header_value("Computer").map(str::to_string)))
+            .unwrap_or_else(|| "trace".into());
+        let mut s = self.lab.scenario.get_untracked();
+        s.platform.preset = None;
+        s.platform.clusters = Some(vec![Cluster { name, processors: procs, speed: 1.0 }]);
+        self.apply(s, &format!("The platform is now one cluster of {procs} processors of speed 1 (MaxProcs)."));
+    }
+
+    fn max_procs(self) -> Option<u32> {
+        self.imported.with(|i| {
+            let r = &i.as_ref()?.1;
+            let v = r.header_value("MaxProcs").or_else(|| r.header_value("MaxNodes"))?;
+            v.trim().parse::<u32>().ok().filter(|&p| p > 0)
+        })
+    }
+
+    fn apply(self, s: crate::scenario::Scenario, done: &str) {
+        match s.validate() {
+            Ok(()) => {
+                remember(&s);
+                self.lab.scenario.set(s);
+                self.message.set(done.to_string());
+            }
+            Err(e) => self.message.set(format!("Not applied: {e}")),
+        }
+    }
+}
+
+/// Reads the next slice of the file being sent and posts it; after the last slice, ends the import.
+fn send_next(import_id: u32) {
+    let next = SENDING.with(|s| {
+        let mut s = s.borrow_mut();
+        let sending = s.as_mut().filter(|x| x.import_id == import_id)?;
+        let size = sending.file.size();
+        if sending.offset >= size {
+            *s = None;
+            return Some(None);
+        }
+        let end = (sending.offset + SLICE).min(size);
+        let blob: gloo_file::Blob = sending.file.slice(sending.offset, end).into();
+        sending.offset = end;
+        Some(Some(blob))
+    });
+    match next {
+        None => {}
+        Some(None) => send(&ToWorker::ImportEnd { import_id }),
+        Some(Some(blob)) => wasm_bindgen_futures::spawn_local(async move {
+            match gloo_file::futures::read_as_bytes(&blob).await {
+                Ok(bytes) => {
+                    if SENDING.with(|s| s.borrow().as_ref().is_some_and(|x| x.import_id == import_id)) {
+                        send(&ToWorker::ImportChunk { import_id, bytes });
+                    }
+                }
+                Err(e) => {
+                    SENDING.with(|s| *s.borrow_mut() = None);
+                    send(&ToWorker::ImportCancel { import_id });
+                    if let Some(t) = STATE.with(Cell::get) {
+                        t.phase.set(if t.imported.with_untracked(Option::is_some) {
+                            Phase::Imported
+                        } else {
+                            Phase::Failed
+                        });
+                        t.message.set(format!("The file could not be read ({e}); nothing already loaded changed."));
+                    }
+                }
+            }
+        }),
+    }
+}
+
+/// Hands the worker's import messages to the section.
+pub fn on_message(m: FromWorker) {
+    if let Some(t) = STATE.with(Cell::get) {
+        t.on_message(m);
+    }
+}
+
+/// The worker died: an import in flight is lost, and so is the imported trace (it lived in that worker).
+pub fn on_worker_died() {
+    let Some(t) = STATE.with(Cell::get) else { return };
+    SENDING.with(|s| *s.borrow_mut() = None);
+    if t.phase.get_untracked() == Phase::Importing || t.imported.with_untracked(Option::is_some) {
+        t.imported.set(None);
+        t.bots.set(None);
+        t.fit.set(None);
+        t.by_delta.set(Vec::new());
+        t.phase.set(Phase::Failed);
+        t.message.set("The simulation worker stopped, and the trace it held is gone: import the file again.".into());
+    }
+}
+
+fn kb(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{:.0} kB", bytes as f64 / 1024.0)
+    }
+}
+
+fn file_of_input(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    let input: web_sys::HtmlInputElement = ev.target()?.dyn_into().ok()?;
+    input.files()?.get(0)
+}
+
+/// The section.
+#[component]
+pub fn TraceLabView(lab: Lab) -> impl IntoView {
+    let t = TraceLab {
+        lab,
+        phase: RwSignal::new(Phase::Idle),
+        import_id: RwSignal::new(0),
+        file: RwSignal::new((String::new(), 0)),
+        progress: RwSignal::new((0, 0, 0, 0)),
+        message: RwSignal::new(String::new()),
+        imported: RwSignal::new(None),
+        format: RwSignal::new("auto".into()),
+        delta: RwSignal::new(DEFAULT_DELTA.to_string()),
+        split: RwSignal::new(false),
+        same_user: RwSignal::new(false),
+        bots: RwSignal::new(None),
+        fit: RwSignal::new(None),
+        fit_error: RwSignal::new(None),
+        by_delta: RwSignal::new(Vec::new()),
+        views: RwSignal::new(None),
+        jobs: RwSignal::new(None),
+        scenario_request: RwSignal::new(0),
+        scenario_views: RwSignal::new(None),
+        scenario_message: RwSignal::new(String::new()),
+    };
+    STATE.with(|s| s.set(Some(t)));
+    let importing = move || t.phase.get() == Phase::Importing;
+    let ready = move || lab.status.get() != super::Status::Loading;
+    let delta_error = move || parse_delta(&t.delta.get()).err();
+    let fraction = move || {
+        let (done, _, _, _) = t.progress.get();
+        let size = t.file.with(|f| f.1);
+        if size == 0 {
+            0.0
+        } else {
+            (done as f64 / size as f64).min(1.0)
+        }
+    };
+    let status = move || {
+        let (bytes, lines, jobs, skipped) = t.progress.get();
+        match t.phase.get() {
+            Phase::Idle => "No trace imported.".to_string(),
+            Phase::Importing => format!(
+                "Importing {}: {} of {}, {lines} lines, {jobs} jobs, {skipped} skipped…",
+                t.file.with(|f| f.0.clone()),
+                kb(bytes),
+                kb(t.file.with(|f| f.1))
+            ),
+            Phase::Imported => t.imported.with(|i| {
+                i.as_ref().map_or(String::new(), |(name, r, secs)| {
+                    format!(
+                        "{name}: {} lines read = {} jobs kept + {} skipped + {} comment or blank ({}{}, {:.2} s)",
+                        r.lines,
+                        r.jobs,
+                        r.skipped,
+                        r.comments,
+                        r.format.name().to_uppercase(),
+                        if r.gzip { ", gzip" } else { "" },
+                        secs
+                    )
+                })
+            }),
+            Phase::Failed => "Import failed.".to_string(),
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+            t.start(f);
+        }
+    };
+    let report_view = move || {
+        t.imported.with(|i| {
+            i.as_ref().map(|(_, r, _)| {
+                let reasons: Vec<(String, u64)> = r.by_reason.iter().map(|(k, v)| (k.clone(), *v)).collect();
+                let skips: Vec<String> = r.first_skips.iter().take(10).map(|s| s.to_string()).collect();
+                let header: Vec<(String, String)> = r.header.iter().take(14).cloned().collect();
+                let extra = r.extra_columns;
+                view! {
+                    <div class="trace-report" id="trace-report" data-lines=r.lines.to_string() data-jobs=r.jobs.to_string()
+                        data-skipped=r.skipped.to_string() data-comments=r.comments.to_string()>
+                        {(extra > 0).then(|| view! { <p>{format!("{extra} lines had more columns than the format; the extra columns were ignored.")}</p> })}
+                        {(!reasons.is_empty()).then(|| view! {
+                            <table class="mini"><thead><tr><th>"skipped because"</th><th>"lines"</th></tr></thead>
+                            <tbody>{reasons.into_iter().map(|(k, v)| view! { <tr><td>{k}</td><td>{v}</td></tr> }).collect_view()}</tbody></table>
+                        })}
+                        {(!skips.is_empty()).then(|| view! {
+                            <details><summary>"First skipped lines"</summary><ul class="skips">{skips.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}</ul></details>
+                        })}
+                        {(!header.is_empty()).then(|| view! {
+                            <details><summary>"Header"</summary><table class="mini"><tbody>{header.into_iter().map(|(k, v)| view! { <tr><td>{k}</td><td>{v}</td></tr> }).collect_view()}</tbody></table></details>
+                        })}
+                    </div>
+                }
+            })
+        })
+    };
+    let bots_view = move || {
+        t.bots.with(|b| {
+            b.as_ref().map(|b| {
+                view! {
+                    <p id="trace-bots" data-bots=b.bots.to_string() data-tasks=b.tasks.to_string() data-users=b.users.to_string()>
+                        {format!("{} jobs → {} BoTs by the Δ rule; {}. Workload: {} BoTs, {} tasks, {} users.",
+                            b.jobs, b.groups, b.multi_proc_note, b.bots, b.tasks, b.users)}
+                    </p>
+                }
+            })
+        })
+    };
+    let delta_table = move || {
+        let rows = t.by_delta.get();
+        (!rows.is_empty()).then(|| {
+            let classes: Vec<String> = rows[0].1.size_classes.iter().map(|c| c.class.clone()).collect();
+            view! {
+                <table class="mini" id="trace-deltas">
+                    <thead><tr><th>"Δ [s]"</th><th>"BoTs"</th><th>"mean size"</th>{classes.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view()}</tr></thead>
+                    <tbody>{rows.into_iter().map(|(d, r)| {
+                        let mean = if r.bots > 0 { r.tasks as f64 / r.bots as f64 } else { 0.0 };
+                        view! { <tr data-delta=d.to_string() data-bots=r.bots.to_string()><td>{d.to_string()}</td><td>{r.bots}</td><td>{format!("{mean:.1}")}</td>
+                            {r.size_classes.iter().map(|c| view! { <td>{c.bots}</td> }).collect_view()}</tr> }
+                    }).collect_view()}</tbody>
+                </table>
+            }
+        })
+    };
+    let fit_view = move || {
+        if let Some(e) = t.fit_error.get() {
+            return view! { <p class="field-error" id="trace-fit-error">{format!("No model row could be fitted: {e}")}</p> }.into_any();
+        }
+        t.fit.with(|f| match f {
+            None => ().into_any(),
+            Some(f) => {
+                let rows = [
+                    ("users", f.users.notation(), f.users.ks),
+                    ("log2 IAT [s]", notation(&f.iat.dist), f.iat.ks),
+                    ("daily cycle [slot]", notation(&f.daily_cycle.dist), f.daily_cycle.ks),
+                    ("log2 size", notation(&f.size.dist), f.size.ks),
+                    ("log2 ART [s]", notation(&f.art.dist), f.art.ks),
+                    ("log2 RTV [s²]", notation(&f.rtv.dist), f.rtv.ks),
+                ];
+                view! {
+                    <table class="mini" id="trace-fit">
+                        <thead><tr><th>"characteristic"</th><th>"best fit (lowest KS D)"</th><th>"KS D"</th></tr></thead>
+                        <tbody>{rows.into_iter().map(|(c, d, ks)| view! { <tr data-char=c><td>{c}</td><td class="dist">{d}</td><td>{format!("{ks:.3}")}</td></tr> }).collect_view()}</tbody>
+                    </table>
+                }
+                .into_any()
+            }
+        })
+    };
+    view! {
+        <details class="trace-lab" id="trace-lab" open>
+            <summary>"Workload lab — import a real trace"</summary>
+            <p class="help">"A log in the Standard Workload Format (Parallel Workloads Archive, .swf) or the Grid Workloads Format (Grid Workloads Archive, .gwf), plain or gzip. It is parsed in the simulation worker, on this computer; nothing is uploaded. BoTs are found with the Δ rule of Minh & Wolters 2010 §II-C: consecutive jobs of the same user, group, queue, executable, requested time and processors, each at most Δ after the previous one. The model row is fitted as Iosup et al. 2008 §3.1 does (six families by maximum likelihood, the lowest Kolmogorov–Smirnov D)."</p>
+            <div class="trace-drop" id="trace-drop" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+                <label>"Trace file "
+                    <input type="file" id="trace-file" accept=".swf,.gwf,.gz,.txt" disabled=move || importing() || !ready()
+                        on:change=move |ev| { if let Some(f) = file_of_input(&ev) { t.start(f); } }/>
+                </label>
+                <label>" format "
+                    <select id="trace-format" on:change=move |ev| t.format.set(event_target_value(&ev))>
+                        <option value="auto">"from the file name (.gwf: GWF, else SWF)"</option>
+                        <option value="swf">"SWF"</option>
+                        <option value="gwf">"GWF"</option>
+                    </select>
+                </label>
+                <span class="help">" — or drop the file here."</span>
+                <button id="trace-cancel" class="small" disabled=move || !importing() on:click=move |_| t.cancel()>"Cancel import"</button>
+            </div>
+            <progress id="trace-progress" max="1000" prop:value=move || (fraction() * 1000.0).round()></progress>
+            <p id="trace-status" class=move || format!("status {}", t.phase.get().as_str()) data-state=move || t.phase.get().as_str()>{status}</p>
+            <p id="trace-message" class="help">{move || t.message.get()}</p>
+            {report_view}
+            <div class="trace-rule" style=move || if t.imported.with(Option::is_some) { "" } else { "display:none" }>
+                <label>"Δ [s] "
+                    <input type="number" id="trace-delta" min="0" max="86400" step="10" prop:value=move || t.delta.get()
+                        on:change=move |ev| { t.delta.set(event_target_value(&ev)); t.ask_bots(); }/>
+                </label>
+                <label><input type="checkbox" id="trace-split" prop:checked=move || t.split.get()
+                    on:change=move |ev| { t.split.set(event_target_checked(&ev)); t.ask_bots(); }/>
+                    " split a job of p processors into p tasks"</label>
+                <label><input type="checkbox" id="trace-same-user" prop:checked=move || t.same_user.get()
+                    on:change=move |ev| { t.same_user.set(event_target_checked(&ev)); t.ask_bots(); }/>
+                    " group by user only"</label>
+                <div class="field-error" id="trace-delta-error">{move || delta_error().unwrap_or_default()}</div>
+                {bots_view}
+                <h3>"BoTs against Δ"</h3>
+                {delta_table}
+                <h3>"Fitted model row"</h3>
+                {fit_view}
+                <super::views::ViewsPanel views=t.views.into() jobs=t.jobs.into() id="trace-views"/>
+                <div class="trace-actions">
+                    <button id="trace-use" disabled=move || delta_error().is_some() on:click=move |_| t.use_trace()
+                        title="Replay the trace's own submit and run times on the platform set under Platform.">"Run this trace"</button>
+                    <button id="trace-use-model" disabled=move || t.fit.with(Option::is_none) on:click=move |_| t.use_model()
+                        title="Generate a synthetic workload from the fitted row, at the load set under Workload.">"Use the fitted model"</button>
+                    <button id="trace-use-platform" disabled=move || t.max_procs().is_none() on:click=move |_| t.use_platform()
+                        title="One cluster of the header's MaxProcs processors, speed 1; edit it under Platform.">
+                        {move || t.max_procs().map_or("No MaxProcs in the header".to_string(), |p| format!("Use the trace's platform ({p} processors)"))}</button>
+                </div>
+            </div>
+            <h3>"The current scenario's workload"</h3>
+            <p class="help">"The same views of the workload the next run would simulate (generated, or the trace it replays)."
+                " "<button id="scenario-views-button" class="small" disabled=move || !ready() on:click=move |_| t.ask_scenario_views()>"Show its views"</button>
+                " "<span id="scenario-views-message">{move || t.scenario_message.get()}</span></p>
+            <super::views::ViewsPanel views=t.scenario_views.into() jobs=Signal::derive(|| None) id="scenario-views"/>
+        </details>
+    }
+}

@@ -1,0 +1,227 @@
+//! Workload views in the page, for an imported trace or a scenario's generated workload: burstiness by the normalized
+//! entropy of Minh & Wolters 2010 §V, arrivals over time and per 30-minute slot, the BoT size histogram (log–log),
+//! the task runtime CDF and the users' shares against their Zipf fit. The numbers come from
+//! `workload::views` in the worker, the same code as `bagsim generate|trace --views`; this file only draws them.
+
+use crate::workload::burstiness::{scale_label, JobsBurstiness, Temporal};
+use crate::workload::views::WorkloadViews;
+use leptos::prelude::*;
+use plotters::prelude::*;
+
+const W: u32 = 420;
+const H: u32 = 260;
+
+fn fmt_entropy(t: &Temporal) -> String {
+    match (t.entropy, t.poisson) {
+        (Some(e), Some(p)) => format!("{e:.3} ({p:.3})"),
+        (Some(e), None) => format!("{e:.3}"),
+        _ => "—".into(),
+    }
+}
+
+/// Draws into an SVG string; a drawing error leaves a message instead of a chart.
+fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), String>) -> String {
+    let mut out = String::new();
+    let result = {
+        let root = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();
+        root.fill(&WHITE)
+            .map_err(|e| e.to_string())
+            .and_then(|()| draw(&root))
+            .and_then(|()| root.present().map_err(|e| e.to_string()))
+    };
+    match result {
+        Ok(()) => out,
+        Err(e) => format!("<p class=\"field-error\">cannot draw: {e}</p>"),
+    }
+}
+
+fn bars(title: &str, x_label: &str, y_label: &str, values: &[u64], x_of: impl Fn(usize) -> f64, width: f64) -> String {
+    let max = values.iter().copied().max().unwrap_or(0).max(1) as f64;
+    let n = values.len().max(1);
+    let x_max = x_of(n - 1) + width;
+    svg(|root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 14))
+            .margin(6)
+            .x_label_area_size(30)
+            .y_label_area_size(48)
+            .build_cartesian_2d(x_of(0)..x_max, 0.0..max * 1.05)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .label_style(("sans-serif", 11))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(values.iter().enumerate().map(|(i, &v)| {
+                let x = x_of(i);
+                Rectangle::new([(x, 0.0), (x + width * 0.9, v as f64)], RGBColor(31, 119, 180).filled())
+            }))
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+/// A named, coloured line of (x, y) points.
+type Series<'a> = (&'a str, RGBColor, Vec<(f64, f64)>);
+
+/// Points on log–log axes (values ≤ 0 are left out).
+fn loglog(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> String {
+    let pts = series.iter().flat_map(|s| s.2.iter()).filter(|p| p.0 > 0.0 && p.1 > 0.0);
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64);
+    for &(x, y) in pts {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    if !x0.is_finite() {
+        return "<p class=\"help\">nothing to draw</p>".into();
+    }
+    let (x1, y1) = (x1.max(x0 * 2.0), y1.max(y0 * 2.0));
+    svg(|root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 14))
+            .margin(6)
+            .x_label_area_size(30)
+            .y_label_area_size(52)
+            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .label_style(("sans-serif", 11))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (name, colour, points) in series {
+            let colour = *colour;
+            let points: Vec<(f64, f64)> = points.iter().copied().filter(|p| p.0 > 0.0 && p.1 > 0.0).collect();
+            chart
+                .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label(*name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(2)));
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 2, colour.filled()))).map_err(|e| e.to_string())?;
+        }
+        if series.len() > 1 {
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK.mix(0.3))
+                .label_font(("sans-serif", 11))
+                .draw()
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })
+}
+
+/// The CDF on a log x axis and a linear y axis.
+fn cdf(v: &WorkloadViews) -> String {
+    let points: Vec<(f64, f64)> = v.runtime_cdf.iter().map(|p| (p.runtime.max(1e-3), p.fraction)).collect();
+    let (x0, x1) = (points.first().map_or(1.0, |p| p.0), points.last().map_or(10.0, |p| p.0));
+    let x1 = x1.max(x0 * 10.0);
+    svg(|root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption("Task runtime CDF", ("sans-serif", 14))
+            .margin(6)
+            .x_label_area_size(30)
+            .y_label_area_size(40)
+            .build_cartesian_2d((x0..x1).log_scale(), 0.0..1.0)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("runtime [s]")
+            .y_desc("fraction of tasks")
+            .label_style(("sans-serif", 11))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), RGBColor(31, 119, 180).stroke_width(2)))
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+/// The burstiness table, the charts' SVG, and the data the test reads (`data-*`).
+#[component]
+pub fn ViewsPanel(
+    views: Signal<Option<WorkloadViews>>,
+    jobs: Signal<Option<JobsBurstiness>>,
+    id: &'static str,
+) -> impl IntoView {
+    move || {
+        views.with(|v| {
+            v.as_ref().map(|v| {
+                let j = jobs.get();
+                let rows: Vec<(String, String, String, String)> = v
+                    .burstiness
+                    .iter()
+                    .map(|b| {
+                        let trace_jobs = j
+                            .as_ref()
+                            .and_then(|j| j.temporal.iter().find(|t| t.interval == b.interval))
+                            .map_or("".to_string(), fmt_entropy);
+                        (scale_label(b.interval), fmt_entropy(&b.tasks), fmt_entropy(&b.bots), trace_jobs)
+                    })
+                    .collect();
+                let has_jobs = j.is_some();
+                let spatial = j.as_ref().and_then(|j| j.spatial.entropy).map(|e| {
+                    let s = &j.as_ref().expect("jobs").spatial;
+                    format!(
+                        "Spatial burstiness of the trace's jobs: {e:.3} (N = {} processors, {} widths used).",
+                        s.max_processors, s.widths
+                    )
+                });
+                let width = v.arrivals.width;
+                let hours = width / 3600.0;
+                let arrivals = bars(
+                    "Tasks arriving over time",
+                    &format!("time [days]; bins of {}", scale_label(width)),
+                    "tasks",
+                    &v.arrivals.tasks,
+                    move |i| i as f64 * hours / 24.0,
+                    hours / 24.0,
+                );
+                let slots = bars("BoTs per 30-minute slot of the day", "hour of the day", "BoTs", &v.daily.bots, |i| i as f64 / 2.0, 0.5);
+                let sizes: Vec<(f64, f64)> =
+                    v.sizes.iter().filter(|b| b.bots > 0).map(|b| (f64::from(b.low), b.density)).collect();
+                let sizes = loglog("BoT sizes (log–log)", "BoT size (bin start)", "BoTs per size value", &[("BoTs", RGBColor(31, 119, 180), sizes)]);
+                let observed: Vec<(f64, f64)> = v.users.ranks.iter().map(|u| (f64::from(u.rank), u.share)).collect();
+                let fitted: Vec<(f64, f64)> =
+                    v.users.ranks.iter().filter_map(|u| u.zipf.map(|z| (f64::from(u.rank), z))).collect();
+                let zipf_label = v.users.fit.as_ref().map_or("Zipf fit".to_string(), |f| f.notation());
+                let users = loglog(
+                    "Users' share of the BoTs",
+                    "user rank",
+                    "share of BoTs",
+                    &[("observed", RGBColor(31, 119, 180), observed), (zipf_label.as_str(), RGBColor(214, 39, 40), fitted)],
+                );
+                let runtimes = cdf(v);
+                view! {
+                    <div class="views" id=id data-bots=v.bots.to_string() data-tasks=v.tasks.to_string()>
+                        <h3>"Burstiness (normalized entropy, Minh & Wolters 2010 Eq. 4)"</h3>
+                        <p class="help">"1 = arrivals spread evenly over the intervals of length T, 0 = all in one. In parentheses, what as many arrivals from a Poisson process (no burstiness) give over the same intervals: with few arrivals per interval even a Poisson process stays below 1."</p>
+                        <table class="mini burstiness">
+                            <thead><tr><th>"T"</th><th>"tasks"</th><th>"BoTs"</th>{has_jobs.then(|| view! { <th>"trace jobs"</th> })}</tr></thead>
+                            <tbody>{rows.into_iter().map(|(t, a, b, c)| view! {
+                                <tr data-t=t.clone()><td>{t.clone()}</td><td>{a}</td><td>{b}</td>{has_jobs.then(|| view! { <td>{c}</td> })}</tr>
+                            }).collect_view()}</tbody>
+                        </table>
+                        {spatial.map(|s| view! { <p class="help">{s}</p> })}
+                        <div class="views-charts">
+                            <div inner_html=arrivals></div>
+                            <div inner_html=slots></div>
+                            <div inner_html=sizes></div>
+                            <div inner_html=runtimes></div>
+                            <div inner_html=users></div>
+                        </div>
+                    </div>
+                }
+            })
+        })
+    }
+}
