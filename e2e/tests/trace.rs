@@ -130,8 +130,11 @@ async fn a_trace_is_imported_fitted_and_replayed() {
             .map(|(b, j)| vec![bagsim::workload::burstiness::scale_label(b.interval), f(&b.tasks), f(&b.bots), f(j)])
             .collect();
         assert_eq!(cells, serde_json::json!(want), "the page's burstiness table differs from the native views");
-        let charts = js(&client, "return document.querySelectorAll('#trace-views .views-charts svg').length;", vec![]).await;
-        assert_eq!(charts.as_u64(), Some(5), "five view charts");
+        wait_for(&client, IMPORT_TIMEOUT, "the five view charts", || async {
+            let n = js(&client, "return document.querySelectorAll('#trace-views .views-charts svg').length;", vec![]).await;
+            (n.as_u64() == Some(5)).then_some(())
+        })
+        .await;
         js(&client, "document.querySelector('#trace-lab').scrollIntoView(); return true;", vec![]).await;
         let shot = screenshot(&client, "trace-lab.png").await;
         println!("screenshot: {}", shot.display());

@@ -86,6 +86,8 @@ struct TraceLab {
     scenario_request: RwSignal<u32>,
     scenario_views: RwSignal<Option<WorkloadViews>>,
     scenario_message: RwSignal<String>,
+    /// The longest the page took to take in a `TraceBots` answer and redraw the tables, ms.
+    handle_ms: RwSignal<f64>,
 }
 
 /// The Δs of the "BoTs against Δ" table, seconds.
@@ -207,6 +209,7 @@ impl TraceLab {
                 }
             }
             FromWorker::TraceBots { import_id, rule, report, fit, fit_error, views, jobs } if import_id == current => {
+                let t0 = super::now_ms();
                 let asked = parse_delta(&self.delta.get_untracked()).ok().map(|d| self.rule(d));
                 let table_rule = |r: &BotRule| DELTAS.contains(&r.delta) && self.rule(r.delta) == *r;
                 if table_rule(&rule) && self.by_delta.with_untracked(|v| v.iter().all(|(d, _)| *d != rule.delta)) {
@@ -222,6 +225,8 @@ impl TraceLab {
                     self.views.set(views.map(|v| *v));
                     self.jobs.set(jobs.map(|j| *j));
                 }
+                let ms = super::now_ms() - t0;
+                self.handle_ms.update(|m| *m = m.max(ms));
             }
             _ => {}
         }
@@ -392,6 +397,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
         scenario_request: RwSignal::new(0),
         scenario_views: RwSignal::new(None),
         scenario_message: RwSignal::new(String::new()),
+        handle_ms: RwSignal::new(0.0),
     };
     STATE.with(|s| s.set(Some(t)));
     let importing = move || t.phase.get() == Phase::Importing;
@@ -538,7 +544,8 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
                 <button id="trace-cancel" class="small" disabled=move || !importing() on:click=move |_| t.cancel()>"Cancel import"</button>
             </div>
             <progress id="trace-progress" max="1000" prop:value=move || (fraction() * 1000.0).round()></progress>
-            <p id="trace-status" class=move || format!("status {}", t.phase.get().as_str()) data-state=move || t.phase.get().as_str()>{status}</p>
+            <p id="trace-status" class=move || format!("status {}", t.phase.get().as_str()) data-state=move || t.phase.get().as_str()
+                data-handle-ms=move || format!("{:.1}", t.handle_ms.get())>{status}</p>
             <p id="trace-message" class="help">{move || t.message.get()}</p>
             {report_view}
             <div class="trace-rule" style=move || if t.imported.with(Option::is_some) { "" } else { "display:none" }>

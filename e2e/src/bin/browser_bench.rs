@@ -179,8 +179,15 @@ async fn trace(lines: usize) {
             wait_status(&client, &["ready"], READY_TIMEOUT).await;
             js(
                 &client,
-                "window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) \
-                 window.__longTasks.push(e.duration); }).observe({ type: 'longtask' }); return true;",
+                "window.__longTasks = []; window.__longStarts = []; new PerformanceObserver((l) => { \
+                 for (const e of l.getEntries()) { window.__longTasks.push(e.duration); \
+                 window.__longStarts.push(e.startTime); } }).observe({ type: 'longtask' }); \
+                 window.__marks = []; new MutationObserver(() => { \
+                 const s = document.querySelector('#trace-status'); const b = document.querySelector('#trace-bots'); \
+                 window.__marks.push([performance.now(), s ? s.dataset.state : '', b ? b.dataset.bots : '', \
+                 document.querySelectorAll('.views-charts svg').length]); \
+                 }).observe(document.querySelector('#trace-lab'), { subtree: true, childList: true, attributes: true }); \
+                 window.__t0 = performance.now(); return true;",
                 vec![],
             )
             .await;
@@ -202,6 +209,24 @@ async fn trace(lines: usize) {
             let long = js(&client, "return window.__longTasks;", vec![]).await;
             let long: Vec<f64> =
                 long.as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).collect()).unwrap_or_default();
+            // Where the long tasks fall among the page's changes (ms since the observers started).
+            let when = js(
+                &client,
+                "const t0 = window.__t0; const m = window.__marks; const out = []; \
+                 for (let i = 0; i < window.__longStarts.length; i++) { const s = window.__longStarts[i]; \
+                 const before = m.filter(x => x[0] <= s).pop(); const after = m.find(x => x[0] >= s); \
+                 out.push({ start: Math.round(s - t0), duration: Math.round(window.__longTasks[i]), \
+                 before: before ? [Math.round(before[0] - t0), before[1], before[2], before[3]] : null, \
+                 after: after ? [Math.round(after[0] - t0), after[1], after[2], after[3]] : null }); } return out;",
+                vec![],
+            )
+            .await;
+            println!("long tasks (ms since start; the page's state just before and after): {when}");
+            println!(
+                "longest TraceBots handling {:?} ms, longest view chart {:?} ms",
+                attr(&client, "#trace-status", "data-handle-ms").await,
+                attr(&client, "#trace-views", "data-chart-ms").await
+            );
             tx.send((import_page, bots_page, long)).expect("send the page's figures");
         }
     })
