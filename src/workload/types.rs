@@ -45,6 +45,26 @@ pub struct Workload {
 }
 
 impl Workload {
+    /// A workload from (arrival, user, task runtimes) per BoT, in the order given (arrival order for a run), with
+    /// no ART or RTV of its own and no home cluster: hand-made workloads of tests and examples.
+    pub fn from_bots(bots: &[(f64, u32, &[f64])]) -> Workload {
+        let mut w = Workload::default();
+        for &(arrival, user, runtimes) in bots {
+            w.bots.push(Bot {
+                arrival,
+                user,
+                first_task: w.runtimes.len() as u32,
+                size: runtimes.len() as u32,
+                art: f64::NAN,
+                rtv: f64::NAN,
+                home: None,
+            });
+            w.runtimes.extend_from_slice(runtimes);
+            w.users = w.users.max(user + 1);
+        }
+        w
+    }
+
     /// The task runtimes of BoT `b`.
     pub fn bot_runtimes(&self, b: usize) -> &[f64] {
         let bot = &self.bots[b];

@@ -333,23 +333,8 @@ mod tests {
     use super::*;
     use crate::workload::Bot;
 
-    /// A workload from (arrival, user, task runtimes) per BoT.
     fn workload(bots: &[(f64, u32, &[f64])]) -> Workload {
-        let mut w = Workload::default();
-        for &(arrival, user, runtimes) in bots {
-            w.bots.push(Bot {
-                arrival,
-                user,
-                first_task: w.runtimes.len() as u32,
-                size: runtimes.len() as u32,
-                art: f64::NAN,
-                rtv: f64::NAN,
-                home: None,
-            });
-            w.runtimes.extend_from_slice(runtimes);
-            w.users = w.users.max(user + 1);
-        }
-        w
+        Workload::from_bots(bots)
     }
 
     #[test]

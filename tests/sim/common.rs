@@ -6,25 +6,11 @@ use bagsim::policy::predictor::{PredictorInput, PredictorModel};
 use bagsim::policy::scheduling::SchedulingPolicy;
 use bagsim::policy::selection::SelectionPolicy;
 use bagsim::simulation::{SimConfig, Simulation};
-use bagsim::workload::{Bot, Workload};
+use bagsim::workload::Workload;
 
 /// A workload from (arrival, user, task runtimes) per BoT, in arrival order.
 pub fn workload(bots: &[(f64, u32, &[f64])]) -> Workload {
-    let mut w = Workload::default();
-    for &(arrival, user, runtimes) in bots {
-        w.bots.push(Bot {
-            arrival,
-            user,
-            first_task: w.runtimes.len() as u32,
-            size: runtimes.len() as u32,
-            art: f64::NAN,
-            rtv: f64::NAN,
-            home: None,
-        });
-        w.runtimes.extend_from_slice(runtimes);
-        w.users = w.users.max(user + 1);
-    }
-    w
+    Workload::from_bots(bots)
 }
 
 /// Clusters from (processors, speed).
