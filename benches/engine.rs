@@ -4,7 +4,7 @@
 //! `-- --only POLICY LOAD` and `-- --growth-one POLICY TASKS` run one case (for `scripts/instructions.sh`, which
 //! counts instructions per event under callgrind, since hardware counters are not available on every machine).
 
-use bagsim::policy::scheduling::SchedulingPolicy;
+use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::run;
 use bagsim::scenario::Scenario;
 use bagsim::workload::generate::ArrivalPattern;
@@ -106,7 +106,11 @@ fn overloaded(tasks_target: u64, policy: SchedulingPolicy) -> Scenario {
     s.platform.preset = None;
     s.platform.clusters = Some(
         (0..4)
-            .map(|i| bagsim::platform::Cluster { name: format!("c{i}"), processors: 16, speed: 1.0 + 0.25 * i as f64 })
+            .map(|i| bagsim::family::multi_cluster::platform::Cluster {
+                name: format!("c{i}"),
+                processors: 16,
+                speed: 1.0 + 0.25 * i as f64,
+            })
             .collect(),
     );
     s.workload.arrival_pattern = ArrivalPattern::AllAtZero;

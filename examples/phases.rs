@@ -20,7 +20,7 @@ fn main() {
         let t = Instant::now();
         let w = sim.workload();
         let bots = (0..w.bots.len()).map(|b| (w.bots[b].user, w.bot_runtimes(b)));
-        let pr = bagsim::policy::predictor::evaluate_all(bots, w.users as usize);
+        let pr = bagsim::family::multi_cluster::policy::predictor::evaluate_all(bots, w.users as usize);
         let pred = t.elapsed().as_secs_f64();
         println!(
             "generate {gen:.3} s, simulate {run:.3} s, metrics {metrics:.3} s, predictors {pred:.3} s ({} tasks, {} rows)",

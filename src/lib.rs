@@ -5,17 +5,14 @@
 //! (the report) → `scenario` + `run` (one call from a scenario to a report) → `protocol` (worker messages);
 //! `trace` imports SWF/GWF logs and extracts their BoTs as a `workload::Workload`.
 
-pub mod architecture;
 pub mod engine;
+pub mod family;
 pub mod metrics;
-pub mod platform;
-pub mod policy;
 pub mod protocol;
 pub mod reproduce;
 pub mod run;
 pub mod scenario;
 pub mod share;
-pub mod simulation;
 pub mod trace;
 pub mod workload;
 

@@ -1,8 +1,8 @@
 //! The messages between the page and the simulation worker: the only types that cross the worker boundary.
 
+use crate::family::multi_cluster::simulation::Sample;
 use crate::run::Report;
 use crate::scenario::Scenario;
-use crate::simulation::Sample;
 use crate::trace::bots::{BotReport, BotRule};
 use crate::trace::{Format, ImportReport};
 use crate::workload::burstiness::JobsBurstiness;

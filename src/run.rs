@@ -1,10 +1,10 @@
 //! From a scenario to a report in one call: generate the workload (or read a trace's), simulate, measure.
 
+use crate::family::multi_cluster::platform::{capacity, Cluster};
+use crate::family::multi_cluster::policy::predictor::{evaluate_all, PredictorAccuracy};
+use crate::family::multi_cluster::simulation::{SimConfig, Simulation};
 use crate::metrics::{self, Metrics};
-use crate::platform::{capacity, Cluster};
-use crate::policy::predictor::{evaluate_all, PredictorAccuracy};
 use crate::scenario::{Scenario, ScenarioError, TraceConfig};
-use crate::simulation::{SimConfig, Simulation};
 use crate::trace::bots::extract;
 use crate::trace::{ImportError, Trace};
 use crate::workload::generate::ArrivalPattern;

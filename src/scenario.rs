@@ -1,10 +1,10 @@
 //! Everything a run needs, as one serde document with a default for every field; checked on load.
 
-use crate::architecture::Architecture;
-use crate::platform::PlatformSpec;
-use crate::policy::predictor::{PredictorInput, PredictorModel};
-use crate::policy::scheduling::SchedulingPolicy;
-use crate::policy::selection::SelectionPolicy;
+use crate::family::multi_cluster::architecture::Architecture;
+use crate::family::multi_cluster::platform::PlatformSpec;
+use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
+use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
+use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
 use crate::trace::Format;
 use crate::workload::generate::ArrivalPattern;

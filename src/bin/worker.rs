@@ -10,11 +10,11 @@ fn main() {}
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
+    use bagsim::family::multi_cluster::simulation::Simulation;
     use bagsim::metrics;
     use bagsim::protocol::{BotDone, FromWorker, Progress, ToWorker};
     use bagsim::run::{self, Report, WorkloadSummary};
     use bagsim::scenario::Scenario;
-    use bagsim::simulation::Simulation;
     use bagsim::trace::{Parser, Trace};
     use std::cell::RefCell;
     use wasm_bindgen::prelude::*;

@@ -1,7 +1,7 @@
 //! The report of a run: per BoT, per size class, per task, per user, over time and system-wide (docs/model.md, "Metrics").
 //! Every figure states its formula and unit; unfinished work is counted, never dropped.
 
-use crate::simulation::{Outcome, Sample};
+use crate::family::multi_cluster::simulation::{Outcome, Sample};
 use serde::{Deserialize, Serialize};
 
 /// BoT size classes of [Iosup08] §3.4, plus the class of single tasks.
@@ -412,7 +412,7 @@ mod tests {
 
     #[test]
     fn bots_csv_marks_unfinished_bots() {
-        use crate::simulation::{Outcome, UserAccounts};
+        use crate::family::multi_cluster::simulation::{Outcome, UserAccounts};
         use crate::workload::{Bot, Workload};
         let w = Workload {
             bots: vec![

@@ -6,10 +6,10 @@ pub mod claims;
 pub mod stats;
 pub mod svg;
 
-use crate::architecture::Architecture;
+use crate::family::multi_cluster::architecture::Architecture;
+use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
+use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 use crate::metrics::SIZE_CLASSES;
-use crate::policy::scheduling::SchedulingPolicy;
-use crate::policy::selection::SelectionPolicy;
 use crate::run::Report;
 use crate::scenario::{Scenario, DAY};
 use crate::workload::generate::{mean_task_runtime, ArrivalPattern};

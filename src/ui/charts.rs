@@ -1,8 +1,8 @@
 //! The page's charts, drawn by plotters on any backend (canvas on the page, SVG for export).
 
+use crate::family::multi_cluster::simulation::Sample;
 use crate::metrics::SIZE_CLASSES;
 use crate::protocol::BotDone;
-use crate::simulation::Sample;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;

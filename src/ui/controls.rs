@@ -2,11 +2,11 @@
 //! control and changes nothing else.
 
 use super::{remember, Lab};
-use crate::architecture::Architecture;
-use crate::platform::{das2_g5k, Cluster, PlatformPreset};
-use crate::policy::predictor::{PredictorInput, PredictorModel};
-use crate::policy::scheduling::SchedulingPolicy;
-use crate::policy::selection::SelectionPolicy;
+use crate::family::multi_cluster::architecture::Architecture;
+use crate::family::multi_cluster::platform::{das2_g5k, Cluster, PlatformPreset};
+use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
+use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
+use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 use crate::scenario::Scenario;
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::generators::Generator;

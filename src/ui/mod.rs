@@ -11,12 +11,12 @@ mod references;
 mod trace_lab;
 mod views;
 
-use crate::platform;
+use crate::family::multi_cluster::platform;
+use crate::family::multi_cluster::simulation::Sample;
 use crate::protocol::{FromWorker, Progress, ToWorker};
 use crate::run::Report;
 use crate::scenario::Scenario;
 use crate::share;
-use crate::simulation::Sample;
 use charts::RunData;
 use client::{Client, Event};
 use leptos::prelude::*;

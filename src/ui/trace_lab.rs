@@ -7,7 +7,7 @@
 //! parsed the previous one, so a 100 MB trace costs the main thread a few milliseconds per slice.
 
 use super::{remember, send, Lab};
-use crate::platform::Cluster;
+use crate::family::multi_cluster::platform::Cluster;
 use crate::protocol::{FromWorker, ToWorker};
 use crate::scenario::TraceConfig;
 use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc, DEFAULT_DELTA};

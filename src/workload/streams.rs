@@ -4,7 +4,7 @@
 use super::generate::{generate, GenerateSpec, Generated};
 use super::types::{Bot, Workload};
 use crate::engine::stream_seed;
-use crate::platform::Cluster;
+use crate::family::multi_cluster::platform::Cluster;
 use serde::{Deserialize, Serialize};
 
 /// How the BoTs reach the platform.

@@ -1,11 +1,11 @@
 //! Builders for hand-made platforms and workloads.
 
-use bagsim::architecture::Architecture;
-use bagsim::platform::Cluster;
-use bagsim::policy::predictor::{PredictorInput, PredictorModel};
-use bagsim::policy::scheduling::SchedulingPolicy;
-use bagsim::policy::selection::SelectionPolicy;
-use bagsim::simulation::{SimConfig, Simulation};
+use bagsim::family::multi_cluster::architecture::Architecture;
+use bagsim::family::multi_cluster::platform::Cluster;
+use bagsim::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
+use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
+use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
+use bagsim::family::multi_cluster::simulation::{SimConfig, Simulation};
 use bagsim::workload::Workload;
 
 /// A workload from (arrival, user, task runtimes) per BoT, in arrival order.

@@ -1,10 +1,10 @@
 //! Every policy and architecture on a small case worked out by hand (the derivations are in the comments).
 
 use crate::common::{config, ends};
-use bagsim::architecture::Architecture::{Csp, Fcondor, SepC};
+use bagsim::family::multi_cluster::architecture::Architecture::{Csp, Fcondor, SepC};
+use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy as P;
+use bagsim::family::multi_cluster::policy::selection::SelectionPolicy as S;
 use bagsim::metrics;
-use bagsim::policy::scheduling::SchedulingPolicy as P;
-use bagsim::policy::selection::SelectionPolicy as S;
 
 /// Cluster A: 1 processor of speed 1; cluster B: 1 processor of speed 2.
 const AB: [(u32, f64); 2] = [(1, 1.0), (1, 2.0)];

@@ -1,12 +1,12 @@
 //! Invariants over many random scenarios: every task finishes exactly once or is reported unfinished, no
 //! processor runs two tasks, losing replicas are cancelled, utilization ≤ 1, time never goes back.
 
-use bagsim::architecture::Architecture;
 use bagsim::engine::Rng;
+use bagsim::family::multi_cluster::architecture::Architecture;
+use bagsim::family::multi_cluster::platform::Cluster;
+use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
+use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
 use bagsim::metrics;
-use bagsim::platform::Cluster;
-use bagsim::policy::scheduling::SchedulingPolicy;
-use bagsim::policy::selection::SelectionPolicy;
 use bagsim::run;
 use bagsim::scenario::Scenario;
 

@@ -1,7 +1,7 @@
 //! The §5 presets of [Iosup08]: each figure's runs follow its row of Table 5; the CSV carries the seeds' mean and
 //! t-interval; the verdicts follow the intervals.
 
-use bagsim::architecture::Architecture;
+use bagsim::family::multi_cluster::architecture::Architecture;
 use bagsim::reproduce::claims::{claims, Verdict};
 use bagsim::reproduce::stats::Interval;
 use bagsim::reproduce::{FigureId, FigureResult, RunResult, STUDY_LOADS};

@@ -104,10 +104,10 @@ fn heavy_tailed_streams_miss_only_by_one_bot_and_say_so() {
 fn changing_one_cluster_leaves_the_other_streams_identical() {
     let base = scenario(0.5, 7);
     let mut changed = base.clone();
-    let mut clusters = bagsim::platform::das2_g5k();
+    let mut clusters = bagsim::family::multi_cluster::platform::das2_g5k();
     clusters[3].processors *= 2;
     clusters[3].speed = 1.7;
-    changed.platform = bagsim::platform::PlatformSpec { preset: None, clusters: Some(clusters) };
+    changed.platform = bagsim::family::multi_cluster::platform::PlatformSpec { preset: None, clusters: Some(clusters) };
     let a = run::prepare(&base).unwrap().generated.workload;
     let b = run::prepare(&changed).unwrap().generated.workload;
     let of = |w: &bagsim::workload::Workload, c: u32| -> Vec<(u64, u32, Vec<u64>)> {

@@ -12,7 +12,7 @@
 //! than that fails.
 
 use bagsim::engine::Rng;
-use bagsim::platform::Cluster;
+use bagsim::family::multi_cluster::platform::Cluster;
 use bagsim::run;
 use bagsim::scenario::{Scenario, PARAMS};
 use bagsim::workload::dist::{regularized_gamma_p, Dist};
@@ -457,7 +457,7 @@ fn leaves(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
 fn changing_one_cluster_leaves_the_other_clusters_streams_identical() {
     let s = Scenario::from_json(&scenario_json(r#"{"login_logout": {}}"#, "per_cluster", "0.5")).unwrap();
     let mut t = s.clone();
-    if let bagsim::platform::PlatformSpec { clusters: Some(c), .. } = &mut t.platform {
+    if let bagsim::family::multi_cluster::platform::PlatformSpec { clusters: Some(c), .. } = &mut t.platform {
         c[1] = Cluster { name: "c1".into(), processors: 64, speed: 1.5 };
     } else {
         panic!("explicit clusters");

@@ -1,6 +1,6 @@
 //! The workload model: load scaling, the daily cycle, the arrival patterns, the knobs, and the fitting round trip.
 
-use bagsim::platform::{capacity, das2_g5k};
+use bagsim::family::multi_cluster::platform::{capacity, das2_g5k};
 use bagsim::workload::fit::{fit_workload, Family};
 use bagsim::workload::generate::{generate, ArrivalPattern, DailyCycle, GenerateSpec};
 use bagsim::workload::model::{Calibration, Preset};

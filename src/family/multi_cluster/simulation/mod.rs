@@ -8,12 +8,12 @@ mod dheap;
 mod endheap;
 mod rm;
 
-use crate::architecture::Architecture;
 use crate::engine::{stream_seed, EventQueue};
-use crate::platform::Cluster;
-use crate::policy::predictor::{PredictorInput, PredictorModel, PredictorState};
-use crate::policy::scheduling::{Choice, Estimate, ResourceView, SchedulingPolicy};
-use crate::policy::selection::{SelectionPolicy, SelectionView};
+use crate::family::multi_cluster::architecture::Architecture;
+use crate::family::multi_cluster::platform::Cluster;
+use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel, PredictorState};
+use crate::family::multi_cluster::policy::scheduling::{Choice, Estimate, ResourceView, SchedulingPolicy};
+use crate::family::multi_cluster::policy::selection::{SelectionPolicy, SelectionView};
 use crate::workload::Workload;
 use endheap::EndHeap;
 use rm::{Part, Rm};

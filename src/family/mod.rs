@@ -1,0 +1,5 @@
+//! Scenario families: each folder holds one family's platform, policies and run loop; what families share
+//! (engine, workload models, metrics skeleton, scenario, protocol, page controls) stays at the crate's top.
+//! No family uses another family's code (ARCHITECTURE.md).
+
+pub mod multi_cluster;

@@ -1,0 +1,7 @@
+//! The multi-cluster grid of [Iosup08]: clusters of processors with relative speeds, the three resource-management
+//! architectures, task selection and scheduling policies, and the run loop.
+
+pub mod architecture;
+pub mod platform;
+pub mod policy;
+pub mod simulation;
