@@ -3,8 +3,16 @@
 //! 256k tasks in an overloaded run. Run with `cargo bench --bench engine`; `-- --quick` runs a subset;
 //! `-- --only POLICY LOAD` and `-- --growth-one POLICY TASKS` run one case (for `scripts/instructions.sh`, which
 //! counts instructions per event under callgrind, since hardware counters are not available on every machine).
+//! The desktop-grid family has its own table first ([Anglano09]'s Low-Avail Heterogeneous configuration at 95%
+//! load); `-- --dg-one MIX POLICY BOTS` runs one case.
 
+use bagsim::family::desktop_grid::availability::AvailabilityLevel;
+use bagsim::family::desktop_grid::bot_selection::BotSelection;
+use bagsim::family::desktop_grid::machines::Heterogeneity;
+use bagsim::family::desktop_grid::workload::Mix;
+use bagsim::family::desktop_grid::{self, DesktopGridConfig};
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
+use bagsim::family::Family;
 use bagsim::run;
 use bagsim::scenario::Scenario;
 use bagsim::workload::generate::ArrivalPattern;
@@ -122,8 +130,69 @@ fn overloaded(tasks_target: u64, policy: SchedulingPolicy) -> Scenario {
     s
 }
 
+/// The desktop-grid yardstick: [Anglano09]'s Low-Avail Heterogeneous configuration at 95% load, `bots` BoTs of
+/// `mix` under `policy` (seed 1).
+fn desktop_grid(mix: Mix, policy: BotSelection, bots: u32) -> Scenario {
+    let cfg = DesktopGridConfig {
+        availability: AvailabilityLevel::Low,
+        heterogeneity: Heterogeneity::Heterogeneous,
+        load: 0.95,
+        mix,
+        bot_selection: policy,
+        bots,
+        ..Default::default()
+    };
+    Scenario { family: Family::DesktopGrid, desktop_grid: Some(cfg), ..Default::default() }
+}
+
+/// Events, wall time and heap bytes per task of a desktop-grid run.
+fn measure_dg(s: &Scenario) -> (Measure, bool) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let (mut sim, summary) = desktop_grid::simulation(s).expect("valid scenario");
+    let tasks = sim.workload().tasks() as u64;
+    let t0 = Instant::now();
+    sim.run();
+    let seconds = t0.elapsed().as_secs_f64();
+    let sim_peak = PEAK.load(Ordering::Relaxed);
+    let report = desktop_grid::report(s, summary, &sim, seconds);
+    let m = Measure {
+        tasks,
+        events: sim.events(),
+        seconds,
+        sim_bytes_per_task: (sim_peak - base) as f64 / tasks as f64,
+        total_bytes_per_task: (PEAK.load(Ordering::Relaxed) - base) as f64 / tasks as f64,
+        finished: report.metrics.finished_tasks as f64 / tasks as f64,
+    };
+    (m, report.metrics.saturated)
+}
+
+fn dg_mix(name: &str) -> Mix {
+    *Mix::ALL.iter().find(|m| m.name() == name).expect("a Table III mix (all_vs, uniform, …)")
+}
+
+fn dg_policy(name: &str) -> BotSelection {
+    *BotSelection::ALL.iter().find(|p| p.name() == name).expect("a BoT selection policy (rr_nrf, …)")
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--dg-one") {
+        let (mix, policy) = (dg_mix(&args[i + 1]), dg_policy(&args[i + 2]));
+        let bots: u32 = args[i + 3].parse().expect("BoTs");
+        let (m, saturated) = measure_dg(&desktop_grid(mix, policy, bots));
+        println!(
+            "desktop grid {} {}: {} tasks, {} events, {:.3} s, {:.2} Mevents/s, {:.0} sim B/task, saturated {saturated}",
+            mix.name(),
+            policy.name(),
+            m.tasks,
+            m.events,
+            m.seconds,
+            m.events as f64 / m.seconds / 1e6,
+            m.sim_bytes_per_task
+        );
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--only") {
         let policy: SchedulingPolicy = args[i + 1].parse().expect("policy");
         let load: f64 = args[i + 2].parse().expect("load");
@@ -140,6 +209,34 @@ fn main() {
     }
     let quick = args.iter().any(|a| a == "--quick");
     println!("# bagsim engine benchmark (release build; wall-clock on this machine)");
+    println!();
+    println!("## Desktop grid ([Anglano09]): Low-Avail Heterogeneous, load 0.95");
+    println!();
+    println!("| mix | policy | BoTs | tasks | events | finished | saturated | s | Mevents/s | ns/event | sim B/task | peak B/task |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let dg_cases: Vec<(Mix, BotSelection)> = if quick {
+        vec![(Mix::Uniform, BotSelection::RrNrf)]
+    } else {
+        BotSelection::ALL.iter().map(|&p| (Mix::Uniform, p)).chain([(Mix::AllVs, BotSelection::RrNrf)]).collect()
+    };
+    for (mix, policy) in dg_cases {
+        for bots in [250, 1000] {
+            let (m, saturated) = measure_dg(&desktop_grid(mix, policy, bots));
+            println!(
+                "| {} | {} | {bots} | {} | {} | {:.3} | {saturated} | {:.3} | {:.2} | {:.0} | {:.0} | {:.0} |",
+                mix.label(),
+                policy.label(),
+                m.tasks,
+                m.events,
+                m.finished,
+                m.seconds,
+                m.events as f64 / m.seconds / 1e6,
+                m.seconds * 1e9 / m.events as f64,
+                m.sim_bytes_per_task,
+                m.total_bytes_per_task
+            );
+        }
+    }
     println!();
     println!("## Avg month on DAS-2 + Grid'5000, csp / S-T");
     println!();

@@ -3,31 +3,50 @@
 # every machine; callgrind's counts repeat exactly).
 #   scripts/instructions.sh [POLICY] [LOAD]     the Avg month on DAS-2 + Grid'5000 (default FPLT 0.95)
 #   scripts/instructions.sh --growth [POLICY]   the overloaded run from 16k to 256k tasks, with ratios
+#   scripts/instructions.sh --dg [MIX] [BOT_SELECTION]
+#                                               desktop grid, Low-Avail Heterogeneous at load 0.95 (default
+#                                               uniform rr_nrf), 125 to 1 000 BoTs, with ratios
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench --bench engine --no-run 2>/dev/null
-bin=$(ls -t target/release/deps/engine-* | grep -v '\.d$' | head -1)
-count() { # args for the bench binary; prints "instructions events"
+target=${CARGO_TARGET_DIR:-target}
+bin=$(ls -t "$target"/release/deps/engine-* | grep -v '\.d$' | head -1)
+count() { # toggle, then args for the bench binary; prints "instructions events"
   local out; out=$(mktemp -d)
-  valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect='bagsim::simulation::Simulation::run' \
+  local toggle=$1; shift
+  valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect="$toggle" \
     "$bin" "$@" 2>"$out/log" >"$out/stdout"
   echo "$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/log") $(sed -n 's/.* \([0-9]*\) events.*/\1/p' "$out/stdout")"
   rm -rf "$out"
 }
+mc='bagsim::family::multi_cluster::simulation::Simulation::run'
+dg='bagsim::family::desktop_grid::sim::DgSimulation::run'
 if [ "${1:-}" = "--growth" ]; then
   policy=${2:-FPLT}
   first=""
   echo "| policy | target tasks | events | instructions/event | ratio to the smallest |"
   echo "|---|---|---|---|---|"
   for n in 16000 32000 64000 128000 256000; do
-    read -r instr events < <(count --growth-one "$policy" "$n")
+    read -r instr events < <(count "$mc" --growth-one "$policy" "$n")
     per=$((instr / events))
     [ -z "$first" ] && first=$per
     echo "| $policy | $n | $events | $per | $(awk "BEGIN{printf \"%.2f\", $per/$first}") |"
   done
+elif [ "${1:-}" = "--dg" ]; then
+  mix=${2:-uniform}
+  policy=${3:-rr_nrf}
+  first=""
+  echo "| mix | BoT selection | BoTs | events | instructions/event | ratio to the smallest |"
+  echo "|---|---|---|---|---|---|"
+  for n in 125 250 500 1000; do
+    read -r instr events < <(count "$dg" --dg-one "$mix" "$policy" "$n")
+    per=$((instr / events))
+    [ -z "$first" ] && first=$per
+    echo "| $mix | $policy | $n | $events | $per | $(awk "BEGIN{printf \"%.2f\", $per/$first}") |"
+  done
 else
   policy=${1:-FPLT}
   load=${2:-0.95}
-  read -r instr events < <(count --only "$policy" "$load")
+  read -r instr events < <(count "$mc" --only "$policy" "$load")
   echo "$policy at load $load: $instr instructions in Simulation::run, $events events, $((instr / events)) instructions/event"
 fi

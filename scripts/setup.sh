@@ -38,9 +38,11 @@ if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION"; then
   cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --force
 fi
 
-if ! wasm-opt --version 2>/dev/null | grep -q "version 132"; then
-  step "installing binaryen 132 (wasm-opt) from npm, pinned in package-lock.json"
-  # Debian's binaryen 108 silently breaks the page; the npm one is pinned here
+if ! wasm-opt --version 2>/dev/null | grep -q "version 132" || [ ! -f node_modules/axe-core/axe.min.js ] \
+  || [ ! -x node_modules/.bin/lighthouse ]; then
+  step "installing binaryen 132 (wasm-opt), axe-core and lighthouse from npm, pinned in package-lock.json"
+  # Debian's binaryen 108 silently breaks the page; the npm one is pinned here. axe-core is injected into the page
+  # by the browser tests; lighthouse is for scripts/lighthouse.sh.
   npm ci --no-audit --no-fund --silent
 fi
 

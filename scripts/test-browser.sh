@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the page for the /bagsim/ sub-path and runs every browser test:
 #   1. trunk build --release --public-url /bagsim/          (dist/, as deployed to GitHub Pages)
-#   2. cargo test -p e2e --release                          (the page in headless Chromium through chromedriver)
+#   2. cargo test -p e2e --release                          (the page in headless Chromium through chromedriver:
+#      e2e/tests/page.rs, trace.rs and classroom.rs, the last with axe-core from node_modules/)
 #   3. cargo test --target wasm32-unknown-unknown --test web (wasm-bindgen-test in headless Chromium)
 # Idempotent; exits non-zero if the build or any test fails (steps 2 and 3 both run, so one report shows both).
 # Extra arguments go to the e2e test binary, e.g. `scripts/test-browser.sh shared_link`.
@@ -21,6 +22,7 @@ done
 [ -x "$CHROMEDRIVER" ] || die "no chromedriver at $CHROMEDRIVER: run scripts/setup.sh"
 # Debian's wasm-opt 108 silently breaks the page; trunk --release uses the first wasm-opt on PATH.
 wasm-opt --version | grep -q "version 132" || die "wasm-opt on PATH is not binaryen 132 ($(command -v wasm-opt)): run npm ci"
+[ -f node_modules/axe-core/axe.min.js ] || die "axe-core is missing from node_modules: run scripts/setup.sh"
 
 step "building the page: trunk build --release --public-url /bagsim/"
 trunk build --release --public-url /bagsim/

@@ -1,4 +1,5 @@
-//! bagsim: a Bags-of-Tasks scheduling lab for multi-cluster grids (Iosup et al., HPDC'08), native and in wasm32.
+//! bagsim: a Bags-of-Tasks scheduling lab for multi-cluster grids (Iosup et al., HPDC'08) and desktop grids
+//! (Anglano & Canonico; `family::desktop_grid`), native and in wasm32.
 //!
 //! Module map (boundaries in ARCHITECTURE.md): `engine` (time, events, random streams) → `workload`, `platform`
 //! → `policy` (selection, scheduling, predictors) → `architecture` + `simulation` (the run loop) → `metrics`

@@ -7,6 +7,7 @@ use crate::trace::bots::{BotReport, BotRule};
 use crate::trace::{Format, ImportReport};
 use crate::workload::burstiness::JobsBurstiness;
 use crate::workload::fit::FittedModel;
+use crate::workload::fit_workload::FitCandidates;
 use crate::workload::views::WorkloadViews;
 use serde::{Deserialize, Serialize};
 
@@ -190,11 +191,15 @@ pub enum FromWorker {
         /// With the fit: the views of the BoT workload, and the burstiness of the trace's own jobs ([Minh10] §V).
         views: Option<Box<WorkloadViews>>,
         jobs: Option<Box<JobsBurstiness>>,
+        /// With the fit: every candidate family of every characteristic, with the data's CDF against each.
+        candidates: Option<Box<FitCandidates>>,
     },
     /// The views of a scenario's workload, or why it could not be generated.
     Views {
         request_id: u32,
         result: Result<Box<WorkloadViews>, String>,
+        /// The model row fitted to that workload ([Iosup08] §3.1), with every candidate; or why it could not be.
+        fit: Result<Box<(FittedModel, FitCandidates)>, String>,
     },
     /// The worker panicked (sent from its panic hook, just before it dies): the reason the page shows.
     Panicked {

@@ -1,8 +1,10 @@
 //! From a scenario to a report in one call: generate the workload (or read a trace's), simulate, measure.
 
+use crate::family::desktop_grid::{self, DgReport};
 use crate::family::multi_cluster::platform::{capacity, Cluster};
 use crate::family::multi_cluster::policy::predictor::{evaluate_all, PredictorAccuracy};
 use crate::family::multi_cluster::simulation::{SimConfig, Simulation};
+use crate::family::Family;
 use crate::metrics::{self, Metrics};
 use crate::scenario::{Scenario, ScenarioError, TraceConfig};
 use crate::trace::bots::extract;
@@ -61,6 +63,12 @@ pub struct Prepared {
 /// Validates the scenario and generates its workload.
 pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
     s.validate()?;
+    if s.family != Family::MultiCluster {
+        return Err(ScenarioError {
+            field: "family".into(),
+            message: "a desktop_grid scenario runs with run::run_any or family::desktop_grid::run".into(),
+        });
+    }
     let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
     if let Some(t) = &s.workload.trace {
         let trace = read_trace(t).map_err(|e| match e {
@@ -266,4 +274,27 @@ pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<Report, S
 pub fn run(s: &Scenario) -> Result<Report, ScenarioError> {
     let start = std::time::Instant::now();
     run_with_clock(s, &move || start.elapsed().as_secs_f64())
+}
+
+/// The report of a run of either family (the JSON is the family's own report).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AnyReport {
+    MultiCluster(Box<Report>),
+    DesktopGrid(Box<DgReport>),
+}
+
+/// Runs a scenario of any family; `clock` returns seconds.
+pub fn run_any_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<AnyReport, ScenarioError> {
+    match s.family {
+        Family::MultiCluster => run_with_clock(s, clock).map(|r| AnyReport::MultiCluster(Box::new(r))),
+        Family::DesktopGrid => desktop_grid::run_with_clock(s, clock).map(|r| AnyReport::DesktopGrid(Box::new(r))),
+    }
+}
+
+/// Runs a scenario of any family natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_any(s: &Scenario) -> Result<AnyReport, ScenarioError> {
+    let start = std::time::Instant::now();
+    run_any_with_clock(s, &move || start.elapsed().as_secs_f64())
 }

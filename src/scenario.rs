@@ -1,10 +1,12 @@
 //! Everything a run needs, as one serde document with a default for every field; checked on load.
 
+use crate::family::desktop_grid::DesktopGridConfig;
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::platform::PlatformSpec;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
+use crate::family::Family;
 use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
 use crate::trace::Format;
 use crate::workload::generate::ArrivalPattern;
@@ -38,6 +40,14 @@ pub struct Scenario {
     pub horizon: Option<f64>,
     /// Interval between time-series samples, seconds; null = submission period / 720, at least 60 s.
     pub sample_interval: Option<f64>,
+    /// The scenario family; absent = multi_cluster (and left out of the JSON then, so older files and reports
+    /// read and write as before).
+    #[serde(skip_serializing_if = "Family::is_multi_cluster")]
+    pub family: Family,
+    /// The desktop-grid settings (family desktop_grid; null = their defaults). The other sections above serve
+    /// multi_cluster, except `seed`, which seeds both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desktop_grid: Option<DesktopGridConfig>,
 }
 
 impl Default for Scenario {
@@ -54,6 +64,8 @@ impl Default for Scenario {
             scheduling_period: 60.0,
             horizon: None,
             sample_interval: None,
+            family: Family::MultiCluster,
+            desktop_grid: None,
         }
     }
 }
@@ -215,6 +227,16 @@ fn check_range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), 
 pub const MAX_PERIOD: f64 = 3650.0 * DAY;
 
 impl Scenario {
+    /// The default scenario of a family (`bagsim scenario --family`).
+    pub fn default_for(family: Family) -> Scenario {
+        match family {
+            Family::MultiCluster => Scenario::default(),
+            Family::DesktopGrid => {
+                Scenario { family, desktop_grid: Some(DesktopGridConfig::default()), ..Scenario::default() }
+            }
+        }
+    }
+
     /// Parses JSON; the error names the field and what is allowed.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         let s: Scenario = serde_json::from_str(text).map_err(|e| err("scenario", e.to_string()))?;
@@ -224,6 +246,15 @@ impl Scenario {
 
     /// Checks every value a run depends on.
     pub fn validate(&self) -> Result<(), ScenarioError> {
+        if let Some(d) = &self.desktop_grid {
+            if self.family != Family::DesktopGrid {
+                return Err(err(
+                    "desktop_grid",
+                    "given, but the scenario's family is multi_cluster; add \"family\": \"desktop_grid\" or remove it",
+                ));
+            }
+            d.validate().map_err(|e| err(&e.field, e.message))?;
+        }
         self.platform.clusters().map_err(|m| err("platform", m))?;
         let w = &self.workload;
         if let Some(l) = w.load {

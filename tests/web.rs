@@ -137,7 +137,8 @@ fn every_from_worker_message_round_trips() {
     let trace = bagsim::trace::import(include_bytes!("data/hpc2n.swf")).expect("the trace imports");
     let rule = BotRule { multi_proc: bagsim::trace::bots::MultiProc::Split, ..BotRule::default() };
     let e = bagsim::trace::bots::extract(&trace, &rule).expect("BoTs");
-    let fit = bagsim::workload::fit::fit_workload(&e.workload).expect("a fitted row");
+    let (fit, candidates) =
+        bagsim::workload::fit_workload::fit_workload_with_candidates(&e.workload).expect("a fitted row");
     let views = bagsim::workload::views::views(&e.workload).expect("views");
     let jobs = bagsim::workload::burstiness::of_trace(&trace).expect("burstiness");
     let messages = vec![
@@ -170,10 +171,11 @@ fn every_from_worker_message_round_trips() {
             import_id: 1,
             rule,
             report: Box::new(e.report.clone()),
-            fit: Some(Box::new(fit)),
+            fit: Some(Box::new(fit.clone())),
             fit_error: None,
             views: Some(Box::new(views.clone())),
             jobs: Some(Box::new(jobs)),
+            candidates: Some(Box::new(candidates.clone())),
         },
         FromWorker::TraceBots {
             import_id: 1,
@@ -183,9 +185,14 @@ fn every_from_worker_message_round_trips() {
             fit_error: Some("IAT (peak hours): no data".into()),
             views: None,
             jobs: None,
+            candidates: None,
         },
-        FromWorker::Views { request_id: 3, result: Ok(Box::new(views)) },
-        FromWorker::Views { request_id: 4, result: Err("workload.load: 1.5 is out of range".into()) },
+        FromWorker::Views { request_id: 3, result: Ok(Box::new(views)), fit: Ok(Box::new((fit, candidates))) },
+        FromWorker::Views {
+            request_id: 4,
+            result: Err("workload.load: 1.5 is out of range".into()),
+            fit: Err("workload.load: 1.5 is out of range".into()),
+        },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
     assert_eq!(names.len(), 15, "not every FromWorker variant is tested: {names:?}");

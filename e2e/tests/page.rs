@@ -467,11 +467,12 @@ async fn a_pinned_run_is_overlaid_on_the_next() {
 
         // Both runs are drawn, each in its colour (charts::PALETTE[0] and [1]), on every per-run chart.
         for canvas in ["#chart-nsl-class", "#chart-ms-class", "#chart-cdf", "#chart-util"] {
-            let current = colour_pixels(&client, canvas, [31, 119, 180]).await;
-            let pinned = colour_pixels(&client, canvas, [214, 39, 40]).await;
+            let current = colour_pixels(&client, canvas, [0, 114, 178]).await;
+            let pinned = colour_pixels(&client, canvas, [213, 94, 0]).await;
             println!("{canvas}: {current} pixels of the current run's colour, {pinned} of the pinned run's");
             assert!(current > 100 && pinned > 100, "{canvas} does not show both runs ({current} and {pinned} pixels)");
         }
+        js(&client, "document.querySelector('#charts').scrollIntoView(); return true;", vec![]).await;
         let shot = screenshot(&client, "pinned.png").await;
         println!("screenshot: {}", shot.display());
     })
@@ -540,7 +541,7 @@ async fn a_sweep_runs_every_load_and_policy_and_matches_native() {
                 }
             }
             assert!(differ.is_empty(), "{css} differs from native runs:\n  {}", differ.join("\n  "));
-            for (i, rgb) in [[31, 119, 180], [214, 39, 40], [44, 160, 44]].into_iter().enumerate() {
+            for (i, rgb) in [[0, 114, 178], [213, 94, 0], [0, 158, 115]].into_iter().enumerate() {
                 let n = colour_pixels(&client, css, rgb).await;
                 assert!(n > 50, "{css}: the line of {} (colour {rgb:?}) has only {n} pixels", policies[i]);
             }

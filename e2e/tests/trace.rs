@@ -50,6 +50,18 @@ async fn wait_bots(client: &Client, want: u64, what: &str) {
 }
 
 /// Waits until the "BoTs against Δ" table has a row for every Δ.
+/// The fitted row in Table 3 notation, as the page's table shows it.
+fn row_notations(f: &bagsim::workload::fit::FittedModel) -> [String; 6] {
+    [
+        f.users.notation(),
+        notation(&f.iat.dist),
+        notation(&f.daily_cycle.dist),
+        notation(&f.size.dist),
+        notation(&f.art.dist),
+        notation(&f.rtv.dist),
+    ]
+}
+
 async fn wait_delta_rows(client: &Client) {
     wait_for(client, IMPORT_TIMEOUT, "#trace-deltas to have a row per Δ", || async {
         let n = js(client, "return document.querySelectorAll('#trace-deltas tbody tr').length;", vec![]).await;
@@ -96,16 +108,53 @@ async fn a_trace_is_imported_fitted_and_replayed() {
             vec![],
         )
         .await;
-        let want = [
-            fit.users.notation(),
-            notation(&fit.iat.dist),
-            notation(&fit.daily_cycle.dist),
-            notation(&fit.size.dist),
-            notation(&fit.art.dist),
-            notation(&fit.rtv.dist),
-        ];
+        let want = row_notations(&fit);
         assert_eq!(rows, serde_json::json!(want), "the page's fitted row differs from the native one");
         wait_delta_rows(&client).await;
+
+        // Every candidate fit: per characteristic, each family's notation and KS D as the native candidates give
+        // them, the selected one marked, and a chart of the data against each.
+        let (_, candidates) =
+            bagsim::workload::fit_workload::fit_workload_with_candidates(&split.workload).expect("candidates");
+        let got = js(
+            &client,
+            "return [...document.querySelectorAll('#trace-candidates table.candidates')].map(t => \
+             [t.dataset.characteristic, [...t.querySelectorAll('tbody tr')].map(r => \
+             [r.dataset.family, r.classList.contains('best'), r.dataset.d, r.children[1].textContent])]);",
+            vec![],
+        )
+        .await;
+        let want: Vec<serde_json::Value> = candidates
+            .characteristics
+            .iter()
+            .map(|c| {
+                let rows: Vec<serde_json::Value> = c
+                    .candidates
+                    .iter()
+                    .map(|k| match &k.fit {
+                        Some(f) => serde_json::json!([k.family.name(), k.best, format!("{:.4}", f.ks), notation(&f.dist)]),
+                        None => serde_json::json!([
+                            k.family.name(),
+                            k.best,
+                            "—",
+                            format!("not fitted: {}", k.error.as_deref().unwrap_or(""))
+                        ]),
+                    })
+                    .collect();
+                serde_json::json!([c.characteristic, rows])
+            })
+            .collect();
+        assert_eq!(got, serde_json::json!(want), "the page's candidate fits differ from the native ones");
+        js(&client, "document.querySelector('#trace-candidates').open = true; return true;", vec![]).await;
+        wait_for(&client, IMPORT_TIMEOUT, "the five candidate charts", || async {
+            let n = js(&client, "return document.querySelectorAll('#trace-candidates .candidate-chart svg').length;", vec![])
+                .await;
+            (n.as_u64() == Some(5)).then_some(())
+        })
+        .await;
+        js(&client, "document.querySelector('#trace-candidates').scrollIntoView(); return true;", vec![]).await;
+        let shot = screenshot(&client, "trace-candidates.png").await;
+        println!("screenshot: {}", shot.display());
 
         // The views of the BoT workload and the trace jobs' burstiness: the numbers of the native views.
         let views = bagsim::workload::views::views(&split.workload).expect("views");
@@ -165,6 +214,40 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         let shot = screenshot(&client, "trace-run.png").await;
         println!("screenshot: {}", shot.display());
 
+        // A sweep of the trace: the pool's workers import the same file first, and every point is the native run
+        // (a trace keeps its own times, so the six loads of a policy give the same run).
+        js(&client, "document.querySelector('details.sweep').open = true; return true;", vec![]).await;
+        wait_enabled(&client, "#sweep-run", READY_TIMEOUT).await;
+        click(&client, "#sweep-run").await;
+        let want = "18 of 18 runs done";
+        let status = wait_for(&client, RUN_TIMEOUT, "the trace sweep", || async {
+            let s = text(&client, "#sweep-status").await.unwrap_or_default();
+            (s.starts_with(want) || s.contains("lost")).then_some(s)
+        })
+        .await;
+        assert_eq!(status, want, "a run of the trace sweep was lost");
+        let series = js(
+            &client,
+            "return JSON.parse(document.querySelector('#chart-sweep-ms').dataset.series).map(([p, pts]) => \
+             [p, pts.map(([x, y]) => String(y))]);",
+            vec![],
+        )
+        .await;
+        let series = series.as_array().expect("the sweep's data-series");
+        assert_eq!(series.len(), 3, "three policies: {series:?}");
+        for line in series {
+            let policy = line[0].as_str().unwrap();
+            let mut s = scenario.clone();
+            s.scheduling = policy.parse().expect("a scheduling policy");
+            let native = bagsim::run::run(&s).expect("the trace runs natively").metrics.overall.makespan.mean;
+            let points = line[1].as_array().unwrap();
+            assert_eq!(points.len(), 6, "{policy}");
+            for p in points {
+                let page = parse_figure(p.as_str().unwrap()).unwrap_or(f64::NAN);
+                assert!(same_f64(page, native), "{policy}: the page's sweep gives {page}, the native run {native}");
+            }
+        }
+
         // The fitted row as the model of the next run.
         click(&client, "#trace-use-model").await;
         let scenario = scenario_in_url(&client).await;
@@ -181,10 +264,73 @@ async fn a_trace_is_imported_fitted_and_replayed() {
             (num_attr(&client, "#scenario-views", "data-bots").await == Some(bots)).then_some(())
         })
         .await;
+        // …and the row fitted to it, with every candidate: the native fit of the same generated workload.
+        let generated = bagsim::run::prepare(&scenario).expect("the scenario prepares").generated.workload;
+        let (row, candidates) =
+            bagsim::workload::fit_workload::fit_workload_with_candidates(&generated).expect("a row");
+        let want = row_notations(&row);
+        let got = wait_for(&client, IMPORT_TIMEOUT, "#scenario-fit", || async {
+            let rows = js(
+                &client,
+                "return [...document.querySelectorAll('#scenario-fit tbody tr')].map(r => r.querySelector('.dist').textContent);",
+                vec![],
+            )
+            .await;
+            (rows.as_array().is_some_and(|r| !r.is_empty())).then_some(rows)
+        })
+        .await;
+        assert_eq!(got, serde_json::json!(want), "the generated workload's fitted row differs from the native one");
+        let n = js(&client, "return document.querySelectorAll('#scenario-candidates table.candidates').length;", vec![])
+            .await;
+        assert_eq!(n.as_u64(), Some(candidates.characteristics.len() as u64));
         js(&client, "document.querySelector('#scenario-views').scrollIntoView(); return true;", vec![]).await;
         let shot = screenshot(&client, "scenario-views.png").await;
         println!("screenshot: {}", shot.display());
         std::fs::remove_dir_all(&dir).ok();
+    })
+    .await;
+}
+
+/// The Login/Logout users are edited in the page (preset, a user added, a bad rate refused with its reason and
+/// nothing changed, a rate set, the group copied) and the run is the native run of the same scenario.
+#[tokio::test]
+async fn login_logout_users_are_edited_and_run_as_natively() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_control(&client, "#generator", "login_logout").await;
+        wait_for(&client, IMPORT_TIMEOUT, "#ll-editor", || async { exists(&client, "#ll-editor").await.then_some(()) })
+            .await;
+        assert_eq!(attr(&client, "#ll-editor", "data-users").await.as_deref(), Some("4"), "the four Biomed users");
+        set_control(&client, "#ll-preset", "biomed-1").await;
+        assert_eq!(attr(&client, "#ll-editor", "data-users").await.as_deref(), Some("1"));
+        click(&client, "#ll-add").await;
+        assert_eq!(attr(&client, "#ll-editor", "data-users").await.as_deref(), Some("2"));
+        let before = scenario_in_url(&client).await;
+        set_control(&client, "#ll-lambda-1", "-1").await;
+        let error = text(&client, "[data-field='workload.generator.login_logout']").await.unwrap_or_default();
+        assert!(error.contains("users[1].lambda") && error.contains("allowed"), "{error:?}");
+        assert_eq!(scenario_in_url(&client).await, before, "a refused rate changes nothing");
+        set_control(&client, "#ll-mu-1", "0.0003").await;
+        set_control(&client, "#ll-copies", "3").await;
+        click(&client, "#ll-replicate").await;
+        assert_eq!(attr(&client, "#ll-editor", "data-users").await.as_deref(), Some("6"));
+        let scenario = scenario_in_url(&client).await;
+        let Some(bagsim::workload::generators::Generator::LoginLogout(g)) = &scenario.workload.generator else {
+            panic!("the scenario's workload is not Login/Logout: {:?}", scenario.workload.generator)
+        };
+        let biomed = bagsim::workload::login_logout::biomed_users();
+        assert_eq!(g.users.len(), 6);
+        for copy in 0..3 {
+            assert_eq!((g.users[2 * copy].lambda, g.users[2 * copy].mu), (biomed[1].lambda, biomed[1].mu));
+            assert_eq!((g.users[2 * copy + 1].lambda, g.users[2 * copy + 1].mu), (biomed[1].lambda, 0.0003));
+        }
+        set_control(&client, "#submission-days", "3").await;
+        let scenario = scenario_in_url(&client).await;
+        let cards = run_to_the_end(&client).await;
+        assert_matches_native(&cards, &scenario, "the edited Login/Logout users");
+        js(&client, "document.querySelector('#ll-editor').scrollIntoView(); return true;", vec![]).await;
+        let shot = screenshot(&client, "login-logout.png").await;
+        println!("screenshot: {}", shot.display());
     })
     .await;
 }

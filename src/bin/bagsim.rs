@@ -9,7 +9,13 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/dg.rs"]
+mod dg;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use super::dg;
+    use bagsim::family::Family;
     use bagsim::metrics::Stats;
     use bagsim::run::{self, Report};
     use bagsim::scenario::{Scenario, PARAMS};
@@ -37,6 +43,30 @@ mod cli {
 
     #[derive(Subcommand)]
     enum Command {
+        /// Re-run a desktop-grid figure of [Anglano09] §IV-C (2–17, or all): for every mix and BoT selection
+        /// policy, seeds are added until the 95% intervals of TT, makespan, WT and RWT are within 2.5% of their
+        /// means (the paper's rule), up to --max-seeds; writes STEM-figN.csv.
+        DgFigure {
+            /// 2 … 17, or all
+            figure: String,
+            /// Base desktop-grid scenario (its desktop_grid section gives the settings the figure does not fix).
+            #[arg(long)]
+            scenario: Option<PathBuf>,
+            /// Most seeds per bar.
+            #[arg(long, default_value_t = 30)]
+            max_seeds: usize,
+            /// Fewest seeds per bar.
+            #[arg(long, default_value_t = 3)]
+            min_seeds: usize,
+            /// BoTs per run (overrides the scenario's).
+            #[arg(long)]
+            bots: Option<u32>,
+            #[arg(long, default_value = "dg")]
+            out: PathBuf,
+            /// Worker threads (default: all cores).
+            #[arg(long)]
+            jobs: Option<usize>,
+        },
         /// Print the default scenario as JSON (with --doc: every parameter, its unit, allowed values and meaning).
         Scenario {
             #[arg(long)]
@@ -45,6 +75,9 @@ mod cli {
             /// (docs/workload-models.md).
             #[arg(long, value_enum)]
             workload: Option<GeneratorKind>,
+            /// Print the default scenario of this family (multi_cluster or desktop_grid).
+            #[arg(long, value_enum)]
+            family: Option<FamilyKind>,
         },
         /// Run a scenario: a readable summary on stdout, the full report as JSON with --out.
         Run {
@@ -58,7 +91,9 @@ mod cli {
         Sweep {
             scenario: PathBuf,
             /// KEY=V1,V2,… (keys: load, scheduling, selection, architecture, seed, inaccuracy, preset, pattern,
-            /// median_size, mean_runtime, monitoring_period, or any JSON path such as workload.max_size)
+            /// median_size, mean_runtime, monitoring_period, or any JSON path such as workload.max_size; for a
+            /// desktop_grid scenario: availability, heterogeneity, mix, load, bot_selection, rep_thresh, bots,
+            /// checkpoint_period, weibull_shape, seed)
             #[arg(long = "set", required = true)]
             sets: Vec<String>,
             /// Output file stem: writes STEM.csv and STEM.json.
@@ -127,7 +162,19 @@ mod cli {
             /// jobs, arrivals, sizes, runtimes, users (docs/workload-views.md); --out then has a `views` key.
             #[arg(long)]
             views: bool,
+            /// Also print every candidate family of every characteristic with its KS D, the selected one marked
+            /// (--out always has them, with the CDF curves of the data against each, under `candidates`).
+            #[arg(long)]
+            candidates: bool,
         },
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum FamilyKind {
+        #[value(name = "multi_cluster")]
+        MultiCluster,
+        #[value(name = "desktop_grid")]
+        DesktopGrid,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -170,7 +217,24 @@ mod cli {
 
     fn execute(cmd: Command) -> Result<(), String> {
         match cmd {
-            Command::Scenario { doc, workload } => {
+            Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, out, jobs } => {
+                let mut base = match scenario {
+                    Some(p) => load(&p)?.desktop_grid.unwrap_or_default(),
+                    None => Default::default(),
+                };
+                if let Some(b) = bots {
+                    base.bots = b;
+                }
+                if !(1..=1000).contains(&max_seeds) || min_seeds > max_seeds {
+                    return Err(format!(
+                        "--max-seeds {max_seeds} / --min-seeds {min_seeds}: need 1 ≤ min ≤ max ≤ 1000"
+                    ));
+                }
+                let rule = bagsim::family::desktop_grid::figures::CiRule { min_seeds, max_seeds, rel: 0.025 };
+                let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+                dg::figure(&figure, &base, rule, &out, jobs)
+            }
+            Command::Scenario { doc, workload, family } => {
                 if doc {
                     let width = PARAMS.iter().map(|p| p.path.chars().count()).max().unwrap_or(0);
                     say!("{:<width$} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
@@ -178,7 +242,13 @@ mod cli {
                         say!("{:<width$} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
                     }
                 } else {
-                    let mut s = Scenario::default();
+                    let mut s = Scenario::default_for(match family {
+                        Some(FamilyKind::DesktopGrid) => Family::DesktopGrid,
+                        _ => Family::MultiCluster,
+                    });
+                    if s.family == Family::DesktopGrid && workload.is_some() {
+                        return Err("--workload applies to multi_cluster scenarios only".into());
+                    }
                     s.workload.generator = workload.map(|k| {
                         let name = match k {
                             GeneratorKind::LoginLogout => "login_logout",
@@ -196,8 +266,11 @@ mod cli {
                 if let Some(seed) = seed {
                     s.seed = seed;
                 }
-                let report = run::run(&s).map_err(|e| e.to_string())?;
-                print_summary(&report);
+                let report = run::run_any(&s).map_err(|e| e.to_string())?;
+                match &report {
+                    run::AnyReport::MultiCluster(r) => print_summary(r),
+                    run::AnyReport::DesktopGrid(r) => dg::print_summary(r),
+                }
                 if let Some(out) = out {
                     let json = serde_json::to_string_pretty(&report).expect("serializable");
                     std::fs::write(&out, json).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -206,7 +279,7 @@ mod cli {
                 Ok(())
             }
             Command::Sweep { scenario, sets, out, jobs } => sweep(&load(&scenario)?, &sets, &out, jobs),
-            Command::Trace { file, delta, split_parallel, same_user, format, out, views } => {
+            Command::Trace { file, delta, split_parallel, same_user, format, out, views, candidates } => {
                 use bagsim::trace::bots::{BotKey, BotRule, MultiProc};
                 let rule = BotRule {
                     delta,
@@ -217,7 +290,7 @@ mod cli {
                     TraceFormat::Swf => bagsim::trace::Format::Swf,
                     TraceFormat::Gwf => bagsim::trace::Format::Gwf,
                 });
-                trace(&file, format, &rule, out.as_deref(), views)
+                trace(&file, format, &rule, out.as_deref(), views, candidates)
             }
             Command::Generate { scenario, format, seed, views } => {
                 let mut s = load(&scenario)?;
@@ -269,9 +342,11 @@ mod cli {
         rule: &bagsim::trace::bots::BotRule,
         out: Option<&std::path::Path>,
         with_views: bool,
+        with_candidates: bool,
     ) -> Result<(), String> {
         use bagsim::trace::{bots, import_path, ImportError};
-        use bagsim::workload::fit::{fit_workload, notation};
+        use bagsim::workload::fit::notation;
+        use bagsim::workload::fit_workload::{candidates_table, fit_workload_with_candidates};
         rule.validate().map_err(|e| format!("--{e}"))?;
         let t = import_path(file, format).map_err(|e| match &e {
             ImportError::NoJobs(r) => {
@@ -359,7 +434,11 @@ mod cli {
         let fit = if e.workload.bots.is_empty() {
             Err("no BoT to fit".to_string())
         } else {
-            fit_workload(&e.workload).map_err(|e| e.to_string())
+            fit_workload_with_candidates(&e.workload).map_err(|e| e.to_string())
+        };
+        let (fit, candidates) = match fit {
+            Ok((m, c)) => (Ok(m), Some(c)),
+            Err(e) => (Err(e), None),
         };
         say!("fit (Table-3-like row, [Iosup08] §3.1; runtimes in seconds):");
         match &fit {
@@ -377,6 +456,10 @@ mod cli {
                 }
             }
             Err(m) => say!("  not possible: {m}"),
+        }
+        if let (true, Some(c)) = (with_candidates, &candidates) {
+            say!("every candidate (* the row's; KS D against the data):");
+            say!("{}", candidates_table(c).trim_end());
         }
         let views = if with_views {
             let v = bagsim::workload::views::views(&e.workload).map_err(|e| e.to_string())?;
@@ -431,6 +514,9 @@ mod cli {
                 serde_json::json!({ "jobs": jobs, "skipped": skipped, "bots": b, "users": e.users, "fit": fit });
             if let Some(v) = views {
                 doc["views"] = v;
+            }
+            if let Some(c) = &candidates {
+                doc["candidates"] = serde_json::to_value(c).expect("serializable");
             }
             let text = serde_json::to_string_pretty(&doc).expect("serializable");
             std::fs::write(out, text).map_err(|err| format!("{}: {err}", out.display()))?;
@@ -766,6 +852,55 @@ mod cli {
         Ok(())
     }
 
+    /// A desktop-grid sweep: the same product of points, the family's own columns.
+    fn dg_sweep(
+        axes: &[(String, Vec<String>)],
+        points: &[(Vec<String>, Scenario)],
+        out: &std::path::Path,
+        jobs: usize,
+    ) -> Result<(), String> {
+        use bagsim::family::desktop_grid::{self, DgReport};
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<Result<DgReport, String>>>> =
+            (0..points.len()).map(|_| std::sync::Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= points.len() {
+                        break;
+                    }
+                    let r = desktop_grid::run(&points[i].1).map_err(|e| e.to_string());
+                    eprintln!("  [{}/{}] {}", i + 1, points.len(), points[i].0.join(" "));
+                    *results[i].lock().expect("unpoisoned") = Some(r);
+                });
+            }
+        });
+        let mut csv: String = axes.iter().map(|(k, _)| format!("{k},")).collect();
+        csv.push_str(dg::SWEEP_HEADER);
+        csv.push('\n');
+        let mut reports = Vec::new();
+        for (i, cell) in results.into_iter().enumerate() {
+            let r = cell.into_inner().expect("unpoisoned").expect("every run finished")?;
+            for l in &points[i].0 {
+                csv.push_str(l);
+                csv.push(',');
+            }
+            csv.push_str(&dg::sweep_row(&r));
+            csv.push('\n');
+            let mut slim = r;
+            slim.metrics.series.clear();
+            reports.push(serde_json::json!({ "point": points[i].0, "report": slim }));
+        }
+        let csv_path = out.with_extension("csv");
+        let json_path = out.with_extension("json");
+        std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "axes": axes, "runs": reports })).expect("json");
+        std::fs::write(&json_path, json).map_err(|e| format!("{}: {e}", json_path.display()))?;
+        say!("wrote {} and {}", csv_path.display(), json_path.display());
+        Ok(())
+    }
+
     fn sweep(base: &Scenario, sets: &[String], out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
         let mut axes: Vec<(String, Vec<String>)> = Vec::new();
         for s in sets {
@@ -783,7 +918,9 @@ mod cli {
             for (labels, s) in &points {
                 for v in values {
                     let mut json = serde_json::to_value(s).expect("serializable");
-                    set_path(&mut json, path_of(key), json_value(v))?;
+                    let path =
+                        if base.family == Family::DesktopGrid { dg::path_of(key) } else { path_of(key).to_string() };
+                    set_path(&mut json, &path, json_value(v))?;
                     let text = json.to_string();
                     let scenario = Scenario::from_json(&text).map_err(|e| format!("--set {key}={v}: {e}"))?;
                     let mut l = labels.clone();
@@ -795,6 +932,9 @@ mod cli {
         }
         let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
         eprintln!("sweep: {} runs on {jobs} threads", points.len());
+        if base.family == Family::DesktopGrid {
+            return dg_sweep(&axes, &points, out, jobs);
+        }
         let next = std::sync::atomic::AtomicUsize::new(0);
         let results: Vec<std::sync::Mutex<Option<Result<Report, String>>>> =
             (0..points.len()).map(|_| std::sync::Mutex::new(None)).collect();

@@ -81,15 +81,15 @@ mod worker {
             };
             post(&FromWorker::Panicked { message });
         }));
-        let onmessage =
-            Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
-                match serde_wasm_bindgen::from_value::<ToWorker>(ev.data()) {
-                    Ok(m) => handle(m),
-                    Err(e) => post(&FromWorker::Failed { run_id: 0, message: format!("unreadable message: {e}") }),
-                }
-            });
-        scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        onmessage.forget();
+        // The worker listens for its whole life: the listener is never dropped.
+        gloo_events::EventListener::new(&scope(), "message", |ev| {
+            let Some(ev) = ev.dyn_ref::<MessageEvent>() else { return };
+            match serde_wasm_bindgen::from_value::<ToWorker>(ev.data()) {
+                Ok(m) => handle(m),
+                Err(e) => post(&FromWorker::Failed { run_id: 0, message: format!("unreadable message: {e}") }),
+            }
+        })
+        .forget();
         open_yield_channel();
         post(&FromWorker::Ready);
     }
@@ -208,11 +208,18 @@ mod worker {
             }),
             ToWorker::TraceBots { import_id, rule, fit } => trace_bots(import_id, rule, fit),
             ToWorker::ScenarioViews { request_id, scenario } => {
-                let result = run::prepare(&scenario)
-                    .map_err(|e| e.to_string())
-                    .and_then(|p| bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string()))
-                    .map(Box::new);
-                post(&FromWorker::Views { request_id, result });
+                let (result, fit) = match run::prepare(&scenario) {
+                    Err(e) => (Err(e.to_string()), Err(e.to_string())),
+                    Ok(p) => {
+                        let w = &p.generated.workload;
+                        let views = bagsim::workload::views::views(w).map(Box::new).map_err(|e| e.to_string());
+                        let fit = bagsim::workload::fit_workload::fit_workload_with_candidates(w)
+                            .map(Box::new)
+                            .map_err(|e| e.to_string());
+                        (views, fit)
+                    }
+                };
+                post(&FromWorker::Views { request_id, result, fit });
             }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
         }
@@ -281,16 +288,27 @@ mod worker {
             match bagsim::trace::bots::extract(trace, &rule) {
                 Err(e) => FromWorker::ImportFailed { import_id, message: e.to_string() },
                 Ok(e) => {
-                    let (fit, fit_error) = match with_fit.then(|| bagsim::workload::fit::fit_workload(&e.workload)) {
-                        None => (None, None),
-                        Some(Ok(f)) => (Some(Box::new(f)), None),
-                        Some(Err(err)) => (None, Some(err.to_string())),
+                    let fitted =
+                        with_fit.then(|| bagsim::workload::fit_workload::fit_workload_with_candidates(&e.workload));
+                    let (fit, fit_error, candidates) = match fitted {
+                        None => (None, None, None),
+                        Some(Ok((f, c))) => (Some(Box::new(f)), None, Some(Box::new(c))),
+                        Some(Err(err)) => (None, Some(err.to_string()), None),
                     };
                     let views =
                         with_fit.then(|| bagsim::workload::views::views(&e.workload).ok()).flatten().map(Box::new);
                     let jobs =
                         with_fit.then(|| bagsim::workload::burstiness::of_trace(trace).ok()).flatten().map(Box::new);
-                    FromWorker::TraceBots { import_id, rule, report: Box::new(e.report), fit, fit_error, views, jobs }
+                    FromWorker::TraceBots {
+                        import_id,
+                        rule,
+                        report: Box::new(e.report),
+                        fit,
+                        fit_error,
+                        views,
+                        jobs,
+                        candidates,
+                    }
                 }
             }
         });
@@ -322,9 +340,9 @@ mod worker {
     /// The channel `schedule` yields through: port 1 runs a chunk on each message, port 2 is where they are sent.
     fn open_yield_channel() {
         let Ok(channel) = web_sys::MessageChannel::new() else { return };
-        let on_message = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| run_scheduled_chunk());
-        channel.port1().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
+        gloo_events::EventListener::new(&channel.port1(), "message", |_| run_scheduled_chunk()).forget();
+        // A port listened to with addEventListener delivers nothing until started (onmessage starts it implicitly).
+        channel.port1().start();
         YIELD_PORT.with(|p| *p.borrow_mut() = Some(channel.port2()));
     }
 

@@ -7,17 +7,111 @@ use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Colours of the current run (index 0) and of pinned runs.
+/// Colours of the current run (index 0) and of pinned runs: the Okabe–Ito palette, which readers with any
+/// common colour-vision deficiency can tell apart; pinned runs also differ by dash pattern and marker ([`dash`],
+/// [`marker`]), so no run is told from another by colour alone.
 pub const PALETTE: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(23, 190, 207),
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 0, 0),
+    RGBColor(120, 120, 120),
 ];
+
+/// Dash and gap lengths (pixels, before projector scaling) of run `colour`'s line; (0, 0) is solid.
+pub const DASHES: [(i32, i32); 8] = [(0, 0), (12, 6), (3, 4), (16, 4), (8, 8), (2, 8), (20, 8), (6, 3)];
+
+/// The SVG `stroke-dasharray` of run `colour`'s line, for the legend on the page ("none" when solid).
+pub fn dash_array(colour: usize) -> String {
+    match DASHES[colour % DASHES.len()] {
+        (0, _) => "none".to_string(),
+        (d, g) => format!("{d} {g}"),
+    }
+}
+
+/// The marker of run `colour` on point charts: circle, triangle, cross, square, in turn.
+pub fn marker(colour: usize) -> &'static str {
+    ["circle", "triangle", "cross", "square"][colour % 4]
+}
+
+thread_local! {
+    static PROJECTOR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Projector mode draws thicker lines and larger type.
+pub fn set_projector(on: bool) {
+    PROJECTOR.with(|p| p.set(on));
+}
+
+fn projector() -> bool {
+    PROJECTOR.with(|p| p.get())
+}
+
+/// Line width of a run's line.
+fn width() -> u32 {
+    if projector() {
+        5
+    } else {
+        2
+    }
+}
+
+/// A font size, larger in projector mode.
+fn font(px: u32) -> u32 {
+    if projector() {
+        px * 8 / 5
+    } else {
+        px
+    }
+}
+
+/// The dash and gap of run `colour`, scaled with the line width.
+fn dash(colour: usize) -> (i32, i32) {
+    let (d, g) = DASHES[colour % DASHES.len()];
+    let k = if projector() { 2 } else { 1 };
+    (d * k, g * k)
+}
+
+/// Draws a run's line (solid or dashed by its colour index) and returns its series annotation.
+macro_rules! run_line {
+    ($chart:expr, $pts:expr, $colour:expr) => {{
+        let colour: usize = $colour;
+        let style = PALETTE[colour % PALETTE.len()].stroke_width(width());
+        match dash(colour) {
+            (0, _) => $chart.draw_series(LineSeries::new($pts, style))?,
+            (d, g) => $chart.draw_series(DashedLineSeries::new($pts, d, g, style))?,
+        }
+    }};
+}
+
+/// Draws run `colour`'s marker at each point.
+macro_rules! run_markers {
+    ($chart:expr, $pts:expr, $colour:expr) => {{
+        let colour: usize = $colour;
+        let c = PALETTE[colour % PALETTE.len()];
+        let s = if projector() { 8 } else { 4 };
+        let pts: Vec<(f64, f64)> = $pts;
+        match colour % 4 {
+            0 => {
+                $chart.draw_series(pts.iter().map(|&p| Circle::new(p, s, c.filled())))?;
+            }
+            1 => {
+                $chart.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, s + 2, c.filled())))?;
+            }
+            2 => {
+                $chart.draw_series(pts.iter().map(|&p| Cross::new(p, s + 1, c.stroke_width(width()))))?;
+            }
+            _ => {
+                $chart.draw_series(
+                    pts.iter().map(|&p| EmptyElement::at(p) + Rectangle::new([(-s, -s), (s, s)], c.filled())),
+                )?;
+            }
+        }
+    }};
+}
 
 /// What one run contributes to the charts and the live cards, with running sums kept as results stream in, so
 /// that a redraw costs the same whether 100 or 400 000 BoTs have finished.
@@ -112,7 +206,11 @@ type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::Er
 
 fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> DrawResult<DB> {
     root.fill(&WHITE)?;
-    root.draw(&Text::new(format!("{title}: no data yet"), (20, 30), ("sans-serif", 15).into_font().color(&BLACK)))?;
+    root.draw(&Text::new(
+        format!("{title}: no data yet"),
+        (20, 30),
+        ("sans-serif", font(15)).into_font().color(&BLACK),
+    ))?;
     Ok(())
 }
 
@@ -141,12 +239,19 @@ pub fn draw_time_series<DB: DrawingBackend>(
     }
     let y_max = if y_max > 0.0 { y_max * 1.05 } else { 1.0 };
     let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 16))
+        .caption(title, ("sans-serif", font(16)))
         .margin(8)
-        .x_label_area_size(32)
-        .y_label_area_size(56)
+        .x_label_area_size(font(32))
+        .y_label_area_size(font(56))
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
-    chart.configure_mesh().x_desc("simulated time [days]").y_desc(y_label).light_line_style(WHITE.mix(0.0)).draw()?;
+    chart
+        .configure_mesh()
+        .label_style(("sans-serif", font(12)))
+        .axis_desc_style(("sans-serif", font(12)))
+        .x_desc("simulated time [days]")
+        .y_desc(y_label)
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
     if let (Some(f), Some(r)) = (per_cluster, runs.last()) {
         let clusters = r.samples.first().map_or(0, |s| s.cluster_queued.len());
         let colour = PALETTE[r.colour % PALETTE.len()].mix(0.25);
@@ -156,15 +261,27 @@ pub fn draw_time_series<DB: DrawingBackend>(
     }
     for r in runs {
         let colour = PALETTE[r.colour % PALETTE.len()];
-        chart
-            .draw_series(LineSeries::new(
-                r.samples.iter().map(|s| (s.time / 86_400.0, pick(s))),
-                colour.stroke_width(2),
-            ))?
-            .label(r.label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2)));
+        let pts: Vec<(f64, f64)> = r.samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect();
+        // A few markers along the line, offset per run so that overlapping runs stay apart.
+        let stride = (pts.len() / 10).max(1);
+        let marks: Vec<(f64, f64)> =
+            pts.iter().skip((r.colour * stride / 4) % stride).step_by(stride).copied().collect();
+        let (d, _) = dash(r.colour);
+        let w = width();
+        run_line!(chart, pts, r.colour).label(r.label.clone()).legend(move |(x, y)| {
+            let end = if d == 0 { x + 20 } else { x + d.min(20) };
+            PathElement::new(vec![(x, y), (end, y)], colour.stroke_width(w))
+        });
+        if r.colour > 0 {
+            run_markers!(chart, marks, r.colour);
+        }
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK.mix(0.3)).draw()?;
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", font(12)))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()?;
     Ok(())
 }
 
@@ -189,7 +306,7 @@ pub fn draw_classes<DB: DrawingBackend>(
     }
     root.fill(&WHITE)?;
     let mut builder = ChartBuilder::on(root);
-    builder.caption(title, ("sans-serif", 16)).margin(8).x_label_area_size(36).y_label_area_size(56);
+    builder.caption(title, ("sans-serif", font(16))).margin(8).x_label_area_size(font(36)).y_label_area_size(font(56));
     let class_name = |x: &f64| {
         let i = x.round();
         if (x - i).abs() < 1e-6 && (0.0..10.0).contains(&i) {
@@ -229,6 +346,8 @@ where
 {
     chart
         .configure_mesh()
+        .label_style(("sans-serif", font(12)))
+        .axis_desc_style(("sans-serif", font(12)))
         .x_labels(x_labels)
         .x_label_formatter(x_format)
         .x_desc(x_desc)
@@ -237,11 +356,27 @@ where
         .y_label_formatter(&|v| short_number(*v))
         .draw()?;
     for (colour, pts) in series {
-        let c = PALETTE[colour % PALETTE.len()];
-        chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))?;
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
+        run_line!(chart, pts.clone(), *colour);
+        run_markers!(chart, pts.clone(), *colour);
     }
     Ok(())
+}
+
+/// The CDF curve of a run's BoT makespans (or NSLs) as drawn: (value, fraction of BoTs) points.
+pub fn cdf_curve(r: &RunData, nsl: bool) -> Vec<(f64, f64)> {
+    let stride = r.bots.len().div_ceil(CDF_SAMPLE).max(1);
+    let mut v: Vec<f64> = r.bots.iter().step_by(stride).map(|b| if nsl { b.nsl } else { b.makespan }).collect();
+    cdf_points(&mut v)
+}
+
+/// The queued tasks of a sample (the queue chart's y).
+pub fn queued(s: &Sample) -> f64 {
+    s.queued as f64
+}
+
+/// The utilization of a sample (the utilization chart's y).
+pub fn utilization(s: &Sample) -> f64 {
+    s.utilization
 }
 
 fn cdf_points(values: &mut [f64]) -> Vec<(f64, f64)> {
@@ -264,15 +399,7 @@ pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[&Run
     root.fill(&WHITE)?;
     let (left, right) = root.split_horizontally(root.dim_in_pixel().0 / 2);
     for (area, nsl) in [(left, false), (right, true)] {
-        let curves: Vec<(usize, Vec<(f64, f64)>)> = runs
-            .iter()
-            .map(|r| {
-                let stride = r.bots.len().div_ceil(CDF_SAMPLE).max(1);
-                let mut v: Vec<f64> =
-                    r.bots.iter().step_by(stride).map(|b| if nsl { b.nsl } else { b.makespan }).collect();
-                (r.colour, cdf_points(&mut v))
-            })
-            .collect();
+        let curves: Vec<(usize, Vec<(f64, f64)>)> = runs.iter().map(|r| (r.colour, cdf_curve(r, nsl))).collect();
         let xs: Vec<f64> = curves.iter().flat_map(|c| c.1.iter().map(|p| p.0)).collect();
         if xs.is_empty() {
             continue;
@@ -280,20 +407,28 @@ pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[&Run
         let lo = xs.iter().copied().fold(f64::INFINITY, f64::min).max(1e-3);
         let hi = xs.iter().copied().fold(0.0, f64::max).max(lo * 10.0);
         let mut chart = ChartBuilder::on(&area)
-            .caption(if nsl { "CDF of BoT NSL" } else { "CDF of BoT makespan [s]" }, ("sans-serif", 16))
+            .caption(if nsl { "CDF of BoT NSL" } else { "CDF of BoT makespan [s]" }, ("sans-serif", font(16)))
             .margin(8)
-            .x_label_area_size(32)
-            .y_label_area_size(44)
+            .x_label_area_size(font(32))
+            .y_label_area_size(font(44))
             .build_cartesian_2d((lo..hi).log_scale(), 0.0..1.0)?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", font(12)))
+            .axis_desc_style(("sans-serif", font(12)))
             .x_desc(if nsl { "NSL" } else { "makespan [s]" })
             .y_desc("fraction of BoTs")
             .x_labels(8)
             .x_label_formatter(&|v| short_number(*v))
             .draw()?;
         for (colour, pts) in curves {
-            chart.draw_series(LineSeries::new(pts, PALETTE[colour % PALETTE.len()].stroke_width(2)))?;
+            let stride = (pts.len() / 8).max(1);
+            let marks: Vec<(f64, f64)> =
+                pts.iter().skip((colour * stride / 4) % stride).step_by(stride).copied().collect();
+            run_line!(chart, pts, colour);
+            if colour > 0 {
+                run_markers!(chart, marks, colour);
+            }
         }
     }
     Ok(())
@@ -317,7 +452,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
     }
     root.fill(&WHITE)?;
     let mut builder = ChartBuilder::on(root);
-    builder.caption(title, ("sans-serif", 16)).margin(8).x_label_area_size(32).y_label_area_size(56);
+    builder.caption(title, ("sans-serif", font(16))).margin(8).x_label_area_size(font(32)).y_label_area_size(font(56));
     let x_format = |x: &f64| format!("{x:.1}");
     let (lo, hi) = y_range(&ys);
     if hi / lo > 20.0 {
@@ -333,7 +468,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         let c = PALETTE[i % PALETTE.len()];
         let y = 34 + 16 * i as i32;
         root.draw(&Rectangle::new([(70, y), (84, y + 10)], c.filled()))?;
-        root.draw(&Text::new(label.clone(), (90, y - 1), ("sans-serif", 13).into_font().color(&BLACK)))?;
+        root.draw(&Text::new(label.clone(), (90, y - 1), ("sans-serif", font(13)).into_font().color(&BLACK)))?;
     }
     Ok(())
 }

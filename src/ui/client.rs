@@ -2,6 +2,7 @@
 //! messages, receive typed replies, and replace a worker that dies.
 
 use crate::protocol::{FromWorker, ToWorker};
+use gloo_events::EventListener;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -14,13 +15,12 @@ pub enum Event {
     Died(String),
 }
 
-type JsHandler = Closure<dyn FnMut(JsValue)>;
-
 /// One simulation worker.
 pub struct Client {
     worker: RefCell<Worker>,
     handler: Rc<dyn Fn(Event)>,
-    _closures: RefCell<Vec<JsHandler>>,
+    /// The worker's `message` and `error` listeners: dropping them stops listening.
+    listeners: RefCell<Vec<EventListener>>,
 }
 
 fn spawn() -> Result<Worker, JsValue> {
@@ -33,51 +33,47 @@ fn spawn() -> Result<Worker, JsValue> {
 impl Client {
     /// Spawns a worker; `handler` receives its messages (the first is Ready).
     pub fn new(handler: Rc<dyn Fn(Event)>) -> Result<Rc<Client>, JsValue> {
-        let client = Rc::new(Client { worker: RefCell::new(spawn()?), handler, _closures: RefCell::new(Vec::new()) });
+        let client = Rc::new(Client { worker: RefCell::new(spawn()?), handler, listeners: RefCell::new(Vec::new()) });
         Client::attach(&client);
         Ok(client)
     }
 
     fn attach(this: &Rc<Client>) {
         let handler = this.handler.clone();
-        let on_message = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
-            let ev: MessageEvent = ev.unchecked_into();
+        let worker = this.worker.borrow().clone();
+        let on_message = EventListener::new(&worker, "message", move |ev| {
+            let Some(ev) = ev.dyn_ref::<MessageEvent>() else { return };
             match serde_wasm_bindgen::from_value::<FromWorker>(ev.data()) {
                 Ok(m) => handler(Event::Message(m)),
                 Err(e) => handler(Event::Died(format!("unreadable message from the worker: {e}"))),
             }
         });
         let weak = Rc::downgrade(this);
-        let on_error = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
+        let on_error = EventListener::new(&worker, "error", move |ev| {
             let message = ev.dyn_ref::<ErrorEvent>().map(|e| e.message()).unwrap_or_else(|| "unknown error".into());
-            if let Some(this) = weak.upgrade() {
-                this.worker.borrow().terminate();
-                match spawn() {
-                    Ok(w) => {
-                        *this.worker.borrow_mut() = w;
-                        Client::attach(&this);
-                    }
-                    Err(_) => web_sys::console::error_1(&"bagsim: cannot start a new worker".into()),
+            let Some(this) = weak.upgrade() else { return };
+            // Listeners of the dead worker are dropped (removed) after this one returns, not while it runs.
+            let old = std::mem::take(&mut *this.listeners.borrow_mut());
+            this.worker.borrow().terminate();
+            match spawn() {
+                Ok(w) => {
+                    *this.worker.borrow_mut() = w;
+                    Client::attach(&this);
                 }
-                (this.handler)(Event::Died(message));
+                Err(_) => web_sys::console::error_1(&"bagsim: cannot start a new worker".into()),
             }
+            (this.handler)(Event::Died(message));
+            wasm_bindgen_futures::spawn_local(async move { drop(old) });
         });
-        {
-            let w = this.worker.borrow();
-            w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        }
-        let mut closures = this._closures.borrow_mut();
-        closures.push(on_message);
-        closures.push(on_error);
+        let mut listeners = this.listeners.borrow_mut();
+        listeners.push(on_message);
+        listeners.push(on_error);
     }
 
     /// Stops the worker at once (a run in progress is lost) and stops listening to it.
     pub fn terminate(&self) {
-        let w = self.worker.borrow();
-        w.set_onmessage(None);
-        w.set_onerror(None);
-        w.terminate();
+        self.listeners.borrow_mut().clear();
+        self.worker.borrow().terminate();
     }
 
     /// Posts a message to the worker.

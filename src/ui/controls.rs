@@ -1,6 +1,7 @@
 //! The scenario form: one control per parameter, each with the paper's definition; bad input is reported at the
 //! control and changes nothing else.
 
+use super::section::Section;
 use super::{remember, Lab};
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::platform::{das2_g5k, Cluster, PlatformPreset};
@@ -15,7 +16,7 @@ use crate::workload::streams::Streams;
 use leptos::prelude::*;
 
 /// Applies an edit to a copy of the scenario; keeps it only if the result is valid, else reports at `field`.
-fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenario) -> Result<(), String>) {
+pub(super) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenario) -> Result<(), String>) {
     let mut s = lab.scenario.get_untracked();
     let outcome = edit(&mut s).map_err(|m| (field.to_string(), m)).and_then(|()| {
         s.validate().map_err(|e| {
@@ -52,9 +53,32 @@ fn optional_number(text: &str, what: &str) -> Result<Option<f64>, String> {
     }
 }
 
-fn error_view(lab: Lab, field: &'static str) -> impl IntoView {
+pub(super) fn error_view(lab: Lab, field: &'static str) -> impl IntoView {
     view! {
         <div class="field-error" data-field=field>{move || lab.errors.with(|e| e.get(field).cloned().unwrap_or_default())}</div>
+    }
+}
+
+/// The id of the control that sets the scenario field `path` (its label's `for`).
+fn control_id(path: &str) -> &'static str {
+    match path {
+        "workload.generator" => "generator",
+        "workload.preset" => "preset",
+        "workload.load" => "load",
+        "workload.submission_period" => "submission-days",
+        "workload.arrival_pattern" => "arrival-pattern",
+        "workload.streams" => "streams",
+        "workload.calibration" => "calibration",
+        "workload.median_size" => "median-size",
+        "workload.mean_runtime" => "mean-runtime",
+        "workload.max_size" => "max-size",
+        "architecture.kind" => "architecture",
+        "selection" => "selection",
+        "scheduling" => "scheduling",
+        "inaccuracy" => "inaccuracy",
+        "scheduling_period" => "scheduling-period",
+        "platform" => "platform-preset",
+        _ => "seed",
     }
 }
 
@@ -62,7 +86,7 @@ fn error_view(lab: Lab, field: &'static str) -> impl IntoView {
 fn field(lab: Lab, label: &'static str, help: &'static str, path: &'static str, input: impl IntoView) -> impl IntoView {
     view! {
         <div class="field">
-            <label title=help>{label}</label>
+            <label title=help for=control_id(path)>{label}</label>
             {input}
             <div class="help">{help}</div>
             {error_view(lab, path)}
@@ -116,6 +140,46 @@ pub fn Controls(lab: Lab) -> impl IntoView {
     let custom_platform = Memo::new(move |_| sc.with(|s| s.platform.preset.is_none()));
     let clusters = Memo::new(move |_| sc.with(|s| s.platform.clusters().unwrap_or_default()));
 
+    let workload_summary = Signal::derive(move || {
+        sc.with(|s| {
+            let source = match (&s.workload.trace, &s.workload.model, &s.workload.generator) {
+                (Some(t), _, _) => format!("trace {}", t.path),
+                (None, Some(_), _) => "fitted model".to_string(),
+                (None, None, Some(g)) => {
+                    if g.name() == "login_logout" { "Login/Logout (Medernach 2005)" } else { "Minh & Wolters 2010" }
+                        .to_string()
+                }
+                (None, None, None) => format!("Table 3 {}", s.workload.preset.name()),
+            };
+            let load = s.workload.load.map_or("native load".to_string(), |l| format!("load {l}"));
+            format!("{source} · {load} · {} days · seed {}", s.workload.submission_period / 86_400.0, s.seed)
+        })
+    });
+    let resources_summary = Signal::derive(move || {
+        sc.with(|s| {
+            let monitoring = if s.architecture.kind == Architecture::Csp && s.architecture.monitoring_period > 0.0 {
+                format!(", monitoring {} s", s.architecture.monitoring_period)
+            } else {
+                String::new()
+            };
+            format!("{}{monitoring} · periodic pass {} s", s.architecture.kind.name(), s.scheduling_period)
+        })
+    });
+    let scheduling_summary = Signal::derive(move || {
+        sc.with(|s| format!("{} · {} · inaccuracy {}%", s.selection.name(), s.scheduling, s.inaccuracy))
+    });
+    let platform_summary = Signal::derive(move || {
+        sc.with(|s| match (s.platform.preset, s.platform.clusters()) {
+            (Some(_), Ok(c)) => format!("DAS-2 + Grid'5000, {} clusters", c.len()),
+            (None, Ok(c)) => format!(
+                "custom, {} clusters, {} processors",
+                c.len(),
+                c.iter().map(|c| u64::from(c.processors)).sum::<u64>()
+            ),
+            (_, Err(e)) => e,
+        })
+    });
+
     let policy_info = move || {
         sc.with(|s| {
             let (r, t) = s.scheduling.information();
@@ -124,7 +188,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
     };
 
     view! {
-        <h2>"Workload"</h2>
+        <Section id="sec-workload" title="Workload" summary=workload_summary>
         {move || sc.with(|s| {
             let text = match (&s.workload.trace, &s.workload.model) {
                 (Some(t), _) => format!("The trace {} is replayed (BoTs by Δ = {} s); the model settings below are not used.", t.path, t.delta),
@@ -149,6 +213,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 <option value="minh_wolters" selected=move || sc.with(|s| s.workload.generator.as_ref().is_some_and(|g| g.name() == "minh_wolters"))>"BoTs of Minh & Wolters 2010"</option>
             </select>
         })}
+        <super::login_logout::LoginLogoutEditor lab=lab/>
         {field(lab, "Preset (Iosup et al. 2008, Table 3)", "A row of Table 3: T1 DAS-2, T2 Grid'5000, T3 NGS, T4 AuverGrid, T5 SHARCNET, T6 LCG, T7 NorduGrid, Avg the average system (§3.1).", "workload.preset", view! {
             <select id="preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.preset", |s| { s.workload.preset = v.parse()?; s.workload.model = None; s.workload.trace = None; s.workload.generator = None; Ok(()) }) }>
                 {Preset::ALL.iter().map(|p| { let p = *p; view! {
@@ -192,7 +257,9 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             number_input(lab, "seed", "seed", "1", seed, |s, t| {
                 s.seed = t.trim().parse::<u64>().map_err(|_| format!("{:?} is not a whole number 0 – 18446744073709551615", t.trim()))?; Ok(()) }))}
 
-        <h2>"Resource management"</h2>
+        </Section>
+
+        <Section id="sec-resources" title="Resource management" summary=resources_summary>
         {field(lab, "Architecture (Iosup et al. 2008, §2.2)", "sep-c: each user submits to its home cluster only; csp: a global queue over all clusters, fed by a monitoring service; fcondor: a user moves to the next cluster when its tasks start to queue.", "architecture.kind", view! {
             <select id="architecture" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "architecture.kind", |s| { s.architecture.kind = v.parse()?; Ok(()) }) }>
                 {Architecture::ALL.iter().map(|a| { let a = *a; view! {
@@ -201,11 +268,16 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             </select>
         })}
         <div class="field" style=move || if is_csp.get() { "" } else { "display:none" }>
-            <label title="How often the monitoring service reports free processors to the global RM; 0 = always exact.">"Monitoring period [s] (csp)"</label>
+            <label for="monitoring-period" title="How often the monitoring service reports free processors to the global RM; 0 = always exact.">"Monitoring period [s] (csp)"</label>
             {number_input(lab, "monitoring-period", "architecture.monitoring_period", "10", monitoring, |s, t| { s.architecture.monitoring_period = parse_number(t, "seconds, 0 – 86400")?; Ok(()) })}
             <div class="help">"0 = exact information; larger values let you study stale information."</div>
             {error_view(lab, "architecture.monitoring_period")}
         </div>
+        {field(lab, "Periodic pass [s]", "RMs also schedule periodically; it matters only when information is stale (csp monitoring).", "scheduling_period",
+            number_input(lab, "scheduling-period", "scheduling_period", "10", period, |s, t| { s.scheduling_period = parse_number(t, "seconds, 1 – 86400")?; Ok(()) }))}
+        </Section>
+
+        <Section id="sec-scheduling" title="Scheduling" summary=scheduling_summary>
         {field(lab, "Task selection (Iosup et al. 2008, §2.3)", "Which waiting tasks form the next eligible set.", "selection", view! {
             <select id="selection" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "selection", |s| { s.selection = v.parse()?; Ok(()) }) }>
                 {SelectionPolicy::ALL.iter().map(|p| { let p = *p; view! {
@@ -225,17 +297,17 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             <div class="policy-info" id="policy-info">{policy_info}</div>
         })}
         <div class="field" style=move || if scheduling_name.get() == "WQR" { "" } else { "display:none" }>
-            <label title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x (4 copies) is WQR-3.">"WQR replicas"</label>
+            <label for="replicas" title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x (4 copies) is WQR-3.">"WQR replicas"</label>
             {number_input(lab, "replicas", "scheduling", "1", replicas, |s, t| { s.scheduling = format!("WQR-{}", t.trim()).parse()?; Ok(()) })}
         </div>
         <div class="field" style=move || if scheduling_name.get() == "ECT-P" { "" } else { "display:none" }>
-            <label title="The time-series model ECT-P predicts runtimes with (Iosup et al. 2008, Table 4), and its history: the BoT's own completed tasks (batch) or all of the user's (user).">"Predictor (ECT-P)"</label>
+            <label for="predictor" title="The time-series model ECT-P predicts runtimes with (Iosup et al. 2008, Table 4), and its history: the BoT's own completed tasks (batch) or all of the user's (user).">"Predictor (ECT-P)"</label>
             <select id="predictor" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "predictor.model", |s| {
                 s.predictor.model = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
                 {PredictorModel::ALL.iter().map(|m| { let m = *m; let v = serde_json::to_value(m).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
                     view! { <option value=v title=m.description() selected=move || sc.with(|s| s.predictor.model == m)>{m.label()}</option> } }).collect_view()}
             </select>
-            <select id="predictor-input" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "predictor.input", |s| {
+            <select id="predictor-input" aria-label="Predictor history (ECT-P)" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "predictor.input", |s| {
                 s.predictor.input = if v == "user" { PredictorInput::User } else { PredictorInput::Batch }; Ok(()) }) }>
                 <option value="batch" selected=move || sc.with(|s| s.predictor.input == PredictorInput::Batch)>"batch input"</option>
                 <option value="user" selected=move || sc.with(|s| s.predictor.input == PredictorInput::User)>"user input"</option>
@@ -243,10 +315,9 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         </div>
         {field(lab, "Inaccuracy I [%] (Iosup et al. 2008, §5.3)", "Each runtime estimate is max(R + (E/100)·R, 1 s) with E uniform in [−I, +I]; ECT, FPLT, DFPLT and STFR see only estimates. 0 – 10 000%.", "inaccuracy",
             number_input(lab, "inaccuracy", "inaccuracy", "100", inaccuracy, |s, t| { s.inaccuracy = parse_number(t, "percent, 0 – 10000")?; Ok(()) }))}
-        {field(lab, "Periodic pass [s]", "RMs also schedule periodically; it matters only when information is stale (csp monitoring).", "scheduling_period",
-            number_input(lab, "scheduling-period", "scheduling_period", "10", period, |s, t| { s.scheduling_period = parse_number(t, "seconds, 1 – 86400")?; Ok(()) }))}
+        </Section>
 
-        <h2>"Platform"</h2>
+        <Section id="sec-platform" title="Platform" summary=platform_summary>
         {field(lab, "Clusters", "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (Iosup et al. 2008, §4.1; documented preset). A task of reference runtime R runs R / speed seconds.", "platform", view! {
             <select id="platform-preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| {
                 if v == "custom" { s.platform.clusters = Some(s.platform.clusters()?); s.platform.preset = None; }
@@ -257,16 +328,16 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             </select>
         })}
         <table class="clusters" style=move || if custom_platform.get() { "" } else { "display:none" }>
-            <thead><tr><th>"name"</th><th>"processors"</th><th>"speed"</th><th></th></tr></thead>
+            <thead><tr><th>"name"</th><th>"processors"</th><th>"speed"</th><th><span class="visually-hidden">"remove"</span></th></tr></thead>
             <tbody>
                 {move || clusters.get().into_iter().enumerate().map(|(i, c)| view! {
                     <tr>
-                        <td><input class="cluster-name" prop:value=c.name.clone() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| { c.name = v; Ok(()) })) }/></td>
-                        <td><input class="cluster-processors" type="number" min="1" prop:value=c.processors.to_string() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| {
+                        <td><input class="cluster-name" aria-label=format!("name of cluster {}", i + 1) prop:value=c.name.clone() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| { c.name = v; Ok(()) })) }/></td>
+                        <td><input class="cluster-processors" aria-label=format!("processors of cluster {}", i + 1) type="number" min="1" prop:value=c.processors.to_string() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| {
                             c.processors = v.trim().parse::<u32>().map_err(|_| format!("cluster {}: {:?} is not a whole number of processors ≥ 1", i + 1, v.trim()))?; Ok(()) })) }/></td>
-                        <td><input class="cluster-speed" type="number" step="0.05" prop:value=c.speed.to_string() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| {
+                        <td><input class="cluster-speed" aria-label=format!("speed of cluster {}", i + 1) type="number" step="0.05" prop:value=c.speed.to_string() on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| edit_cluster(s, i, |c| {
                             c.speed = parse_number(&v, "speed in (0, 1000]")?; Ok(()) })) }/></td>
-                        <td><button class="small" on:click=move |_| apply(lab, "platform", |s| { let mut c = s.platform.clusters()?; if c.len() > 1 { c.remove(i); } s.platform.clusters = Some(c); Ok(()) })>"×"</button></td>
+                        <td><button class="small" aria-label=format!("remove cluster {}", i + 1) on:click=move |_| apply(lab, "platform", |s| { let mut c = s.platform.clusters()?; if c.len() > 1 { c.remove(i); } s.platform.clusters = Some(c); Ok(()) })>"×"</button></td>
                     </tr>
                 }).collect_view()}
             </tbody>
@@ -278,6 +349,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 s.platform.clusters = Some(c); Ok(()) })>"+ cluster"</button>
             <button class="small" on:click=move |_| apply(lab, "platform", |s| { s.platform.clusters = Some(das2_g5k()); Ok(()) })>"reset to DAS-2 + Grid'5000"</button>
         </div>
+        </Section>
         <button class="small" id="reset" on:click=move |_| { lab.errors.set(Default::default()); remember(&Scenario::default()); lab.scenario.set(Scenario::default()); }>"Reset all to defaults"</button>
     }
 }

@@ -2,15 +2,12 @@
 
 use wasm_bindgen::JsCast;
 
-/// Offers `text` as a file named `name`.
+/// Offers `text` as a file named `name`. The object URL (gloo-file's `ObjectUrl`) is revoked when it is dropped,
+/// after the click has started the download.
 pub fn text(name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&text.into());
-    let props = web_sys::BlobPropertyBag::new();
-    props.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &props) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    let blob = gloo_file::Blob::new_with_options(text, Some(mime));
+    let url = gloo_file::ObjectUrl::from(blob);
     url_download(name, &url);
-    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 /// Offers a URL (object or data URL) as a file named `name`.

@@ -5,9 +5,14 @@ mod charts;
 mod client;
 mod controls;
 mod download;
+mod fit_plots;
+mod login_logout;
+mod numbers;
 mod paper;
 mod pool;
+mod present;
 mod references;
+mod section;
 mod trace_lab;
 mod views;
 
@@ -19,10 +24,11 @@ use crate::scenario::Scenario;
 use crate::share;
 use charts::RunData;
 use client::{Client, Event};
+use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -132,14 +138,8 @@ fn initial_scenario(lab: &Lab) -> Scenario {
     let search = window.location().search().unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
-    let stored = || {
-        window
-            .local_storage()
-            .ok()
-            .flatten()
-            .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-            .and_then(|text| Scenario::from_json(&text).ok())
-    };
+    // A stored scenario that no longer parses or validates (an older version's) is ignored.
+    let stored = || LocalStorage::get::<Scenario>(STORAGE_KEY).ok().filter(|s| s.validate().is_ok());
     if let Some(link) = get("scenario") {
         match share::from_link(&link) {
             Ok(s) => {
@@ -157,13 +157,18 @@ fn initial_scenario(lab: &Lab) -> Scenario {
     stored().unwrap_or_default()
 }
 
-/// Keeps the scenario in the URL and in localStorage.
+thread_local! {
+    /// Projector mode is on (`present::Present`): the address keeps `&present=1`.
+    static PRESENTING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Keeps the scenario in the URL (with `&present=1` in projector mode) and in localStorage.
 fn remember(s: &Scenario) {
     let Some(window) = web_sys::window() else { return };
-    if let Ok(Some(storage)) = window.local_storage() {
-        let _ = storage.set_item(STORAGE_KEY, &serde_json::to_string(s).unwrap_or_default());
-    }
-    let url = format!("?scenario={}", share::to_link(s));
+    // Private browsing or a full quota refuses to store: the link in the URL still holds the scenario.
+    let _ = LocalStorage::set(STORAGE_KEY, s);
+    let present = if PRESENTING.with(Cell::get) { "&present=1" } else { "" };
+    let url = format!("?scenario={}{present}", share::to_link(s));
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
@@ -372,11 +377,11 @@ fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coo
             "Queued tasks",
             "tasks",
             runs,
-            &|s| s.queued as f64,
+            &charts::queued,
             Some(&|s: &Sample, c: usize| f64::from(s.cluster_queued[c])),
         ),
         "chart-util" => {
-            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &|s| s.utilization, None)
+            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &charts::utilization, None)
         }
         "chart-nsl-class" => charts::draw_classes(root, "Mean NSL per size class", "NSL", runs, true),
         "chart-ms-class" => charts::draw_classes(root, "Mean makespan per size class", "makespan [s]", runs, false),
@@ -501,7 +506,7 @@ fn Cards(lab: Lab) -> impl IntoView {
 }
 
 #[component]
-fn RunBar(lab: Lab) -> impl IntoView {
+fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
     let speeds: [(&str, Option<f64>); 5] = [
         ("as fast as possible", None),
         ("1 hour per second", Some(3600.0)),
@@ -535,10 +540,11 @@ fn RunBar(lab: Lab) -> impl IntoView {
                     {speeds.iter().enumerate().map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> }).collect_view()}
                 </select>
             </label>
-            <span id="status" class=move || format!("status {}", lab.status.get().as_str())>{move || lab.status.get().as_str()}</span>
+            <span id="status" role="status" class=move || format!("status {}", lab.status.get().as_str())>{move || lab.status.get().as_str()}</span>
+            <present::PresentButton p=present/>
         </div>
         <div class="progressline">
-            <progress id="progress" max="1000" prop:value=move || if finished() { 1000.0 } else { progress_value() }></progress>
+            <progress id="progress" aria-label="simulated time" max="1000" prop:value=move || if finished() { 1000.0 } else { progress_value() }></progress>
             <span id="sim-time">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| format!("simulated {} of {}", fmt_time(p.now), fmt_time(p.horizon))))}</span>
             <span id="events-per-s">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| {
                 let rate = if p.wall > 0.0 { p.events as f64 / p.wall } else { 0.0 };
@@ -554,9 +560,12 @@ fn RunBar(lab: Lab) -> impl IntoView {
 }
 
 #[component]
-fn Charts(lab: Lab) -> impl IntoView {
+fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
     Effect::new(move |_| {
-        lab.version.track();
+        // The first view is painted before the charts are drawn (`App` bumps the version once it is).
+        if lab.version.get() == 0 {
+            return;
+        }
         let t0 = now_ms();
         with_runs(|runs| {
             for (id, _) in CHARTS {
@@ -567,16 +576,26 @@ fn Charts(lab: Lab) -> impl IntoView {
         lab.draw_ms.update(|d| *d = (ms, d.1.max(ms)));
     });
     view! {
+        <present::ChartStepper p=present/>
         <div class="charts" id="charts" data-draw-ms=move || lab.draw_ms.get().0.to_string()
             data-draw-ms-max=move || lab.draw_ms.get().1.to_string()>
-            {CHARTS.iter().map(|&(id, title)| {
+            {CHARTS.iter().enumerate().map(|(i, &(id, title))| {
                 let wide = id == "chart-cdf";
+                let class = move || {
+                    let current = if present.index.get() == i { " current" } else { "" };
+                    format!("chart{}{current}", if wide { " wide" } else { "" })
+                };
+                // Projector mode draws at the size it is shown, so that type and lines stay sharp.
+                let width = move || if present.on.get() { "1600" } else if wide { "1000" } else { "560" };
+                let height = move || if present.on.get() { "760" } else { "320" };
                 view! {
-                    <figure class=if wide { "chart wide" } else { "chart" }>
-                        <canvas id=id width=if wide { "1000" } else { "560" } height="320" title=title></canvas>
+                    <figure class=class>
+                        <canvas id=id width=width height=height role="img"
+                            aria-label=format!("{title}: chart; press Numbers for its values")></canvas>
                         <figcaption>{title}
-                            <button class="small" id=format!("{id}-png") on:click=move |_| export_chart(id, false)>"PNG"</button>
-                            <button class="small" id=format!("{id}-svg") on:click=move |_| export_chart(id, true)>"SVG"</button>
+                            <button class="small" id=format!("{id}-png") aria-label=format!("download {title} as PNG") on:click=move |_| export_chart(id, false)>"PNG"</button>
+                            <button class="small" id=format!("{id}-svg") aria-label=format!("download {title} as SVG") on:click=move |_| export_chart(id, true)>"SVG"</button>
+                            <numbers::ChartNumbers lab=lab id=id title=title/>
                         </figcaption>
                     </figure>
                 }
@@ -612,18 +631,30 @@ fn Compare(lab: Lab) -> impl IntoView {
                 on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">
-                <li><span class="swatch" style=swatch(0)></span>"current run"</li>
+                <li>{swatch(0)}"current run"</li>
                 {move || lab.pinned_labels.get().into_iter().enumerate().map(|(i, l)| view! {
-                    <li><span class="swatch" style=swatch(i + 1)></span>{l}</li>
+                    <li>{swatch(i + 1)}{l}</li>
                 }).collect_view()}
             </ul>
         </div>
     }
 }
 
-fn swatch(i: usize) -> String {
+/// A run's line in the legend: its colour, dash pattern and marker, as on the charts.
+fn swatch(i: usize) -> impl IntoView {
     let c = charts::PALETTE[i % charts::PALETTE.len()];
-    format!("background: rgb({},{},{})", c.0, c.1, c.2)
+    let colour = format!("rgb({},{},{})", c.0, c.1, c.2);
+    let mark = match charts::marker(i) {
+        "circle" => format!("<circle cx='14' cy='6' r='4' fill='{colour}'/>"),
+        "triangle" => format!("<polygon points='14,1 19,10 9,10' fill='{colour}'/>"),
+        "cross" => format!("<path d='M10 2 L18 10 M18 2 L10 10' stroke='{colour}' stroke-width='2'/>"),
+        _ => format!("<rect x='10' y='2' width='8' height='8' fill='{colour}'/>"),
+    };
+    let svg = format!(
+        "<svg class='swatch' width='28' height='12' aria-hidden='true'><line x1='0' y1='6' x2='28' y2='6' stroke='{colour}' stroke-width='3' stroke-dasharray='{}'/>{mark}</svg>",
+        charts::dash_array(i)
+    );
+    view! { <span class="swatch-line" inner_html=svg></span> }
 }
 
 #[component]
@@ -754,7 +785,8 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
         }
         status(*done.borrow(), &lost.borrow());
     });
-    match pool::Pool::start(scenarios, on_done) {
+    let trace = scenarios.first().and_then(trace_lab::trace_file_for);
+    match pool::Pool::start_with_trace(scenarios, on_done, trace) {
         Ok(p) => SWEEP_POOL.with(|slot| *slot.borrow_mut() = Some(p)),
         Err(e) => lab.sweep_status.set(e),
     }
@@ -763,9 +795,86 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
 #[component]
 fn App() -> impl IntoView {
     let lab = Lab::new();
+    // Before the scenario is written back into the address, which drops `?present=1`.
+    let present = present::Present::start(lab);
     let initial = initial_scenario(&lab);
     lab.scenario.set(initial.clone());
     remember(&initial);
+    // The first view (run bar, cards, empty charts) is painted first; then each other part of the page is rendered
+    // in a task of its own, and the worker and the charts start last, so that no task holds the page for long.
+    // Wide, the paper figures come first, so they are part of the first view (rendered later, they would push the
+    // rest down); narrow, they come after the results and the controls.
+    let wide =
+        web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w > 1100.0);
+    let [controls_on, paper_on, table_on, trace_on, sweep_on, footer_on] = [(); 6].map(|_| RwSignal::new(false));
+    paper_on.set(wide);
+    let mut stages: Vec<Box<dyn FnOnce()>> = [controls_on, paper_on, table_on, sweep_on, trace_on, footer_on]
+        .into_iter()
+        .map(|s| Box::new(move || s.set(true)) as Box<dyn FnOnce()>)
+        .collect();
+    stages.push(Box::new(move || start_worker(lab)));
+    // The empty charts, one per task; the next redraw (a run) draws them all.
+    for (id, _) in CHARTS {
+        stages.push(Box::new(move || with_runs(|runs| draw_on_canvas(id, runs))));
+    }
+    request_animation_frame(move || reveal(stages));
+    let processors = move || {
+        lab.scenario.with(|s| {
+            s.platform
+                .clusters()
+                .map(|c| (c.len(), c.iter().map(|c| u64::from(c.processors)).sum::<u64>(), platform::capacity(&c)))
+        })
+    };
+    view! {
+        // The title and the explanation are the static shell of index.html, painted before any wasm runs.
+        {move || lab.banner.get().map(|b| view! {
+            <section aria-label="link error"><div id="banner-error" class="banner" role="alert">{b}</div></section>
+        })}
+        <Show when=move || paper_on.get()><paper::PaperFigures/></Show>
+        <main>
+            <aside class="controls" aria-label="scenario">
+                <Show when=move || controls_on.get()>
+                    <controls::Controls lab=lab/>
+                    <div class="platform-summary">{move || match processors() {
+                        Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
+                        Err(e) => e,
+                    }}</div>
+                </Show>
+            </aside>
+            <section class="results" aria-label="results">
+                <RunBar lab=lab present=present/>
+                <Cards lab=lab/>
+                <Compare lab=lab/>
+                <Charts lab=lab present=present/>
+                <Show when=move || table_on.get()><ClassTable lab=lab/></Show>
+                <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
+                <Show when=move || sweep_on.get()><Sweep lab=lab/></Show>
+            </section>
+        </main>
+        <Show when=move || footer_on.get()><footer>
+            <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
+            <references::References/>
+        </footer></Show>
+    }
+}
+
+/// Runs each step (render a part of the page, start the worker, draw the charts) in a task of its own, in order.
+fn reveal(mut stages: Vec<Box<dyn FnOnce()>>) {
+    if stages.is_empty() {
+        return;
+    }
+    set_timeout(
+        move || {
+            let step = stages.remove(0);
+            step();
+            reveal(stages);
+        },
+        std::time::Duration::ZERO,
+    );
+}
+
+/// Starts the simulation worker; Run stays disabled until it says Ready.
+fn start_worker(lab: Lab) {
     let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| lab.on_event(ev));
     match Client::new(handler) {
         Ok(c) => {
@@ -777,48 +886,18 @@ fn App() -> impl IntoView {
             lab.message.set("This browser could not start the simulation worker.".into());
         }
     }
-    let processors = move || {
-        lab.scenario.with(|s| {
-            s.platform
-                .clusters()
-                .map(|c| (c.len(), c.iter().map(|c| u64::from(c.processors)).sum::<u64>(), platform::capacity(&c)))
-        })
-    };
-    view! {
-        <header>
-            <h1>"bagsim" <span class="subtitle">"— a Bags-of-Tasks scheduling lab for multi-cluster grids"</span></h1>
-            <p class="intro">"Rerun the figures of Iosup et al. 2008 below, or pick a platform, a workload, an architecture and two scheduling policies and press Run: the simulator of "
-                <em>"Iosup et al. 2008"</em>" runs in your browser, and every figure can be reproduced with the "<code>"bagsim"</code>" command line."</p>
-            {move || lab.banner.get().map(|b| view! { <div id="banner-error" class="banner">{b}</div> })}
-        </header>
-        <paper::PaperFigures/>
-        <main>
-            <aside class="controls">
-                <controls::Controls lab=lab/>
-                <div class="platform-summary">{move || match processors() {
-                    Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
-                    Err(e) => e,
-                }}</div>
-            </aside>
-            <section class="results">
-                <RunBar lab=lab/>
-                <Cards lab=lab/>
-                <Compare lab=lab/>
-                <Charts lab=lab/>
-                <ClassTable lab=lab/>
-                <trace_lab::TraceLabView lab=lab/>
-                <Sweep lab=lab/>
-            </section>
-        </main>
-        <footer>
-            <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
-            <references::References/>
-        </footer>
-    }
 }
 
-/// Mounts the page.
+/// Mounts the page into index.html's `#app`, over the static shell: the skeleton of the cards makes way for the
+/// live ones, the title and the explanation stay.
 pub fn mount() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(App);
+    let document = web_sys::window().and_then(|w| w.document()).expect("a document");
+    if let Some(skeleton) = document.get_element_by_id("skeleton") {
+        skeleton.remove();
+    }
+    match document.get_element_by_id("app").and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        Some(root) => leptos::mount::mount_to(root, App).forget(),
+        None => leptos::mount::mount_to_body(App),
+    }
 }

@@ -307,8 +307,8 @@ pub fn PaperFigures() -> impl IntoView {
     };
     let figure = move || p.figure.get().figure();
     view! {
-        <section class="paper" id="paper">
-            <h2>"Paper figures "<span class="subtitle">"— rerun the experiments of Iosup et al. 2008 (§5, Figures 3–11) here, with several seeds per point and 95% confidence intervals"</span></h2>
+        <section class="paper" id="paper" aria-labelledby="paper-title">
+            <h2 id="paper-title">"Paper figures "<span class="subtitle">"— rerun the experiments of Iosup et al. 2008 (§5, Figures 3–11) here, with several seeds per point and 95% confidence intervals"</span></h2>
             <div class="paper-bar">
                 <label>"Figure "
                     <select id="paper-figure" disabled=running on:change=move |ev| {

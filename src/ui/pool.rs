@@ -1,10 +1,13 @@
 //! A pool of simulation workers that runs a list of scenarios, one run per worker at a time and without live data:
 //! the page's sweeps and paper figures. Each worker's `Finished` report is `run::report_without_predictors`.
+//! Scenarios that replay an imported trace need it in every worker: the pool first streams the file to each of its
+//! workers, slice by slice as the Workload lab does, and starts that worker's runs once it has imported it.
 
 use super::client::{Client, Event};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::run::Report;
 use crate::scenario::Scenario;
+use crate::trace::Format;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
@@ -19,10 +22,24 @@ pub enum Outcome {
 /// Called once per job, with the job's index in the list given to [`Pool::start`].
 pub type OnDone = Rc<dyn Fn(usize, Outcome)>;
 
+/// The trace file the jobs replay: its name (the scenarios' `workload.trace.path`), format and the file itself.
+#[derive(Clone)]
+pub struct TraceFile {
+    pub name: String,
+    pub format: Format,
+    pub file: gloo_file::File,
+}
+
+/// Bytes per slice streamed to a pool worker (as the Workload lab's import).
+const SLICE: u64 = 4 << 20;
+/// The import id the pool uses in its own workers.
+const POOL_IMPORT: u32 = 1;
+
 struct Shared {
     queue: RefCell<VecDeque<(usize, Scenario)>>,
     workers: RefCell<Vec<Rc<Client>>>,
     on_done: OnDone,
+    trace: Option<TraceFile>,
 }
 
 /// Running jobs; dropping the pool (or [`Pool::cancel`]) ends its workers.
@@ -38,10 +55,16 @@ fn pool_size() -> usize {
 impl Pool {
     /// Starts the jobs on a pool of workers; `on_done` hears of each job as it ends, in any order.
     pub fn start(jobs: Vec<Scenario>, on_done: OnDone) -> Result<Pool, String> {
+        Pool::start_with_trace(jobs, on_done, None)
+    }
+
+    /// As [`Pool::start`]; with `trace`, each worker imports it before its first run.
+    pub fn start_with_trace(jobs: Vec<Scenario>, on_done: OnDone, trace: Option<TraceFile>) -> Result<Pool, String> {
         let shared = Rc::new(Shared {
             queue: RefCell::new(jobs.into_iter().enumerate().collect()),
             workers: RefCell::new(Vec::new()),
             on_done,
+            trace,
         });
         let size = pool_size().min(shared.queue.borrow().len()).max(1);
         for _ in 0..size {
@@ -53,11 +76,34 @@ impl Pool {
             let in_flight: Rc<Cell<Option<usize>>> = Rc::new(Cell::new(None));
             // The worker's panic message says more than the error event that follows it.
             let panicked: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(None));
+            // Bytes of the trace sent to this worker so far.
+            let sent: Rc<Cell<u64>> = Rc::new(Cell::new(0));
             let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev: Event| {
                 let (Some(shared), Some(client)) = (weak_shared.upgrade(), me2.borrow().upgrade()) else { return };
                 let ours = |run_id: u32| in_flight.get().is_some_and(|i| i as u32 + 1 == run_id);
                 match ev {
-                    Event::Message(FromWorker::Ready) => next(&shared, &client, &in_flight),
+                    Event::Message(FromWorker::Ready) => match &shared.trace {
+                        // A new worker (also one replacing a dead one) first imports the trace.
+                        Some(t) => {
+                            sent.set(0);
+                            client.send(&ToWorker::ImportBegin {
+                                import_id: POOL_IMPORT,
+                                name: t.name.clone(),
+                                format: t.format,
+                                size: t.file.size(),
+                            });
+                            send_slice(&shared, &client, &sent, &in_flight);
+                        }
+                        None => next(&shared, &client, &in_flight),
+                    },
+                    Event::Message(FromWorker::ImportProgress { import_id: POOL_IMPORT, .. }) => {
+                        send_slice(&shared, &client, &sent, &in_flight);
+                    }
+                    // Imported, or not: the runs go ahead, and without the trace each fails with the worker's reason.
+                    Event::Message(FromWorker::Imported { import_id: POOL_IMPORT, .. })
+                    | Event::Message(FromWorker::ImportFailed { import_id: POOL_IMPORT, .. }) => {
+                        next(&shared, &client, &in_flight)
+                    }
                     Event::Message(FromWorker::Finished { run_id, report, .. }) if ours(run_id) => {
                         if let Some(job) = in_flight.take() {
                             (shared.on_done)(job, Outcome::Finished(report));
@@ -117,4 +163,31 @@ fn next(shared: &Shared, client: &Client, in_flight: &Cell<Option<usize>>) {
         in_flight.set(Some(i));
         client.send(&ToWorker::Run { run_id: i as u32 + 1, scenario: Box::new(scenario), speed: None, live: false });
     }
+}
+
+/// Reads the next slice of the trace and sends it to `client`; after the last, ends the import. A slice that cannot
+/// be read cancels the import (a truncated trace is never replayed) and the worker's runs go ahead without it, each
+/// failing with the worker's reason.
+fn send_slice(shared: &Rc<Shared>, client: &Rc<Client>, sent: &Rc<Cell<u64>>, in_flight: &Rc<Cell<Option<usize>>>) {
+    let Some(t) = &shared.trace else { return };
+    let (offset, size) = (sent.get(), t.file.size());
+    if offset >= size {
+        client.send(&ToWorker::ImportEnd { import_id: POOL_IMPORT });
+        return;
+    }
+    let end = (offset + SLICE).min(size);
+    sent.set(end);
+    let blob: gloo_file::Blob = t.file.slice(offset, end).into();
+    let (client, shared, in_flight) = (Rc::downgrade(client), Rc::downgrade(shared), in_flight.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let bytes = gloo_file::futures::read_as_bytes(&blob).await;
+        let (Some(client), Some(shared)) = (client.upgrade(), shared.upgrade()) else { return };
+        match bytes {
+            Ok(bytes) => client.send(&ToWorker::ImportChunk { import_id: POOL_IMPORT, bytes }),
+            Err(_) => {
+                client.send(&ToWorker::ImportCancel { import_id: POOL_IMPORT });
+                next(&shared, &client, &in_flight);
+            }
+        }
+    });
 }

@@ -14,6 +14,7 @@ use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc, DEFAULT_DELTA};
 use crate::trace::{Format, ImportReport};
 use crate::workload::burstiness::JobsBurstiness;
 use crate::workload::fit::{notation, FittedModel};
+use crate::workload::fit_workload::FitCandidates;
 use crate::workload::model::Calibration;
 use crate::workload::views::WorkloadViews;
 use leptos::prelude::*;
@@ -54,6 +55,9 @@ thread_local! {
     static SENDING: RefCell<Option<Sending>> = const { RefCell::new(None) };
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
     static STATE: Cell<Option<TraceLab>> = const { Cell::new(None) };
+    /// The file being imported, and the one the worker holds: sweeps stream it to their pool workers.
+    static PENDING_FILE: RefCell<Option<(u32, super::pool::TraceFile)>> = const { RefCell::new(None) };
+    static IMPORTED_FILE: RefCell<Option<super::pool::TraceFile>> = const { RefCell::new(None) };
 }
 
 /// The section's reactive state.
@@ -77,6 +81,8 @@ struct TraceLab {
     bots: RwSignal<Option<BotReport>>,
     fit: RwSignal<Option<FittedModel>>,
     fit_error: RwSignal<Option<String>>,
+    /// Every candidate family of every characteristic, with the data's CDF against each.
+    candidates: RwSignal<Option<FitCandidates>>,
     /// BoT counts per size class at the Δs of [`DELTAS`], filled in as the answers come.
     by_delta: RwSignal<Vec<(f64, BotReport)>>,
     /// The views of the trace's BoT workload and the burstiness of its own jobs.
@@ -86,6 +92,8 @@ struct TraceLab {
     scenario_request: RwSignal<u32>,
     scenario_views: RwSignal<Option<WorkloadViews>>,
     scenario_message: RwSignal<String>,
+    /// The row fitted to the scenario's workload, with every candidate; or why it could not be fitted.
+    scenario_fit: RwSignal<Option<Result<(FittedModel, FitCandidates), String>>>,
     /// The longest the page took to take in a `TraceBots` answer and redraw the tables, ms.
     handle_ms: RwSignal<f64>,
 }
@@ -130,7 +138,9 @@ impl TraceLab {
         self.progress.set((0, 0, 0, 0));
         self.message.set(String::new());
         self.phase.set(Phase::Importing);
+        let pending = super::pool::TraceFile { name: name.clone(), format, file: file.clone() };
         send(&ToWorker::ImportBegin { import_id, name, format, size: file.size() });
+        PENDING_FILE.with(|p| *p.borrow_mut() = Some((import_id, pending)));
         SENDING.with(|s| *s.borrow_mut() = Some(Sending { import_id, file, offset: 0 }));
         send_next(import_id);
     }
@@ -178,11 +188,14 @@ impl TraceLab {
             }
             FromWorker::Imported { import_id, name, report, import_s } if import_id == current => {
                 SENDING.with(|s| *s.borrow_mut() = None);
+                let file = PENDING_FILE.with(|p| p.borrow_mut().take()).filter(|(id, _)| *id == import_id);
+                IMPORTED_FILE.with(|f| *f.borrow_mut() = file.map(|(_, f)| f));
                 self.progress.set((report.input_bytes, report.lines, report.jobs, report.skipped));
                 self.imported.set(Some((name, *report, import_s)));
                 self.bots.set(None);
                 self.fit.set(None);
                 self.fit_error.set(None);
+                self.candidates.set(None);
                 self.phase.set(Phase::Imported);
                 self.message.set(String::new());
                 self.ask_bots();
@@ -196,7 +209,8 @@ impl TraceLab {
                     None => message,
                 });
             }
-            FromWorker::Views { request_id, result } if request_id == self.scenario_request.get_untracked() => {
+            FromWorker::Views { request_id, result, fit } if request_id == self.scenario_request.get_untracked() => {
+                self.scenario_fit.set(Some(fit.map(|f| *f)));
                 match result {
                     Ok(v) => {
                         self.scenario_message.set(String::new());
@@ -208,7 +222,9 @@ impl TraceLab {
                     }
                 }
             }
-            FromWorker::TraceBots { import_id, rule, report, fit, fit_error, views, jobs } if import_id == current => {
+            FromWorker::TraceBots { import_id, rule, report, fit, fit_error, views, jobs, candidates }
+                if import_id == current =>
+            {
                 let t0 = super::now_ms();
                 let asked = parse_delta(&self.delta.get_untracked()).ok().map(|d| self.rule(d));
                 let table_rule = |r: &BotRule| DELTAS.contains(&r.delta) && self.rule(r.delta) == *r;
@@ -222,6 +238,7 @@ impl TraceLab {
                     self.bots.set(Some(*report));
                     self.fit.set(fit.map(|f| *f));
                     self.fit_error.set(fit_error);
+                    self.candidates.set(candidates.map(|c| *c));
                     self.views.set(views.map(|v| *v));
                     self.jobs.set(jobs.map(|j| *j));
                 }
@@ -297,6 +314,13 @@ impl TraceLab {
     }
 }
 
+/// The imported trace's file, when `s` replays it (its `workload.trace.path` is the file's name): what a sweep's
+/// pool workers import before their runs.
+pub fn trace_file_for(s: &crate::scenario::Scenario) -> Option<super::pool::TraceFile> {
+    let path = s.workload.trace.as_ref()?.path.clone();
+    IMPORTED_FILE.with(|f| f.borrow().clone().filter(|f| f.name == path))
+}
+
 /// Reads the next slice of the file being sent and posts it; after the last slice, ends the import.
 fn send_next(import_id: u32) {
     let next = SENDING.with(|s| {
@@ -350,6 +374,7 @@ pub fn on_message(m: FromWorker) {
 pub fn on_worker_died() {
     let Some(t) = STATE.with(Cell::get) else { return };
     SENDING.with(|s| *s.borrow_mut() = None);
+    IMPORTED_FILE.with(|f| *f.borrow_mut() = None);
     if t.phase.get_untracked() == Phase::Importing || t.imported.with_untracked(Option::is_some) {
         t.imported.set(None);
         t.bots.set(None);
@@ -391,12 +416,14 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
         bots: RwSignal::new(None),
         fit: RwSignal::new(None),
         fit_error: RwSignal::new(None),
+        candidates: RwSignal::new(None),
         by_delta: RwSignal::new(Vec::new()),
         views: RwSignal::new(None),
         jobs: RwSignal::new(None),
         scenario_request: RwSignal::new(0),
         scenario_views: RwSignal::new(None),
         scenario_message: RwSignal::new(String::new()),
+        scenario_fit: RwSignal::new(None),
         handle_ms: RwSignal::new(0.0),
     };
     STATE.with(|s| s.set(Some(t)));
@@ -503,27 +530,17 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
         if let Some(e) = t.fit_error.get() {
             return view! { <p class="field-error" id="trace-fit-error">{format!("No model row could be fitted: {e}")}</p> }.into_any();
         }
-        t.fit.with(|f| match f {
+        t.fit.with(|f| f.as_ref().map_or(().into_any(), |f| fit_table(f, "trace-fit").into_any()))
+    };
+    let scenario_fit_view = move || {
+        t.scenario_fit.with(|f| match f {
             None => ().into_any(),
-            Some(f) => {
-                let rows = [
-                    ("users", f.users.notation(), f.users.ks),
-                    ("log2 IAT [s]", notation(&f.iat.dist), f.iat.ks),
-                    ("daily cycle [slot]", notation(&f.daily_cycle.dist), f.daily_cycle.ks),
-                    ("log2 size", notation(&f.size.dist), f.size.ks),
-                    ("log2 ART [s]", notation(&f.art.dist), f.art.ks),
-                    ("log2 RTV [s²]", notation(&f.rtv.dist), f.rtv.ks),
-                ];
-                view! {
-                    <table class="mini" id="trace-fit">
-                        <thead><tr><th>"characteristic"</th><th>"best fit (lowest KS D)"</th><th>"KS D"</th></tr></thead>
-                        <tbody>{rows.into_iter().map(|(c, d, ks)| view! { <tr data-char=c><td>{c}</td><td class="dist">{d}</td><td>{format!("{ks:.3}")}</td></tr> }).collect_view()}</tbody>
-                    </table>
-                }
-                .into_any()
-            }
+            Some(Err(e)) => view! { <p class="field-error" id="scenario-fit-error">{format!("No model row could be fitted: {e}")}</p> }.into_any(),
+            Some(Ok((f, _))) => view! { <h3>"Fitted model row"</h3> {fit_table(f, "scenario-fit")} }.into_any(),
         })
     };
+    let scenario_candidates =
+        Signal::derive(move || t.scenario_fit.with(|f| f.as_ref().and_then(|f| f.as_ref().ok()).map(|f| f.1.clone())));
     view! {
         <details class="trace-lab" id="trace-lab" open>
             <summary>"Workload lab — import a real trace"</summary>
@@ -565,6 +582,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
                 {delta_table}
                 <h3>"Fitted model row"</h3>
                 {fit_view}
+                <super::fit_plots::CandidatesPanel candidates=t.candidates.into() id="trace-candidates"/>
                 <super::views::ViewsPanel views=t.views.into() jobs=t.jobs.into() id="trace-views"/>
                 <div class="trace-actions">
                     <button id="trace-use" disabled=move || delta_error().is_some() on:click=move |_| t.use_trace()
@@ -581,6 +599,26 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
                 " "<button id="scenario-views-button" class="small" disabled=move || !ready() on:click=move |_| t.ask_scenario_views()>"Show its views"</button>
                 " "<span id="scenario-views-message">{move || t.scenario_message.get()}</span></p>
             <super::views::ViewsPanel views=t.scenario_views.into() jobs=Signal::derive(|| None) id="scenario-views"/>
+            {scenario_fit_view}
+            <super::fit_plots::CandidatesPanel candidates=scenario_candidates id="scenario-candidates"/>
         </details>
+    }
+}
+
+/// The Table-3-like row of a fit (Iosup et al. 2008 Table 3), with the KS D of each characteristic.
+fn fit_table(f: &FittedModel, id: &'static str) -> impl IntoView {
+    let rows = [
+        ("users", f.users.notation(), f.users.ks),
+        ("log2 IAT [s]", notation(&f.iat.dist), f.iat.ks),
+        ("daily cycle [slot]", notation(&f.daily_cycle.dist), f.daily_cycle.ks),
+        ("log2 size", notation(&f.size.dist), f.size.ks),
+        ("log2 ART [s]", notation(&f.art.dist), f.art.ks),
+        ("log2 RTV [s²]", notation(&f.rtv.dist), f.rtv.ks),
+    ];
+    view! {
+        <table class="mini" id=id>
+            <thead><tr><th scope="col">"characteristic"</th><th scope="col">"best fit (lowest KS D)"</th><th scope="col">"KS D"</th></tr></thead>
+            <tbody>{rows.into_iter().map(|(c, d, ks)| view! { <tr data-char=c><td>{c}</td><td class="dist">{d}</td><td>{format!("{ks:.3}")}</td></tr> }).collect_view()}</tbody>
+        </table>
     }
 }

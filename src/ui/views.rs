@@ -20,7 +20,7 @@ fn fmt_entropy(t: &Temporal) -> String {
 }
 
 /// Draws into an SVG string; a drawing error leaves a message instead of a chart.
-fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), String>) -> String {
+pub(super) fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), String>) -> String {
     let mut out = String::new();
     let result = {
         let root = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();

@@ -16,7 +16,8 @@
 //! std's): a fit gives the same bits natively and in wasm32, so "use the fitted model" runs the same model on both.
 
 use crate::workload::dist::{normal_cdf, regularized_gamma_q, Dist};
-use crate::workload::types::Workload;
+// The whole-workload fit lives in its own module; these names stay reachable from here.
+pub use crate::workload::fit_workload::{fit_workload, fit_workload_with_candidates, FitCandidates, FittedModel};
 use serde::{Deserialize, Serialize};
 
 /// A candidate family of [Iosup08] §3.1.
@@ -155,7 +156,7 @@ pub fn ks_statistic(data: &[f64], dist: &Dist) -> f64 {
     d
 }
 
-fn select(fits: Vec<(Family, Result<Fit, FitError>)>) -> Result<Fit, FitError> {
+pub(super) fn select(fits: Vec<(Family, Result<Fit, FitError>)>) -> Result<Fit, FitError> {
     let mut best: Option<Fit> = None;
     let mut why = Vec::new();
     for (family, r) in fits {
@@ -537,7 +538,7 @@ fn log_likelihood(d: &Dist, x: &[f64], w: &[f64]) -> f64 {
 }
 
 /// P(X ≤ x), total for every x including ±∞.
-fn cdf(d: &Dist, x: f64) -> f64 {
+pub(super) fn cdf(d: &Dist, x: f64) -> f64 {
     if x == f64::INFINITY {
         return 1.0;
     }
@@ -594,7 +595,7 @@ fn sf(d: &Dist, x: f64) -> f64 {
 }
 
 /// P(lo < X ≤ hi), from the survival function when the interval lies in the upper half.
-fn mass(d: &Dist, lo: f64, hi: f64) -> f64 {
+pub(super) fn mass(d: &Dist, lo: f64, hi: f64) -> f64 {
     let f_lo = cdf(d, lo);
     let m = if f_lo > 0.5 { sf(d, lo) - sf(d, hi) } else { cdf(d, hi) - f_lo };
     m.max(0.0)
@@ -1043,163 +1044,6 @@ pub fn fit_zipf(counts: &[u64]) -> Result<ZipfFit, FitError> {
     Ok(ZipfFit { alpha, n: n as u32, ks })
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// A whole workload.
-
-/// A Table-3-like row fitted from a workload.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FittedModel {
-    pub users: ZipfFit,
-    /// log2 of the de-seasonalised peak-hour inter-arrival time, seconds.
-    pub iat: Fit,
-    /// The 30-minute slot of the day (0..48) of the arrivals, truncated to [0, 48).
-    pub daily_cycle: Fit,
-    /// log2 of the BoT size (interval-censored: sizes are rounded).
-    pub size: Fit,
-    /// log2 of the average task runtime, seconds (censored at the generator's clamp bounds 1 s and 2^20 s).
-    pub art: Fit,
-    /// log2 of the intra-BoT runtime variance, s².
-    pub rtv: Fit,
-    /// Number of BoTs fitted.
-    pub bots: usize,
-}
-
-impl FittedModel {
-    /// The row as a model the generator can use ("use as model" in the page): every characteristic the fitted
-    /// family and parameters. Its runtimes are in seconds (see [`fit_workload`]), so a scenario using it needs
-    /// `"calibration": "seconds"`.
-    pub fn to_model(&self) -> crate::workload::model::BotModel {
-        use crate::workload::model::{BotModel, Characteristic, UserModel};
-        BotModel {
-            users: UserModel { alpha: self.users.alpha, n: self.users.n },
-            iat: Characteristic::log2(self.iat.dist.clone()),
-            daily_cycle: Some(self.daily_cycle.dist.clone()),
-            size: Characteristic::log2(self.size.dist.clone()),
-            art: Characteristic::log2(self.art.dist.clone()),
-            rtv: Characteristic::log2(self.rtv.dist.clone()),
-        }
-    }
-}
-
-const DAY: f64 = 86_400.0;
-const SLOT: f64 = 1_800.0;
-const SLOTS: usize = 48;
-/// Peak hours 08:00–17:00 ([Iosup08] §3.3).
-const PEAK_SLOTS: std::ops::RangeInclusive<usize> = 16..=33;
-/// The generator clamps ART to [1 s, 2^20 s], i.e. log2 ART to [0, 20]: values there are censored.
-const LOG2_ART_MIN: f64 = 0.0;
-const LOG2_ART_MAX: f64 = 20.0;
-
-fn slot_of(t: f64) -> usize {
-    ((t.rem_euclid(DAY) / SLOT) as usize).min(SLOTS - 1)
-}
-
-/// Fits every characteristic of the model to a workload (see each field of [`FittedModel`]). Runtimes are read in
-/// seconds with the ART bounds of the `seconds` calibration ([`crate::workload::model::Calibration`]); a row fitted
-/// here describes its workload under that calibration.
-///
-/// - users: Zipf over the per-user BoT counts;
-/// - daily cycle: interval fit of the arrival slots, bins [s, s + 1), truncated to [0, 48);
-/// - IAT: inter-arrival times whose earlier arrival lies in a peak slot, divided by the stretch
-///   p_peak / max(p(s), 0.01 p_peak) of the fitted cycle (p(s) its mass in slot s, p_peak the mean over the peak
-///   slots), then log2, then [`best_fit`];
-/// - size: interval fit of log2 size, size n ↔ [log2(n − ½), log2(n + ½)), size 1 ↔ (−∞, log2 1.5);
-/// - ART: log2 of `bot.art`, or of the mean task runtime when that is not a positive number; censored at the
-///   clamp bounds [0, 20] ([`best_fit_censored`]), which reduces to [`best_fit`] when no value is at a bound;
-/// - RTV: log2 of `bot.rtv`, or of the sample variance of the task runtimes (BoTs of ≥ 2 tasks with variance
-///   > 0); [`best_fit`].
-///
-/// Errors name the characteristic.
-pub fn fit_workload(w: &Workload) -> Result<FittedModel, FitError> {
-    let ctx = |what: &'static str| move |e: FitError| FitError(format!("{what}: {e}"));
-    if w.bots.is_empty() {
-        return err("the workload has no BoTs");
-    }
-    if let Some(b) = w.bots.iter().position(|b| !b.arrival.is_finite()) {
-        return err(format!("BoT {b} has a non-finite arrival time {}", w.bots[b].arrival));
-    }
-    if let Some(b) = w.bots.iter().position(|b| b.size == 0) {
-        return err(format!("BoT {b} has size 0"));
-    }
-    if let Some(b) = w.bots.iter().position(|b| u64::from(b.first_task) + u64::from(b.size) > w.runtimes.len() as u64) {
-        return err(format!("BoT {b}'s tasks run past the end of the runtimes ({} tasks)", w.runtimes.len()));
-    }
-
-    // Users: BoTs per user id (by sorting, so that sparse or huge ids cost nothing).
-    let mut ids: Vec<u32> = w.bots.iter().map(|b| b.user).collect();
-    ids.sort_unstable();
-    let per_user: Vec<u64> = ids.chunk_by(|a, b| a == b).map(|run| run.len() as u64).collect();
-    let users = fit_zipf(&per_user).map_err(ctx("users"))?;
-
-    // Daily cycle.
-    let mut arrivals: Vec<f64> = w.bots.iter().map(|b| b.arrival).collect();
-    arrivals.sort_by(f64::total_cmp);
-    let mut slots = [0u64; SLOTS];
-    for &t in &arrivals {
-        slots[slot_of(t)] += 1;
-    }
-    let slot_bins: Vec<(f64, f64, u64)> = (0..SLOTS).map(|s| (s as f64, s as f64 + 1.0, slots[s])).collect();
-    let daily_cycle = best_fit_intervals_truncated(&slot_bins, 0.0, SLOTS as f64).map_err(ctx("daily cycle"))?;
-
-    // IAT, de-seasonalised with the fitted cycle.
-    let p: Vec<f64> = (0..SLOTS).map(|s| mass(&daily_cycle.dist, s as f64, s as f64 + 1.0)).collect();
-    let p_peak = PEAK_SLOTS.map(|s| p[s]).sum::<f64>() / PEAK_SLOTS.count() as f64;
-    if !pos(p_peak) {
-        return err(format!(
-            "IAT: the fitted daily cycle {} has no mass in the peak hours",
-            notation(&daily_cycle.dist)
-        ));
-    }
-    let iats: Vec<f64> = arrivals
-        .windows(2)
-        .filter(|a| PEAK_SLOTS.contains(&slot_of(a[0])))
-        .map(|a| {
-            let stretch = p_peak / p[slot_of(a[0])].max(0.01 * p_peak);
-            (a[1] - a[0]) / stretch
-        })
-        .filter(|&v| v > 0.0 && v.is_finite())
-        .map(libm::log2)
-        .collect();
-    let iat = best_fit(&iats).map_err(ctx("IAT (peak hours)"))?;
-
-    // Size.
-    let mut sizes: Vec<u32> = w.bots.iter().map(|b| b.size).collect();
-    sizes.sort_unstable();
-    let mut size_bins: Vec<(f64, f64, u64)> = Vec::new();
-    for run in sizes.chunk_by(|a, b| a == b) {
-        let n = run[0] as f64;
-        let lo = if run[0] == 1 { f64::NEG_INFINITY } else { libm::log2(n - 0.5) };
-        size_bins.push((lo, libm::log2(n + 0.5), run.len() as u64));
-    }
-    let size = best_fit_intervals(&size_bins).map_err(ctx("size"))?;
-
-    // ART and RTV.
-    let mut art_data = Vec::with_capacity(w.bots.len());
-    let mut rtv_data = Vec::with_capacity(w.bots.len());
-    for (i, b) in w.bots.iter().enumerate() {
-        let rt = w.bot_runtimes(i);
-        let mean = rt.iter().sum::<f64>() / rt.len() as f64;
-        let art = if b.art.is_finite() && b.art > 0.0 { b.art } else { mean };
-        if art.is_finite() && art > 0.0 {
-            art_data.push(libm::log2(art));
-        }
-        let rtv = if b.rtv.is_finite() && b.rtv > 0.0 {
-            b.rtv
-        } else if rt.len() >= 2 {
-            rt.iter().map(|r| (r - mean) * (r - mean)).sum::<f64>() / (rt.len() - 1) as f64
-        } else {
-            f64::NAN
-        };
-        if rtv.is_finite() && rtv > 0.0 {
-            rtv_data.push(libm::log2(rtv));
-        }
-    }
-    let art = best_fit_censored(&art_data, LOG2_ART_MIN, LOG2_ART_MAX).map_err(ctx("ART"))?;
-    let rtv = best_fit(&rtv_data).map_err(ctx("RTV"))?;
-
-    Ok(FittedModel { users, iat, daily_cycle, size, art, rtv, bots: w.bots.len() })
-}
-
 /// [Iosup08] Table 3 notation with 2 decimals: "W(1.76,2.11)", "N(2.73,6.10)", "LN(1.82,0.34)", "G(2.62,0.13)",
 /// "Exp(3.00)", "HExp(0.40,1.00,9.00)" (also "U(a,b)" and "C(v)").
 pub fn notation(d: &Dist) -> String {
@@ -1219,7 +1063,8 @@ pub fn notation(d: &Dist) -> String {
 mod tests {
     use super::*;
     use crate::engine::Rng;
-    use crate::workload::types::Bot;
+    use crate::workload::fit_workload::{slot_of, PEAK_SLOTS};
+    use crate::workload::types::{Bot, Workload};
 
     const N: usize = 20_000;
 

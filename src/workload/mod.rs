@@ -4,6 +4,7 @@
 pub mod burstiness;
 pub mod dist;
 pub mod fit;
+pub mod fit_workload;
 pub mod generate;
 pub mod generators;
 pub mod login_logout;

@@ -257,7 +257,8 @@ fn bagsim(args: &[&str]) -> std::process::Output {
 fn cli_trace_prints_the_report_and_writes_json() {
     let out = temp("hpc2n.json");
     let file = data("hpc2n.swf");
-    let o = bagsim(&["trace", file.to_str().unwrap(), "--split-parallel", "--out", out.to_str().unwrap()]);
+    let o =
+        bagsim(&["trace", file.to_str().unwrap(), "--split-parallel", "--candidates", "--out", out.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
     assert!(stdout.contains("lines: 3 194 read = 3 145 jobs kept + 25 skipped + 24 comment or blank"), "{stdout}");
@@ -265,12 +266,26 @@ fn cli_trace_prints_the_report_and_writes_json() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     std::fs::remove_file(&out).unwrap();
     let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["bots", "fit", "jobs", "skipped", "users"]);
+    assert_eq!(keys, ["bots", "candidates", "fit", "jobs", "skipped", "users"]);
     assert_eq!(json["jobs"]["kept"], 3145);
     assert_eq!(json["skipped"]["total"], 25);
     assert_eq!(json["bots"]["bots"], 2218);
     assert_eq!(json["users"].as_array().unwrap().len(), 17);
     assert!(json["fit"]["row"]["users"].as_str().unwrap().starts_with("Z("));
+    // Every candidate: six families per characteristic, the marked one is the row's, and --candidates prints them.
+    let chars = json["candidates"]["characteristics"].as_array().unwrap();
+    let names: Vec<&str> = chars.iter().map(|c| c["characteristic"].as_str().unwrap()).collect();
+    assert_eq!(names, ["daily cycle", "IAT", "size", "ART", "RTV"]);
+    for (c, key) in chars.iter().zip(["daily_cycle", "iat", "size", "art", "rtv"]) {
+        let k = c["candidates"].as_array().unwrap();
+        assert_eq!(k.len(), 6);
+        let best: Vec<&serde_json::Value> = k.iter().filter(|k| k["best"] == true).collect();
+        assert_eq!(best.len(), 1, "{key}");
+        assert_eq!(best[0]["fit"], json["fit"][key], "{key}: the marked candidate is the row's fit");
+        assert_eq!(c["x"].as_array().unwrap().len(), c["empirical"].as_array().unwrap().len());
+    }
+    assert!(stdout.contains("every candidate (* the row's; KS D against the data):"), "{stdout}");
+    assert_eq!(stdout.matches("\n   * ").count(), 5, "{stdout}");
 }
 
 #[test]

@@ -42,7 +42,7 @@ fn trace_views_match_an_independent_count() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     std::fs::remove_file(&out).unwrap();
     let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["bots", "fit", "jobs", "skipped", "users", "views"]);
+    assert_eq!(keys, ["bots", "candidates", "fit", "jobs", "skipped", "users", "views"]);
     let v = &json["views"];
     assert_eq!(v["bots"], 2218);
     assert_eq!(v["burstiness"].as_array().unwrap().len(), 5);

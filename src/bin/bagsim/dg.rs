@@ -1,0 +1,218 @@
+//! The desktop-grid commands of `bagsim`: run summary, sweeps over the [Anglano09] keys, and the figures of §IV-C
+//! with the paper's confidence rule.
+
+use bagsim::family::desktop_grid::bot_selection::BotSelection;
+use bagsim::family::desktop_grid::figures::{bars_csv, figures, run_bar, Bar, CiRule};
+use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgReport};
+use bagsim::metrics::Stats;
+use bagsim::scenario::Scenario;
+use std::io::Write;
+
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+fn stats(s: &Stats, unbounded: bool) -> String {
+    if s.count == 0 {
+        "— (no BoT finished)".to_string()
+    } else if unbounded {
+        format!("unbounded (finished BoTs: mean {:.0}, p90 {:.0}, max {:.0})", s.mean, s.p90, s.max)
+    } else {
+        format!("{:.0} (p50 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0})", s.mean, s.p50, s.p90, s.p99, s.max)
+    }
+}
+
+/// The readable summary of a desktop-grid run.
+pub fn print_summary(r: &DgReport) {
+    let c = r.scenario.desktop_grid.clone().unwrap_or_default();
+    let (w, m) = (&r.workload, &r.metrics);
+    say!(
+        "bagsim {}: desktop grid {}/{} availability, mix {}, load {}, {} (RepThresh {}), seed {}",
+        r.bagsim_version,
+        c.heterogeneity.name(),
+        c.availability.name(),
+        c.mix.label(),
+        c.load,
+        c.bot_selection.label(),
+        if c.threshold() == u32::MAX { "unlimited".to_string() } else { c.threshold().to_string() },
+        r.scenario.seed
+    );
+    say!(
+        "platform: {} machines, ΣP {:.2}, ΣEP {:.2}, mean availability {:.4}; C {:.2} s, λ {:.6} BoT/s",
+        w.machines,
+        w.total_power,
+        w.effective_power,
+        w.mean_availability,
+        w.occupancy,
+        w.bot_rate
+    );
+    say!("workload: {} BoTs, {} tasks, {:.0} s of work", w.bots, w.tasks, w.total_work);
+    for warning in &w.warnings {
+        say!("warning: {warning}");
+    }
+    say!(
+        "finished: {} of {} BoTs, {} of {} tasks; end time {:.0} s",
+        m.finished_bots,
+        m.bots,
+        m.finished_tasks,
+        m.tasks,
+        m.end_time
+    );
+    if m.saturated {
+        say!("SATURATED: BoTs in the system grow by {:.2} per day; the averages below are unbounded", m.growth_rate);
+    } else {
+        say!("not saturated (BoTs in the system: {:+.2} per day over the second half)", m.growth_rate);
+    }
+    say!("turnaround TT [s]:          {}", stats(&m.turnaround, m.saturated));
+    say!("waiting WT [s]:             {}", stats(&m.waiting, m.saturated));
+    say!("execution makespan [s]:     {}", stats(&m.execution_makespan, m.saturated));
+    let k = &m.counters;
+    say!("RWT: {:.4} ({:.0} of {:.0} machine-seconds in useless replicas)", m.rwt, k.wasted_time, k.replica_time);
+    say!(
+        "replicas: {} started, {} cancelled, {} killed by failures; checkpoints {} taken, {} restored",
+        k.replicas_started,
+        k.replicas_cancelled,
+        k.replicas_killed,
+        k.checkpoints_taken,
+        k.checkpoints_restored
+    );
+    say!(
+        "failures {}, repairs {}; events {} ({} stale); wall time {:.3} s",
+        k.failures,
+        k.repairs,
+        k.events,
+        k.stale_events,
+        r.wall_time_s
+    );
+}
+
+/// A sweep key of a desktop-grid scenario as its JSON path.
+pub fn path_of(key: &str) -> String {
+    match key {
+        "availability" | "heterogeneity" | "mix" | "load" | "bot_selection" | "rep_thresh" | "bots"
+        | "checkpoint_period" | "weibull_shape" => format!("desktop_grid.{key}"),
+        other => other.to_string(),
+    }
+}
+
+/// The CSV header of a desktop-grid sweep (after the axis columns).
+pub const SWEEP_HEADER: &str = "machines,effective_power,occupancy,bot_rate,bots,tasks,finished_bots,saturated,growth_rate,mean_tt,mean_wt,mean_makespan,rwt,replicas_started,checkpoints_taken,checkpoints_restored,failures,events,wall_time_s";
+
+/// One CSV row of a desktop-grid sweep.
+pub fn sweep_row(r: &DgReport) -> String {
+    let (w, m) = (&r.workload, &r.metrics);
+    let k = &m.counters;
+    format!(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        w.machines,
+        w.effective_power,
+        w.occupancy,
+        w.bot_rate,
+        m.bots,
+        m.tasks,
+        m.finished_bots,
+        m.saturated,
+        m.growth_rate,
+        m.turnaround.mean,
+        m.waiting.mean,
+        m.execution_makespan.mean,
+        m.rwt,
+        k.replicas_started,
+        k.checkpoints_taken,
+        k.checkpoints_restored,
+        k.failures,
+        k.events,
+        r.wall_time_s
+    )
+}
+
+fn cell(b: &(f64, f64), unbounded: bool, scale: f64) -> String {
+    if unbounded {
+        "unbounded".to_string()
+    } else {
+        format!("{:.1} ±{:.1}", b.0 * scale, b.1 * scale)
+    }
+}
+
+/// `bagsim dg-figure N|all`: the bars of Figs. 2–17, each with seeds added until the intervals are within 2.5%.
+pub fn figure(
+    which: &str,
+    base: &DesktopGridConfig,
+    rule: CiRule,
+    out: &std::path::Path,
+    jobs: usize,
+) -> Result<(), String> {
+    base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let all = figures();
+    let chosen: Vec<_> = if which.eq_ignore_ascii_case("all") {
+        all
+    } else {
+        let n: u32 = which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?;
+        all.into_iter().filter(|f| f.number == n).collect()
+    };
+    if chosen.is_empty() {
+        return Err(format!("{which:?}: no such figure; [Anglano09] §IV-C has Figs. 2–17"));
+    }
+    for f in chosen {
+        let start = std::time::Instant::now();
+        let cells: Vec<_> = f.mixes.iter().flat_map(|&m| BotSelection::ALL.iter().map(move |&p| (m, p))).collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<Result<Bar, String>>>> =
+            (0..cells.len()).map(|_| std::sync::Mutex::new(None)).collect();
+        let runner = |s: &Scenario| desktop_grid::run(s).map_err(|e| e.to_string());
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= cells.len() {
+                        break;
+                    }
+                    let (mix, policy) = cells[i];
+                    let r = run_bar(&f, base, mix, policy, rule, &runner);
+                    *results[i].lock().expect("unpoisoned") = Some(r);
+                });
+            }
+        });
+        let bars: Vec<Bar> = results
+            .into_iter()
+            .map(|c| c.into_inner().expect("unpoisoned").expect("every bar ran"))
+            .collect::<Result<_, _>>()?;
+        say!("\nFig. {} — {} ({:.1} s)", f.number, f.title, start.elapsed().as_secs_f64());
+        say!(
+            "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}",
+            "mix",
+            "policy",
+            "seeds",
+            "TT [h]",
+            "makespan [h]",
+            "WT [h]",
+            "RWT [%]"
+        );
+        for b in &bars {
+            say!(
+                "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}",
+                b.mix.label(),
+                b.policy.label(),
+                b.seeds,
+                if b.cap_hit { "*" } else { " " },
+                cell(&b.turnaround, b.unbounded, 1.0 / 3600.0),
+                cell(&b.makespan, b.unbounded, 1.0 / 3600.0),
+                cell(&b.waiting, b.unbounded, 1.0 / 3600.0),
+                cell(&b.rwt, false, 100.0)
+            );
+        }
+        if bars.iter().any(|b| b.cap_hit) {
+            say!(
+                "  * the seed cap ({}) was reached before every interval was within {}%",
+                rule.max_seeds,
+                rule.rel * 100.0
+            );
+        }
+        let path = format!("{}-fig{}.csv", out.display(), f.number);
+        std::fs::write(&path, bars_csv(&bars)).map_err(|e| format!("{path}: {e}"))?;
+        say!("  wrote {path}");
+    }
+    Ok(())
+}

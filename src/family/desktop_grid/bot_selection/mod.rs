@@ -1,0 +1,94 @@
+//! The BoT selection policies of [Anglano09] §III-C (Select_Bag of Fig. 1, line 21): one file each;
+//! `BotSelection::build` is the only list. A policy reads a `BotView` and names a BoT; the simulation acts.
+
+mod fcfs_excl;
+mod fcfs_share;
+mod long_idle;
+mod rr;
+mod rr_nrf;
+
+use super::wqr_ft::TaskPool;
+use serde::{Deserialize, Serialize};
+
+/// What a BoT selection policy may read: the pool of pending tasks (read-only) and the time.
+pub struct BotView<'a> {
+    pub now: f64,
+    pub pool: &'a TaskPool,
+}
+
+/// A BoT selection policy: names the BoT whose task is scheduled next, or none (machines stay idle).
+pub trait SelectBag {
+    fn select(&mut self, view: &BotView) -> Option<u32>;
+}
+
+/// The five policies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotSelection {
+    /// FCFS-Excl: the oldest BoT alone, replicated without limit.
+    FcfsExcl,
+    /// FCFS-Share: the oldest BoT with a candidate task.
+    FcfsShare,
+    /// RR: BoTs in turn, circularly, oldest first.
+    Rr,
+    /// RR-NRF: RR, but BoTs with no running replica first.
+    RrNrf,
+    /// LongIdle: the BoT holding the task that has been without a replica the longest.
+    LongIdle,
+}
+
+impl BotSelection {
+    pub const ALL: [BotSelection; 5] = [
+        BotSelection::FcfsExcl,
+        BotSelection::FcfsShare,
+        BotSelection::Rr,
+        BotSelection::RrNrf,
+        BotSelection::LongIdle,
+    ];
+
+    /// The policy's decision procedure.
+    pub fn build(self) -> Box<dyn SelectBag> {
+        match self {
+            BotSelection::FcfsExcl => Box::new(fcfs_excl::FcfsExcl),
+            BotSelection::FcfsShare => Box::new(fcfs_share::FcfsShare),
+            BotSelection::Rr => Box::new(rr::Rr::default()),
+            BotSelection::RrNrf => Box::new(rr_nrf::RrNrf::default()),
+            BotSelection::LongIdle => Box::new(long_idle::LongIdle),
+        }
+    }
+
+    /// The name used in scenario files and sweeps.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotSelection::FcfsExcl => "fcfs_excl",
+            BotSelection::FcfsShare => "fcfs_share",
+            BotSelection::Rr => "rr",
+            BotSelection::RrNrf => "rr_nrf",
+            BotSelection::LongIdle => "long_idle",
+        }
+    }
+
+    /// The paper's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            BotSelection::FcfsExcl => "FCFS-Excl",
+            BotSelection::FcfsShare => "FCFS-Share",
+            BotSelection::Rr => "RR",
+            BotSelection::RrNrf => "RR-NRF",
+            BotSelection::LongIdle => "LongIdle",
+        }
+    }
+
+    /// RepThresh when the scenario leaves it null: 2, unlimited for FCFS-Excl ([Anglano09] §IV-C).
+    pub fn default_threshold(self) -> u32 {
+        match self {
+            BotSelection::FcfsExcl => u32::MAX,
+            _ => 2,
+        }
+    }
+
+    /// Whether the simulation must keep the idle-time index.
+    pub fn needs_idle_times(self) -> bool {
+        self == BotSelection::LongIdle
+    }
+}

@@ -1,0 +1,192 @@
+//! The `desktop_grid` section of a scenario: platform, availability, workload and scheduler of [Anglano09] §IV,
+//! every value editable, checked with a message that names the field and the allowed range.
+
+use super::availability::{AvailabilityLevel, GroupLaw};
+use super::bot_selection::BotSelection;
+use super::machines::Heterogeneity;
+use super::workload::Mix;
+use serde::{Deserialize, Serialize};
+
+/// Largest number of machines a configuration may build.
+pub const MAX_MACHINES: f64 = 100_000.0;
+
+/// A desktop-grid run ([Anglano09]); the scenario's `seed` seeds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DesktopGridConfig {
+    /// Homogeneous (every machine of power `power`) or Heterogeneous (powers uniform in `power_range`).
+    pub heterogeneity: Heterogeneity,
+    /// Machines are added until their powers sum to this (P = 1 000).
+    pub total_power: f64,
+    /// Power of every machine of a Homogeneous configuration (10).
+    pub power: f64,
+    /// Range of the powers of a Heterogeneous configuration ([2.3, 17.7]).
+    pub power_range: [f64; 2],
+    /// Table II column: high, medium, low (or always_up: no failures).
+    pub availability: AvailabilityLevel,
+    /// MTTF of each machine group, s; null = the Table II column of `availability`.
+    pub mttf: Option<Vec<f64>>,
+    /// Shape of the Weibull time to failure; its scale makes the mean equal the MTTF.
+    pub weibull_shape: f64,
+    /// Mean repair time, s; null = Table II (1 800 s High, 5 400 s otherwise).
+    pub repair_mean: Option<f64>,
+    /// Standard deviation of the repair time, s; null = 300 s High, 800 s otherwise.
+    pub repair_sd: Option<f64>,
+    /// Task mix of Table III.
+    pub mix: Mix,
+    /// Load factor L; λ = L / C (Eq. 7).
+    pub load: f64,
+    /// Application size AS: the work of every BoT, s on a machine of power 1.
+    pub application_size: f64,
+    /// Number of BoTs a run submits.
+    pub bots: u32,
+    /// BoT selection policy ([Anglano09] §III-C).
+    pub bot_selection: BotSelection,
+    /// WQR-FT replication threshold; null = 2, unlimited for FCFS-Excl ([Anglano09] §IV-C).
+    pub rep_thresh: Option<u32>,
+    /// A running replica checkpoints after every this many seconds of its own execution.
+    pub checkpoint_period: f64,
+    /// Checkpoint transfer (store or retrieve) time, uniform in this range, s.
+    pub transfer_time: [f64; 2],
+    /// End of the run, s; null = 4 × the expected submission window (bots / λ).
+    pub horizon: Option<f64>,
+    /// Interval between time-series samples, s; null = horizon / 2 000, at least 60 s.
+    pub sample_interval: Option<f64>,
+}
+
+impl Default for DesktopGridConfig {
+    fn default() -> Self {
+        DesktopGridConfig {
+            heterogeneity: Heterogeneity::Homogeneous,
+            total_power: 1_000.0,
+            power: 10.0,
+            power_range: [2.3, 17.7],
+            availability: AvailabilityLevel::High,
+            mttf: None,
+            weibull_shape: 0.7,
+            repair_mean: None,
+            repair_sd: None,
+            mix: Mix::AllM,
+            load: 0.5,
+            application_size: 3_600_000.0,
+            bots: 200,
+            bot_selection: BotSelection::RrNrf,
+            rep_thresh: None,
+            checkpoint_period: 1_800.0,
+            transfer_time: [240.0, 720.0],
+            horizon: None,
+            sample_interval: None,
+        }
+    }
+}
+
+/// A desktop-grid value that cannot be simulated: field (JSON path) and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigError {
+    pub field: String,
+    pub message: String,
+}
+
+fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), ConfigError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err(ConfigError {
+            field: format!("desktop_grid.{field}"),
+            message: format!("{v} is out of range; allowed {lo}–{hi}{unit}"),
+        })
+    }
+}
+
+impl DesktopGridConfig {
+    /// The replication threshold in force (u32::MAX = unlimited).
+    pub fn threshold(&self) -> u32 {
+        self.rep_thresh.unwrap_or_else(|| self.bot_selection.default_threshold())
+    }
+
+    /// The failure law of each machine group (empty for `always_up`).
+    pub fn group_laws(&self) -> Vec<GroupLaw> {
+        if self.availability == AvailabilityLevel::AlwaysUp {
+            return Vec::new();
+        }
+        let (mean, sd) = self.availability.repair();
+        let mttr = self.repair_mean.unwrap_or(mean);
+        let sd = self.repair_sd.unwrap_or(sd);
+        let mttf = self.mttf.as_deref().unwrap_or(self.availability.mttf());
+        mttf.iter().map(|&m| GroupLaw::new(m, self.weibull_shape, mttr, sd)).collect()
+    }
+
+    /// Checks every value a run depends on.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        range("total_power", self.total_power, 1.0, 1e6, "")?;
+        match self.heterogeneity {
+            Heterogeneity::Homogeneous => {
+                range("power", self.power, 0.01, 1e6, "")?;
+                range(
+                    "total_power",
+                    self.total_power / self.power,
+                    1.0,
+                    MAX_MACHINES,
+                    " machines (total_power / power)",
+                )?;
+            }
+            Heterogeneity::Heterogeneous => {
+                let [lo, hi] = self.power_range;
+                range("power_range[0]", lo, 0.01, 1e6, "")?;
+                range("power_range[1]", hi, lo, 1e6, " (at least power_range[0])")?;
+                range(
+                    "total_power",
+                    self.total_power / lo,
+                    1.0,
+                    MAX_MACHINES,
+                    " machines (total_power / power_range[0])",
+                )?;
+            }
+        }
+        if let Some(m) = &self.mttf {
+            if m.is_empty() || m.len() > 1000 {
+                return Err(ConfigError {
+                    field: "desktop_grid.mttf".into(),
+                    message: format!("{} groups; allowed 1–1000 (null = Table II)", m.len()),
+                });
+            }
+            for (i, &v) in m.iter().enumerate() {
+                range(&format!("mttf[{i}]"), v, 1.0, 1e12, " s")?;
+            }
+        }
+        range("weibull_shape", self.weibull_shape, 0.05, 20.0, "")?;
+        if let Some(v) = self.repair_mean {
+            range("repair_mean", v, 1.0, 1e9, " s")?;
+        }
+        if let Some(v) = self.repair_sd {
+            range("repair_sd", v, 0.0, 1e9, " s")?;
+        }
+        range("load", self.load, 0.01, 2.0, "")?;
+        range("application_size", self.application_size, 1.0, 1e12, " s")?;
+        let tasks_per_bot = self.application_size / 500.0;
+        if f64::from(self.bots) * tasks_per_bot > 50e6 {
+            return Err(ConfigError {
+                field: "desktop_grid.bots".into(),
+                message: format!(
+                    "{} BoTs of up to {tasks_per_bot:.0} tasks exceed 50 000 000 tasks; use fewer BoTs",
+                    self.bots
+                ),
+            });
+        }
+        range("bots", f64::from(self.bots), 1.0, 1e6, " BoTs")?;
+        if let Some(r) = self.rep_thresh {
+            range("rep_thresh", f64::from(r), 1.0, f64::from(u32::MAX), " replicas")?;
+        }
+        range("checkpoint_period", self.checkpoint_period, 1.0, 1e9, " s")?;
+        let [a, b] = self.transfer_time;
+        range("transfer_time[0]", a, 0.0, 1e6, " s")?;
+        range("transfer_time[1]", b, a, 1e6, " s (at least transfer_time[0])")?;
+        if let Some(h) = self.horizon {
+            range("horizon", h, 1.0, 1e11, " s")?;
+        }
+        if let Some(s) = self.sample_interval {
+            range("sample_interval", s, 1.0, 1e11, " s")?;
+        }
+        Ok(())
+    }
+}

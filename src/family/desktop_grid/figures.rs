@@ -1,0 +1,204 @@
+//! The experiments of [Anglano09] §IV-C as presets: Figs. 2–17, each a configuration (availability,
+//! heterogeneity), a mix group (single or multiple class) and a load, run for the five BoT selection policies; and
+//! the paper's confidence rule: seeds are added until every 95% interval is within 2.5% of its mean (§IV-C).
+
+use super::availability::AvailabilityLevel;
+use super::bot_selection::BotSelection;
+use super::machines::Heterogeneity;
+use super::report::DgReport;
+use super::workload::Mix;
+use super::DesktopGridConfig;
+use crate::family::Family;
+use crate::reproduce::stats::Interval;
+use crate::scenario::Scenario;
+use serde::{Deserialize, Serialize};
+
+/// Low and high intensity of §IV-B (L_low = 0.5, L_hi = 0.95; Figs. 2–17 use these two).
+pub const LOADS: [f64; 3] = [0.5, 0.75, 0.95];
+
+/// One figure of §IV-C.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FigurePreset {
+    pub number: u32,
+    pub availability: AvailabilityLevel,
+    pub heterogeneity: Heterogeneity,
+    pub mixes: [Mix; 4],
+    pub load: f64,
+    pub title: String,
+}
+
+const SINGLE: [Mix; 4] = [Mix::AllVs, Mix::AllS, Mix::AllM, Mix::AllL];
+const MULTI: [Mix; 4] = [Mix::Uniform, Mix::Short, Mix::Med, Mix::Long];
+
+/// Figs. 2–17 (Fig. 16, whose caption is not in the text we have, is taken as Medium-Avail/Homogeneous,
+/// Multi-Class/High-Intensity: the one combination of the series left).
+pub fn figures() -> Vec<FigurePreset> {
+    use AvailabilityLevel::*;
+    use Heterogeneity::*;
+    let rows = [
+        (High, Homogeneous, SINGLE, 0.5),
+        (High, Heterogeneous, SINGLE, 0.5),
+        (High, Homogeneous, SINGLE, 0.95),
+        (High, Heterogeneous, SINGLE, 0.95),
+        (Low, Homogeneous, SINGLE, 0.5),
+        (Low, Heterogeneous, SINGLE, 0.5),
+        (Low, Homogeneous, SINGLE, 0.95),
+        (Low, Heterogeneous, SINGLE, 0.95),
+        (High, Homogeneous, MULTI, 0.5),
+        (High, Heterogeneous, MULTI, 0.5),
+        (High, Homogeneous, MULTI, 0.95),
+        (High, Heterogeneous, MULTI, 0.95),
+        (Medium, Homogeneous, MULTI, 0.5),
+        (Medium, Heterogeneous, MULTI, 0.5),
+        (Medium, Homogeneous, MULTI, 0.95),
+        (Medium, Heterogeneous, MULTI, 0.95),
+    ];
+    rows.iter()
+        .enumerate()
+        .map(|(i, &(a, h, mixes, load))| FigurePreset {
+            number: i as u32 + 2,
+            availability: a,
+            heterogeneity: h,
+            mixes,
+            load,
+            title: format!(
+                "{}-Avail/{} configuration, {}/{}-Intensity workloads",
+                match a {
+                    High => "High",
+                    Medium => "Medium",
+                    _ => "Low",
+                },
+                if h == Homogeneous { "Homogeneous" } else { "Heterogeneous" },
+                if mixes == SINGLE { "Single-Class" } else { "Multi-Class" },
+                if load < 0.7 { "Low" } else { "High" }
+            ),
+        })
+        .collect()
+}
+
+impl FigurePreset {
+    /// The scenario of one bar: a mix and a policy, on `base`'s other settings.
+    pub fn scenario(&self, base: &DesktopGridConfig, mix: Mix, policy: BotSelection, seed: u64) -> Scenario {
+        let cfg = DesktopGridConfig {
+            availability: self.availability,
+            heterogeneity: self.heterogeneity,
+            mix,
+            load: self.load,
+            bot_selection: policy,
+            ..base.clone()
+        };
+        Scenario { seed, family: Family::DesktopGrid, desktop_grid: Some(cfg), ..Scenario::default() }
+    }
+}
+
+/// The four indices of the figures over the seeds of one bar.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bar {
+    pub mix: Mix,
+    pub policy: BotSelection,
+    pub seeds: usize,
+    /// Seeds whose run was saturated; more than half: the bar is "unbounded".
+    pub saturated_seeds: usize,
+    pub unbounded: bool,
+    /// The seed cap was reached before every interval was within the relative error.
+    pub cap_hit: bool,
+    /// (mean, 95% half-width) of the mean TT, execution makespan, WT (s) and RWT.
+    pub turnaround: (f64, f64),
+    pub makespan: (f64, f64),
+    pub waiting: (f64, f64),
+    pub rwt: (f64, f64),
+}
+
+/// The confidence rule: 95% intervals within `rel` of the mean, with `min_seeds` to `max_seeds` seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CiRule {
+    pub min_seeds: usize,
+    pub max_seeds: usize,
+    pub rel: f64,
+}
+
+impl Default for CiRule {
+    /// [Anglano09] §IV-C: relative error 2.5%; at least 3 and at most 30 seeds.
+    fn default() -> Self {
+        CiRule { min_seeds: 3, max_seeds: 30, rel: 0.025 }
+    }
+}
+
+/// Whether an interval satisfies the rule (half-width ≤ `rel` × |mean|; a zero mean with zero width does).
+fn precise(i: &Interval, rel: f64) -> bool {
+    i.half_width.is_finite() && i.half_width <= rel * i.mean.abs()
+}
+
+/// Runs seeds 1, 2, … of one bar until the 95% intervals of TT, makespan, WT and RWT are within `rel` of their
+/// means (at least `min_seeds`, at most `max_seeds`), or until, past `min_seeds`, more than half the runs are
+/// saturated (the bar is then "unbounded").
+pub fn run_bar(
+    preset: &FigurePreset,
+    base: &DesktopGridConfig,
+    mix: Mix,
+    policy: BotSelection,
+    rule: CiRule,
+    run: &dyn Fn(&Scenario) -> Result<DgReport, String>,
+) -> Result<Bar, String> {
+    let (mut tt, mut ms, mut wt, mut rwt) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut saturated = 0;
+    let mut seed = 0u64;
+    let CiRule { min_seeds, max_seeds, rel } = rule;
+    let min = min_seeds.max(2);
+    loop {
+        seed += 1;
+        let r = run(&preset.scenario(base, mix, policy, seed))?;
+        let m = &r.metrics;
+        saturated += usize::from(m.saturated);
+        tt.push(m.turnaround.mean);
+        ms.push(m.execution_makespan.mean);
+        wt.push(m.waiting.mean);
+        rwt.push(m.rwt);
+        let n = tt.len();
+        let ints = [Interval::of(&tt), Interval::of(&ms), Interval::of(&wt), Interval::of(&rwt)];
+        let unbounded = 2 * saturated > n;
+        let done = n >= min && (unbounded || ints.iter().all(|i| precise(i, rel)));
+        if done || n >= max_seeds.max(min) {
+            let p = |i: &Interval| (i.mean, i.half_width);
+            return Ok(Bar {
+                mix,
+                policy,
+                seeds: n,
+                saturated_seeds: saturated,
+                unbounded,
+                cap_hit: !done,
+                turnaround: p(&ints[0]),
+                makespan: p(&ints[1]),
+                waiting: p(&ints[2]),
+                rwt: p(&ints[3]),
+            });
+        }
+    }
+}
+
+/// A figure's bars as CSV (one row per mix and policy).
+pub fn bars_csv(bars: &[Bar]) -> String {
+    let mut s = String::from(
+        "mix,policy,seeds,saturated_seeds,unbounded,cap_hit,tt_mean,tt_hw,makespan_mean,makespan_hw,wt_mean,wt_hw,rwt_mean,rwt_hw\n",
+    );
+    for b in bars {
+        s.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            b.mix.label(),
+            b.policy.label(),
+            b.seeds,
+            b.saturated_seeds,
+            b.unbounded,
+            b.cap_hit,
+            b.turnaround.0,
+            b.turnaround.1,
+            b.makespan.0,
+            b.makespan.1,
+            b.waiting.0,
+            b.waiting.1,
+            b.rwt.0,
+            b.rwt.1
+        ));
+    }
+    s
+}

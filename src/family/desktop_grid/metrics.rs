@@ -1,0 +1,132 @@
+//! The figures of a desktop-grid run ([Anglano09] §IV): per BoT turnaround TT (submission → last completion, = the
+//! makespan MS of [Iosup08]), waiting time WT (submission → first dispatch) and execution makespan (first dispatch
+//! → last completion, so TT = WT + execution makespan, Eq. 1); RWT; counters; saturation.
+
+use super::sim::{DgCounters, DgSample, DgSimulation};
+use crate::metrics::Stats;
+use serde::{Deserialize, Serialize};
+
+/// The metrics of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DgMetrics {
+    pub bots: u64,
+    pub finished_bots: u64,
+    /// BoTs not completed when the run ended (reported, never dropped).
+    pub unfinished_bots: u64,
+    pub tasks: u64,
+    pub finished_tasks: u64,
+    pub unfinished_tasks: u64,
+    /// Turnaround time TT of finished BoTs, s.
+    pub turnaround: Stats,
+    /// Waiting time WT of finished BoTs, s.
+    pub waiting: Stats,
+    /// Execution makespan (first dispatch → last completion) of finished BoTs, s; [Anglano09]'s MS.
+    pub execution_makespan: Stats,
+    /// Relative wasted time: machine time of useless replicas / machine time of all replicas ([Anglano09] §IV).
+    pub rwt: f64,
+    pub counters: DgCounters,
+    /// When the run ended, s.
+    pub end_time: f64,
+    /// True when the BoTs in the system grew without bound (docs/desktop_grid.md, "Saturation"): the figures
+    /// then stand for "unbounded".
+    pub saturated: bool,
+    /// Least-squares slope of the BoTs in the system over the second half of the submission window, BoTs per day.
+    pub growth_rate: f64,
+    /// Machines up, replicas running, queue length, BoTs in the system over time.
+    pub series: Vec<DgSample>,
+}
+
+/// Least-squares slope of (x, y).
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    if points.len() < 2 {
+        return 0.0;
+    }
+    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+    if sxx > 0.0 {
+        sxy / sxx
+    } else {
+        0.0
+    }
+}
+
+/// (saturated, growth in BoTs/day): the BoTs in the system rose, over the second half of the submission window,
+/// by more than max(5, 10% of the BoTs), or BoTs were left unfinished at the horizon.
+pub fn saturation(
+    series: &[DgSample],
+    first_arrival: f64,
+    last_arrival: f64,
+    bots: u64,
+    unfinished: u64,
+) -> (bool, f64) {
+    let mid = 0.5 * (first_arrival + last_arrival);
+    let pts: Vec<(f64, f64)> = series
+        .iter()
+        .filter(|s| s.time >= mid && s.time <= last_arrival)
+        .map(|s| (s.time, f64::from(s.bots_in_system)))
+        .collect();
+    let k = slope(&pts);
+    let rise = k * (last_arrival - mid);
+    (unfinished > 0 || rise > (0.1 * bots as f64).max(5.0), k * 86_400.0)
+}
+
+/// The metrics of a finished (or stopped) simulation.
+pub fn compute(sim: &DgSimulation) -> DgMetrics {
+    let w = sim.workload();
+    let (mut tt, mut wt, mut ms) = (Vec::new(), Vec::new(), Vec::new());
+    for (b, bot) in w.bots.iter().enumerate() {
+        let end = sim.bot_end()[b];
+        if end.is_nan() {
+            continue;
+        }
+        let start = sim.bot_start()[b];
+        tt.push(end - bot.arrival);
+        wt.push(start - bot.arrival);
+        ms.push(end - start);
+    }
+    let c = sim.counters().clone();
+    let bots = w.bots.len() as u64;
+    let unfinished_bots = bots - c.finished_bots;
+    let first = w.bots.first().map_or(0.0, |b| b.arrival);
+    let last = w.bots.last().map_or(0.0, |b| b.arrival);
+    let (saturated, growth_rate) = saturation(sim.samples(), first, last, bots, unfinished_bots);
+    DgMetrics {
+        bots,
+        finished_bots: c.finished_bots,
+        unfinished_bots,
+        tasks: w.runtimes.len() as u64,
+        finished_tasks: c.finished_tasks,
+        unfinished_tasks: w.runtimes.len() as u64 - c.finished_tasks,
+        turnaround: Stats::of(&mut tt),
+        waiting: Stats::of(&mut wt),
+        execution_makespan: Stats::of(&mut ms),
+        rwt: if c.replica_time > 0.0 { c.wasted_time / c.replica_time } else { 0.0 },
+        end_time: sim.end_time(),
+        counters: c,
+        saturated,
+        growth_rate,
+        series: sim.samples().to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(time: f64, bots: u32) -> DgSample {
+        DgSample { time, machines_up: 1, replicas_running: 0, queued_tasks: 0, bots_in_system: bots, finished_tasks: 0 }
+    }
+
+    #[test]
+    fn a_growing_queue_is_saturated_a_flat_one_is_not() {
+        let grow: Vec<DgSample> = (0..100).map(|i| s(f64::from(i) * 100.0, i)).collect();
+        assert!(saturation(&grow, 0.0, 9_900.0, 100, 0).0);
+        let flat: Vec<DgSample> = (0..100).map(|i| s(f64::from(i) * 100.0, 3 + (i % 2))).collect();
+        let (sat, g) = saturation(&flat, 0.0, 9_900.0, 100, 0);
+        assert!(!sat && g.abs() < 10.0, "{g}");
+        assert!(saturation(&flat, 0.0, 9_900.0, 100, 1).0);
+    }
+}

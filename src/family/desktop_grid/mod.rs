@@ -1,0 +1,92 @@
+//! The desktop-grid family of [Anglano09]: volatile machines (Table II), BoTs of the Table III mixes, WQR-FT with
+//! checkpoints and five BoT selection policies. Uses the shared engine, workload type, statistics and scenario;
+//! nothing of `family::multi_cluster` (ARCHITECTURE.md). docs/desktop_grid.md gives every decision.
+
+pub mod availability;
+pub mod bot_selection;
+pub mod config;
+pub mod figures;
+pub mod machines;
+pub mod metrics;
+pub mod report;
+pub mod sim;
+pub mod workload;
+pub mod wqr_ft;
+
+pub use config::DesktopGridConfig;
+pub use report::{DgReport, DgWorkloadSummary};
+pub use sim::{DgSample, DgSettings, DgSimulation};
+
+use crate::scenario::{Scenario, ScenarioError};
+use machines::Platform;
+use workload::LoadFigures;
+
+/// The simulator settings of a configuration whose arrival rate is `rate`.
+pub fn settings(cfg: &DesktopGridConfig, seed: u64, rate: f64) -> DgSettings {
+    let horizon = cfg.horizon.unwrap_or(4.0 * f64::from(cfg.bots) / rate);
+    DgSettings {
+        selection: cfg.bot_selection,
+        thresh: cfg.threshold(),
+        checkpoint_period: cfg.checkpoint_period,
+        transfer: cfg.transfer_time,
+        horizon,
+        sample_interval: cfg.sample_interval.unwrap_or((horizon / 2_000.0).max(60.0)),
+        seed,
+        stop_when_done: true,
+    }
+}
+
+/// A simulation of the scenario's `desktop_grid` section, ready to step, and its workload summary.
+pub fn simulation(s: &Scenario) -> Result<(DgSimulation, DgWorkloadSummary), ScenarioError> {
+    s.validate()?;
+    let cfg = s.desktop_grid.clone().unwrap_or_default();
+    let platform = Platform::build(&cfg, s.seed);
+    let lf = LoadFigures::of(platform.effective_power(), cfg.application_size, cfg.load);
+    let w = workload::generate(s.seed, cfg.mix, cfg.application_size, lf.bot_rate, cfg.bots);
+    let mut warnings = Vec::new();
+    if cfg.load >= 1.0 {
+        warnings.push(format!("load {} ≥ 1: the system cannot be stable ([Anglano09] §IV-B, note 3)", cfg.load));
+    }
+    let summary = DgWorkloadSummary {
+        bots: w.bots.len() as u64,
+        tasks: w.runtimes.len() as u64,
+        total_work: w.total_work(),
+        machines: platform.machines.len() as u64,
+        total_power: platform.total_power(),
+        effective_power: lf.effective_power,
+        occupancy: lf.occupancy,
+        bot_rate: lf.bot_rate,
+        load: cfg.load,
+        mean_availability: platform.mean_availability(),
+        warnings,
+    };
+    let sim = DgSimulation::new(settings(&cfg, s.seed, lf.bot_rate), &platform, w);
+    Ok((sim, summary))
+}
+
+/// The report of a finished simulation.
+pub fn report(s: &Scenario, workload: DgWorkloadSummary, sim: &DgSimulation, wall_time_s: f64) -> DgReport {
+    DgReport {
+        bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
+        scenario: s.clone(),
+        workload,
+        metrics: metrics::compute(sim),
+        wall_time_s,
+    }
+}
+
+/// Runs a desktop-grid scenario to the end; `clock` returns seconds.
+pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<DgReport, ScenarioError> {
+    let (mut sim, summary) = simulation(s)?;
+    let t0 = clock();
+    sim.run();
+    let wall = clock() - t0;
+    Ok(report(s, summary, &sim, wall))
+}
+
+/// Runs a desktop-grid scenario natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run(s: &Scenario) -> Result<DgReport, ScenarioError> {
+    let start = std::time::Instant::now();
+    run_with_clock(s, &move || start.elapsed().as_secs_f64())
+}

@@ -1,0 +1,606 @@
+//! The event-driven scheduler of [Anglano09] Fig. 1 on `crate::engine::EventQueue`: BoT arrivals, replica phases
+//! (checkpoint retrieval, computation, checkpoint storage), machine failures and repairs. After every event the
+//! scheduling loop (lines 20–29) asks the BoT selection policy for a BoT, WQR-FT for its task and draws a free
+//! machine at random. O(log n) per event (LongIdle: plus O(BoTs with a candidate) per dispatch).
+
+use super::availability::GroupLaw;
+use super::bot_selection::{BotSelection, BotView, SelectBag};
+use super::machines::Platform;
+use super::wqr_ft::TaskPool;
+use crate::engine::{EventQueue, Rng};
+use crate::workload::Workload;
+use serde::{Deserialize, Serialize};
+
+const NONE: u32 = u32::MAX;
+
+/// The simulator's settings (from `DesktopGridConfig`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DgSettings {
+    pub selection: BotSelection,
+    /// RepThresh (u32::MAX = unlimited).
+    pub thresh: u32,
+    /// Seconds of a replica's execution between two checkpoints.
+    pub checkpoint_period: f64,
+    /// Checkpoint transfer time range, s.
+    pub transfer: [f64; 2],
+    pub horizon: f64,
+    pub sample_interval: f64,
+    pub seed: u64,
+    /// Stop once every BoT has completed (true), or play failures and repairs up to the horizon (tests).
+    pub stop_when_done: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Ev {
+    Arrival(u32),
+    Fail(u32),
+    Repair(u32),
+    Phase { m: u32, gen: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Phase {
+    Idle,
+    /// Fetching the best checkpoint before computing.
+    Retrieve,
+    /// Computing; `completes`: the task ends with this segment.
+    Compute {
+        completes: bool,
+    },
+    /// Storing a checkpoint of `progress` s of work.
+    Upload {
+        progress: f64,
+    },
+}
+
+/// A machine and the replica it runs.
+#[derive(Clone, Debug)]
+struct Slot {
+    up: bool,
+    task: u32,
+    bot: u32,
+    /// Bumped whenever the replica ends, so its pending phase event is recognised as stale.
+    gen: u32,
+    phase: Phase,
+    /// When the replica started, s.
+    start: f64,
+    /// Work done (s on a machine of power 1) when the current phase began.
+    progress: f64,
+    phase_start: f64,
+    /// The replica stored a checkpoint better than its task's best: it is not useless ([Anglano09] §IV).
+    improved: bool,
+    prev: u32,
+    next: u32,
+    free_pos: u32,
+    up_since: f64,
+    up_total: f64,
+}
+
+/// State over simulated time, sampled every `sample_interval`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DgSample {
+    pub time: f64,
+    /// Machines available.
+    pub machines_up: u32,
+    /// Replicas running (= busy machines).
+    pub replicas_running: u32,
+    /// Pending tasks without a running replica (the queue).
+    pub queued_tasks: u64,
+    /// BoTs submitted and not completed.
+    pub bots_in_system: u32,
+    pub finished_tasks: u64,
+}
+
+/// Counters of a run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DgCounters {
+    pub events: u64,
+    pub stale_events: u64,
+    pub replicas_started: u64,
+    /// Replicas terminated because another replica of their task completed.
+    pub replicas_cancelled: u64,
+    /// Replicas lost with their machine.
+    pub replicas_killed: u64,
+    pub checkpoints_taken: u64,
+    /// Replicas started from a stored checkpoint.
+    pub checkpoints_restored: u64,
+    pub failures: u64,
+    pub repairs: u64,
+    pub finished_tasks: u64,
+    pub finished_bots: u64,
+    /// Machine time of all replicas that ended, s.
+    pub replica_time: f64,
+    /// Machine time of useless replicas, s.
+    pub wasted_time: f64,
+}
+
+/// A desktop-grid simulation in progress (the page's worker steps it in chunks, as the multi-cluster one).
+pub struct DgSimulation {
+    s: DgSettings,
+    workload: Workload,
+    power: Vec<f64>,
+    machine_group: Vec<u32>,
+    groups: Vec<GroupLaw>,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    pool: TaskPool,
+    policy: Box<dyn SelectBag>,
+    /// Best stored checkpoint of each task, s of work.
+    best: Vec<f64>,
+    /// First machine running a replica of each task (list through `Slot::next`).
+    head: Vec<u32>,
+    task_end: Vec<f64>,
+    bot_start: Vec<f64>,
+    bot_end: Vec<f64>,
+    queue: EventQueue<Ev>,
+    ties: Rng,
+    choice: Rng,
+    transfers: Rng,
+    avail: Vec<Rng>,
+    c: DgCounters,
+    up: u32,
+    busy: u32,
+    samples: Vec<DgSample>,
+    next_sample: f64,
+    done: bool,
+    end_time: f64,
+}
+
+impl DgSimulation {
+    /// A run of `workload` on `platform`. Streams: `dg-ties` (WQR-FT's ties), `dg-machine-choice`, `dg-transfers`
+    /// (checkpoint transfer times) and `dg-avail-<i>` per machine (its failures and repairs), none of them read by
+    /// the workload, so neither a policy nor the workload changes the failure trace.
+    pub fn new(s: DgSettings, platform: &Platform, workload: Workload) -> DgSimulation {
+        let n = platform.machines.len();
+        let bots = workload.bots.len();
+        let tasks = workload.runtimes.len();
+        let mut queue = EventQueue::new();
+        queue.reserve(bots + 2 * n);
+        for (b, bot) in workload.bots.iter().enumerate() {
+            queue.schedule(bot.arrival, Ev::Arrival(b as u32)).expect("arrivals are finite and not negative");
+        }
+        let groups = platform.groups.clone();
+        let mut avail: Vec<Rng> = Vec::new();
+        if !groups.is_empty() {
+            for (i, m) in platform.machines.iter().enumerate() {
+                let mut r = Rng::stream(s.seed, &format!("dg-avail-{i}"));
+                let ttf = groups[m.group as usize].time_to_failure(&mut r);
+                queue.schedule(ttf, Ev::Fail(i as u32)).expect("failure times are finite");
+                avail.push(r);
+            }
+        }
+        let slots = (0..n)
+            .map(|i| Slot {
+                up: true,
+                task: NONE,
+                bot: NONE,
+                gen: 0,
+                phase: Phase::Idle,
+                start: 0.0,
+                progress: 0.0,
+                phase_start: 0.0,
+                improved: false,
+                prev: NONE,
+                next: NONE,
+                free_pos: i as u32,
+                up_since: 0.0,
+                up_total: 0.0,
+            })
+            .collect();
+        DgSimulation {
+            pool: TaskPool::new(bots, tasks, s.thresh, s.selection.needs_idle_times()),
+            policy: s.selection.build(),
+            power: platform.machines.iter().map(|m| m.power).collect(),
+            machine_group: platform.machines.iter().map(|m| m.group).collect(),
+            groups,
+            slots,
+            free: (0..n as u32).collect(),
+            best: vec![0.0; tasks],
+            head: vec![NONE; tasks],
+            task_end: vec![f64::NAN; tasks],
+            bot_start: vec![f64::NAN; bots],
+            bot_end: vec![f64::NAN; bots],
+            queue,
+            ties: Rng::stream(s.seed, "dg-ties"),
+            choice: Rng::stream(s.seed, "dg-machine-choice"),
+            transfers: Rng::stream(s.seed, "dg-transfers"),
+            avail,
+            c: DgCounters::default(),
+            up: n as u32,
+            busy: 0,
+            samples: Vec::new(),
+            next_sample: 0.0,
+            done: bots == 0 && s.stop_when_done,
+            end_time: 0.0,
+            workload,
+            s,
+        }
+    }
+
+    pub fn now(&self) -> f64 {
+        self.queue.now()
+    }
+
+    /// True once every BoT completed or the horizon is reached.
+    pub fn finished(&self) -> bool {
+        self.done
+    }
+
+    pub fn settings(&self) -> &DgSettings {
+        &self.s
+    }
+
+    pub fn workload(&self) -> &Workload {
+        &self.workload
+    }
+
+    pub fn counters(&self) -> &DgCounters {
+        &self.c
+    }
+
+    pub fn events(&self) -> u64 {
+        self.c.events
+    }
+
+    /// Samples taken so far.
+    pub fn samples(&self) -> &[DgSample] {
+        &self.samples
+    }
+
+    /// Completion time of each task (NaN: unfinished).
+    pub fn task_end(&self) -> &[f64] {
+        &self.task_end
+    }
+
+    /// First dispatch of each BoT (NaN: never started).
+    pub fn bot_start(&self) -> &[f64] {
+        &self.bot_start
+    }
+
+    /// Completion of each BoT (NaN: unfinished).
+    pub fn bot_end(&self) -> &[f64] {
+        &self.bot_end
+    }
+
+    /// When the run ended (last event, or the horizon).
+    pub fn end_time(&self) -> f64 {
+        self.end_time
+    }
+
+    /// Best stored checkpoint of each task, s of work.
+    pub fn best_checkpoints(&self) -> &[f64] {
+        &self.best
+    }
+
+    /// Fraction of time each machine group was up so far (machines of the group pooled); empty without failures.
+    pub fn observed_availability(&self) -> Vec<f64> {
+        let now = self.now();
+        let mut up = vec![0.0; self.groups.len()];
+        let mut count = vec![0.0; self.groups.len()];
+        for (i, sl) in self.slots.iter().enumerate() {
+            let g = self.machine_group[i] as usize;
+            if g < up.len() {
+                up[g] += sl.up_total + if sl.up { now - sl.up_since } else { 0.0 };
+                count[g] += 1.0;
+            }
+        }
+        up.iter().zip(&count).map(|(u, c)| u / (c * now)).collect()
+    }
+
+    /// Replicas running and tasks queued now.
+    pub fn replicas_and_queue(&self) -> (u32, u64) {
+        (self.busy, self.queued_tasks())
+    }
+
+    fn queued_tasks(&self) -> u64 {
+        self.pool.active.iter().map(|&b| u64::from(self.pool.unreplicated(b))).sum()
+    }
+
+    /// Processes at most `n` events; returns whether the run ended.
+    pub fn run_events(&mut self, n: u64) -> bool {
+        let target = self.c.events + n;
+        while !self.done && self.c.events < target {
+            self.step();
+        }
+        self.done
+    }
+
+    /// Processes events until the clock would pass `until`; returns whether the run ended.
+    pub fn run_until(&mut self, until: f64) -> bool {
+        while !self.done {
+            match self.queue.peek_key() {
+                Some((t, _)) if t <= until => self.step(),
+                _ => break,
+            }
+        }
+        self.done
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) {
+        while !self.done {
+            self.step();
+        }
+    }
+
+    fn finish(&mut self, t: f64) {
+        self.sample_until(t);
+        self.end_time = t;
+        self.done = true;
+    }
+
+    fn sample_until(&mut self, t: f64) {
+        while self.next_sample <= t {
+            let sample = DgSample {
+                time: self.next_sample,
+                machines_up: self.up,
+                replicas_running: self.busy,
+                queued_tasks: self.queued_tasks(),
+                bots_in_system: self.pool.active.len() as u32,
+                finished_tasks: self.c.finished_tasks,
+            };
+            self.samples.push(sample);
+            self.next_sample += self.s.sample_interval;
+        }
+    }
+
+    /// Processes one event and the scheduling loop that follows it.
+    pub fn step(&mut self) {
+        if self.done {
+            return;
+        }
+        let next = self.queue.peek_key().map(|k| k.0);
+        match next {
+            None => return self.finish(self.now()),
+            Some(t) if t > self.s.horizon => return self.finish(self.s.horizon),
+            Some(t) => self.sample_until(t),
+        }
+        let (now, ev) = self.queue.pop().expect("peeked");
+        self.c.events += 1;
+        match ev {
+            Ev::Arrival(b) => {
+                let bot = &self.workload.bots[b as usize];
+                self.pool.arrive(b, bot.first_task, bot.size, now);
+            }
+            Ev::Fail(m) => self.fail(m, now),
+            Ev::Repair(m) => self.repair(m, now),
+            Ev::Phase { m, gen } => self.phase_end(m, gen, now),
+        }
+        self.dispatch_loop(now);
+        if self.s.stop_when_done && self.c.finished_bots == self.workload.bots.len() as u64 {
+            self.finish(now);
+        }
+    }
+
+    fn dispatch_loop(&mut self, now: f64) {
+        while !self.free.is_empty() {
+            let Some(b) = self.policy.select(&BotView { now, pool: &self.pool }) else { break };
+            let Some(t) = self.pool.pick(b, &mut self.ties) else { break };
+            let i = if self.free.len() == 1 { 0 } else { self.choice.below(self.free.len() as u64) as usize };
+            let m = self.free[i];
+            self.dispatch(b, t, m, now);
+        }
+    }
+
+    fn schedule(&mut self, t: f64, ev: Ev) {
+        self.queue.schedule(t, ev).expect("durations are finite and not negative");
+    }
+
+    fn transfer_time(&mut self) -> f64 {
+        let [a, b] = self.s.transfer;
+        a + (b - a) * self.transfers.uniform()
+    }
+
+    fn remove_free(&mut self, m: u32) {
+        let i = self.slots[m as usize].free_pos as usize;
+        self.free.swap_remove(i);
+        if let Some(&moved) = self.free.get(i) {
+            self.slots[moved as usize].free_pos = i as u32;
+        }
+    }
+
+    fn push_free(&mut self, m: u32) {
+        self.slots[m as usize].free_pos = self.free.len() as u32;
+        self.free.push(m);
+    }
+
+    /// Lines 24–28: a replica of task `t` starts on machine `m` from the task's best checkpoint.
+    fn dispatch(&mut self, b: u32, t: u32, m: u32, now: f64) {
+        self.remove_free(m);
+        let from = self.best[t as usize];
+        let head = self.head[t as usize];
+        {
+            let sl = &mut self.slots[m as usize];
+            sl.task = t;
+            sl.bot = b;
+            sl.gen = sl.gen.wrapping_add(1);
+            sl.start = now;
+            sl.progress = from;
+            sl.improved = false;
+            sl.prev = NONE;
+            sl.next = head;
+        }
+        if head != NONE {
+            self.slots[head as usize].prev = m;
+        }
+        self.head[t as usize] = m;
+        self.pool.add_replica(b, t, now);
+        self.busy += 1;
+        self.c.replicas_started += 1;
+        if self.bot_start[b as usize].is_nan() {
+            self.bot_start[b as usize] = now;
+        }
+        if from > 0.0 {
+            self.c.checkpoints_restored += 1;
+            let d = self.transfer_time();
+            self.slots[m as usize].phase = Phase::Retrieve;
+            self.slots[m as usize].phase_start = now;
+            let gen = self.slots[m as usize].gen;
+            self.schedule(now + d, Ev::Phase { m, gen });
+        } else {
+            self.compute(m, now);
+        }
+    }
+
+    /// The next computing segment of machine `m`'s replica: up to a checkpoint or to the end of the task.
+    fn compute(&mut self, m: u32, now: f64) {
+        let sl = &self.slots[m as usize];
+        let remaining = (self.workload.runtimes[sl.task as usize] - sl.progress).max(0.0);
+        let need = remaining / self.power[m as usize];
+        let (seg, completes) =
+            if need <= self.s.checkpoint_period { (need, true) } else { (self.s.checkpoint_period, false) };
+        let gen = sl.gen;
+        let sl = &mut self.slots[m as usize];
+        sl.phase = Phase::Compute { completes };
+        sl.phase_start = now;
+        self.schedule(now + seg, Ev::Phase { m, gen });
+    }
+
+    fn phase_end(&mut self, m: u32, gen: u32, now: f64) {
+        let sl = &self.slots[m as usize];
+        if sl.gen != gen || sl.task == NONE {
+            self.c.stale_events += 1;
+            return;
+        }
+        match sl.phase {
+            Phase::Retrieve => self.compute(m, now),
+            Phase::Compute { completes: true } => self.complete(m, now),
+            Phase::Compute { completes: false } => {
+                let progress = sl.progress + (now - sl.phase_start) * self.power[m as usize];
+                let d = self.transfer_time();
+                let sl = &mut self.slots[m as usize];
+                sl.progress = progress;
+                sl.phase = Phase::Upload { progress };
+                sl.phase_start = now;
+                self.schedule(now + d, Ev::Phase { m, gen });
+            }
+            Phase::Upload { progress } => {
+                self.c.checkpoints_taken += 1;
+                let t = sl.task as usize;
+                if progress > self.best[t] {
+                    self.best[t] = progress;
+                    self.slots[m as usize].improved = true;
+                }
+                self.compute(m, now);
+            }
+            Phase::Idle => self.c.stale_events += 1,
+        }
+    }
+
+    /// Ends machine `m`'s replica (completed, cancelled or killed), accounting its time; the machine keeps its state.
+    fn end_replica(&mut self, m: u32, now: f64, useful: bool) {
+        let sl = &mut self.slots[m as usize];
+        let elapsed = now - sl.start;
+        self.c.replica_time += elapsed;
+        if !useful && !sl.improved {
+            self.c.wasted_time += elapsed;
+        }
+        let (prev, next, t) = (sl.prev, sl.next, sl.task);
+        sl.task = NONE;
+        sl.bot = NONE;
+        sl.phase = Phase::Idle;
+        sl.gen = sl.gen.wrapping_add(1);
+        sl.prev = NONE;
+        sl.next = NONE;
+        if prev != NONE {
+            self.slots[prev as usize].next = next;
+        } else {
+            self.head[t as usize] = next;
+        }
+        if next != NONE {
+            self.slots[next as usize].prev = prev;
+        }
+        self.busy -= 1;
+    }
+
+    /// Lines 8–15: the first replica to finish completes the task; the others are terminated.
+    fn complete(&mut self, m: u32, now: f64) {
+        let t = self.slots[m as usize].task;
+        let b = self.slots[m as usize].bot;
+        self.end_replica(m, now, true);
+        self.push_free(m);
+        while self.head[t as usize] != NONE {
+            let r = self.head[t as usize];
+            self.end_replica(r, now, false);
+            self.c.replicas_cancelled += 1;
+            self.push_free(r);
+        }
+        self.task_end[t as usize] = now;
+        self.c.finished_tasks += 1;
+        if self.pool.complete(b, t) {
+            self.bot_end[b as usize] = now;
+            self.c.finished_bots += 1;
+        }
+    }
+
+    /// Lines 16–17: the machine leaves; its replica, if any, dies with the work since its last stored checkpoint.
+    fn fail(&mut self, m: u32, now: f64) {
+        let (task, bot) = (self.slots[m as usize].task, self.slots[m as usize].bot);
+        if task != NONE {
+            self.end_replica(m, now, false);
+            self.c.replicas_killed += 1;
+            self.pool.remove_replica(bot, task, now);
+        } else {
+            self.remove_free(m);
+        }
+        let sl = &mut self.slots[m as usize];
+        sl.up = false;
+        sl.gen = sl.gen.wrapping_add(1);
+        sl.up_total += now - sl.up_since;
+        self.up -= 1;
+        self.c.failures += 1;
+        let law = self.groups[self.machine_group[m as usize] as usize];
+        let d = law.repair_time(&mut self.avail[m as usize]);
+        self.schedule(now + d, Ev::Repair(m));
+    }
+
+    /// Line 18: the machine is back.
+    fn repair(&mut self, m: u32, now: f64) {
+        let sl = &mut self.slots[m as usize];
+        sl.up = true;
+        sl.up_since = now;
+        self.up += 1;
+        self.c.repairs += 1;
+        self.push_free(m);
+        let law = self.groups[self.machine_group[m as usize] as usize];
+        let d = law.time_to_failure(&mut self.avail[m as usize]);
+        self.schedule(now + d, Ev::Fail(m));
+    }
+
+    /// Checks the bookkeeping (tests): free machines are up and idle, busy ones are in their task's replica list,
+    /// replica counts agree with the lists.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut busy = 0;
+        for (m, sl) in self.slots.iter().enumerate() {
+            let is_free = self.free.get(sl.free_pos as usize) == Some(&(m as u32));
+            if sl.task == NONE {
+                if sl.up != is_free {
+                    return Err(format!("machine {m}: up {} but free {is_free}", sl.up));
+                }
+            } else {
+                busy += 1;
+                if is_free || !sl.up {
+                    return Err(format!("machine {m} runs task {} but is free or down", sl.task));
+                }
+            }
+        }
+        if busy != self.busy {
+            return Err(format!("{busy} busy machines, counter {}", self.busy));
+        }
+        for (t, &h) in self.head.iter().enumerate() {
+            let mut n = 0;
+            let mut r = h;
+            while r != NONE {
+                if self.slots[r as usize].task != t as u32 {
+                    return Err(format!("task {t}: machine {r} in its list runs {}", self.slots[r as usize].task));
+                }
+                n += 1;
+                r = self.slots[r as usize].next;
+            }
+            if self.task_end[t].is_nan() && n != self.pool.replicas(t as u32) {
+                return Err(format!("task {t}: {n} replicas listed, {} counted", self.pool.replicas(t as u32)));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,132 @@
+//! The text alternative of each chart: a "Numbers" toggle that shows, as a table, the values the chart plots,
+//! computed from the same run data by the same functions the drawing uses.
+
+use super::charts::{self, RunData};
+use super::{fmt_time, with_runs, Lab};
+use crate::metrics::SIZE_CLASSES;
+use leptos::prelude::*;
+
+/// A table: caption, column headers, rows of cells.
+pub struct Table {
+    pub caption: String,
+    pub head: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The tables of chart `id` for the runs drawn (pinned runs first, the current run last, as on the chart).
+pub fn tables(id: &str, runs: &[&RunData]) -> Vec<Table> {
+    match id {
+        "chart-queue" | "chart-util" => {
+            let pick: fn(&crate::family::multi_cluster::simulation::Sample) -> f64 =
+                if id == "chart-queue" { charts::queued } else { charts::utilization };
+            let what = if id == "chart-queue" { "queued tasks" } else { "utilization (busy / processors)" };
+            runs.iter()
+                .filter(|r| !r.samples.is_empty())
+                .map(|r| Table {
+                    caption: format!("{}: {what} over simulated time", r.label),
+                    head: vec!["simulated time [days]".into(), what.into()],
+                    rows: r
+                        .samples
+                        .iter()
+                        .map(|s| {
+                            let v = pick(s);
+                            vec![
+                                format!("{:.3}", s.time / 86_400.0),
+                                if id == "chart-queue" { format!("{v}") } else { format!("{v:.4}") },
+                            ]
+                        })
+                        .collect(),
+                })
+                .collect()
+        }
+        "chart-nsl-class" | "chart-ms-class" => {
+            let nsl = id == "chart-nsl-class";
+            let means: Vec<Vec<(usize, f64, f64)>> = runs.iter().map(|r| r.class_means()).collect();
+            let classes: Vec<usize> =
+                (0..SIZE_CLASSES.len()).filter(|&i| means.iter().any(|m| m.iter().any(|c| c.0 == i))).collect();
+            if classes.is_empty() {
+                return Vec::new();
+            }
+            let mut head = vec!["BoT size class".to_string()];
+            head.extend(runs.iter().map(|r| r.label.clone()));
+            let rows = classes
+                .iter()
+                .map(|&i| {
+                    let mut row = vec![SIZE_CLASSES[i].0.to_string()];
+                    row.extend(means.iter().map(|m| {
+                        m.iter().find(|c| c.0 == i).map_or("—".to_string(), |c| {
+                            if nsl {
+                                format!("{:.3}", c.1)
+                            } else {
+                                fmt_time(c.2)
+                            }
+                        })
+                    }));
+                    row
+                })
+                .collect();
+            let caption = if nsl { "Mean NSL per BoT size class" } else { "Mean makespan per BoT size class" };
+            vec![Table { caption: caption.into(), head, rows }]
+        }
+        _ => {
+            if runs.iter().all(|r| r.bots.is_empty()) {
+                return Vec::new();
+            }
+            // The plotted CDF curves read at every tenth of the BoTs: the value below which that fraction lies.
+            let mut head = vec!["fraction of BoTs".to_string()];
+            for r in runs {
+                head.push(format!("{}: makespan", r.label));
+                head.push(format!("{}: NSL", r.label));
+            }
+            let curves: Vec<[Vec<(f64, f64)>; 2]> =
+                runs.iter().map(|r| [charts::cdf_curve(r, false), charts::cdf_curve(r, true)]).collect();
+            let at = |pts: &[(f64, f64)], q: f64| pts.iter().find(|p| p.1 >= q - 1e-12).map(|p| p.0);
+            let rows = (1..=10)
+                .map(|k| {
+                    let q = f64::from(k) / 10.0;
+                    let mut row = vec![format!("{:.0}%", 100.0 * q)];
+                    for [ms, nsl] in &curves {
+                        row.push(at(ms, q).map_or("—".into(), fmt_time));
+                        row.push(at(nsl, q).map_or("—".into(), |v| format!("{v:.3}")));
+                    }
+                    row
+                })
+                .collect();
+            vec![Table { caption: "CDF of BoT makespan and NSL, read at every tenth of the BoTs".into(), head, rows }]
+        }
+    }
+}
+
+/// The "Numbers" button of chart `id` (in its caption) and, when pressed, the tables of its plotted values.
+#[component]
+pub fn ChartNumbers(lab: Lab, id: &'static str, title: &'static str) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let region = format!("{id}-numbers");
+    view! {
+        <button class="small numbers-toggle" id=format!("{id}-numbers-toggle") aria-controls=region.clone()
+            aria-expanded=move || open.get().to_string()
+            on:click=move |_| open.update(|o| *o = !*o)>"Numbers"</button>
+        <div class="numbers" id=region role="region" aria-label=format!("{title}: plotted values") tabindex="0" hidden=move || !open.get()>
+            {move || {
+                if !open.get() {
+                    return None;
+                }
+                lab.version.track();
+                let tables = with_runs(|runs| tables(id, runs));
+                Some(if tables.is_empty() {
+                    view! { <p>"No data yet: run a scenario."</p> }.into_any()
+                } else {
+                    tables.into_iter().map(|t| view! {
+                        <table class="mini">
+                            <caption>{t.caption}</caption>
+                            <thead><tr>{t.head.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
+                            <tbody>{t.rows.into_iter().map(|r| view! {
+                                <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
+                            }).collect_view()}</tbody>
+                        </table>
+                    }).collect_view().into_any()
+                })
+            }}
+        </div>
+    }
+}

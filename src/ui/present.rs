@@ -1,0 +1,112 @@
+//! Projector mode (a button, or `?present=1` in a link): large type, thick lines, one chart at a time at full
+//! width, stepped through with the arrow keys, the cards always in view.
+
+use super::{charts, Lab, CHARTS};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Whether projector mode is on, and which chart it shows.
+#[derive(Clone, Copy)]
+pub struct Present {
+    pub on: RwSignal<bool>,
+    pub index: RwSignal<usize>,
+}
+
+impl Present {
+    /// Reads `?present=1` from the page's address, applies the mode to the document and listens to the arrow keys.
+    pub fn start(lab: Lab) -> Present {
+        let wanted = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
+            .and_then(|p| p.get("present"))
+            .is_some_and(|v| v == "1");
+        let p = Present { on: RwSignal::new(wanted), index: RwSignal::new(0) };
+        Effect::new(move |before: Option<bool>| {
+            let on = p.on.get();
+            charts::set_projector(on);
+            if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+                let _ = root.class_list().toggle_with_force("present", on);
+            }
+            // The address keeps `&present=1` while the mode is on, so a reload or a copied link stays in it.
+            super::PRESENTING.with(|c| c.set(on));
+            super::remember(&lab.scenario.get_untracked());
+            // The canvases change size with the mode, which clears them: redraw once they have (at start, the
+            // page draws them itself).
+            if before.is_some() {
+                set_timeout(move || lab.version.update(|v| *v += 1), std::time::Duration::ZERO);
+            }
+            on
+        });
+        let on_key = move |ev: &web_sys::Event| {
+            let Some(ev) = ev.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+            if !p.on.get_untracked() || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
+                return;
+            }
+            // Arrow keys keep their meaning inside form controls.
+            let in_control = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+            if in_control {
+                return;
+            }
+            match ev.key().as_str() {
+                "ArrowRight" | "PageDown" => {
+                    ev.prevent_default();
+                    p.step(1);
+                }
+                "ArrowLeft" | "PageUp" => {
+                    ev.prevent_default();
+                    p.step(-1);
+                }
+                "Escape" => p.on.set(false),
+                _ => {}
+            }
+        };
+        // The page listens for its whole life: the listener is never removed.
+        if let Some(w) = web_sys::window() {
+            gloo_events::EventListener::new(&w, "keydown", on_key).forget();
+        }
+        p
+    }
+
+    /// Shows the next (`+1`) or previous (`-1`) chart, wrapping around.
+    pub fn step(self, by: i32) {
+        let n = CHARTS.len() as i32;
+        self.index.update(|i| *i = ((*i as i32 + by).rem_euclid(n)) as usize);
+        // Bring the chart shown into view (below the cards, which stay at the top).
+        if let Some(stepper) =
+            web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector("nav.stepper").ok().flatten())
+        {
+            stepper.scroll_into_view();
+        }
+    }
+}
+
+/// The projector-mode button of the run bar.
+#[component]
+pub fn PresentButton(p: Present) -> impl IntoView {
+    view! {
+        <button id="present" aria-pressed=move || p.on.get().to_string()
+            title="Large type, thick lines, one chart at a time (arrow keys step through them); also ?present=1 in a link"
+            on:click=move |_| p.on.update(|o| *o = !*o)>
+            {move || if p.on.get() { "Leave projector mode" } else { "Projector mode" }}
+        </button>
+    }
+}
+
+/// Previous / next and which chart is shown, in projector mode.
+#[component]
+pub fn ChartStepper(p: Present) -> impl IntoView {
+    view! {
+        <nav class="stepper" aria-label="charts" hidden=move || !p.on.get()>
+            <button id="chart-prev" on:click=move |_| p.step(-1)>"◀ Previous chart"</button>
+            <span id="chart-position" aria-live="polite">{move || {
+                let i = p.index.get();
+                format!("Chart {} of {}: {}", i + 1, CHARTS.len(), CHARTS[i].1)
+            }}</span>
+            <button id="chart-next" on:click=move |_| p.step(1)>"Next chart ▶"</button>
+            <span class="hint">"(or the ← → keys)"</span>
+        </nav>
+    }
+}
