@@ -2,7 +2,7 @@
 # Builds the page for the /bagsim/ sub-path and runs every browser test:
 #   1. trunk build --release --public-url /bagsim/          (dist/, as deployed to GitHub Pages)
 #   2. cargo test -p e2e --release                          (the page in headless Chromium through chromedriver:
-#      e2e/tests/page.rs, trace.rs and classroom.rs, the last with axe-core from node_modules/)
+#      e2e/tests/page.rs, trace.rs, desktop_grid.rs and classroom.rs, the last with axe-core from node_modules/)
 #   3. cargo test --target wasm32-unknown-unknown --test web (wasm-bindgen-test in headless Chromium)
 # Idempotent; exits non-zero if the build or any test fails (steps 2 and 3 both run, so one report shows both).
 # Extra arguments go to the e2e test binary, e.g. `scripts/test-browser.sh shared_link`.

@@ -1,5 +1,9 @@
 //! The messages between the page and the simulation worker: the only types that cross the worker boundary.
 
+use crate::family::desktop_grid::bot_selection::BotSelection;
+use crate::family::desktop_grid::figures::{Bar, CiRule};
+use crate::family::desktop_grid::workload::Mix;
+use crate::family::desktop_grid::{DesktopGridConfig, DgReport, DgSample};
 use crate::family::multi_cluster::simulation::Sample;
 use crate::run::Report;
 use crate::scenario::Scenario;
@@ -81,6 +85,16 @@ pub enum ToWorker {
         request_id: u32,
         scenario: Box<Scenario>,
     },
+    /// One bar of a desktop-grid paper figure ([Anglano09] Figs. 2–17): the figure's `mix` and `policy` on `base`'s
+    /// other settings, seeds added under `rule` (`figures::run_bar`, as `bagsim dg-figure`): answered by `DgBar`.
+    DgBar {
+        job_id: u32,
+        figure: u32,
+        mix: Mix,
+        policy: BotSelection,
+        base: Box<DesktopGridConfig>,
+        rule: CiRule,
+    },
     /// Fault injection: the worker panics, as a bug or an out-of-memory abort would end it. Lets the page's browser
     /// test check that a dead worker is reported and replaced (`window.__bagsimCrashWorker()`).
     Crash,
@@ -115,6 +129,29 @@ pub struct Progress {
     /// BoTs finished since the previous message.
     #[serde(with = "packed_bots")]
     pub bots: Vec<BotDone>,
+}
+
+/// Where a desktop-grid run stands ([Anglano09]), with the samples taken since the previous message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DgProgress {
+    pub run_id: u32,
+    /// Simulated time, s.
+    pub now: f64,
+    /// End of the run at the latest, s.
+    pub horizon: f64,
+    pub events: u64,
+    pub bots: u64,
+    pub finished_bots: u64,
+    pub tasks: u64,
+    pub finished_tasks: u64,
+    /// Replicas running now (= busy machines).
+    pub replicas_running: u32,
+    /// Tasks without a running replica now.
+    pub queued: u64,
+    /// Wall-clock seconds spent simulating so far.
+    pub wall: f64,
+    /// New time-series samples (machines up, replicas running, queue length, BoTs in the system, tasks done).
+    pub samples: Vec<DgSample>,
 }
 
 /// Worker → page.
@@ -200,6 +237,20 @@ pub enum FromWorker {
         result: Result<Box<WorkloadViews>, String>,
         /// The model row fitted to that workload ([Iosup08] §3.1), with every candidate; or why it could not be.
         fit: Result<Box<(FittedModel, FitCandidates)>, String>,
+    },
+    /// A desktop-grid run's progress (its `Started`, `Paused`, `Cancelled` and `Failed` are the shared ones).
+    DgProgress(Box<DgProgress>),
+    /// A desktop-grid run ended: the report `bagsim run --out` writes for the scenario (but the wall time).
+    DgFinished {
+        run_id: u32,
+        report: Box<DgReport>,
+        /// Wall-clock seconds the worker spent computing the report after the simulation.
+        report_s: f64,
+    },
+    /// A bar of a desktop-grid paper figure, or why it could not be computed.
+    DgBar {
+        job_id: u32,
+        result: Result<Box<Bar>, String>,
     },
     /// The worker panicked (sent from its panic hook, just before it dies): the reason the page shows.
     Panicked {

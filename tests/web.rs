@@ -6,7 +6,7 @@
 //!  cargo test --target wasm32-unknown-unknown --test web` (scripts/test-browser.sh does this).
 #![cfg(target_arch = "wasm32")]
 
-use bagsim::protocol::{BotDone, FromWorker, Progress, ToWorker};
+use bagsim::protocol::{BotDone, DgProgress, FromWorker, Progress, ToWorker};
 use bagsim::run::{run_with_clock, Report};
 use bagsim::scenario::Scenario;
 use bagsim::trace::bots::BotRule;
@@ -40,6 +40,18 @@ fn tiny_scenario() -> Scenario {
     s
 }
 
+/// A small desktop grid ([Anglano09]): 8 BoTs of the Short mix on Low-Avail Heterogeneous machines.
+fn tiny_dg_scenario() -> Scenario {
+    let mut s = Scenario::default_for(bagsim::family::Family::DesktopGrid);
+    s.seed = 5;
+    let d = s.desktop_grid.as_mut().expect("a desktop-grid section");
+    d.availability = bagsim::family::desktop_grid::availability::AvailabilityLevel::Low;
+    d.heterogeneity = bagsim::family::desktop_grid::machines::Heterogeneity::Heterogeneous;
+    d.mix = bagsim::family::desktop_grid::workload::Mix::Short;
+    d.bots = 8;
+    s
+}
+
 fn tiny_report() -> Report {
     run_with_clock(&tiny_scenario(), &|| 0.0).expect("the tiny scenario runs")
 }
@@ -61,6 +73,7 @@ fn to_worker_name(m: &ToWorker) -> &'static str {
         ToWorker::TraceBots { .. } => "TraceBots",
         ToWorker::ScenarioViews { .. } => "ScenarioViews",
         ToWorker::Crash => "Crash",
+        ToWorker::DgBar { .. } => "DgBar",
     }
 }
 
@@ -81,6 +94,9 @@ fn from_worker_name(m: &FromWorker) -> &'static str {
         FromWorker::ImportFailed { .. } => "ImportFailed",
         FromWorker::TraceBots { .. } => "TraceBots",
         FromWorker::Views { .. } => "Views",
+        FromWorker::DgProgress(_) => "DgProgress",
+        FromWorker::DgFinished { .. } => "DgFinished",
+        FromWorker::DgBar { .. } => "DgBar",
     }
 }
 
@@ -88,6 +104,7 @@ fn from_worker_name(m: &FromWorker) -> &'static str {
 fn every_to_worker_message_round_trips() {
     let messages = vec![
         ToWorker::Run { run_id: 1, scenario: Box::new(tiny_scenario()), speed: None, live: true },
+        ToWorker::Run { run_id: 2, scenario: Box::new(tiny_dg_scenario()), speed: Some(3600.0), live: true },
         ToWorker::Run { run_id: u32::MAX, scenario: Box::default(), speed: Some(86_400.0), live: false },
         ToWorker::Pause { run_id: 2 },
         ToWorker::Resume { run_id: 3 },
@@ -105,9 +122,17 @@ fn every_to_worker_message_round_trips() {
         ToWorker::TraceBots { import_id: 1, rule: BotRule { delta: 100.5, ..BotRule::default() }, fit: true },
         ToWorker::ScenarioViews { request_id: 3, scenario: Box::new(tiny_scenario()) },
         ToWorker::Crash,
+        ToWorker::DgBar {
+            job_id: 3,
+            figure: 7,
+            mix: bagsim::family::desktop_grid::workload::Mix::Long,
+            policy: bagsim::family::desktop_grid::bot_selection::BotSelection::LongIdle,
+            base: Box::new(bagsim::family::desktop_grid::DesktopGridConfig { bots: 20, ..Default::default() }),
+            rule: bagsim::family::desktop_grid::figures::CiRule { min_seeds: 2, max_seeds: 5, rel: 0.025 },
+        },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(to_worker_name).collect();
-    assert_eq!(names.len(), 14, "not every ToWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 15, "not every ToWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }
@@ -141,7 +166,40 @@ fn every_from_worker_message_round_trips() {
         bagsim::workload::fit_workload::fit_workload_with_candidates(&e.workload).expect("a fitted row");
     let views = bagsim::workload::views::views(&e.workload).expect("views");
     let jobs = bagsim::workload::burstiness::of_trace(&trace).expect("burstiness");
+    let dg_report =
+        bagsim::family::desktop_grid::run_with_clock(&tiny_dg_scenario(), &|| 0.0).expect("the tiny desktop grid runs");
+    let dg_progress = DgProgress {
+        run_id: 10,
+        now: 86_400.5,
+        horizon: 1e7,
+        events: 1 << 35,
+        bots: 8,
+        finished_bots: 3,
+        tasks: 4000,
+        finished_tasks: 1234,
+        replicas_running: 97,
+        queued: 12,
+        wall: 0.25,
+        samples: dg_report.metrics.series.iter().take(3).cloned().collect(),
+    };
+    assert!(!dg_progress.samples.is_empty(), "the tiny desktop grid has no time-series samples");
+    let bar = bagsim::family::desktop_grid::figures::Bar {
+        mix: bagsim::family::desktop_grid::workload::Mix::AllVs,
+        policy: bagsim::family::desktop_grid::bot_selection::BotSelection::Rr,
+        seeds: 30,
+        saturated_seeds: 16,
+        unbounded: true,
+        cap_hit: false,
+        turnaround: (1e5, f64::NAN),
+        makespan: (0.1 + 0.2, 1e-300),
+        waiting: (3600.5, 12.25),
+        rwt: (0.125, 0.0),
+    };
     let messages = vec![
+        FromWorker::DgBar { job_id: 1, result: Ok(Box::new(bar)) },
+        FromWorker::DgBar { job_id: 2, result: Err("desktop_grid.bots: 0 is out of range".into()) },
+        FromWorker::DgProgress(Box::new(dg_progress)),
+        FromWorker::DgFinished { run_id: 11, report: Box::new(dg_report), report_s: 0.03125 },
         FromWorker::Ready,
         FromWorker::Started {
             run_id: 1,
@@ -195,7 +253,7 @@ fn every_from_worker_message_round_trips() {
         },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
-    assert_eq!(names.len(), 15, "not every FromWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 18, "not every FromWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }

@@ -9,6 +9,10 @@ fn main() {
 fn main() {}
 
 #[cfg(target_arch = "wasm32")]
+#[path = "worker/dg.rs"]
+mod dg;
+
+#[cfg(target_arch = "wasm32")]
 mod worker {
     use bagsim::family::multi_cluster::simulation::Simulation;
     use bagsim::metrics;
@@ -22,9 +26,9 @@ mod worker {
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     /// Wall-clock budget of one chunk, ms: small enough that Pause and Cancel are answered at once.
-    const CHUNK_MS: f64 = 40.0;
+    pub(crate) const CHUNK_MS: f64 = 40.0;
     /// Demo speed: one tick of simulated time every this many ms.
-    const TICK_MS: i32 = 50;
+    pub(crate) const TICK_MS: i32 = 50;
 
     struct Current {
         run_id: u32,
@@ -57,11 +61,11 @@ mod worker {
         js_sys::global().unchecked_into()
     }
 
-    fn now_ms() -> f64 {
+    pub(crate) fn now_ms() -> f64 {
         scope().performance().map_or(0.0, |p| p.now())
     }
 
-    fn post(msg: &FromWorker) {
+    pub(crate) fn post(msg: &FromWorker) {
         match serde_wasm_bindgen::to_value(msg) {
             Ok(v) => {
                 let _ = scope().post_message(&v);
@@ -94,11 +98,17 @@ mod worker {
         post(&FromWorker::Ready);
     }
 
+    /// Ends the multi-cluster run in progress, if any (a desktop-grid run replaces it).
+    pub(crate) fn stop_multi_cluster_run() {
+        CURRENT.with(|c| *c.borrow_mut() = None);
+    }
+
     fn same_run(run_id: u32) -> bool {
         CURRENT.with(|c| c.borrow().as_ref().is_some_and(|c| c.run_id == run_id))
     }
 
     fn handle(m: ToWorker) {
+        let Some(m) = crate::dg::handle(m) else { return };
         match m {
             ToWorker::Run { run_id, scenario, speed, live } => {
                 CURRENT.with(|c| *c.borrow_mut() = None);
@@ -222,6 +232,8 @@ mod worker {
                 post(&FromWorker::Views { request_id, result, fit });
             }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
+            // Answered by `dg::handle`.
+            ToWorker::DgBar { .. } => {}
         }
     }
 
@@ -318,7 +330,7 @@ mod worker {
     /// Runs the next chunk after `delay_ms`. With no delay, through a message to ourselves: the page's messages
     /// (Pause, Cancel) still get through between chunks, and there is none of the 4 ms that browsers add to
     /// repeated zero-delay timers.
-    fn schedule(delay_ms: i32) {
+    pub(crate) fn schedule(delay_ms: i32) {
         let pending = TIMER_PENDING.with(|p| std::mem::replace(&mut *p.borrow_mut(), true));
         if pending {
             return;
@@ -335,6 +347,7 @@ mod worker {
     fn run_scheduled_chunk() {
         TIMER_PENDING.with(|p| *p.borrow_mut() = false);
         chunk();
+        crate::dg::chunk();
     }
 
     /// The channel `schedule` yields through: port 1 runs a chunk on each message, port 2 is where they are sent.

@@ -4,6 +4,8 @@
 mod charts;
 mod client;
 mod controls;
+mod desktop_grid;
+mod dg_figures;
 mod download;
 mod fit_plots;
 mod login_logout;
@@ -305,6 +307,7 @@ impl Lab {
             | FromWorker::ImportFailed { .. }
             | FromWorker::TraceBots { .. }
             | FromWorker::Views { .. }) => trace_lab::on_message(m),
+            m @ (FromWorker::DgProgress(_) | FromWorker::DgFinished { .. }) => desktop_grid::on_message(self, m),
             _ => {}
         }
     }
@@ -833,6 +836,7 @@ fn App() -> impl IntoView {
         <Show when=move || paper_on.get()><paper::PaperFigures/></Show>
         <main>
             <aside class="controls" aria-label="scenario">
+                <desktop_grid::DgControls lab=lab/>
                 <Show when=move || controls_on.get()>
                     <controls::Controls lab=lab/>
                     <div class="platform-summary">{move || match processors() {
@@ -843,6 +847,7 @@ fn App() -> impl IntoView {
             </aside>
             <section class="results" aria-label="results">
                 <RunBar lab=lab present=present/>
+                <desktop_grid::DgResults lab=lab/>
                 <Cards lab=lab/>
                 <Compare lab=lab/>
                 <Charts lab=lab present=present/>

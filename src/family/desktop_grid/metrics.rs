@@ -54,7 +54,8 @@ fn slope(points: &[(f64, f64)]) -> f64 {
 }
 
 /// (saturated, growth in BoTs/day): the BoTs in the system rose, over the second half of the submission window,
-/// by more than max(5, 10% of the BoTs), or BoTs were left unfinished at the horizon.
+/// by more than max(5, 10% of the BoTs) and more than that many are in the system at the last arrival (a backlog, not
+/// a fluctuation of a short run), or BoTs were left unfinished at the horizon.
 pub fn saturation(
     series: &[DgSample],
     first_arrival: f64,
@@ -70,7 +71,9 @@ pub fn saturation(
         .collect();
     let k = slope(&pts);
     let rise = k * (last_arrival - mid);
-    (unfinished > 0 || rise > (0.1 * bots as f64).max(5.0), k * 86_400.0)
+    let threshold = (0.1 * bots as f64).max(5.0);
+    let backlog = pts.last().map_or(0.0, |p| p.1);
+    (unfinished > 0 || (rise > threshold && backlog > threshold), k * 86_400.0)
 }
 
 /// The metrics of a finished (or stopped) simulation.
@@ -128,5 +131,10 @@ mod tests {
         let (sat, g) = saturation(&flat, 0.0, 9_900.0, 100, 0);
         assert!(!sat && g.abs() < 10.0, "{g}");
         assert!(saturation(&flat, 0.0, 9_900.0, 100, 1).0);
+        // A rise that ends with no backlog (a short run's fluctuation) is not saturation.
+        let blip: Vec<DgSample> =
+            (0..100u32).map(|i| s(f64::from(i) * 100.0, if i >= 98 { 2 } else { i.saturating_sub(50) / 4 })).collect();
+        let (sat, g) = saturation(&blip, 0.0, 9_900.0, 30, 0);
+        assert!(!sat && g > 50.0, "the rise is steep ({g} BoTs/day) but ends with 2 BoTs in the system");
     }
 }

@@ -1,0 +1,539 @@
+//! The desktop-grid family on the page ([Anglano09], "Anglano & Canonico 2009"): the family switch, the
+//! desktop-grid controls, the cards of a run and its two live charts (machines up, replicas running). The run goes
+//! through the same worker and Run bar as a multi-cluster one; only `DgProgress` and `DgFinished` are its own.
+
+use super::controls::{apply, error_view};
+use super::{Lab, Status};
+use crate::family::desktop_grid::availability::AvailabilityLevel;
+use crate::family::desktop_grid::bot_selection::BotSelection;
+use crate::family::desktop_grid::machines::Heterogeneity;
+use crate::family::desktop_grid::workload::Mix;
+use crate::family::desktop_grid::{DesktopGridConfig, DgReport, DgSample};
+use crate::family::Family;
+use crate::protocol::{DgProgress, FromWorker, Progress};
+use crate::scenario::Scenario;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use std::cell::RefCell;
+use wasm_bindgen::JsCast;
+
+/// A chart: canvas id, title, y axis, value of a sample.
+type ChartSpec = (&'static str, &'static str, &'static str, fn(&DgSample) -> f64);
+
+const CHARTS: [ChartSpec; 2] = [
+    ("dg-chart-machines", "Machines up", "machines available", |s| f64::from(s.machines_up)),
+    ("dg-chart-replicas", "Replicas running", "replicas (busy machines)", |s| f64::from(s.replicas_running)),
+];
+
+/// The run's samples, outside the reactive graph (a run streams thousands).
+#[derive(Default)]
+struct Live {
+    run_id: u32,
+    samples: Vec<DgSample>,
+    last_draw: f64,
+}
+
+/// The reactive state of the desktop-grid results: reference-counted signals, so `on_message` reaches them
+/// whatever component is mounted.
+#[derive(Clone)]
+struct State {
+    progress: ArcRwSignal<Option<DgProgress>>,
+    report: ArcRwSignal<Option<Box<DgReport>>>,
+    version: ArcRwSignal<u64>,
+}
+
+thread_local! {
+    static LIVE: RefCell<Live> = RefCell::new(Live::default());
+    static STATE: State = State {
+        progress: ArcRwSignal::new(None),
+        report: ArcRwSignal::new(None),
+        version: ArcRwSignal::new(0),
+    };
+}
+
+fn state() -> State {
+    STATE.with(Clone::clone)
+}
+
+fn is_dg(lab: Lab) -> bool {
+    lab.scenario.with(|s| s.family == Family::DesktopGrid)
+}
+
+/// The desktop-grid messages of the worker (`ui::Lab::on_message` passes them on).
+pub(super) fn on_message(lab: Lab, m: FromWorker) {
+    let current = lab.run_id.get_untracked();
+    let st = state();
+    match m {
+        FromWorker::DgProgress(p) if p.run_id == current => {
+            let force = p.finished_bots == p.bots;
+            LIVE.with(|l| {
+                let mut l = l.borrow_mut();
+                if l.run_id != current {
+                    l.run_id = current;
+                    l.samples.clear();
+                }
+                l.samples.extend_from_slice(&p.samples);
+            });
+            let mut p = *p;
+            p.samples.clear();
+            // The Run bar's progress, simulated time and event rate read the shared progress.
+            lab.progress.set(Some(Progress {
+                run_id: p.run_id,
+                now: p.now,
+                horizon: p.horizon,
+                events: p.events,
+                finished_tasks: p.finished_tasks,
+                tasks: p.tasks,
+                queued: p.queued,
+                running: u64::from(p.replicas_running),
+                wall: p.wall,
+                samples: Vec::new(),
+                bots: Vec::new(),
+            }));
+            st.progress.set(Some(p));
+            redraw(&st, force);
+        }
+        FromWorker::DgFinished { run_id, report, report_s } if run_id == current => {
+            lab.status.set(Status::Finished);
+            lab.phase_times.update(|t| t.1 = Some(report_s));
+            lab.message.set(format!(
+                "finished: simulated {:.1} days in {:.2} s",
+                report.metrics.end_time / 86_400.0,
+                report.wall_time_s
+            ));
+            st.report.set(Some(report));
+            redraw(&st, true);
+        }
+        _ => {}
+    }
+}
+
+fn now_ms() -> f64 {
+    super::now_ms()
+}
+
+/// Asks the charts to redraw, at most four times a second while a run streams.
+fn redraw(st: &State, force: bool) {
+    let t = now_ms();
+    let due = LIVE.with(|l| {
+        let mut l = l.borrow_mut();
+        let due = force || t - l.last_draw > 250.0;
+        if due {
+            l.last_draw = t;
+        }
+        due
+    });
+    if due {
+        st.version.update(|v| *v += 1);
+    }
+}
+
+type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// One series over simulated time (days).
+fn draw_series<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
+    y_label: &str,
+    samples: &[DgSample],
+    pick: fn(&DgSample) -> f64,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    if samples.is_empty() {
+        root.draw(&Text::new(format!("{title}: no data yet"), (20, 30), ("sans-serif", 15).into_font()))?;
+        return Ok(());
+    }
+    let x_max = samples.last().map_or(0.1, |s| s.time / 86_400.0).max(0.01);
+    let y_max = samples.iter().map(pick).fold(0.0, f64::max);
+    let y_max = if y_max > 0.0 { y_max * 1.05 } else { 1.0 };
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 16))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+    chart
+        .configure_mesh()
+        .label_style(("sans-serif", 12))
+        .axis_desc_style(("sans-serif", 12))
+        .x_desc("simulated time [days]")
+        .y_desc(y_label)
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+    let colour = super::charts::PALETTE[0];
+    chart.draw_series(LineSeries::new(samples.iter().map(|s| (s.time / 86_400.0, pick(s))), colour.stroke_width(2)))?;
+    Ok(())
+}
+
+fn draw_charts() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    LIVE.with(|l| {
+        let l = l.borrow();
+        for (id, title, y, pick) in CHARTS {
+            let Some(canvas) =
+                document.get_element_by_id(id).and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            else {
+                continue;
+            };
+            if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
+                let root = backend.into_drawing_area();
+                let _ = draw_series(&root, title, y, &l.samples, pick);
+                let _ = root.present();
+            }
+        }
+    });
+}
+
+/// A duration, in the unit that reads best.
+fn fmt_time(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.1} s")
+    } else if s < 7200.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 2.0 * 86_400.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} days", s / 86_400.0)
+    }
+}
+
+/// A card: id, title, help, exact value (`data-value`), the value as shown, and whether it stands for "unbounded".
+pub struct Card {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub help: &'static str,
+    pub value: f64,
+    pub shown: String,
+}
+
+/// The cards of a finished run. A saturated run ([Anglano09] §IV: the BoTs in the system grow without bound)
+/// shows "unbounded" and the growth rate instead of its time figures.
+fn cards(r: &DgReport) -> Vec<Card> {
+    let m = &r.metrics;
+    let w = &r.workload;
+    let time = |v: f64| {
+        if m.saturated {
+            format!("unbounded (+{:.1} BoTs/day)", m.growth_rate)
+        } else if v.is_nan() {
+            "—".to_string()
+        } else {
+            fmt_time(v)
+        }
+    };
+    vec![
+        Card {
+            id: "dg-card-tt",
+            title: "Mean turnaround time (TT)",
+            help: "per BoT: last task completion − submission (Anglano & Canonico 2009, Eq. 1)",
+            value: m.turnaround.mean,
+            shown: time(m.turnaround.mean),
+        },
+        Card {
+            id: "dg-card-wt",
+            title: "Mean waiting time (WT)",
+            help: "per BoT: first task dispatch − submission",
+            value: m.waiting.mean,
+            shown: time(m.waiting.mean),
+        },
+        Card {
+            id: "dg-card-ms",
+            title: "Mean execution makespan",
+            help: "per BoT: last task completion − first task dispatch (TT = WT + execution makespan)",
+            value: m.execution_makespan.mean,
+            shown: time(m.execution_makespan.mean),
+        },
+        Card {
+            id: "dg-card-rwt",
+            title: "Relative wasted time (RWT)",
+            help: "machine time of useless replicas / machine time of all replicas",
+            value: m.rwt,
+            shown: format!("{:.2}%", 100.0 * m.rwt),
+        },
+        Card {
+            id: "dg-card-ep",
+            title: "Effective power ΣEP",
+            help: "Σ P_i · A_i over the machines (Anglano & Canonico 2009, Eq. 9)",
+            value: w.effective_power,
+            shown: format!("{:.1}", w.effective_power),
+        },
+        Card {
+            id: "dg-card-c",
+            title: "Occupancy C",
+            help: "application size / ΣEP: how long the grid takes to run one BoT, s (Eq. 8)",
+            value: w.occupancy,
+            shown: fmt_time(w.occupancy),
+        },
+        Card {
+            id: "dg-card-lambda",
+            title: "BoT arrival rate λ",
+            help: "λ = L / C, BoTs per second (Eq. 7); shown per hour",
+            value: w.bot_rate,
+            shown: format!("{:.3} BoTs/h", w.bot_rate * 3600.0),
+        },
+    ]
+}
+
+fn select_options<T: Copy + PartialEq + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    label: fn(T) -> String,
+) -> impl IntoView {
+    all.iter().map(|&v| view! { <option value=name(v)>{label(v)}</option> }).collect_view()
+}
+
+fn dg(s: &mut Scenario) -> &mut DesktopGridConfig {
+    s.desktop_grid.get_or_insert_with(DesktopGridConfig::default)
+}
+
+fn parse<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+    let t = text.trim();
+    t.parse::<T>().map_err(|_| format!("{t:?} is not a valid number; {what}"))
+}
+
+fn number(text: &str, what: &str) -> Result<f64, String> {
+    parse::<f64>(text, what).and_then(|v| if v.is_finite() { Ok(v) } else { Err(format!("{v} is not finite; {what}")) })
+}
+
+/// What every control has: its id, label (the paper's wording), help, and the scenario field it sets.
+#[derive(Clone, Copy)]
+struct Ctl {
+    id: &'static str,
+    label: &'static str,
+    help: &'static str,
+    path: &'static str,
+}
+
+/// A labelled control with its help text and its error line.
+fn field(lab: Lab, c: Ctl, input: AnyView) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=c.id title=c.help>{c.label}</label>
+            {input}
+            <div class="help">{c.help}</div>
+            {error_view(lab, c.path)}
+        </div>
+    }
+}
+
+type Edit = fn(&mut Scenario, &str) -> Result<(), String>;
+
+/// A number input bound to `path`; `get` shows the scenario's value.
+fn number_field(lab: Lab, c: Ctl, step: &'static str, get: fn(&Scenario) -> String, edit: Edit) -> impl IntoView {
+    let value = Memo::new(move |_| lab.scenario.with(get));
+    let path = c.path;
+    let input = view! {
+        <input type="number" id=c.id step=step prop:value=move || value.get()
+            on:change=move |ev| { let text = event_target_value(&ev); apply(lab, path, |s| edit(s, &text)) }/>
+    }
+    .into_any();
+    field(lab, c, input)
+}
+
+/// The choices of a select: every value, its name in the scenario, its label.
+type Choices<T> = (&'static [T], fn(T) -> &'static str, fn(T) -> String);
+
+/// A select bound to `path`.
+fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
+    lab: Lab,
+    c: Ctl,
+    (all, name, show): Choices<T>,
+    get: fn(&DesktopGridConfig) -> T,
+    set: fn(&mut DesktopGridConfig, T),
+) -> impl IntoView {
+    let path = c.path;
+    let value =
+        Memo::new(move |_| lab.scenario.with(|s| name(get(s.desktop_grid.as_ref().unwrap_or(&Default::default())))));
+    let input = view! {
+        <select id=c.id prop:value=move || value.get()
+            on:change=move |ev| {
+                let text = event_target_value(&ev);
+                apply(lab, path, |s| match all.iter().find(|&&v| name(v) == text) {
+                    Some(&v) => { set(dg(s), v); Ok(()) }
+                    None => Err(format!("{text:?} is not one of the choices")),
+                })
+            }>
+            {select_options(all, name, show)}
+        </select>
+    }
+    .into_any();
+    field(lab, c, input)
+}
+
+fn cfg_of(s: &Scenario) -> DesktopGridConfig {
+    s.desktop_grid.clone().unwrap_or_default()
+}
+
+/// Marks the document with the family, so that the style sheet shows only that family's controls and results.
+fn mark_family(family: Family) {
+    if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+        let name = if family == Family::DesktopGrid { "desktop_grid" } else { "multi_cluster" };
+        let _ = body.set_attribute("data-family", name);
+    }
+}
+
+/// The family switch and, for a desktop grid, its controls.
+#[component]
+pub fn DgControls(lab: Lab) -> impl IntoView {
+    let family = Memo::new(move |_| lab.scenario.with(|s| s.family));
+    Effect::new(move |_| mark_family(family.get()));
+    let switch = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        lab.errors.set(Default::default());
+        apply(lab, "family", |s| {
+            match text.as_str() {
+                "desktop_grid" => {
+                    s.family = Family::DesktopGrid;
+                    dg(s);
+                }
+                "multi_cluster" => {
+                    s.family = Family::MultiCluster;
+                    s.desktop_grid = None;
+                }
+                _ => return Err(format!("{text:?} is not a scenario family")),
+            }
+            Ok(())
+        });
+    };
+    view! {
+        <div class="dg-family field">
+            <label for="family" title="which kind of grid the scenario simulates">"Grid family"</label>
+            <select id="family" prop:value=move || if family.get() == Family::DesktopGrid { "desktop_grid" } else { "multi_cluster" }
+                on:change=switch>
+                <option value="multi_cluster">"Multi-cluster grid (Iosup et al. 2008)"</option>
+                <option value="desktop_grid">"Desktop grid (Anglano & Canonico 2009)"</option>
+            </select>
+            {error_view(lab, "family")}
+        </div>
+        <Show when=move || family.get() == Family::DesktopGrid>
+            <DgFields lab=lab/>
+        </Show>
+    }
+}
+
+#[component]
+fn DgFields(lab: Lab) -> impl IntoView {
+    view! {
+        <div class="dg-panel" id="dg-controls">
+            <p class="help">"Volatile desktop machines that fail and come back; BoTs scheduled by WQR-FT (replication with fault tolerance and checkpoints), as in Anglano & Canonico 2009, §III–IV."</p>
+            {select_field(lab, Ctl { id: "dg-availability", label: "Availability level", help: "Table II: High (enterprise desktop grids, about 98% availability), Medium (75%), Low (volunteer computing, 50%)", path: "desktop_grid.availability" }, (&AvailabilityLevel::ALL, AvailabilityLevel::name,
+                |v| match v {
+                    AvailabilityLevel::High => "High-Avail".into(),
+                    AvailabilityLevel::Medium => "Med-Avail".into(),
+                    AvailabilityLevel::Low => "Low-Avail".into(),
+                    AvailabilityLevel::AlwaysUp => "Always up (no failures; not in the paper)".into(),
+                }),
+                |c| c.availability, |c, v| c.availability = v)}
+            {select_field(lab, Ctl { id: "dg-heterogeneity", label: "Machine heterogeneity", help: "Homogeneous: every machine of power 10; Heterogeneous: powers uniform in [2.3, 17.7]; machines are added until the total power is 1 000", path: "desktop_grid.heterogeneity" }, (&Heterogeneity::ALL, Heterogeneity::name,
+                |v| match v { Heterogeneity::Homogeneous => "Homogeneous".into(), Heterogeneity::Heterogeneous => "Heterogeneous".into() }),
+                |c| c.heterogeneity, |c, v| c.heterogeneity = v)}
+            {select_field(lab, Ctl { id: "dg-mix", label: "Task mix (Table III)", help: "the share of Very Small, Small, Medium and Large tasks in every BoT", path: "desktop_grid.mix" }, (&Mix::ALL, Mix::name,
+                |m| { let [vs, s, md, l] = m.shares(); format!("{} (VS {vs}%, S {s}%, M {md}%, L {l}%)", m.label()) }),
+                |c| c.mix, |c, v| c.mix = v)}
+            {number_field(lab, Ctl { id: "dg-load", label: "Load factor L", help: "L = λ · C: the arrival rate of BoTs relative to what the grid can serve (0.5, 0.75, 0.95 in the paper; Eq. 7)", path: "desktop_grid.load" }, "0.05", |s| cfg_of(s).load.to_string(),
+                |s, t| { dg(s).load = number(t, "the load factor L, e.g. 0.75")?; Ok(()) })}
+            {select_field(lab, Ctl { id: "dg-policy", label: "BoT selection policy", help: "which BoT the next free machine serves (§III-C): FCFS-Excl, FCFS-Share, RR, RR-NRF, LongIdle", path: "desktop_grid.bot_selection" }, (&BotSelection::ALL, BotSelection::name,
+                |p| p.label().to_string()), |c| c.bot_selection, |c, v| c.bot_selection = v)}
+            {number_field(lab, Ctl { id: "dg-threshold", label: "Replication threshold (RepThresh)", help: "the most replicas of one task WQR-FT runs at once; empty = 2, unlimited for FCFS-Excl (§IV-C)", path: "desktop_grid.rep_thresh" }, "1", |s| cfg_of(s).rep_thresh.map_or(String::new(), |r| r.to_string()),
+                |s, t| { dg(s).rep_thresh = if t.trim().is_empty() { None } else { Some(parse(t, "a whole number of replicas, at least 1")?) }; Ok(()) })}
+            {number_field(lab, Ctl { id: "dg-weibull", label: "Weibull shape of the time to failure", help: "shape of the machines' Weibull time to failure; its scale keeps the mean at the group's MTTF (Table II)", path: "desktop_grid.weibull_shape" }, "0.05", |s| cfg_of(s).weibull_shape.to_string(),
+                |s, t| { dg(s).weibull_shape = number(t, "a shape such as 0.7")?; Ok(()) })}
+            {number_field(lab, Ctl { id: "dg-checkpoint", label: "Checkpoint period [s]", help: "a running replica saves a checkpoint after every this many seconds of its own execution", path: "desktop_grid.checkpoint_period" }, "60", |s| cfg_of(s).checkpoint_period.to_string(),
+                |s, t| { dg(s).checkpoint_period = number(t, "seconds, e.g. 1800")?; Ok(()) })}
+            {number_field(lab, Ctl { id: "dg-bots", label: "Number of BoTs", help: "how many BoTs the run submits; each holds work of the application size", path: "desktop_grid.bots" }, "1", |s| cfg_of(s).bots.to_string(),
+                |s, t| { dg(s).bots = parse(t, "a whole number of BoTs")?; Ok(()) })}
+            {number_field(lab, Ctl { id: "dg-horizon", label: "Horizon [days]", help: "the run stops here at the latest; empty = 4 × the expected submission window", path: "desktop_grid.horizon" }, "1", |s| cfg_of(s).horizon.map_or(String::new(), |h| (h / 86_400.0).to_string()),
+                |s, t| { dg(s).horizon = if t.trim().is_empty() { None } else { Some(number(t, "days")? * 86_400.0) }; Ok(()) })}
+            {number_field(lab, Ctl { id: "dg-seed", label: "Seed", help: "the seed of every random stream: the same seed gives the same run", path: "seed" }, "1", |s| s.seed.to_string(),
+                |s, t| { s.seed = parse(t, "a whole number ≥ 0")?; Ok(()) })}
+        </div>
+    }
+}
+
+/// The cards and the live charts of a desktop-grid run.
+#[component]
+pub fn DgResults(lab: Lab) -> impl IntoView {
+    let st = state();
+    // A new run empties the results.
+    {
+        let st = st.clone();
+        Effect::new(move |prev: Option<u32>| {
+            let id = lab.run_id.get();
+            if prev.is_some_and(|p| p != id) {
+                st.report.set(None);
+                st.progress.set(None);
+                LIVE.with(|l| {
+                    let mut l = l.borrow_mut();
+                    l.run_id = id;
+                    l.samples.clear();
+                });
+                st.version.update(|v| *v += 1);
+            }
+            id
+        });
+    }
+    {
+        let st = st.clone();
+        Effect::new(move |_| {
+            st.version.track();
+            if is_dg(lab) {
+                draw_charts();
+            }
+        });
+    }
+    let report = st.report.clone();
+    let progress = st.progress.clone();
+    let show_cards = move || {
+        report.with(|r| match r {
+            Some(r) => {
+                let saturated = r.metrics.saturated;
+                cards(r)
+                    .into_iter()
+                    .map(|c| {
+                        view! {
+                            <div class="card" id=c.id title=c.help data-value=c.value.to_string()
+                                data-saturated=saturated.to_string()>
+                                <div class="card-title">{c.title}</div>
+                                <div class="card-value">{c.shown}</div>
+                            </div>
+                        }
+                    })
+                    .collect_view()
+                    .into_any()
+            }
+            None => view! { <div class="card"><div class="card-title">"Results"</div><div class="card-value">"—"</div></div> }.into_any(),
+        })
+    };
+    let live = move || {
+        progress.with(|p| match p {
+            Some(p) => format!(
+                "{} of {} BoTs done ({} of {} tasks); {} replicas running, {} tasks waiting; simulated {:.2} days",
+                p.finished_bots,
+                p.bots,
+                p.finished_tasks,
+                p.tasks,
+                p.replicas_running,
+                p.queued,
+                p.now / 86_400.0
+            ),
+            None => String::new(),
+        })
+    };
+    view! {
+        <Show when=move || is_dg(lab)>
+            <div class="dg-results" id="dg-results">
+                <p class="dg-live" id="dg-live" aria-live="polite">{live.clone()}</p>
+                <div class="cards" id="dg-cards">{show_cards.clone()}</div>
+                <div class="charts">
+                    {CHARTS.iter().map(|&(id, title, _, _)| view! {
+                        <figure class="chart">
+                            <canvas id=id width="560" height="320" role="img" aria-label=format!("{title} over simulated time: chart")></canvas>
+                            <figcaption>{title}</figcaption>
+                        </figure>
+                    }).collect_view()}
+                </div>
+                <super::dg_figures::DgFigures lab=lab/>
+            </div>
+        </Show>
+    }
+}
