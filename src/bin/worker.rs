@@ -330,6 +330,36 @@ mod worker {
     /// Runs the next chunk after `delay_ms`. With no delay, through a message to ourselves: the page's messages
     /// (Pause, Cancel) still get through between chunks, and there is none of the 4 ms that browsers add to
     /// repeated zero-delay timers.
+    /// How far one chunk goes: n events, or up to a simulated time.
+    pub(crate) enum Advance {
+        Events(u64),
+        Until(f64),
+    }
+
+    /// Runs one chunk of either family's run: n events as fast as possible, with n adapted so that a chunk takes
+    /// about CHUNK_MS, or up to the demo clock moved by `speed` simulated seconds per second. Adds the
+    /// chunk's wall time to `wall`; says whether the run finished.
+    pub(crate) fn advance(
+        (chunk, speed, demo_clock, wall): (&mut u64, Option<f64>, &mut f64, &mut f64),
+        run: impl FnOnce(Advance) -> bool,
+    ) -> bool {
+        let t0 = now_ms();
+        let done = match speed {
+            None => run(Advance::Events(*chunk)),
+            Some(v) => {
+                *demo_clock += v * f64::from(TICK_MS) / 1000.0;
+                run(Advance::Until(*demo_clock))
+            }
+        };
+        let dt = now_ms() - t0;
+        *wall += dt / 1000.0;
+        if speed.is_none() && dt > 0.0 {
+            let scaled = (*chunk as f64 * CHUNK_MS / dt).clamp(1_000.0, 5_000_000.0) as u64;
+            *chunk = (*chunk + scaled) / 2;
+        }
+        done
+    }
+
     pub(crate) fn schedule(delay_ms: i32) {
         let pending = TIMER_PENDING.with(|p| std::mem::replace(&mut *p.borrow_mut(), true));
         if pending {
@@ -367,21 +397,11 @@ mod worker {
             if cur.paused {
                 return None;
             }
-            let t0 = now_ms();
-            let done = match cur.speed {
-                None => cur.sim.run_events(cur.chunk),
-                Some(v) => {
-                    cur.demo_clock += v * f64::from(TICK_MS) / 1000.0;
-                    cur.sim.run_until(cur.demo_clock)
-                }
-            };
-            let dt = now_ms() - t0;
-            cur.wall += dt / 1000.0;
-            if cur.speed.is_none() && dt > 0.0 {
-                // Aim each chunk at CHUNK_MS of work.
-                let scaled = (cur.chunk as f64 * CHUNK_MS / dt).clamp(1_000.0, 5_000_000.0) as u64;
-                cur.chunk = (cur.chunk + scaled) / 2;
-            }
+            let sim = &mut cur.sim;
+            let done = advance((&mut cur.chunk, cur.speed, &mut cur.demo_clock, &mut cur.wall), |a| match a {
+                Advance::Events(n) => sim.run_events(n),
+                Advance::Until(t) => sim.run_until(t),
+            });
             post_progress(cur);
             if done {
                 let t0 = now_ms();

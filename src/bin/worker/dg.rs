@@ -1,7 +1,7 @@
 //! The worker's desktop-grid runs ([Anglano09]): the same chunked, interruptible loop as the multi-cluster runs,
 //! with `DgProgress` / `DgFinished` for their own samples and report.
 
-use crate::worker::{now_ms, post, schedule, stop_multi_cluster_run, CHUNK_MS, TICK_MS};
+use crate::worker::{advance, now_ms, post, schedule, stop_multi_cluster_run, Advance, TICK_MS};
 use bagsim::family::desktop_grid::figures::{figures, run_bar};
 use bagsim::family::desktop_grid::{self, DgReport, DgSimulation, DgWorkloadSummary};
 use bagsim::family::Family;
@@ -138,20 +138,11 @@ pub fn chunk() {
         if cur.paused {
             return None;
         }
-        let t0 = now_ms();
-        let done = match cur.speed {
-            None => cur.sim.run_events(cur.chunk),
-            Some(v) => {
-                cur.demo_clock += v * f64::from(TICK_MS) / 1000.0;
-                cur.sim.run_until(cur.demo_clock)
-            }
-        };
-        let dt = now_ms() - t0;
-        cur.wall += dt / 1000.0;
-        if cur.speed.is_none() && dt > 0.0 {
-            let scaled = (cur.chunk as f64 * CHUNK_MS / dt).clamp(1_000.0, 5_000_000.0) as u64;
-            cur.chunk = (cur.chunk + scaled) / 2;
-        }
+        let sim = &mut cur.sim;
+        let done = advance((&mut cur.chunk, cur.speed, &mut cur.demo_clock, &mut cur.wall), |a| match a {
+            Advance::Events(n) => sim.run_events(n),
+            Advance::Until(t) => sim.run_until(t),
+        });
         post_progress(cur);
         if done {
             let t0 = now_ms();
