@@ -416,6 +416,7 @@ fn DgFields(lab: Lab) -> impl IntoView {
     view! {
         <div class="dg-panel" id="dg-controls">
             <p class="help">"Volatile desktop machines that fail and come back; BoTs scheduled by WQR-FT (replication with fault tolerance and checkpoints), as in Anglano & Canonico 2009, §III–IV."</p>
+            <p class="help" id="dg-combinations">"Which policies run where: the five BoT selection policies below run with WQR-FT on desktop grids only, and the selection and scheduling policies of Iosup et al. 2008 on multi-cluster grids only. WQR-FT knows nothing of speeds or runtimes and replaces lost work by replicas and checkpoints; the multi-cluster policies rely on speeds, runtime estimates and machines that never fail, which a desktop grid does not give."</p>
             {select_field(lab, Ctl { id: "dg-availability", label: "Availability level", help: "Table II: High (enterprise desktop grids, about 98% availability), Medium (75%), Low (volunteer computing, 50%)", path: "desktop_grid.availability" }, (&AvailabilityLevel::ALL, AvailabilityLevel::name,
                 |v| match v {
                     AvailabilityLevel::High => "High-Avail".into(),
