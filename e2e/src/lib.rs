@@ -958,6 +958,36 @@ pub async fn run_paper_figure(client: &Client, figure: &str, seeds: u32, timeout
     (csv, elapsed)
 }
 
+/// Injects the pinned axe-core into the page (once) and returns the violations it finds in the whole document,
+/// as "rule: help (n nodes: selectors)" lines.
+pub async fn axe_violations(client: &Client, when: &str) -> Vec<String> {
+    let path = workspace_root().join("node_modules/axe-core/axe.min.js");
+    let source = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}; run scripts/setup.sh (npm ci)", path.display()));
+    js(
+        client,
+        "if (!window.axe) { const s = document.createElement('script'); s.textContent = arguments[0]; document.head.appendChild(s); }
+         return !!window.axe;",
+        vec![serde_json::json!(source)],
+    )
+    .await;
+    let result = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] })
+                .then(r => done(r.violations.map(v => v.id + ': ' + v.help + ' (' + v.nodes.length + ' nodes: '
+                    + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(', ') + ')')))
+                .catch(e => done(['axe failed: ' + e]));",
+            vec![],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("axe.run failed ({when}): {e}"));
+    let v: Vec<String> =
+        result.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default();
+    println!("axe, {when}: {} violations", v.len());
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -129,36 +129,10 @@ async fn desktop_grid_run_through_controls_matches_native() {
 
         // The desktop-grid view, with its figures panel open, passes axe-core as the multi-cluster one does.
         js(&client, "document.querySelector('#dg-figures').open = true;", vec![]).await;
-        let violations = axe_violations(&client).await;
+        let violations = axe_violations(&client, "on the desktop-grid view").await;
         assert!(violations.is_empty(), "axe-core on the desktop-grid view:\n  {}", violations.join("\n  "));
     })
     .await;
-}
-
-/// axe-core's violations on the page (as e2e/tests/classroom.rs runs it).
-async fn axe_violations(client: &Client) -> Vec<String> {
-    let path = workspace_root().join("node_modules/axe-core/axe.min.js");
-    let source = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}; run scripts/setup.sh (npm ci)", path.display()));
-    js(
-        client,
-        "if (!window.axe) { const s = document.createElement('script'); s.textContent = arguments[0]; document.head.appendChild(s); }
-         return !!window.axe;",
-        vec![serde_json::json!(source)],
-    )
-    .await;
-    let result = client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             axe.run(document, { resultTypes: ['violations'] })
-                .then(r => done(r.violations.map(v => v.id + ': ' + v.help + ' (' + v.nodes.length + ' nodes: '
-                    + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(', ') + ')')))
-                .catch(e => done(['axe failed: ' + e]));",
-            vec![],
-        )
-        .await
-        .unwrap_or_else(|e| panic!("axe.run failed: {e}"));
-    result.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default()
 }
 
 /// A paper figure (Fig. 2, with 5 BoTs a run and at most 3 seeds a bar) computed in the page's worker pool gives,
