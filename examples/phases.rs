@@ -15,7 +15,7 @@ fn main() {
         sim.run();
         let run = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let m = bagsim::metrics::compute(&sim.outcome());
+        let m = bagsim::family::multi_cluster::metrics::compute(&sim.outcome());
         let metrics = t.elapsed().as_secs_f64();
         let t = Instant::now();
         let w = sim.workload();

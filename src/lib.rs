@@ -8,12 +8,12 @@
 
 pub mod engine;
 pub mod family;
-pub mod metrics;
 pub mod protocol;
-pub mod reproduce;
+pub mod resources;
 pub mod run;
 pub mod scenario;
 pub mod share;
+pub mod stats;
 pub mod trace;
 pub mod workload;
 

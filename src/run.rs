@@ -1,11 +1,11 @@
 //! From a scenario to a report in one call: generate the workload (or read a trace's), simulate, measure.
 
 use crate::family::desktop_grid::{self, DgReport};
+use crate::family::multi_cluster::metrics::{self, Metrics};
 use crate::family::multi_cluster::platform::{capacity, Cluster};
 use crate::family::multi_cluster::policy::predictor::{evaluate_all, PredictorAccuracy};
 use crate::family::multi_cluster::simulation::{SimConfig, Simulation};
 use crate::family::Family;
-use crate::metrics::{self, Metrics};
 use crate::scenario::{Scenario, ScenarioError, TraceConfig};
 use crate::trace::bots::extract;
 use crate::trace::{ImportError, Trace};

@@ -909,12 +909,15 @@ pub fn assert_matches_native(cards: &Cards, scenario: &bagsim::scenario::Scenari
 
 /// The CSV of a paper figure computed natively with the library code the page and `bagsim reproduce` use: every run
 /// of `figure.runs(seeds)` through `reproduce::run_point`; a failed run is recorded as the CLI records it.
-pub fn native_figure(id: bagsim::reproduce::FigureId, seeds: u32) -> bagsim::reproduce::FigureResult {
+pub fn native_figure(
+    id: bagsim::family::multi_cluster::figures::FigureId,
+    seeds: u32,
+) -> bagsim::family::multi_cluster::figures::FigureResult {
     let figure = id.figure();
     let runs = figure.runs(seeds);
-    let mut result = bagsim::reproduce::FigureResult::new(figure, seeds);
+    let mut result = bagsim::family::multi_cluster::figures::FigureResult::new(figure, seeds);
     for spec in &runs {
-        match bagsim::reproduce::run_point(&spec.scenario) {
+        match bagsim::family::multi_cluster::figures::run_point(&spec.scenario) {
             Ok(r) => result.add(spec, r),
             Err(e) => result.failures.push(format!("{} seed {}: {e}", result.figure.series[spec.series], spec.seed)),
         }

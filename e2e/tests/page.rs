@@ -146,7 +146,7 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     let native_csv = {
         let (mut sim, _) = bagsim::run::simulation(scenario, bagsim::run::prepare(scenario).expect("prepares"));
         sim.run();
-        bagsim::metrics::bots_csv(&sim.outcome())
+        bagsim::family::multi_cluster::metrics::bots_csv(&sim.outcome())
     };
     assert!(page_csv == native_csv, "the page's per-BoT CSV differs from the native one");
     println!("per-BoT export: {} lines, equal to the native CSV", page_csv.lines().count());
@@ -558,7 +558,7 @@ async fn a_sweep_runs_every_load_and_policy_and_matches_native() {
 /// run natively (what `bagsim reproduce fig10 --seeds 1` writes), and shows the paper's findings with verdicts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paper_figure_matches_the_native_reproduction() {
-    use bagsim::reproduce::{claims::claims, svg::figure_svg, FigureId};
+    use bagsim::family::multi_cluster::figures::{claims::claims, svg::figure_svg, FigureId};
     let native = native_figure(FigureId::Fig10, 1);
     assert!(native.failures.is_empty(), "native runs failed: {:?}", native.failures);
     let (native_csv, native_svg) = (native.to_csv(), figure_svg(&native));

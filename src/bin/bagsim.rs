@@ -16,9 +16,9 @@ mod dg;
 mod cli {
     use super::dg;
     use bagsim::family::Family;
-    use bagsim::metrics::Stats;
     use bagsim::run::{self, Report};
     use bagsim::scenario::{Scenario, PARAMS};
+    use bagsim::stats::Stats;
     use clap::{Parser, Subcommand, ValueEnum};
     use std::io::Write;
     use std::path::PathBuf;
@@ -110,7 +110,7 @@ mod cli {
             /// fig3, fig4, …, fig11, or all
             figure: String,
             /// Seeds per point (1–100).
-            #[arg(long, default_value_t = bagsim::reproduce::DEFAULT_SEEDS)]
+            #[arg(long, default_value_t = bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)]
             seeds: u32,
             /// Output file stem.
             #[arg(long, default_value = "reproduce")]
@@ -788,7 +788,9 @@ mod cli {
     }
 
     fn reproduce(which: &str, seeds: u32, out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
-        use bagsim::reproduce::{claims::claims, claims::panel_markdown, svg::figure_svg, FigureId, FigureResult};
+        use bagsim::family::multi_cluster::figures::{
+            claims::claims, claims::panel_markdown, svg::figure_svg, FigureId, FigureResult,
+        };
         if !(1..=100).contains(&seeds) {
             return Err(format!("--seeds {seeds} is out of range; allowed 1–100"));
         }
@@ -802,8 +804,9 @@ mod cli {
             let runs = figure.runs(seeds);
             let mut result = FigureResult::new(figure, seeds);
             let next = std::sync::atomic::AtomicUsize::new(0);
-            let cells: Vec<std::sync::Mutex<Option<Result<bagsim::reproduce::RunResult, String>>>> =
-                (0..runs.len()).map(|_| std::sync::Mutex::new(None)).collect();
+            let cells: Vec<
+                std::sync::Mutex<Option<Result<bagsim::family::multi_cluster::figures::RunResult, String>>>,
+            > = (0..runs.len()).map(|_| std::sync::Mutex::new(None)).collect();
             std::thread::scope(|scope| {
                 for _ in 0..jobs {
                     scope.spawn(|| loop {
@@ -811,7 +814,7 @@ mod cli {
                         if i >= runs.len() {
                             break;
                         }
-                        let r = bagsim::reproduce::run_point(&runs[i].scenario);
+                        let r = bagsim::family::multi_cluster::figures::run_point(&runs[i].scenario);
                         *cells[i].lock().expect("unpoisoned") = Some(r);
                     });
                 }
@@ -957,7 +960,7 @@ mod cli {
             csv.push(',');
         }
         csv.push_str("bots,tasks,achieved_load,finished_fraction,utilization,mean_makespan,p50_makespan,p90_makespan,mean_nsl,p50_nsl,p90_nsl,mean_bot_wait,mean_task_wait,wasted_cpu,events,wall_time_s");
-        for (name, _, _) in bagsim::metrics::SIZE_CLASSES {
+        for (name, _, _) in bagsim::workload::size_class::SIZE_CLASSES {
             csv.push_str(&format!(",nsl_{name},makespan_{name}"));
         }
         csv.push('\n');
@@ -988,7 +991,7 @@ mod cli {
                 m.system.events,
                 r.wall_time_s
             ));
-            for (name, _, _) in bagsim::metrics::SIZE_CLASSES {
+            for (name, _, _) in bagsim::workload::size_class::SIZE_CLASSES {
                 match m.per_class.iter().find(|g| g.class == name) {
                     Some(g) => csv.push_str(&format!(",{},{}", g.nsl.mean, g.makespan.mean)),
                     None => csv.push_str(",,"),

@@ -14,8 +14,8 @@ mod dg;
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
+    use bagsim::family::multi_cluster::metrics;
     use bagsim::family::multi_cluster::simulation::Simulation;
-    use bagsim::metrics;
     use bagsim::protocol::{BotDone, FromWorker, Progress, ToWorker};
     use bagsim::run::{self, Report, WorkloadSummary};
     use bagsim::scenario::Scenario;

@@ -17,7 +17,7 @@
 //! Cost: one sort of the jobs by submit time and linear passes, O(n log n).
 
 use super::{Job, TimeOrigin, Trace};
-use crate::metrics::{size_class_index, SIZE_CLASSES};
+use crate::workload::size_class::{size_class_index, SIZE_CLASSES};
 use crate::workload::{Bot, Workload};
 use serde::{Deserialize, Serialize};
 

@@ -1,8 +1,8 @@
 //! The page's charts, drawn by plotters on any backend (canvas on the page, SVG for export).
 
 use crate::family::multi_cluster::simulation::Sample;
-use crate::metrics::SIZE_CLASSES;
 use crate::protocol::BotDone;
+use crate::workload::size_class::SIZE_CLASSES;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -145,7 +145,7 @@ impl RunData {
             self.utilization_sum += s.utilization;
         }
         for b in bots {
-            let c = &mut self.classes[crate::metrics::size_class_index(b.size)];
+            let c = &mut self.classes[crate::workload::size_class::size_class_index(b.size)];
             c.0 += 1;
             c.1 += b.nsl;
             c.2 += b.makespan;

@@ -3,7 +3,7 @@
 
 use super::charts::{self, RunData};
 use super::{fmt_time, with_runs, Lab};
-use crate::metrics::SIZE_CLASSES;
+use crate::workload::size_class::SIZE_CLASSES;
 use leptos::prelude::*;
 
 /// A table: caption, column headers, rows of cells.

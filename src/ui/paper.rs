@@ -5,9 +5,9 @@
 use super::download;
 use super::now_ms;
 use super::pool::{OnDone, Outcome, Pool};
-use crate::reproduce::claims::{claims, Claim, Verdict};
-use crate::reproduce::svg::figure_svg;
-use crate::reproduce::{Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS};
+use crate::family::multi_cluster::figures::claims::{claims, Claim, Verdict};
+use crate::family::multi_cluster::figures::svg::figure_svg;
+use crate::family::multi_cluster::figures::{Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;

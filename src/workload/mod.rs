@@ -10,6 +10,7 @@ pub mod generators;
 pub mod login_logout;
 pub mod minh_wolters;
 pub mod model;
+pub mod size_class;
 pub mod streams;
 mod types;
 pub mod views;

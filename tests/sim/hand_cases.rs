@@ -2,9 +2,9 @@
 
 use crate::common::{config, ends};
 use bagsim::family::multi_cluster::architecture::Architecture::{Csp, Fcondor, SepC};
+use bagsim::family::multi_cluster::metrics;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy as P;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy as S;
-use bagsim::metrics;
 
 /// Cluster A: 1 processor of speed 1; cluster B: 1 processor of speed 2.
 const AB: [(u32, f64); 2] = [(1, 1.0), (1, 2.0)];

@@ -3,10 +3,10 @@
 
 use bagsim::engine::Rng;
 use bagsim::family::multi_cluster::architecture::Architecture;
+use bagsim::family::multi_cluster::metrics;
 use bagsim::family::multi_cluster::platform::Cluster;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
-use bagsim::metrics;
 use bagsim::run;
 use bagsim::scenario::Scenario;
 

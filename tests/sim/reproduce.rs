@@ -2,9 +2,9 @@
 //! t-interval; the verdicts follow the intervals.
 
 use bagsim::family::multi_cluster::architecture::Architecture;
-use bagsim::reproduce::claims::{claims, Verdict};
-use bagsim::reproduce::stats::Interval;
-use bagsim::reproduce::{FigureId, FigureResult, RunResult, STUDY_LOADS};
+use bagsim::family::multi_cluster::figures::claims::{claims, Verdict};
+use bagsim::family::multi_cluster::figures::{FigureId, FigureResult, RunResult, STUDY_LOADS};
+use bagsim::stats::Interval;
 use bagsim::workload::generate::ArrivalPattern;
 
 #[test]

@@ -150,7 +150,7 @@ fn streams_have_their_own_users_and_home_cluster() {
 #[test]
 fn default_workloads_have_the_papers_task_counts() {
     let mut counts = Vec::new();
-    for load in bagsim::reproduce::STUDY_LOADS {
+    for load in bagsim::family::multi_cluster::figures::STUDY_LOADS {
         for seed in 1..=3 {
             let p = run::prepare(&scenario(load, seed)).unwrap();
             let n = p.generated.workload.tasks();

@@ -59,24 +59,29 @@ fn best_median(runs: &[Phases], f: impl Fn(&Phases) -> f64) -> (f64, f64) {
 }
 
 /// A figure's result natively on `threads` threads (as `bagsim reproduce --jobs`), and the wall-clock seconds.
-fn native_figure_parallel(id: bagsim::reproduce::FigureId, seeds: u32, threads: usize) -> (String, f64) {
+fn native_figure_parallel(
+    id: bagsim::family::multi_cluster::figures::FigureId,
+    seeds: u32,
+    threads: usize,
+) -> (String, f64) {
     let t = Instant::now();
     let figure = id.figure();
     let runs = figure.runs(seeds);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let cells: Vec<std::sync::Mutex<Option<bagsim::reproduce::RunResult>>> =
+    let cells: Vec<std::sync::Mutex<Option<bagsim::family::multi_cluster::figures::RunResult>>> =
         (0..runs.len()).map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(spec) = runs.get(i) else { break };
-                let r = bagsim::reproduce::run_point(&spec.scenario).expect("a figure's run succeeds natively");
+                let r = bagsim::family::multi_cluster::figures::run_point(&spec.scenario)
+                    .expect("a figure's run succeeds natively");
                 *cells[i].lock().expect("unpoisoned") = Some(r);
             });
         }
     });
-    let mut result = bagsim::reproduce::FigureResult::new(figure, seeds);
+    let mut result = bagsim::family::multi_cluster::figures::FigureResult::new(figure, seeds);
     for (spec, cell) in runs.iter().zip(cells) {
         result.add(spec, cell.into_inner().expect("unpoisoned").expect("every run finished"));
     }
@@ -85,7 +90,7 @@ fn native_figure_parallel(id: bagsim::reproduce::FigureId, seeds: u32, threads: 
 
 /// `browser_bench figures [SEEDS]`: seconds per figure preset in the page and natively.
 async fn figures(seeds: u32) {
-    use bagsim::reproduce::FigureId;
+    use bagsim::family::multi_cluster::figures::FigureId;
     let dist = snapshot(&require_dist());
     let (tx, rx) = std::sync::mpsc::channel();
     with_browser_serving(dist.path.clone(), Duration::from_secs(3 * 60 * 60), move |client, server| {
@@ -260,8 +265,9 @@ async fn main() {
         return trace(lines).await;
     }
     if std::env::args().nth(1).as_deref() == Some("figures") {
-        let seeds =
-            std::env::args().nth(2).map_or(bagsim::reproduce::DEFAULT_SEEDS, |a| a.parse().expect("SEEDS is a number"));
+        let seeds = std::env::args()
+            .nth(2)
+            .map_or(bagsim::family::multi_cluster::figures::DEFAULT_SEEDS, |a| a.parse().expect("SEEDS is a number"));
         return figures(seeds).await;
     }
     let runs: usize = std::env::args().nth(1).map_or(3, |a| a.parse().expect("RUNS is a number"));

@@ -4,8 +4,8 @@
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::figures::{bars_csv, figures, run_bar, Bar, CiRule};
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgReport};
-use bagsim::metrics::Stats;
 use bagsim::scenario::Scenario;
+use bagsim::stats::Stats;
 use std::io::Write;
 
 macro_rules! say {

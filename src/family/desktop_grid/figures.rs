@@ -9,8 +9,8 @@ use super::report::DgReport;
 use super::workload::Mix;
 use super::DesktopGridConfig;
 use crate::family::Family;
-use crate::reproduce::stats::Interval;
 use crate::scenario::Scenario;
+use crate::stats::Interval;
 use serde::{Deserialize, Serialize};
 
 /// Low and high intensity of §IV-B (L_low = 0.5, L_hi = 0.95; Figs. 2–17 use these two).

@@ -3,7 +3,7 @@
 //! → last completion, so TT = WT + execution makespan, Eq. 1); RWT; counters; saturation.
 
 use super::sim::{DgCounters, DgSample, DgSimulation};
-use crate::metrics::Stats;
+use crate::stats::Stats;
 use serde::{Deserialize, Serialize};
 
 /// The metrics of a run.

@@ -2,6 +2,8 @@
 //! architectures, task selection and scheduling policies, and the run loop.
 
 pub mod architecture;
+pub mod figures;
+pub mod metrics;
 pub mod platform;
 pub mod policy;
 pub mod simulation;

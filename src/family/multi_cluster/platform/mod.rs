@@ -1,16 +1,7 @@
 //! Clusters of identical processors with relative speeds, and the documented platform presets (docs/model.md, "Platform").
 
+pub use crate::resources::{capacity, Cluster};
 use serde::{Deserialize, Serialize};
-
-/// A cluster: `processors` identical processors of relative speed `speed` (1.0 = reference processor; a task of
-/// reference runtime R runs R / speed seconds here, the SPEC CPU model of [Iosup08] §2.1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Cluster {
-    pub name: String,
-    pub processors: u32,
-    pub speed: f64,
-}
 
 /// The platform presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,11 +61,6 @@ impl PlatformSpec {
         }
         Ok(clusters)
     }
-}
-
-/// Σ processors × speed: the platform's capacity in reference processors.
-pub fn capacity(clusters: &[Cluster]) -> f64 {
-    clusters.iter().map(|c| f64::from(c.processors) * c.speed).sum()
 }
 
 /// The DAS-2 + Grid'5000 preset. The papers give only "20 clusters, over 3 500 processors, relative speeds 1.0 to

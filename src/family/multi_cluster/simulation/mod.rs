@@ -5,7 +5,7 @@
 //! when S-U-T or S-U-BoT form a new eligible set. Nothing scans queues or processors.
 
 mod dheap;
-mod endheap;
+
 mod rm;
 
 use crate::engine::{stream_seed, EventQueue};
@@ -14,8 +14,8 @@ use crate::family::multi_cluster::platform::Cluster;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel, PredictorState};
 use crate::family::multi_cluster::policy::scheduling::{Choice, Estimate, ResourceView, SchedulingPolicy};
 use crate::family::multi_cluster::policy::selection::{SelectionPolicy, SelectionView};
+use crate::resources::endheap::EndHeap;
 use crate::workload::Workload;
-use endheap::EndHeap;
 use rm::{Part, Rm};
 
 /// What the run loop needs besides the workload and the clusters.

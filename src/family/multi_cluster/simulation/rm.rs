@@ -3,9 +3,9 @@
 
 use super::dheap::{DHeap, Entry};
 use super::SimConfig;
-use crate::family::multi_cluster::policy::freeset::FreeSet;
 use crate::family::multi_cluster::policy::scheduling::{TaskOrder, TaskScheduling};
 use crate::family::multi_cluster::policy::selection::{QueueIndex, Selection, TaskSelection};
+use crate::resources::freeset::FreeSet;
 use std::collections::{BTreeSet, VecDeque};
 
 /// Consecutive tasks `start..end` of BoT `bot` waiting at one RM.

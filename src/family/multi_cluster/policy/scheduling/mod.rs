@@ -6,7 +6,7 @@ mod fpf;
 mod fplt;
 mod replicating;
 
-use super::freeset::FreeSet;
+use crate::resources::freeset::FreeSet;
 use serde::{Deserialize, Serialize};
 
 /// How much a policy knows of a piece of information ([Iosup08] Table 1).

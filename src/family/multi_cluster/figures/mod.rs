@@ -3,18 +3,18 @@
 //! results with 95% confidence intervals, the figure as SVG and the paper's findings set against ours.
 
 pub mod claims;
-pub mod stats;
+
 pub mod svg;
 
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
-use crate::metrics::SIZE_CLASSES;
 use crate::run::Report;
 use crate::scenario::{Scenario, DAY};
+use crate::stats::Interval;
 use crate::workload::generate::{mean_task_runtime, ArrivalPattern};
+use crate::workload::size_class::SIZE_CLASSES;
 use serde::{Deserialize, Serialize};
-use stats::Interval;
 
 /// The loads of the study's load sweeps. [Iosup08] §5 says "7 system loads" between 20% and 95% and names 50%,
 /// 60% and 95% in the text; the other four are spread evenly between them (a decision, docs/model.md).
@@ -360,7 +360,7 @@ pub struct RunResult {
 impl RunResult {
     pub fn of(r: &Report) -> RunResult {
         let m = &r.metrics;
-        let mean = |s: &crate::metrics::Stats| if s.count > 0 { s.mean } else { f64::NAN };
+        let mean = |s: &crate::stats::Stats| if s.count > 0 { s.mean } else { f64::NAN };
         let class = |name: &str| m.per_class.iter().find(|c| c.class == name);
         RunResult {
             makespan: mean(&m.overall.makespan),

@@ -63,7 +63,7 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
     let f = &r.figure;
     let nx = r.x_count();
     let ns = f.series.len();
-    let cells: Vec<Vec<super::stats::Interval>> =
+    let cells: Vec<Vec<crate::stats::Interval>> =
         (0..ns).map(|k| (0..nx).map(|x| r.interval(k, x, metric)).collect()).collect();
     let highs = cells.iter().flatten().map(|i| if i.half_width.is_finite() { i.high() } else { i.mean });
     let lows = cells.iter().flatten().map(|i| if i.half_width.is_finite() { i.low() } else { i.mean });

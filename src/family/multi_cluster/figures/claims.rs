@@ -2,27 +2,9 @@
 //! data can test, with what we measured and whether it agrees. Orderings count only where the 95% intervals are
 //! apart; otherwise the verdict is "not resolved" at this many seeds.
 
-use super::stats::Interval;
 use super::{FigureId, FigureResult, Metric};
-
-/// How our numbers stand to a claim of the paper.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    Agrees,
-    Disagrees,
-    /// The intervals overlap, or the claim holds for some series and not others.
-    Unresolved,
-}
-
-impl Verdict {
-    pub fn label(self) -> &'static str {
-        match self {
-            Verdict::Agrees => "agrees",
-            Verdict::Disagrees => "disagrees",
-            Verdict::Unresolved => "not resolved",
-        }
-    }
-}
+use crate::stats::Interval;
+pub use crate::stats::Verdict;
 
 /// One finding of the paper and ours next to it.
 #[derive(Clone, Debug)]

@@ -2,77 +2,9 @@
 //! Every figure states its formula and unit; unfinished work is counted, never dropped.
 
 use crate::family::multi_cluster::simulation::{Outcome, Sample};
+use crate::stats::Stats;
+use crate::workload::size_class::{size_class, SIZE_CLASSES};
 use serde::{Deserialize, Serialize};
-
-/// BoT size classes of [Iosup08] §3.4, plus the class of single tasks.
-pub const SIZE_CLASSES: [(&str, u32, u32); 10] = [
-    ("1", 1, 1),
-    ("2-4", 2, 4),
-    ("5-9", 5, 9),
-    ("10-19", 10, 19),
-    ("20-49", 20, 49),
-    ("50-99", 50, 99),
-    ("100-199", 100, 199),
-    ("200-499", 200, 499),
-    ("500-999", 500, 999),
-    ("1000+", 1000, u32::MAX),
-];
-
-/// The name of the size class of a BoT of `size` tasks.
-pub fn size_class(size: u32) -> &'static str {
-    SIZE_CLASSES[size_class_index(size)].0
-}
-
-pub fn size_class_index(size: u32) -> usize {
-    SIZE_CLASSES.iter().position(|&(_, lo, hi)| size >= lo && size <= hi).unwrap_or(0)
-}
-
-/// Mean, percentiles and maximum of a sample (nearest-rank percentiles); all NaN for an empty sample.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Stats {
-    pub count: u64,
-    pub mean: f64,
-    pub p50: f64,
-    pub p90: f64,
-    pub p99: f64,
-    pub max: f64,
-}
-
-impl Stats {
-    /// Reorders `values` in place. The quantiles are order statistics (nearest rank), found by selection in O(n)
-    /// rather than a full sort (the per-task distributions have millions of values); the mean is a compensated
-    /// (Neumaier) sum, accurate to the last bits whatever the order of the values.
-    pub fn of(values: &mut [f64]) -> Stats {
-        if values.is_empty() {
-            return Stats { count: 0, mean: f64::NAN, p50: f64::NAN, p90: f64::NAN, p99: f64::NAN, max: f64::NAN };
-        }
-        let n = values.len();
-        let mean = compensated_sum(values) / n as f64;
-        let max = values.iter().copied().fold(f64::NEG_INFINITY, |m, x| if x.total_cmp(&m).is_gt() { x } else { m });
-        let rank = |q: f64| ((q * n as f64).ceil() as usize).clamp(1, n) - 1;
-        // Increasing ranks: each selection only searches the part above the previous one.
-        let mut quantile = |q: f64, from: usize| {
-            let i = rank(q);
-            let (_, x, _) = values[from..].select_nth_unstable_by(i - from, f64::total_cmp);
-            (*x, i)
-        };
-        let (p50, i50) = quantile(0.5, 0);
-        let (p90, i90) = quantile(0.9, i50);
-        let (p99, _) = quantile(0.99, i90);
-        Stats { count: n as u64, mean, p50, p90, p99, max }
-    }
-}
-
-/// Σ values with Neumaier's compensation.
-fn compensated_sum(values: &[f64]) -> f64 {
-    let (mut sum, mut c) = (0.0f64, 0.0f64);
-    for &x in values {
-        let t = sum + x;
-        c += if sum.abs() >= x.abs() { (sum - t) + x } else { (x - t) + sum };
-        sum = t;
-    }
-    sum + c
-}
 
 /// BoT-level figures of a group of BoTs (a size class, or all).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -372,43 +304,6 @@ pub fn bots_csv(o: &Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn nearest_rank_percentiles() {
-        let mut v: Vec<f64> = (1..=100).rev().map(f64::from).collect();
-        let s = Stats::of(&mut v);
-        assert_eq!((s.p50, s.p90, s.p99, s.max, s.mean), (50.0, 90.0, 99.0, 100.0, 50.5));
-        assert!(Stats::of(&mut []).mean.is_nan());
-    }
-
-    /// Selection gives the same order statistics as sorting, for many sizes, ties and orders.
-    #[test]
-    fn quantiles_by_selection_equal_sorted_ranks() {
-        let mut rng = crate::engine::Rng::new(17);
-        for n in (1..300).chain([1000, 4097]) {
-            let mut v: Vec<f64> = (0..n).map(|_| (rng.below(50) as f64) * rng.uniform()).collect();
-            let mut sorted = v.clone();
-            sorted.sort_by(f64::total_cmp);
-            let rank = |q: f64| sorted[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
-            let s = Stats::of(&mut v);
-            assert_eq!((s.p50, s.p90, s.p99, s.max), (rank(0.5), rank(0.9), rank(0.99), sorted[n - 1]), "n = {n}");
-            let mean = sorted.iter().sum::<f64>() / n as f64;
-            assert!((s.mean - mean).abs() <= 1e-12 * mean.abs().max(1.0), "n = {n}: {} vs {mean}", s.mean);
-        }
-    }
-
-    #[test]
-    fn mean_is_compensated() {
-        // Naive summation loses the 1.0 entirely; the exact sum is 2.
-        let mut v = vec![1e16, 1.0, -1e16, 1.0];
-        assert_eq!(Stats::of(&mut v).mean, 0.5);
-    }
-
-    #[test]
-    fn size_classes() {
-        let names: Vec<&str> = [1, 2, 4, 5, 9, 10, 49, 50, 999, 1000, 5000].iter().map(|&s| size_class(s)).collect();
-        assert_eq!(names, ["1", "2-4", "2-4", "5-9", "5-9", "10-19", "20-49", "50-99", "500-999", "1000+", "1000+"]);
-    }
 
     #[test]
     fn bots_csv_marks_unfinished_bots() {

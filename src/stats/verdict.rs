@@ -1,0 +1,20 @@
+//! How a measured finding stands to a paper's: it agrees or disagrees only where the intervals say so.
+
+/// How our numbers stand to a claim of the paper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Agrees,
+    Disagrees,
+    /// The intervals overlap, or the claim holds for some series and not others.
+    Unresolved,
+}
+
+impl Verdict {
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Agrees => "agrees",
+            Verdict::Disagrees => "disagrees",
+            Verdict::Unresolved => "not resolved",
+        }
+    }
+}
