@@ -8,7 +8,10 @@
 
 pub mod engine;
 pub mod family;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod parallel;
 pub mod protocol;
+pub mod registry;
 pub mod resources;
 pub mod run;
 pub mod scenario;

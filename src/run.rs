@@ -1,6 +1,7 @@
 //! From a scenario to a report in one call: generate the workload (or read a trace's), simulate, measure.
 
-use crate::family::desktop_grid::{self, DgReport};
+use crate::family::contract::{Budget, FamilyRun, Header, Start};
+use crate::family::multi_cluster::live::{BotDone, McDetail};
 use crate::family::multi_cluster::metrics::{self, Metrics};
 use crate::family::multi_cluster::platform::{capacity, Cluster};
 use crate::family::multi_cluster::policy::predictor::{evaluate_all, PredictorAccuracy};
@@ -262,11 +263,9 @@ pub fn predictor_accuracy(sim: &Simulation) -> Vec<PredictorAccuracy> {
 
 /// Runs a scenario to the end. `clock` returns seconds (std's Instant natively, performance.now in a browser).
 pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<Report, ScenarioError> {
-    let (mut sim, summary) = simulation(s, prepare(s)?);
-    let t0 = clock();
-    sim.run();
-    let wall = clock() - t0;
-    Ok(report(s, summary, &sim, wall))
+    let mut run = McRun::new(s, prepare(s)?);
+    let report = crate::family::contract::run_to_report(&mut run, clock);
+    Ok(run.full_report(report))
 }
 
 /// Runs a scenario natively.
@@ -276,25 +275,95 @@ pub fn run(s: &Scenario) -> Result<Report, ScenarioError> {
     run_with_clock(s, &move || start.elapsed().as_secs_f64())
 }
 
-/// The report of a run of either family (the JSON is the family's own report).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum AnyReport {
-    MultiCluster(Box<Report>),
-    DesktopGrid(Box<DgReport>),
+/// A multi-cluster run under the family contract: the simulation, its scenario and workload summary, and how far
+/// the samples and finished BoTs have been handed out.
+pub struct McRun {
+    scenario: Scenario,
+    summary: WorkloadSummary,
+    sim: Simulation,
+    sent_samples: usize,
+    sent_bots: usize,
 }
 
-/// Runs a scenario of any family; `clock` returns seconds.
-pub fn run_any_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<AnyReport, ScenarioError> {
-    match s.family {
-        Family::MultiCluster => run_with_clock(s, clock).map(|r| AnyReport::MultiCluster(Box::new(r))),
-        Family::DesktopGrid => desktop_grid::run_with_clock(s, clock).map(|r| AnyReport::DesktopGrid(Box::new(r))),
+impl McRun {
+    /// A run of a prepared scenario (the workload moves into the simulation).
+    pub fn new(s: &Scenario, p: Prepared) -> McRun {
+        let (sim, summary) = simulation(s, p);
+        McRun { scenario: s.clone(), summary, sim, sent_samples: 0, sent_bots: 0 }
+    }
+
+    pub fn simulation(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// What the workload turned out to be.
+    pub fn start(&self) -> Start {
+        let w = &self.summary;
+        Start { bots: w.bots, tasks: w.tasks, achieved_load: w.achieved_load, warnings: w.warnings.clone() }
+    }
+
+    /// The report `bagsim run --out` writes: `report` with the predictors' accuracy on this workload.
+    pub fn full_report(&self, report: Report) -> Report {
+        Report { predictors: predictor_accuracy(&self.sim), ..report }
+    }
+
+    /// The per-BoT CSV of the run.
+    pub fn bots_csv(&self) -> String {
+        metrics::bots_csv(&self.sim.outcome())
     }
 }
 
-/// Runs a scenario of any family natively.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn run_any(s: &Scenario) -> Result<AnyReport, ScenarioError> {
-    let start = std::time::Instant::now();
-    run_any_with_clock(s, &move || start.elapsed().as_secs_f64())
+impl FamilyRun for McRun {
+    type Detail = McDetail;
+    type Report = Report;
+
+    fn step(&mut self, budget: Budget) -> bool {
+        match budget {
+            Budget::Events(n) => self.sim.run_events(n),
+            Budget::Until(t) => self.sim.run_until(t),
+            Budget::ToEnd => {
+                self.sim.run();
+                true
+            }
+        }
+    }
+
+    fn header(&self) -> Header {
+        let (queued, busy) = self.sim.queued_and_running();
+        Header {
+            now: self.sim.now(),
+            horizon: self.sim.config().horizon,
+            events: self.sim.events(),
+            tasks: self.summary.tasks,
+            finished_tasks: self.sim.finished_tasks(),
+            queued,
+            busy,
+        }
+    }
+
+    fn take_detail(&mut self) -> McDetail {
+        let sim = &self.sim;
+        let samples = sim.samples()[self.sent_samples..].to_vec();
+        self.sent_samples = sim.samples().len();
+        let finished = sim.finished_bots();
+        let w = sim.workload();
+        let bots = finished[self.sent_bots..]
+            .iter()
+            .filter_map(|&b| {
+                sim.bot_figures(b as usize).map(|(makespan, nsl, wait)| BotDone {
+                    size: w.bots[b as usize].size,
+                    makespan,
+                    nsl,
+                    wait,
+                })
+            })
+            .collect();
+        self.sent_bots = finished.len();
+        McDetail { samples, bots }
+    }
+
+    /// The report without `predictors` (see `report_without_predictors`); `full_report` adds them.
+    fn report(&self, wall_s: f64) -> Report {
+        report_without_predictors(&self.scenario, self.summary.clone(), &self.sim, wall_s)
+    }
 }

@@ -6,7 +6,11 @@
 //!  cargo test --target wasm32-unknown-unknown --test web` (scripts/test-browser.sh does this).
 #![cfg(target_arch = "wasm32")]
 
-use bagsim::protocol::{BotDone, DgProgress, FromWorker, Progress, ToWorker};
+use bagsim::family::contract::Header;
+use bagsim::family::desktop_grid::DgDetail;
+use bagsim::family::multi_cluster::live::{BotDone, McDetail};
+use bagsim::protocol::{FromWorker, Progress, ToWorker};
+use bagsim::registry::{AnyDetail, AnyReport};
 use bagsim::run::{run_with_clock, Report};
 use bagsim::scenario::Scenario;
 use bagsim::trace::bots::BotRule;
@@ -94,8 +98,6 @@ fn from_worker_name(m: &FromWorker) -> &'static str {
         FromWorker::ImportFailed { .. } => "ImportFailed",
         FromWorker::TraceBots { .. } => "TraceBots",
         FromWorker::Views { .. } => "Views",
-        FromWorker::DgProgress(_) => "DgProgress",
-        FromWorker::DgFinished { .. } => "DgFinished",
         FromWorker::DgBar { .. } => "DgBar",
     }
 }
@@ -142,23 +144,28 @@ fn every_to_worker_message_round_trips() {
 fn every_from_worker_message_round_trips() {
     let report = tiny_report();
     assert!(report.workload.bots > 0, "the tiny scenario has no BoTs");
-    let progress = Progress {
-        run_id: 9,
-        now: 12_345.678,
-        horizon: 2_613_600.0,
-        events: 1 << 40,
-        finished_tasks: 77,
-        tasks: 1_000_000,
-        queued: 5,
-        running: 3,
-        wall: 0.125,
+    let detail = McDetail {
         samples: report.metrics.series.iter().take(3).cloned().collect(),
         bots: vec![
             BotDone { size: 1, makespan: 10.5, nsl: 0.25, wait: 0.0 },
             BotDone { size: 5000, makespan: 1e6, nsl: 3.0e-7, wait: 42.0 },
         ],
     };
-    assert!(!progress.samples.is_empty(), "the tiny run has no time-series samples");
+    assert!(!detail.samples.is_empty(), "the tiny run has no time-series samples");
+    let progress = Progress {
+        run_id: 9,
+        header: Header {
+            now: 12_345.678,
+            horizon: 2_613_600.0,
+            events: 1 << 40,
+            tasks: 1_000_000,
+            finished_tasks: 77,
+            queued: 5,
+            busy: 3,
+        },
+        wall: 0.125,
+        detail: Some(AnyDetail::MultiCluster(detail)),
+    };
     let trace = bagsim::trace::import(include_bytes!("data/hpc2n.swf")).expect("the trace imports");
     let rule = BotRule { multi_proc: bagsim::trace::bots::MultiProc::Split, ..BotRule::default() };
     let e = bagsim::trace::bots::extract(&trace, &rule).expect("BoTs");
@@ -168,21 +175,24 @@ fn every_from_worker_message_round_trips() {
     let jobs = bagsim::workload::burstiness::of_trace(&trace).expect("burstiness");
     let dg_report =
         bagsim::family::desktop_grid::run_with_clock(&tiny_dg_scenario(), &|| 0.0).expect("the tiny desktop grid runs");
-    let dg_progress = DgProgress {
+    let dg_detail =
+        DgDetail { bots: 8, finished_bots: 3, samples: dg_report.metrics.series.iter().take(3).cloned().collect() };
+    assert!(!dg_detail.samples.is_empty(), "the tiny desktop grid has no time-series samples");
+    let dg_progress = Progress {
         run_id: 10,
-        now: 86_400.5,
-        horizon: 1e7,
-        events: 1 << 35,
-        bots: 8,
-        finished_bots: 3,
-        tasks: 4000,
-        finished_tasks: 1234,
-        replicas_running: 97,
-        queued: 12,
+        header: Header {
+            now: 86_400.5,
+            horizon: 1e7,
+            events: 1 << 35,
+            tasks: 4000,
+            finished_tasks: 1234,
+            queued: 12,
+            busy: 97,
+        },
         wall: 0.25,
-        samples: dg_report.metrics.series.iter().take(3).cloned().collect(),
+        detail: Some(AnyDetail::DesktopGrid(dg_detail)),
     };
-    assert!(!dg_progress.samples.is_empty(), "the tiny desktop grid has no time-series samples");
+    let quiet_progress = Progress { run_id: 12, header: Header::default(), wall: 0.0, detail: None };
     let bar = bagsim::family::desktop_grid::figures::Bar {
         mix: bagsim::family::desktop_grid::workload::Mix::AllVs,
         policy: bagsim::family::desktop_grid::bot_selection::BotSelection::Rr,
@@ -198,8 +208,13 @@ fn every_from_worker_message_round_trips() {
     let messages = vec![
         FromWorker::DgBar { job_id: 1, result: Ok(Box::new(bar)) },
         FromWorker::DgBar { job_id: 2, result: Err("desktop_grid.bots: 0 is out of range".into()) },
-        FromWorker::DgProgress(Box::new(dg_progress)),
-        FromWorker::DgFinished { run_id: 11, report: Box::new(dg_report), report_s: 0.03125 },
+        FromWorker::Progress(Box::new(dg_progress)),
+        FromWorker::Progress(Box::new(quiet_progress)),
+        FromWorker::Finished {
+            run_id: 11,
+            report: Box::new(AnyReport::DesktopGrid(Box::new(dg_report))),
+            report_s: 0.03125,
+        },
         FromWorker::Ready,
         FromWorker::Started {
             run_id: 1,
@@ -211,7 +226,11 @@ fn every_from_worker_message_round_trips() {
         },
         FromWorker::Progress(Box::new(progress)),
         FromWorker::Paused { run_id: 2 },
-        FromWorker::Finished { run_id: 3, report: Box::new(report), report_s: 0.0625 },
+        FromWorker::Finished {
+            run_id: 3,
+            report: Box::new(AnyReport::MultiCluster(Box::new(report))),
+            report_s: 0.0625,
+        },
         FromWorker::Cancelled { run_id: 4 },
         FromWorker::Failed { run_id: 5, message: "workload.load: 1.5 is out of range; allowed 0.05–0.99".into() },
         FromWorker::BotsCsv { run_id: 6, csv: "bot,size,makespan\n0,3,12.5\n".into() },
@@ -253,7 +272,7 @@ fn every_from_worker_message_round_trips() {
         },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
-    assert_eq!(names.len(), 18, "not every FromWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 16, "not every FromWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }

@@ -13,12 +13,16 @@ fn main() {
 mod dg;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/mc.rs"]
+mod mc;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::dg;
+    use super::{dg, mc};
     use bagsim::family::Family;
-    use bagsim::run::{self, Report};
+    use bagsim::registry::{self, AnyReport};
+    use bagsim::run;
     use bagsim::scenario::{Scenario, PARAMS};
-    use bagsim::stats::Stats;
     use clap::{Parser, Subcommand, ValueEnum};
     use std::io::Write;
     use std::path::PathBuf;
@@ -231,8 +235,7 @@ mod cli {
                     ));
                 }
                 let rule = bagsim::family::desktop_grid::figures::CiRule { min_seeds, max_seeds, rel: 0.025 };
-                let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-                dg::figure(&figure, &base, rule, &out, jobs)
+                dg::figure(&figure, &base, rule, &out, bagsim::parallel::threads(jobs))
             }
             Command::Scenario { doc, workload, family } => {
                 if doc {
@@ -260,19 +263,21 @@ mod cli {
                 }
                 Ok(())
             }
-            Command::Reproduce { figure, seeds, out, jobs } => reproduce(&figure, seeds, &out, jobs),
+            Command::Reproduce { figure, seeds, out, jobs } => {
+                mc::reproduce(&figure, seeds, &out, bagsim::parallel::threads(jobs))
+            }
             Command::Run { scenario, seed, out } => {
                 let mut s = load(&scenario)?;
                 if let Some(seed) = seed {
                     s.seed = seed;
                 }
-                let report = run::run_any(&s).map_err(|e| e.to_string())?;
+                let report = registry::run_any(&s).map_err(|e| e.to_string())?;
                 match &report {
-                    run::AnyReport::MultiCluster(r) => print_summary(r),
-                    run::AnyReport::DesktopGrid(r) => dg::print_summary(r),
+                    AnyReport::MultiCluster(r) => mc::print_summary(r),
+                    AnyReport::DesktopGrid(r) => dg::print_summary(r),
                 }
                 if let Some(out) = out {
-                    let json = serde_json::to_string_pretty(&report).expect("serializable");
+                    let json = report.to_json().expect("serializable");
                     std::fs::write(&out, json).map_err(|e| format!("{}: {e}", out.display()))?;
                     say!("report written to {}", out.display());
                 }
@@ -683,80 +688,6 @@ mod cli {
         Ok(())
     }
 
-    fn fmt_stats(s: &Stats) -> String {
-        if s.count == 0 {
-            "—".to_string()
-        } else {
-            format!("{:.4} (p50 {:.4}, p90 {:.4}, p99 {:.4}, max {:.4})", s.mean, s.p50, s.p90, s.p99, s.max)
-        }
-    }
-
-    fn print_summary(r: &Report) {
-        let s = &r.scenario;
-        let m = &r.metrics;
-        say!(
-            "bagsim {}: {} / {} / {}, seed {}",
-            r.bagsim_version,
-            s.architecture.kind.name(),
-            s.selection.name(),
-            s.scheduling,
-            s.seed
-        );
-        let w = &r.workload;
-        say!(
-            "workload: {} BoTs, {} tasks, {} users; load target {} achieved {:.4}",
-            w.bots,
-            w.tasks,
-            w.users,
-            w.target_load.map_or("none".to_string(), |l| format!("{l}")),
-            w.achieved_load
-        );
-        for warning in &w.warnings {
-            say!("warning: {warning}");
-        }
-        say!(
-            "finished: {:.2}% of tasks ({} of {}), {} of {} BoTs; {} never started, {} running at the end",
-            100.0 * m.tasks.finished_fraction,
-            m.tasks.finished,
-            m.tasks.tasks,
-            m.overall.finished,
-            m.overall.bots,
-            m.tasks.unstarted,
-            m.tasks.running_at_end
-        );
-        say!("utilization: {:.4}   end time: {:.0} s", m.system.utilization, m.system.end_time);
-        say!("makespan [s]: {}", fmt_stats(&m.overall.makespan));
-        say!("NSL:          {}", fmt_stats(&m.overall.nsl));
-        say!("BoT wait [s]: {}", fmt_stats(&m.overall.wait));
-        say!("task wait [s]: {}", fmt_stats(&m.tasks.wait));
-        say!("task response [s]: {}", fmt_stats(&m.tasks.response));
-        say!("wasted CPU: {:.0} s (RWT {:.4})", m.tasks.wasted, m.tasks.rwt);
-        say!("{:<8} {:>7} {:>9} {:>14} {:>10}", "class", "BoTs", "finished", "mean MS [s]", "mean NSL");
-        for g in &m.per_class {
-            say!("{:<8} {:>7} {:>9} {:>14.1} {:>10.3}", g.class, g.bots, g.finished, g.makespan.mean, g.nsl.mean);
-        }
-        say!(
-            "events: {} ({} skipped cancellations); wall time {:.3} s",
-            m.system.events,
-            m.system.stale_events,
-            r.wall_time_s
-        );
-    }
-
-    /// Maps a --set key to a JSON path in the scenario.
-    fn path_of(key: &str) -> &str {
-        match key {
-            "load" => "workload.load",
-            "preset" => "workload.preset",
-            "pattern" | "arrival_pattern" => "workload.arrival_pattern",
-            "median_size" => "workload.median_size",
-            "mean_runtime" => "workload.mean_runtime",
-            "architecture" => "architecture.kind",
-            "monitoring_period" => "architecture.monitoring_period",
-            other => other,
-        }
-    }
-
     /// A --set value as JSON: numbers stay numbers, null stays null, everything else is a string.
     fn json_value(v: &str) -> serde_json::Value {
         if v == "null" {
@@ -787,123 +718,6 @@ mod cli {
         Ok(())
     }
 
-    fn reproduce(which: &str, seeds: u32, out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
-        use bagsim::family::multi_cluster::figures::{
-            claims::claims, claims::panel_markdown, svg::figure_svg, FigureId, FigureResult,
-        };
-        if !(1..=100).contains(&seeds) {
-            return Err(format!("--seeds {seeds} is out of range; allowed 1–100"));
-        }
-        let figures: Vec<FigureId> =
-            if which.eq_ignore_ascii_case("all") { FigureId::ALL.to_vec() } else { vec![which.parse()?] };
-        let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-        let all_start = std::time::Instant::now();
-        for id in figures {
-            let start = std::time::Instant::now();
-            let figure = id.figure();
-            let runs = figure.runs(seeds);
-            let mut result = FigureResult::new(figure, seeds);
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let cells: Vec<
-                std::sync::Mutex<Option<Result<bagsim::family::multi_cluster::figures::RunResult, String>>>,
-            > = (0..runs.len()).map(|_| std::sync::Mutex::new(None)).collect();
-            std::thread::scope(|scope| {
-                for _ in 0..jobs {
-                    scope.spawn(|| loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= runs.len() {
-                            break;
-                        }
-                        let r = bagsim::family::multi_cluster::figures::run_point(&runs[i].scenario);
-                        *cells[i].lock().expect("unpoisoned") = Some(r);
-                    });
-                }
-            });
-            for (spec, cell) in runs.iter().zip(cells) {
-                match cell.into_inner().expect("unpoisoned").expect("every run finished") {
-                    Ok(r) => result.add(spec, r),
-                    Err(e) => {
-                        result.failures.push(format!("{} seed {}: {e}", result.figure.series[spec.series], spec.seed))
-                    }
-                }
-            }
-            let stem = out.display().to_string();
-            let (csv_path, svg_path) = (format!("{stem}-{}.csv", id.name()), format!("{stem}-{}.svg", id.name()));
-            std::fs::write(&csv_path, result.to_csv()).map_err(|e| format!("{csv_path}: {e}"))?;
-            std::fs::write(&svg_path, figure_svg(&result)).map_err(|e| format!("{svg_path}: {e}"))?;
-            let md_path = format!("{stem}-{}.md", id.name());
-            std::fs::write(&md_path, panel_markdown(&result)).map_err(|e| format!("{md_path}: {e}"))?;
-            say!(
-                "\n{} — {} ({}; {} runs, {} seeds per point, {:.1} s)",
-                id.name(),
-                result.figure.title,
-                result.figure.section,
-                runs.len(),
-                seeds,
-                start.elapsed().as_secs_f64()
-            );
-            for c in claims(&result) {
-                say!("  paper:   {}", c.paper);
-                say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
-            }
-            for f in &result.failures {
-                say!("  failed run: {f}");
-            }
-            say!("  wrote {csv_path}, {svg_path} and {md_path}");
-        }
-        say!("\ntotal {:.1} s", all_start.elapsed().as_secs_f64());
-        Ok(())
-    }
-
-    /// A desktop-grid sweep: the same product of points, the family's own columns.
-    fn dg_sweep(
-        axes: &[(String, Vec<String>)],
-        points: &[(Vec<String>, Scenario)],
-        out: &std::path::Path,
-        jobs: usize,
-    ) -> Result<(), String> {
-        use bagsim::family::desktop_grid::{self, DgReport};
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<std::sync::Mutex<Option<Result<DgReport, String>>>> =
-            (0..points.len()).map(|_| std::sync::Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..jobs {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= points.len() {
-                        break;
-                    }
-                    let r = desktop_grid::run(&points[i].1).map_err(|e| e.to_string());
-                    eprintln!("  [{}/{}] {}", i + 1, points.len(), points[i].0.join(" "));
-                    *results[i].lock().expect("unpoisoned") = Some(r);
-                });
-            }
-        });
-        let mut csv: String = axes.iter().map(|(k, _)| format!("{k},")).collect();
-        csv.push_str(dg::SWEEP_HEADER);
-        csv.push('\n');
-        let mut reports = Vec::new();
-        for (i, cell) in results.into_iter().enumerate() {
-            let r = cell.into_inner().expect("unpoisoned").expect("every run finished")?;
-            for l in &points[i].0 {
-                csv.push_str(l);
-                csv.push(',');
-            }
-            csv.push_str(&dg::sweep_row(&r));
-            csv.push('\n');
-            let mut slim = r;
-            slim.metrics.series.clear();
-            reports.push(serde_json::json!({ "point": points[i].0, "report": slim }));
-        }
-        let csv_path = out.with_extension("csv");
-        let json_path = out.with_extension("json");
-        std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
-        let json = serde_json::to_string_pretty(&serde_json::json!({ "axes": axes, "runs": reports })).expect("json");
-        std::fs::write(&json_path, json).map_err(|e| format!("{}: {e}", json_path.display()))?;
-        say!("wrote {} and {}", csv_path.display(), json_path.display());
-        Ok(())
-    }
-
     fn sweep(base: &Scenario, sets: &[String], out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
         let mut axes: Vec<(String, Vec<String>)> = Vec::new();
         for s in sets {
@@ -921,8 +735,11 @@ mod cli {
             for (labels, s) in &points {
                 for v in values {
                     let mut json = serde_json::to_value(s).expect("serializable");
-                    let path =
-                        if base.family == Family::DesktopGrid { dg::path_of(key) } else { path_of(key).to_string() };
+                    let path = if base.family == Family::DesktopGrid {
+                        dg::path_of(key)
+                    } else {
+                        mc::path_of(key).to_string()
+                    };
                     set_path(&mut json, &path, json_value(v))?;
                     let text = json.to_string();
                     let scenario = Scenario::from_json(&text).map_err(|e| format!("--set {key}={v}: {e}"))?;
@@ -933,75 +750,42 @@ mod cli {
             }
             points = next;
         }
-        let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+        let jobs = bagsim::parallel::threads(jobs);
         eprintln!("sweep: {} runs on {jobs} threads", points.len());
-        if base.family == Family::DesktopGrid {
-            return dg_sweep(&axes, &points, out, jobs);
-        }
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<std::sync::Mutex<Option<Result<Report, String>>>> =
-            (0..points.len()).map(|_| std::sync::Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..jobs {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= points.len() {
-                        break;
-                    }
-                    let r = run::run(&points[i].1).map_err(|e| e.to_string());
-                    eprintln!("  [{}/{}] {}", i + 1, points.len(), points[i].0.join(" "));
-                    *results[i].lock().expect("unpoisoned") = Some(r);
-                });
-            }
+        let results = bagsim::parallel::map(&points, jobs, |i, (labels, s)| {
+            let r = registry::run_any(s).map_err(|e| e.to_string());
+            eprintln!("  [{}/{}] {}", i + 1, points.len(), labels.join(" "));
+            r
         });
-        let mut csv = String::new();
-        for (k, _) in &axes {
-            csv.push_str(k);
-            csv.push(',');
-        }
-        csv.push_str("bots,tasks,achieved_load,finished_fraction,utilization,mean_makespan,p50_makespan,p90_makespan,mean_nsl,p50_nsl,p90_nsl,mean_bot_wait,mean_task_wait,wasted_cpu,events,wall_time_s");
-        for (name, _, _) in bagsim::workload::size_class::SIZE_CLASSES {
-            csv.push_str(&format!(",nsl_{name},makespan_{name}"));
-        }
+        let mut csv: String = axes.iter().map(|(k, _)| format!("{k},")).collect();
+        csv.push_str(&match base.family {
+            Family::MultiCluster => mc::sweep_header(),
+            Family::DesktopGrid => dg::SWEEP_HEADER.to_string(),
+        });
         csv.push('\n');
         let mut reports = Vec::new();
-        for (i, cell) in results.into_iter().enumerate() {
-            let r = cell.into_inner().expect("unpoisoned").expect("every run finished")?;
-            for l in &points[i].0 {
+        for ((labels, _), r) in points.iter().zip(results) {
+            for l in labels {
                 csv.push_str(l);
                 csv.push(',');
             }
-            let m = &r.metrics;
-            csv.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                r.workload.bots,
-                r.workload.tasks,
-                r.workload.achieved_load,
-                m.tasks.finished_fraction,
-                m.system.utilization,
-                m.overall.makespan.mean,
-                m.overall.makespan.p50,
-                m.overall.makespan.p90,
-                m.overall.nsl.mean,
-                m.overall.nsl.p50,
-                m.overall.nsl.p90,
-                m.overall.wait.mean,
-                m.tasks.wait.mean,
-                m.tasks.wasted,
-                m.system.events,
-                r.wall_time_s
-            ));
-            for (name, _, _) in bagsim::workload::size_class::SIZE_CLASSES {
-                match m.per_class.iter().find(|g| g.class == name) {
-                    Some(g) => csv.push_str(&format!(",{},{}", g.nsl.mean, g.makespan.mean)),
-                    None => csv.push_str(",,"),
+            // The JSON keeps every figure but the time series (and the per-user table of a multi-cluster run).
+            let slim = match r? {
+                AnyReport::MultiCluster(mut r) => {
+                    csv.push_str(&mc::sweep_row(&r));
+                    r.metrics.series.clear();
+                    r.metrics.users.clear();
+                    serde_json::to_value(r)
+                }
+                AnyReport::DesktopGrid(mut r) => {
+                    csv.push_str(&dg::sweep_row(&r));
+                    r.metrics.series.clear();
+                    serde_json::to_value(r)
                 }
             }
+            .expect("serializable");
             csv.push('\n');
-            let mut slim = r;
-            slim.metrics.series.clear();
-            slim.metrics.users.clear();
-            reports.push(serde_json::json!({ "point": points[i].0, "report": slim }));
+            reports.push(serde_json::json!({ "point": labels, "report": slim }));
         }
         let csv_path = out.with_extension("csv");
         let json_path = out.with_extension("json");

@@ -9,15 +9,12 @@ fn main() {
 fn main() {}
 
 #[cfg(target_arch = "wasm32")]
-#[path = "worker/dg.rs"]
-mod dg;
-
-#[cfg(target_arch = "wasm32")]
 mod worker {
-    use bagsim::family::multi_cluster::metrics;
-    use bagsim::family::multi_cluster::simulation::Simulation;
-    use bagsim::protocol::{BotDone, FromWorker, Progress, ToWorker};
-    use bagsim::run::{self, Report, WorkloadSummary};
+    use bagsim::family::contract::{Budget, FamilyRun};
+    use bagsim::family::desktop_grid::{self, figures};
+    use bagsim::protocol::{FromWorker, Progress, ToWorker};
+    use bagsim::registry::{AnyReport, AnyRun};
+    use bagsim::run;
     use bagsim::scenario::Scenario;
     use bagsim::trace::{Parser, Trace};
     use std::cell::RefCell;
@@ -26,29 +23,26 @@ mod worker {
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     /// Wall-clock budget of one chunk, ms: small enough that Pause and Cancel are answered at once.
-    pub(crate) const CHUNK_MS: f64 = 40.0;
+    const CHUNK_MS: f64 = 40.0;
     /// Demo speed: one tick of simulated time every this many ms.
-    pub(crate) const TICK_MS: i32 = 50;
+    const TICK_MS: i32 = 50;
 
+    /// The run in progress, of any family: the worker drives it through the family contract only.
     struct Current {
         run_id: u32,
-        scenario: Scenario,
-        summary: WorkloadSummary,
-        sim: Simulation,
+        run: AnyRun,
         live: bool,
         paused: bool,
         speed: Option<f64>,
         demo_clock: f64,
         chunk: u64,
         wall: f64,
-        sent_samples: usize,
-        sent_bots: usize,
     }
 
     thread_local! {
         static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
-        /// The last finished run and its report without predictors, kept for the exports.
-        static LAST: RefCell<Option<(u32, Simulation, Report)>> = const { RefCell::new(None) };
+        /// The last finished run and the report it sent, kept for the exports.
+        static LAST: RefCell<Option<(u32, AnyRun, AnyReport)>> = const { RefCell::new(None) };
         static YIELD_PORT: RefCell<Option<web_sys::MessagePort>> = const { RefCell::new(None) };
         static TIMER_PENDING: RefCell<bool> = const { RefCell::new(false) };
         /// An import in progress: its id, the name it will have, the parser, and when it began (ms).
@@ -61,11 +55,11 @@ mod worker {
         js_sys::global().unchecked_into()
     }
 
-    pub(crate) fn now_ms() -> f64 {
+    fn now_ms() -> f64 {
         scope().performance().map_or(0.0, |p| p.now())
     }
 
-    pub(crate) fn post(msg: &FromWorker) {
+    fn post(msg: &FromWorker) {
         match serde_wasm_bindgen::to_value(msg) {
             Ok(v) => {
                 let _ = scope().post_message(&v);
@@ -98,52 +92,41 @@ mod worker {
         post(&FromWorker::Ready);
     }
 
-    /// Ends the multi-cluster run in progress, if any (a desktop-grid run replaces it).
-    pub(crate) fn stop_multi_cluster_run() {
-        CURRENT.with(|c| *c.borrow_mut() = None);
-    }
-
     fn same_run(run_id: u32) -> bool {
         CURRENT.with(|c| c.borrow().as_ref().is_some_and(|c| c.run_id == run_id))
     }
 
     fn handle(m: ToWorker) {
-        let Some(m) = crate::dg::handle(m) else { return };
         match m {
             ToWorker::Run { run_id, scenario, speed, live } => {
                 CURRENT.with(|c| *c.borrow_mut() = None);
                 let t0 = now_ms();
-                let prepared = TRACE.with(|t| match (&scenario.workload.trace, t.borrow().as_ref()) {
-                    (Some(want), Some((name, trace))) if &want.path == name => run::prepare_imported(&scenario, trace),
-                    _ => run::prepare(&scenario),
+                let built = TRACE.with(|t| {
+                    let t = t.borrow();
+                    AnyRun::build(&scenario, t.as_ref().map(|(name, trace)| (name.as_str(), trace)))
                 });
-                match prepared {
+                match built {
                     Err(e) => post(&FromWorker::Failed { run_id, message: e.to_string() }),
-                    Ok(p) => {
-                        let (sim, summary) = run::simulation(&scenario, p);
-                        let generate_s = (now_ms() - t0) / 1000.0;
+                    Ok(run) => {
+                        let start = run.start();
                         post(&FromWorker::Started {
-                            generate_s,
+                            generate_s: (now_ms() - t0) / 1000.0,
                             run_id,
-                            bots: summary.bots,
-                            tasks: summary.tasks,
-                            achieved_load: summary.achieved_load,
-                            warnings: summary.warnings.clone(),
+                            bots: start.bots,
+                            tasks: start.tasks,
+                            achieved_load: start.achieved_load,
+                            warnings: start.warnings,
                         });
                         CURRENT.with(|c| {
                             *c.borrow_mut() = Some(Current {
                                 run_id,
-                                scenario: *scenario,
-                                summary,
-                                sim,
+                                run,
                                 live,
                                 paused: false,
                                 speed,
                                 demo_clock: 0.0,
                                 chunk: 20_000,
                                 wall: 0.0,
-                                sent_samples: 0,
-                                sent_bots: 0,
                             })
                         });
                         schedule(0);
@@ -173,29 +156,28 @@ mod worker {
                     CURRENT.with(|c| {
                         if let Some(c) = c.borrow_mut().as_mut() {
                             c.speed = speed;
-                            c.demo_clock = c.sim.now();
+                            c.demo_clock = c.run.header().now;
                         }
                     });
                 }
             }
             ToWorker::ExportBots { run_id } => {
-                let csv = LAST.with(|l| {
-                    l.borrow()
-                        .as_ref()
-                        .filter(|(id, ..)| *id == run_id)
-                        .map(|(_, sim, _)| metrics::bots_csv(&sim.outcome()))
-                });
+                let csv = LAST
+                    .with(|l| l.borrow().as_ref().filter(|(id, ..)| *id == run_id).map(|(_, run, _)| run.bots_csv()));
                 match csv {
-                    Some(csv) => post(&FromWorker::BotsCsv { run_id, csv }),
+                    Some(Some(csv)) => post(&FromWorker::BotsCsv { run_id, csv }),
+                    Some(None) => {
+                        post(&FromWorker::Failed { run_id, message: "this family has no per-BoT CSV".into() })
+                    }
                     None => post(&FromWorker::Failed { run_id, message: "that run is no longer kept".into() }),
                 }
             }
             ToWorker::ExportReport { run_id } => {
                 let json = LAST.with(|l| {
-                    l.borrow().as_ref().filter(|(id, ..)| *id == run_id).map(|(_, sim, report)| {
-                        let full = Report { predictors: run::predictor_accuracy(sim), ..report.clone() };
-                        serde_json::to_string_pretty(&full)
-                    })
+                    l.borrow()
+                        .as_ref()
+                        .filter(|(id, ..)| *id == run_id)
+                        .map(|(_, run, report)| run.full_report(report.clone()).to_json())
                 });
                 match json {
                     Some(Ok(json)) => post(&FromWorker::ReportJson { run_id, json }),
@@ -231,9 +213,19 @@ mod worker {
                 };
                 post(&FromWorker::Views { request_id, result, fit });
             }
+            ToWorker::DgBar { job_id, figure, mix, policy, base, rule } => {
+                let result = match figures::figures().into_iter().find(|f| f.number == figure) {
+                    None => Err(format!("Fig. {figure}: no such figure; Anglano & Canonico 2009 has Figs. 2–17")),
+                    Some(f) => {
+                        let runner = |s: &Scenario| {
+                            desktop_grid::run_with_clock(s, &|| now_ms() / 1000.0).map_err(|e| e.to_string())
+                        };
+                        figures::run_bar(&f, &base, mix, policy, rule, &runner).map(Box::new)
+                    }
+                };
+                post(&FromWorker::DgBar { job_id, result });
+            }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
-            // Answered by `dg::handle`.
-            ToWorker::DgBar { .. } => {}
         }
     }
 
@@ -330,37 +322,7 @@ mod worker {
     /// Runs the next chunk after `delay_ms`. With no delay, through a message to ourselves: the page's messages
     /// (Pause, Cancel) still get through between chunks, and there is none of the 4 ms that browsers add to
     /// repeated zero-delay timers.
-    /// How far one chunk goes: n events, or up to a simulated time.
-    pub(crate) enum Advance {
-        Events(u64),
-        Until(f64),
-    }
-
-    /// Runs one chunk of either family's run: n events as fast as possible, with n adapted so that a chunk takes
-    /// about CHUNK_MS, or up to the demo clock moved by `speed` simulated seconds per second. Adds the
-    /// chunk's wall time to `wall`; says whether the run finished.
-    pub(crate) fn advance(
-        (chunk, speed, demo_clock, wall): (&mut u64, Option<f64>, &mut f64, &mut f64),
-        run: impl FnOnce(Advance) -> bool,
-    ) -> bool {
-        let t0 = now_ms();
-        let done = match speed {
-            None => run(Advance::Events(*chunk)),
-            Some(v) => {
-                *demo_clock += v * f64::from(TICK_MS) / 1000.0;
-                run(Advance::Until(*demo_clock))
-            }
-        };
-        let dt = now_ms() - t0;
-        *wall += dt / 1000.0;
-        if speed.is_none() && dt > 0.0 {
-            let scaled = (*chunk as f64 * CHUNK_MS / dt).clamp(1_000.0, 5_000_000.0) as u64;
-            *chunk = (*chunk + scaled) / 2;
-        }
-        done
-    }
-
-    pub(crate) fn schedule(delay_ms: i32) {
+    fn schedule(delay_ms: i32) {
         let pending = TIMER_PENDING.with(|p| std::mem::replace(&mut *p.borrow_mut(), true));
         if pending {
             return;
@@ -377,7 +339,6 @@ mod worker {
     fn run_scheduled_chunk() {
         TIMER_PENDING.with(|p| *p.borrow_mut() = false);
         chunk();
-        crate::dg::chunk();
     }
 
     /// The channel `schedule` yields through: port 1 runs a chunk on each message, port 2 is where they are sent.
@@ -389,7 +350,9 @@ mod worker {
         YIELD_PORT.with(|p| *p.borrow_mut() = Some(channel.port2()));
     }
 
-    /// Runs one chunk, posts what is new, and yields to the event loop so that messages get through.
+    /// Runs one chunk of the current run, of any family: n events as fast as possible, with n adapted so that a
+    /// chunk takes about CHUNK_MS, or up to the demo clock moved by `speed` simulated seconds per second. Posts
+    /// what is new, and yields to the event loop so that messages get through.
     fn chunk() {
         let next = CURRENT.with(|c| {
             let mut guard = c.borrow_mut();
@@ -397,19 +360,28 @@ mod worker {
             if cur.paused {
                 return None;
             }
-            let sim = &mut cur.sim;
-            let done = advance((&mut cur.chunk, cur.speed, &mut cur.demo_clock, &mut cur.wall), |a| match a {
-                Advance::Events(n) => sim.run_events(n),
-                Advance::Until(t) => sim.run_until(t),
-            });
+            let t0 = now_ms();
+            let done = match cur.speed {
+                None => cur.run.step(Budget::Events(cur.chunk)),
+                Some(v) => {
+                    cur.demo_clock += v * f64::from(TICK_MS) / 1000.0;
+                    cur.run.step(Budget::Until(cur.demo_clock))
+                }
+            };
+            let dt = now_ms() - t0;
+            cur.wall += dt / 1000.0;
+            if cur.speed.is_none() && dt > 0.0 {
+                let scaled = (cur.chunk as f64 * CHUNK_MS / dt).clamp(1_000.0, 5_000_000.0) as u64;
+                cur.chunk = (cur.chunk + scaled) / 2;
+            }
             post_progress(cur);
             if done {
                 let t0 = now_ms();
-                let report = run::report_without_predictors(&cur.scenario, cur.summary.clone(), &cur.sim, cur.wall);
+                let report = cur.run.report(cur.wall);
                 let report_s = (now_ms() - t0) / 1000.0;
                 post(&FromWorker::Finished { run_id: cur.run_id, report: Box::new(report.clone()), report_s });
                 let finished = guard.take().expect("current run");
-                LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.sim, report)));
+                LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.run, report)));
                 None
             } else {
                 Some(if cur.speed.is_some() { TICK_MS } else { 0 })
@@ -421,41 +393,12 @@ mod worker {
     }
 
     fn post_progress(cur: &mut Current) {
-        let (queued, running) = cur.sim.queued_and_running();
-        let (samples, bots) = if cur.live {
-            let samples = cur.sim.samples()[cur.sent_samples..].to_vec();
-            cur.sent_samples = cur.sim.samples().len();
-            let finished = cur.sim.finished_bots();
-            let w = cur.sim.workload();
-            let bots: Vec<BotDone> = finished[cur.sent_bots..]
-                .iter()
-                .filter_map(|&b| {
-                    cur.sim.bot_figures(b as usize).map(|(makespan, nsl, wait)| BotDone {
-                        size: w.bots[b as usize].size,
-                        makespan,
-                        nsl,
-                        wait,
-                    })
-                })
-                .collect();
-            cur.sent_bots = finished.len();
-            (samples, bots)
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        let now = if cur.speed.is_some() { cur.demo_clock.max(cur.sim.now()) } else { cur.sim.now() };
-        post(&FromWorker::Progress(Box::new(Progress {
-            run_id: cur.run_id,
-            now: now.min(cur.sim.config().horizon),
-            horizon: cur.sim.config().horizon,
-            events: cur.sim.events(),
-            finished_tasks: cur.sim.finished_tasks(),
-            tasks: cur.summary.tasks,
-            queued,
-            running,
-            wall: cur.wall,
-            samples,
-            bots,
-        })));
+        let mut header = cur.run.header();
+        if cur.speed.is_some() {
+            header.now = cur.demo_clock.max(header.now);
+        }
+        header.now = header.now.min(header.horizon);
+        let detail = cur.live.then(|| cur.run.take_detail());
+        post(&FromWorker::Progress(Box::new(Progress { run_id: cur.run_id, header, wall: cur.wall, detail })));
     }
 }

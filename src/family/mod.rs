@@ -2,6 +2,7 @@
 //! (engine, workload models, metrics skeleton, scenario, protocol, page controls) stays at the crate's top.
 //! No family uses another family's code (ARCHITECTURE.md).
 
+pub mod contract;
 pub mod desktop_grid;
 pub mod multi_cluster;
 

@@ -1,7 +1,7 @@
 //! The page's charts, drawn by plotters on any backend (canvas on the page, SVG for export).
 
+use crate::family::multi_cluster::live::BotDone;
 use crate::family::multi_cluster::simulation::Sample;
-use crate::protocol::BotDone;
 use crate::workload::size_class::SIZE_CLASSES;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;

@@ -3,14 +3,14 @@
 //! through the same worker and Run bar as a multi-cluster one; only `DgProgress` and `DgFinished` are its own.
 
 use super::controls::{apply, error_view};
-use super::{Lab, Status};
+use super::Lab;
+use crate::family::contract::Header;
 use crate::family::desktop_grid::availability::AvailabilityLevel;
 use crate::family::desktop_grid::bot_selection::BotSelection;
 use crate::family::desktop_grid::machines::Heterogeneity;
 use crate::family::desktop_grid::workload::Mix;
-use crate::family::desktop_grid::{DesktopGridConfig, DgReport, DgSample};
+use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
 use crate::family::Family;
-use crate::protocol::{DgProgress, FromWorker, Progress};
 use crate::scenario::Scenario;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -27,6 +27,14 @@ const CHARTS: [ChartSpec; 2] = [
 ];
 
 /// The run's samples, outside the reactive graph (a run streams thousands).
+/// Where the run stands: the shared header and the BoT counts.
+#[derive(Clone)]
+struct Standing {
+    header: Header,
+    bots: u64,
+    finished_bots: u64,
+}
+
 #[derive(Default)]
 struct Live {
     run_id: u32,
@@ -38,7 +46,7 @@ struct Live {
 /// whatever component is mounted.
 #[derive(Clone)]
 struct State {
-    progress: ArcRwSignal<Option<DgProgress>>,
+    progress: ArcRwSignal<Option<Standing>>,
     report: ArcRwSignal<Option<Box<DgReport>>>,
     version: ArcRwSignal<u64>,
 }
@@ -60,53 +68,33 @@ fn is_dg(lab: Lab) -> bool {
     lab.scenario.with(|s| s.family == Family::DesktopGrid)
 }
 
-/// The desktop-grid messages of the worker (`ui::Lab::on_message` passes them on).
-pub(super) fn on_message(lab: Lab, m: FromWorker) {
+/// A desktop-grid run's progress: its samples join the live charts (`ui::Lab::on_message` passes them on).
+pub(super) fn on_progress(lab: Lab, header: &Header, d: DgDetail) {
     let current = lab.run_id.get_untracked();
     let st = state();
-    match m {
-        FromWorker::DgProgress(p) if p.run_id == current => {
-            let force = p.finished_bots == p.bots;
-            LIVE.with(|l| {
-                let mut l = l.borrow_mut();
-                if l.run_id != current {
-                    l.run_id = current;
-                    l.samples.clear();
-                }
-                l.samples.extend_from_slice(&p.samples);
-            });
-            let mut p = *p;
-            p.samples.clear();
-            // The Run bar's progress, simulated time and event rate read the shared progress.
-            lab.progress.set(Some(Progress {
-                run_id: p.run_id,
-                now: p.now,
-                horizon: p.horizon,
-                events: p.events,
-                finished_tasks: p.finished_tasks,
-                tasks: p.tasks,
-                queued: p.queued,
-                running: u64::from(p.replicas_running),
-                wall: p.wall,
-                samples: Vec::new(),
-                bots: Vec::new(),
-            }));
-            st.progress.set(Some(p));
-            redraw(&st, force);
+    let force = d.finished_bots == d.bots;
+    LIVE.with(|l| {
+        let mut l = l.borrow_mut();
+        if l.run_id != current {
+            l.run_id = current;
+            l.samples.clear();
         }
-        FromWorker::DgFinished { run_id, report, report_s } if run_id == current => {
-            lab.status.set(Status::Finished);
-            lab.phase_times.update(|t| t.1 = Some(report_s));
-            lab.message.set(format!(
-                "finished: simulated {:.1} days in {:.2} s",
-                report.metrics.end_time / 86_400.0,
-                report.wall_time_s
-            ));
-            st.report.set(Some(report));
-            redraw(&st, true);
-        }
-        _ => {}
-    }
+        l.samples.extend_from_slice(&d.samples);
+    });
+    st.progress.set(Some(Standing { header: *header, bots: d.bots, finished_bots: d.finished_bots }));
+    redraw(&st, force);
+}
+
+/// A desktop-grid run ended with its report.
+pub(super) fn on_finished(lab: Lab, report: Box<DgReport>, _report_s: f64) {
+    let st = state();
+    lab.message.set(format!(
+        "finished: simulated {:.1} days in {:.2} s",
+        report.metrics.end_time / 86_400.0,
+        report.wall_time_s
+    ));
+    st.report.set(Some(report));
+    redraw(&st, true);
 }
 
 fn now_ms() -> f64 {
@@ -511,11 +499,11 @@ pub fn DgResults(lab: Lab) -> impl IntoView {
                 "{} of {} BoTs done ({} of {} tasks); {} replicas running, {} tasks waiting; simulated {:.2} days",
                 p.finished_bots,
                 p.bots,
-                p.finished_tasks,
-                p.tasks,
-                p.replicas_running,
-                p.queued,
-                p.now / 86_400.0
+                p.header.finished_tasks,
+                p.header.tasks,
+                p.header.busy,
+                p.header.queued,
+                p.header.now / 86_400.0
             ),
             None => String::new(),
         })

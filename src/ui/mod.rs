@@ -21,6 +21,7 @@ mod views;
 use crate::family::multi_cluster::platform;
 use crate::family::multi_cluster::simulation::Sample;
 use crate::protocol::{FromWorker, Progress, ToWorker};
+use crate::registry::{AnyDetail, AnyReport};
 use crate::run::Report;
 use crate::scenario::Scenario;
 use crate::share;
@@ -265,13 +266,16 @@ impl Lab {
                 self.warnings.set(warnings);
             }
             FromWorker::Progress(p) if p.run_id == current => {
-                let final_draw = p.finished_tasks == p.tasks;
-                LIVE.with(|l| l.borrow_mut().current.extend(&p.samples, &p.bots));
                 let mut p = *p;
-                p.samples.clear();
-                p.bots.clear();
+                match p.detail.take() {
+                    Some(AnyDetail::MultiCluster(d)) => {
+                        LIVE.with(|l| l.borrow_mut().current.extend(&d.samples, &d.bots));
+                        self.redraw(p.header.finished_tasks == p.header.tasks);
+                    }
+                    Some(AnyDetail::DesktopGrid(d)) => desktop_grid::on_progress(self, &p.header, d),
+                    None => {}
+                }
                 self.progress.set(Some(p));
-                self.redraw(final_draw);
             }
             FromWorker::Paused { run_id } if run_id == current => self.status.set(Status::Paused),
             FromWorker::Cancelled { run_id } if run_id == current => {
@@ -281,6 +285,10 @@ impl Lab {
             FromWorker::Finished { run_id, report, report_s } if run_id == current => {
                 self.status.set(Status::Finished);
                 self.phase_times.update(|t| t.1 = Some(report_s));
+                let report = match *report {
+                    AnyReport::MultiCluster(r) => r,
+                    AnyReport::DesktopGrid(r) => return desktop_grid::on_finished(self, r, report_s),
+                };
                 let generated = self.phase_times.get_untracked().0.map_or(String::new(), |g| {
                     format!(" (workload generated in {g:.2} s, report computed in {report_s:.2} s)")
                 });
@@ -307,7 +315,6 @@ impl Lab {
             | FromWorker::ImportFailed { .. }
             | FromWorker::TraceBots { .. }
             | FromWorker::Views { .. }) => trace_lab::on_message(m),
-            m @ (FromWorker::DgProgress(_) | FromWorker::DgFinished { .. }) => desktop_grid::on_message(self, m),
             _ => {}
         }
     }
@@ -453,7 +460,7 @@ fn card_values(lab: &Lab) -> [(f64, String); 5] {
     let p = lab.progress.get();
     LIVE.with(|l| {
         let l = l.borrow();
-        let fin = p.as_ref().map_or(f64::NAN, |p| p.finished_tasks as f64 / p.tasks.max(1) as f64);
+        let fin = p.as_ref().map_or(f64::NAN, |p| p.header.finished_tasks as f64 / p.header.tasks.max(1) as f64);
         let util = l.current.mean_utilization();
         let (ms, nsl, wait) = l.current.bot_means();
         let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
@@ -517,7 +524,8 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
         ("1 day per second", Some(86_400.0)),
         ("1 week per second", Some(604_800.0)),
     ];
-    let progress_value = move || lab.progress.with(|p| p.as_ref().map_or(0.0, |p| 1000.0 * p.now / p.horizon.max(1.0)));
+    let progress_value =
+        move || lab.progress.with(|p| p.as_ref().map_or(0.0, |p| 1000.0 * p.header.now / p.header.horizon.max(1.0)));
     let finished = move || lab.status.get() == Status::Finished;
     view! {
         <div class="runbar">
@@ -548,12 +556,13 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
         </div>
         <div class="progressline">
             <progress id="progress" aria-label="simulated time" max="1000" prop:value=move || if finished() { 1000.0 } else { progress_value() }></progress>
-            <span id="sim-time">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| format!("simulated {} of {}", fmt_time(p.now), fmt_time(p.horizon))))}</span>
+            <span id="sim-time">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| format!("simulated {} of {}", fmt_time(p.header.now), fmt_time(p.header.horizon))))}</span>
             <span id="events-per-s">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| {
-                let rate = if p.wall > 0.0 { p.events as f64 / p.wall } else { 0.0 };
-                let left = if p.now > 0.0 && p.wall > 0.0 && p.finished_tasks < p.tasks { (p.horizon - p.now) / (p.now / p.wall) } else { f64::NAN };
+                let (h, wall) = (&p.header, p.wall);
+                let rate = if wall > 0.0 { h.events as f64 / wall } else { 0.0 };
+                let left = if h.now > 0.0 && wall > 0.0 && h.finished_tasks < h.tasks { (h.horizon - h.now) / (h.now / wall) } else { f64::NAN };
                 let left = if left.is_finite() { format!(", at most {} left", fmt_time(left)) } else { String::new() };
-                format!("{:.2} M events/s, {} events, {} of {} tasks done, {} queued, {} running{left}", rate / 1e6, p.events, p.finished_tasks, p.tasks, p.queued, p.running)
+                format!("{:.2} M events/s, {} events, {} of {} tasks done, {} queued, {} running{left}", rate / 1e6, h.events, h.finished_tasks, h.tasks, h.queued, h.busy)
             }))}</span>
         </div>
         <div id="message" class="message">{move || lab.message.get()}
@@ -778,6 +787,10 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
     let on_done: pool::OnDone = Rc::new(move |job, outcome| {
         match outcome {
             pool::Outcome::Finished(report) => {
+                let AnyReport::MultiCluster(report) = *report else {
+                    lost.borrow_mut().push("a run gave another family's report".into());
+                    return status(*done.borrow(), &lost.borrow());
+                };
                 if let Some((p, load)) = labels.get(job).cloned() {
                     LIVE.with(|l| l.borrow_mut().sweep.push((p, load, report)));
                 }

@@ -8,6 +8,7 @@ use super::pool::{OnDone, Outcome, Pool};
 use crate::family::multi_cluster::figures::claims::{claims, Claim, Verdict};
 use crate::family::multi_cluster::figures::svg::figure_svg;
 use crate::family::multi_cluster::figures::{Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS};
+use crate::registry::AnyReport;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -196,7 +197,10 @@ impl Paper {
             let st = s.as_mut().filter(|st| st.generation == generation && st.pool.is_some())?;
             let spec = st.specs.get(job)?;
             match outcome {
-                Outcome::Finished(report) => st.result.add(spec, RunResult::of(&report)),
+                Outcome::Finished(report) => match *report {
+                    AnyReport::MultiCluster(r) => st.result.add(spec, RunResult::of(&r)),
+                    _ => st.result.failures.push("a run gave another family's report".into()),
+                },
                 Outcome::Failed(message) => {
                     let f = &st.result.figure;
                     let at = if f.axis == Axis::SizeClass {

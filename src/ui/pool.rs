@@ -5,7 +5,7 @@
 
 use super::client::{Client, Event};
 use crate::protocol::{FromWorker, ToWorker};
-use crate::run::Report;
+use crate::registry::AnyReport;
 use crate::scenario::Scenario;
 use crate::trace::Format;
 use std::cell::{Cell, RefCell};
@@ -14,7 +14,8 @@ use std::rc::{Rc, Weak};
 
 /// How one job ended.
 pub enum Outcome {
-    Finished(Box<Report>),
+    /// The report of the job's family.
+    Finished(Box<AnyReport>),
     /// The run failed, or its worker died (the worker is replaced and the pool goes on).
     Failed(String),
 }

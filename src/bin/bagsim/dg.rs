@@ -158,27 +158,11 @@ pub fn figure(
     for f in chosen {
         let start = std::time::Instant::now();
         let cells: Vec<_> = f.mixes.iter().flat_map(|&m| BotSelection::ALL.iter().map(move |&p| (m, p))).collect();
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<std::sync::Mutex<Option<Result<Bar, String>>>> =
-            (0..cells.len()).map(|_| std::sync::Mutex::new(None)).collect();
         let runner = |s: &Scenario| desktop_grid::run(s).map_err(|e| e.to_string());
-        std::thread::scope(|scope| {
-            for _ in 0..jobs {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= cells.len() {
-                        break;
-                    }
-                    let (mix, policy) = cells[i];
-                    let r = run_bar(&f, base, mix, policy, rule, &runner);
-                    *results[i].lock().expect("unpoisoned") = Some(r);
-                });
-            }
-        });
-        let bars: Vec<Bar> = results
-            .into_iter()
-            .map(|c| c.into_inner().expect("unpoisoned").expect("every bar ran"))
-            .collect::<Result<_, _>>()?;
+        let bars: Vec<Bar> =
+            bagsim::parallel::map(&cells, jobs, |_, &(mix, policy)| run_bar(&f, base, mix, policy, rule, &runner))
+                .into_iter()
+                .collect::<Result<_, _>>()?;
         say!("\nFig. {} — {} ({:.1} s)", f.number, f.title, start.elapsed().as_secs_f64());
         say!(
             "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}",

@@ -17,8 +17,10 @@ pub use config::DesktopGridConfig;
 pub use report::{DgReport, DgWorkloadSummary};
 pub use sim::{DgSample, DgSettings, DgSimulation};
 
+use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, Start};
 use crate::scenario::{Scenario, ScenarioError};
 use machines::Platform;
+use serde::{Deserialize, Serialize};
 use workload::LoadFigures;
 
 /// The simulator settings of a configuration whose arrival rate is `rate`.
@@ -77,11 +79,7 @@ pub fn report(s: &Scenario, workload: DgWorkloadSummary, sim: &DgSimulation, wal
 
 /// Runs a desktop-grid scenario to the end; `clock` returns seconds.
 pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<DgReport, ScenarioError> {
-    let (mut sim, summary) = simulation(s)?;
-    let t0 = clock();
-    sim.run();
-    let wall = clock() - t0;
-    Ok(report(s, summary, &sim, wall))
+    Ok(run_to_report(&mut DgRun::new(s)?, clock))
 }
 
 /// Runs a desktop-grid scenario natively.
@@ -89,4 +87,79 @@ pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<DgReport,
 pub fn run(s: &Scenario) -> Result<DgReport, ScenarioError> {
     let start = std::time::Instant::now();
     run_with_clock(s, &move || start.elapsed().as_secs_f64())
+}
+
+/// The samples taken since the previous progress message, and the BoT counts.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DgDetail {
+    pub bots: u64,
+    pub finished_bots: u64,
+    /// Machines up, replicas running, queue length, BoTs in the system, tasks done.
+    pub samples: Vec<DgSample>,
+}
+
+/// A desktop-grid run under the family contract.
+pub struct DgRun {
+    scenario: Scenario,
+    summary: DgWorkloadSummary,
+    sim: DgSimulation,
+    sent_samples: usize,
+}
+
+impl DgRun {
+    /// Validates the scenario and builds its platform, workload and simulation.
+    pub fn new(s: &Scenario) -> Result<DgRun, ScenarioError> {
+        let (sim, summary) = simulation(s)?;
+        Ok(DgRun { scenario: s.clone(), summary, sim, sent_samples: 0 })
+    }
+
+    pub fn simulation(&self) -> &DgSimulation {
+        &self.sim
+    }
+
+    /// What the workload turned out to be; the load of a desktop-grid workload is exact by construction
+    /// (λ = L / C, Eq. 7).
+    pub fn start(&self) -> Start {
+        let w = &self.summary;
+        Start { bots: w.bots, tasks: w.tasks, achieved_load: w.load, warnings: w.warnings.clone() }
+    }
+}
+
+impl FamilyRun for DgRun {
+    type Detail = DgDetail;
+    type Report = DgReport;
+
+    fn step(&mut self, budget: Budget) -> bool {
+        match budget {
+            Budget::Events(n) => self.sim.run_events(n),
+            Budget::Until(t) => self.sim.run_until(t),
+            Budget::ToEnd => {
+                self.sim.run();
+                true
+            }
+        }
+    }
+
+    fn header(&self) -> Header {
+        let (replicas, queued) = self.sim.replicas_and_queue();
+        Header {
+            now: self.sim.now(),
+            horizon: self.sim.settings().horizon,
+            events: self.sim.events(),
+            tasks: self.summary.tasks,
+            finished_tasks: self.sim.counters().finished_tasks,
+            queued,
+            busy: u64::from(replicas),
+        }
+    }
+
+    fn take_detail(&mut self) -> DgDetail {
+        let samples = self.sim.samples()[self.sent_samples..].to_vec();
+        self.sent_samples = self.sim.samples().len();
+        DgDetail { bots: self.summary.bots, finished_bots: self.sim.counters().finished_bots, samples }
+    }
+
+    fn report(&self, wall_s: f64) -> DgReport {
+        report(&self.scenario, self.summary.clone(), &self.sim, wall_s)
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod architecture;
 pub mod figures;
+pub mod live;
 pub mod metrics;
 pub mod platform;
 pub mod policy;

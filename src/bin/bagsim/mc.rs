@@ -1,0 +1,180 @@
+//! The multi-cluster commands of `bagsim`: run summary, sweep keys and columns, and `bagsim reproduce` for the
+//! experiments of [Iosup08] §5.
+
+use bagsim::run::Report;
+use bagsim::stats::Stats;
+use std::io::Write;
+
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+fn fmt_stats(s: &Stats) -> String {
+    if s.count == 0 {
+        "—".to_string()
+    } else {
+        format!("{:.4} (p50 {:.4}, p90 {:.4}, p99 {:.4}, max {:.4})", s.mean, s.p50, s.p90, s.p99, s.max)
+    }
+}
+
+/// The readable summary of a multi-cluster run.
+pub fn print_summary(r: &Report) {
+    let s = &r.scenario;
+    let m = &r.metrics;
+    say!(
+        "bagsim {}: {} / {} / {}, seed {}",
+        r.bagsim_version,
+        s.architecture.kind.name(),
+        s.selection.name(),
+        s.scheduling,
+        s.seed
+    );
+    let w = &r.workload;
+    say!(
+        "workload: {} BoTs, {} tasks, {} users; load target {} achieved {:.4}",
+        w.bots,
+        w.tasks,
+        w.users,
+        w.target_load.map_or("none".to_string(), |l| format!("{l}")),
+        w.achieved_load
+    );
+    for warning in &w.warnings {
+        say!("warning: {warning}");
+    }
+    say!(
+        "finished: {:.2}% of tasks ({} of {}), {} of {} BoTs; {} never started, {} running at the end",
+        100.0 * m.tasks.finished_fraction,
+        m.tasks.finished,
+        m.tasks.tasks,
+        m.overall.finished,
+        m.overall.bots,
+        m.tasks.unstarted,
+        m.tasks.running_at_end
+    );
+    say!("utilization: {:.4}   end time: {:.0} s", m.system.utilization, m.system.end_time);
+    say!("makespan [s]: {}", fmt_stats(&m.overall.makespan));
+    say!("NSL:          {}", fmt_stats(&m.overall.nsl));
+    say!("BoT wait [s]: {}", fmt_stats(&m.overall.wait));
+    say!("task wait [s]: {}", fmt_stats(&m.tasks.wait));
+    say!("task response [s]: {}", fmt_stats(&m.tasks.response));
+    say!("wasted CPU: {:.0} s (RWT {:.4})", m.tasks.wasted, m.tasks.rwt);
+    say!("{:<8} {:>7} {:>9} {:>14} {:>10}", "class", "BoTs", "finished", "mean MS [s]", "mean NSL");
+    for g in &m.per_class {
+        say!("{:<8} {:>7} {:>9} {:>14.1} {:>10.3}", g.class, g.bots, g.finished, g.makespan.mean, g.nsl.mean);
+    }
+    say!(
+        "events: {} ({} skipped cancellations); wall time {:.3} s",
+        m.system.events,
+        m.system.stale_events,
+        r.wall_time_s
+    );
+}
+
+/// Maps a --set key to a JSON path in the scenario.
+pub fn path_of(key: &str) -> &str {
+    match key {
+        "load" => "workload.load",
+        "preset" => "workload.preset",
+        "pattern" | "arrival_pattern" => "workload.arrival_pattern",
+        "median_size" => "workload.median_size",
+        "mean_runtime" => "workload.mean_runtime",
+        "architecture" => "architecture.kind",
+        "monitoring_period" => "architecture.monitoring_period",
+        other => other,
+    }
+}
+
+/// The CSV header of a multi-cluster sweep (after the axis columns).
+pub fn sweep_header() -> String {
+    let mut h = String::from("bots,tasks,achieved_load,finished_fraction,utilization,mean_makespan,p50_makespan,p90_makespan,mean_nsl,p50_nsl,p90_nsl,mean_bot_wait,mean_task_wait,wasted_cpu,events,wall_time_s");
+    for (name, _, _) in bagsim::workload::size_class::SIZE_CLASSES {
+        h.push_str(&format!(",nsl_{name},makespan_{name}"));
+    }
+    h
+}
+
+/// One CSV row of a multi-cluster sweep.
+pub fn sweep_row(r: &Report) -> String {
+    let m = &r.metrics;
+    let mut row = format!(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        r.workload.bots,
+        r.workload.tasks,
+        r.workload.achieved_load,
+        m.tasks.finished_fraction,
+        m.system.utilization,
+        m.overall.makespan.mean,
+        m.overall.makespan.p50,
+        m.overall.makespan.p90,
+        m.overall.nsl.mean,
+        m.overall.nsl.p50,
+        m.overall.nsl.p90,
+        m.overall.wait.mean,
+        m.tasks.wait.mean,
+        m.tasks.wasted,
+        m.system.events,
+        r.wall_time_s
+    );
+    for (name, _, _) in bagsim::workload::size_class::SIZE_CLASSES {
+        match m.per_class.iter().find(|g| g.class == name) {
+            Some(g) => row.push_str(&format!(",{},{}", g.nsl.mean, g.makespan.mean)),
+            None => row.push_str(",,"),
+        }
+    }
+    row
+}
+
+/// `bagsim reproduce FIG|all`: the experiments of [Iosup08] §5 with several seeds, their CSV, SVG and panel.
+pub fn reproduce(which: &str, seeds: u32, out: &std::path::Path, jobs: usize) -> Result<(), String> {
+    use bagsim::family::multi_cluster::figures::{
+        claims::claims, claims::panel_markdown, run_point, svg::figure_svg, FigureId, FigureResult,
+    };
+    if !(1..=100).contains(&seeds) {
+        return Err(format!("--seeds {seeds} is out of range; allowed 1–100"));
+    }
+    let figures: Vec<FigureId> =
+        if which.eq_ignore_ascii_case("all") { FigureId::ALL.to_vec() } else { vec![which.parse()?] };
+    let all_start = std::time::Instant::now();
+    for id in figures {
+        let start = std::time::Instant::now();
+        let figure = id.figure();
+        let runs = figure.runs(seeds);
+        let mut result = FigureResult::new(figure, seeds);
+        let results = bagsim::parallel::map(&runs, jobs, |_, spec| run_point(&spec.scenario));
+        for (spec, r) in runs.iter().zip(results) {
+            match r {
+                Ok(r) => result.add(spec, r),
+                Err(e) => {
+                    result.failures.push(format!("{} seed {}: {e}", result.figure.series[spec.series], spec.seed))
+                }
+            }
+        }
+        let stem = out.display().to_string();
+        let (csv_path, svg_path) = (format!("{stem}-{}.csv", id.name()), format!("{stem}-{}.svg", id.name()));
+        std::fs::write(&csv_path, result.to_csv()).map_err(|e| format!("{csv_path}: {e}"))?;
+        std::fs::write(&svg_path, figure_svg(&result)).map_err(|e| format!("{svg_path}: {e}"))?;
+        let md_path = format!("{stem}-{}.md", id.name());
+        std::fs::write(&md_path, panel_markdown(&result)).map_err(|e| format!("{md_path}: {e}"))?;
+        say!(
+            "\n{} — {} ({}; {} runs, {} seeds per point, {:.1} s)",
+            id.name(),
+            result.figure.title,
+            result.figure.section,
+            runs.len(),
+            seeds,
+            start.elapsed().as_secs_f64()
+        );
+        for c in claims(&result) {
+            say!("  paper:   {}", c.paper);
+            say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
+        }
+        for f in &result.failures {
+            say!("  failed run: {f}");
+        }
+        say!("  wrote {csv_path}, {svg_path} and {md_path}");
+    }
+    say!("\ntotal {:.1} s", all_start.elapsed().as_secs_f64());
+    Ok(())
+}

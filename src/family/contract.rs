@@ -1,0 +1,82 @@
+//! The run contract every scenario family implements once (ARCHITECTURE.md, "The family contract"). The worker's
+//! chunk loop, the CLI's `run`, `sweep` and figure commands, and the tests drive any family's run through it, and
+//! know nothing else of the family. Knows no family.
+
+use serde::{Deserialize, Serialize};
+
+/// How far one step of a run goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// At most this many events.
+    Events(u64),
+    /// Every event up to this simulated time, s.
+    Until(f64),
+    /// Every event to the end of the run.
+    ToEnd,
+}
+
+/// Where a run stands, in the terms every family shares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Simulated time, s.
+    pub now: f64,
+    /// End of the run at the latest, s.
+    pub horizon: f64,
+    pub events: u64,
+    /// Tasks of the workload, and how many have finished.
+    pub tasks: u64,
+    pub finished_tasks: u64,
+    /// Tasks waiting for a processor (a machine) now.
+    pub queued: u64,
+    /// Processors (machines) busy now.
+    pub busy: u64,
+}
+
+impl Header {
+    /// Finished tasks over all tasks (1 for an empty workload).
+    pub fn done_fraction(&self) -> f64 {
+        if self.tasks == 0 {
+            1.0
+        } else {
+            self.finished_tasks as f64 / self.tasks as f64
+        }
+    }
+}
+
+/// What a run's workload turned out to be, in the terms every family shares (the `Started` message).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Start {
+    pub bots: u64,
+    pub tasks: u64,
+    /// The offered load the workload achieved (for a desktop grid, the load factor L, exact by construction).
+    pub achieved_load: f64,
+    pub warnings: Vec<String>,
+}
+
+/// A family's run, built from its scenario, stepped by a budget, asked where it stands, what is new since the last
+/// call, and for its report. Pause, resume, cancel and speed are the driver's: a paused run is one that is not
+/// stepped, a cancelled one is dropped, and a speed is a budget of simulated time per tick.
+pub trait FamilyRun {
+    /// What the page draws live: the samples and results that are new since the previous `take_detail`.
+    type Detail;
+    /// The family's report of a finished run (the JSON of `bagsim run --out`).
+    type Report;
+
+    /// Plays events within the budget; true when the run is over (nothing left, or the horizon reached).
+    fn step(&mut self, budget: Budget) -> bool;
+    /// Where the run stands.
+    fn header(&self) -> Header;
+    /// The samples and results since the previous call.
+    fn take_detail(&mut self) -> Self::Detail;
+    /// The report, with the wall-clock seconds the simulation took.
+    fn report(&self, wall_s: f64) -> Self::Report;
+}
+
+/// Runs a family's run to the end and reports it; `clock` gives seconds (std's `Instant` natively,
+/// `performance.now` in a browser), and the report's wall time covers the simulation only.
+pub fn run_to_report<R: FamilyRun>(run: &mut R, clock: &dyn Fn() -> f64) -> R::Report {
+    let t0 = clock();
+    run.step(Budget::ToEnd);
+    let wall = clock() - t0;
+    run.report(wall)
+}

@@ -1,0 +1,150 @@
+//! The list of scenario families: the one place a family is registered (ARCHITECTURE.md, "How to add a family").
+//! Everything that drives a run (the CLI, the worker, the tests) goes through `AnyRun`, which dispatches the family
+//! contract (`family::contract::FamilyRun`) to the scenario's family.
+
+use crate::family::contract::{Budget, FamilyRun, Header, Start};
+use crate::family::desktop_grid::{DgDetail, DgReport, DgRun};
+use crate::family::multi_cluster::live::McDetail;
+use crate::family::Family;
+use crate::run::{self, McRun, Report};
+use crate::scenario::{Scenario, ScenarioError};
+use crate::trace::Trace;
+use serde::{Deserialize, Serialize};
+
+/// A run of any family.
+pub enum AnyRun {
+    MultiCluster(Box<McRun>),
+    DesktopGrid(Box<DgRun>),
+}
+
+/// What a run of any family draws live (the family's `FamilyRun::Detail`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnyDetail {
+    MultiCluster(McDetail),
+    DesktopGrid(DgDetail),
+}
+
+/// The report of a run of any family (the family's `FamilyRun::Report`). Its JSON (`to_json`) is the family's own
+/// report, as `bagsim run --out` writes it; across the worker boundary it carries its family's tag.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnyReport {
+    MultiCluster(Box<Report>),
+    DesktopGrid(Box<DgReport>),
+}
+
+impl AnyReport {
+    /// The family's report as pretty JSON, without the family tag.
+    pub fn to_json(&self) -> serde_json::Result<String> {
+        match self {
+            AnyReport::MultiCluster(r) => serde_json::to_string_pretty(r),
+            AnyReport::DesktopGrid(r) => serde_json::to_string_pretty(r),
+        }
+    }
+
+    /// Wall-clock seconds of the simulation.
+    pub fn wall_time_s(&self) -> f64 {
+        match self {
+            AnyReport::MultiCluster(r) => r.wall_time_s,
+            AnyReport::DesktopGrid(r) => r.wall_time_s,
+        }
+    }
+
+    /// Simulated time at the end of the run, s.
+    pub fn end_time(&self) -> f64 {
+        match self {
+            AnyReport::MultiCluster(r) => r.metrics.system.end_time,
+            AnyReport::DesktopGrid(r) => r.metrics.end_time,
+        }
+    }
+}
+
+impl AnyRun {
+    /// Validates the scenario and builds its family's run; `trace` is a trace imported already under a name (the
+    /// page's worker, which cannot read files), used when the scenario's `workload.trace.path` names it.
+    pub fn build(s: &Scenario, trace: Option<(&str, &Trace)>) -> Result<AnyRun, ScenarioError> {
+        match s.family {
+            Family::MultiCluster => {
+                let prepared = match (&s.workload.trace, trace) {
+                    (Some(want), Some((name, trace))) if want.path == name => run::prepare_imported(s, trace)?,
+                    _ => run::prepare(s)?,
+                };
+                Ok(AnyRun::MultiCluster(Box::new(McRun::new(s, prepared))))
+            }
+            Family::DesktopGrid => Ok(AnyRun::DesktopGrid(Box::new(DgRun::new(s)?))),
+        }
+    }
+
+    /// What the workload turned out to be.
+    pub fn start(&self) -> Start {
+        match self {
+            AnyRun::MultiCluster(r) => r.start(),
+            AnyRun::DesktopGrid(r) => r.start(),
+        }
+    }
+
+    /// The report `bagsim run --out` writes, from the report `FamilyRun::report` gave (a multi-cluster run adds
+    /// the predictors' accuracy, which the page asks for only on export).
+    pub fn full_report(&self, report: AnyReport) -> AnyReport {
+        match (self, report) {
+            (AnyRun::MultiCluster(run), AnyReport::MultiCluster(r)) => {
+                AnyReport::MultiCluster(Box::new(run.full_report(*r)))
+            }
+            (_, r) => r,
+        }
+    }
+
+    /// The per-BoT CSV, for the families that have one.
+    pub fn bots_csv(&self) -> Option<String> {
+        match self {
+            AnyRun::MultiCluster(r) => Some(r.bots_csv()),
+            AnyRun::DesktopGrid(_) => None,
+        }
+    }
+}
+
+impl FamilyRun for AnyRun {
+    type Detail = AnyDetail;
+    type Report = AnyReport;
+
+    fn step(&mut self, budget: Budget) -> bool {
+        match self {
+            AnyRun::MultiCluster(r) => r.step(budget),
+            AnyRun::DesktopGrid(r) => r.step(budget),
+        }
+    }
+
+    fn header(&self) -> Header {
+        match self {
+            AnyRun::MultiCluster(r) => r.header(),
+            AnyRun::DesktopGrid(r) => r.header(),
+        }
+    }
+
+    fn take_detail(&mut self) -> AnyDetail {
+        match self {
+            AnyRun::MultiCluster(r) => AnyDetail::MultiCluster(r.take_detail()),
+            AnyRun::DesktopGrid(r) => AnyDetail::DesktopGrid(r.take_detail()),
+        }
+    }
+
+    fn report(&self, wall_s: f64) -> AnyReport {
+        match self {
+            AnyRun::MultiCluster(r) => AnyReport::MultiCluster(Box::new(r.report(wall_s))),
+            AnyRun::DesktopGrid(r) => AnyReport::DesktopGrid(Box::new(r.report(wall_s))),
+        }
+    }
+}
+
+/// Runs a scenario of any family to the end and gives the report `bagsim run --out` writes; `clock` returns seconds.
+pub fn run_any_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<AnyReport, ScenarioError> {
+    let mut run = AnyRun::build(s, None)?;
+    let report = crate::family::contract::run_to_report(&mut run, clock);
+    Ok(run.full_report(report))
+}
+
+/// Runs a scenario of any family natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_any(s: &Scenario) -> Result<AnyReport, ScenarioError> {
+    let start = std::time::Instant::now();
+    run_any_with_clock(s, &move || start.elapsed().as_secs_f64())
+}
