@@ -1,10 +1,10 @@
 //! bagsim: a Bags-of-Tasks scheduling lab for multi-cluster grids (Iosup et al., HPDC'08) and desktop grids
 //! (Anglano & Canonico; `family::desktop_grid`), native and in wasm32.
 //!
-//! Module map (boundaries in ARCHITECTURE.md): `engine` (time, events, random streams) → `workload`, `platform`
-//! → `policy` (selection, scheduling, predictors) → `architecture` + `simulation` (the run loop) → `metrics`
-//! (the report) → `scenario` + `run` (one call from a scenario to a report) → `protocol` (worker messages);
-//! `trace` imports SWF/GWF logs and extracts their BoTs as a `workload::Workload`.
+//! Module map (layers and boundaries in ARCHITECTURE.md): `engine` (time, events, random streams) → the shared
+//! `stats`, `resources`, `workload` and `trace` → `family::contract` (the run contract) and the families in
+//! `family::*` → `scenario`, `run`, `registry` (every family's run behind one contract) → `protocol` (worker
+//! messages) → the CLI, the worker and the page (`ui`).
 
 pub mod engine;
 pub mod family;

@@ -17,8 +17,11 @@ use serde::{Deserialize, Serialize};
 
 pub const DAY: f64 = 86_400.0;
 
-/// A complete, reproducible simulation setup.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A complete, reproducible simulation setup. It is written as the seed plus the keys of its family: a
+/// multi-cluster scenario as every file before families existed (no `family` key), a desktop-grid one as `seed`,
+/// `family` and its `desktop_grid` section only. Reading accepts both, and the older desktop-grid files that carry
+/// the multi-cluster keys too (they are read and not used).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Scenario {
     /// Seed of every random stream.
@@ -48,6 +51,56 @@ pub struct Scenario {
     /// multi_cluster, except `seed`, which seeds both.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desktop_grid: Option<DesktopGridConfig>,
+}
+
+/// How a multi-cluster scenario is written: every key, as before families existed.
+#[derive(Serialize)]
+struct MultiClusterKeys<'a> {
+    seed: u64,
+    platform: &'a PlatformSpec,
+    workload: &'a WorkloadConfig,
+    architecture: &'a ArchitectureConfig,
+    selection: SelectionPolicy,
+    scheduling: SchedulingPolicy,
+    predictor: &'a PredictorConfig,
+    inaccuracy: f64,
+    scheduling_period: f64,
+    horizon: Option<f64>,
+    sample_interval: Option<f64>,
+}
+
+/// How a desktop-grid scenario is written: its seed, its family and its own section.
+#[derive(Serialize)]
+struct DesktopGridKeys<'a> {
+    seed: u64,
+    family: Family,
+    desktop_grid: &'a DesktopGridConfig,
+}
+
+impl Serialize for Scenario {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.family {
+            Family::MultiCluster => MultiClusterKeys {
+                seed: self.seed,
+                platform: &self.platform,
+                workload: &self.workload,
+                architecture: &self.architecture,
+                selection: self.selection,
+                scheduling: self.scheduling,
+                predictor: &self.predictor,
+                inaccuracy: self.inaccuracy,
+                scheduling_period: self.scheduling_period,
+                horizon: self.horizon,
+                sample_interval: self.sample_interval,
+            }
+            .serialize(serializer),
+            Family::DesktopGrid => {
+                let default = DesktopGridConfig::default();
+                let section = self.desktop_grid.as_ref().unwrap_or(&default);
+                DesktopGridKeys { seed: self.seed, family: self.family, desktop_grid: section }.serialize(serializer)
+            }
+        }
+    }
 }
 
 impl Default for Scenario {
@@ -223,6 +276,19 @@ fn check_range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), 
     }
 }
 
+/// The parameters of a family's scenarios (`bagsim scenario --doc --family`): `seed` and `family`, then the family's
+/// own keys.
+pub fn params(family: Family) -> Vec<&'static Param> {
+    match family {
+        Family::MultiCluster => PARAMS.iter().collect(),
+        Family::DesktopGrid => PARAMS
+            .iter()
+            .filter(|p| p.path == "seed" || p.path == "family")
+            .chain(crate::family::desktop_grid::config::PARAMS)
+            .collect(),
+    }
+}
+
 /// Longest submission period or horizon accepted: ten years.
 pub const MAX_PERIOD: f64 = 3650.0 * DAY;
 
@@ -254,6 +320,10 @@ impl Scenario {
                 ));
             }
             d.validate().map_err(|e| err(&e.field, e.message))?;
+        }
+        if self.family != Family::MultiCluster {
+            // The multi-cluster keys are not used by the other families (and not written for them).
+            return Ok(());
         }
         self.platform.clusters().map_err(|m| err("platform", m))?;
         let w = &self.workload;
@@ -343,15 +413,10 @@ impl Scenario {
     }
 }
 
-/// A documented parameter: JSON path, unit, allowed values and meaning (for `bagsim scenario --doc` and the UI).
-pub struct Param {
-    pub path: &'static str,
-    pub unit: &'static str,
-    pub allowed: &'static str,
-    pub meaning: &'static str,
-}
+pub use crate::family::contract::Param;
 
-/// Every parameter of a scenario.
+/// Every parameter of a multi-cluster scenario (and the two every scenario has: `seed`, `family`); the other
+/// families list theirs (`params`).
 pub const PARAMS: &[Param] = &[
     Param {
         path: "seed",
@@ -596,115 +661,6 @@ pub const PARAMS: &[Param] = &[
         allowed: "multi_cluster | desktop_grid",
         meaning: "scenario family: the multi-cluster grid of [Iosup08] (default) or the desktop grid of [Anglano09]",
     },
-    Param {
-        path: "desktop_grid.heterogeneity",
-        unit: "",
-        allowed: "homogeneous | heterogeneous",
-        meaning: "every machine of power `power`, or powers uniform in `power_range` ([Anglano09] §IV-A)",
-    },
-    Param {
-        path: "desktop_grid.total_power",
-        unit: "",
-        allowed: "1 – 10^6",
-        meaning: "machines are added until their powers sum to this (1 000)",
-    },
-    Param {
-        path: "desktop_grid.power",
-        unit: "",
-        allowed: "0.01 – 10^6",
-        meaning: "power of every machine of a homogeneous configuration (10)",
-    },
-    Param {
-        path: "desktop_grid.power_range",
-        unit: "",
-        allowed: "[lo, hi], 0.01 ≤ lo ≤ hi",
-        meaning: "range of the powers of a heterogeneous configuration ([2.3, 17.7])",
-    },
-    Param {
-        path: "desktop_grid.availability",
-        unit: "",
-        allowed: "high | medium | low | always_up",
-        meaning: "Table II column of MTTF and MTTR; always_up: no failures",
-    },
-    Param {
-        path: "desktop_grid.mttf",
-        unit: "s",
-        allowed: "null, or 1–1000 values ≥ 1",
-        meaning: "MTTF of each machine group; null = the Table II column",
-    },
-    Param {
-        path: "desktop_grid.weibull_shape",
-        unit: "",
-        allowed: "0.05 – 20",
-        meaning: "shape of the Weibull time to failure; its scale makes the mean the MTTF (0.7)",
-    },
-    Param {
-        path: "desktop_grid.repair_mean",
-        unit: "s",
-        allowed: "null or 1 – 10^9",
-        meaning: "mean of the normal repair time; null = 1 800 s High, 5 400 s otherwise",
-    },
-    Param {
-        path: "desktop_grid.repair_sd",
-        unit: "s",
-        allowed: "null or 0 – 10^9",
-        meaning: "standard deviation of the repair time; null = 300 s High, 800 s otherwise",
-    },
-    Param {
-        path: "desktop_grid.mix",
-        unit: "",
-        allowed: "all_vs | all_s | all_m | all_l | uniform | short | med | long",
-        meaning: "task mix of Table III",
-    },
-    Param {
-        path: "desktop_grid.load",
-        unit: "",
-        allowed: "0.01 – 2",
-        meaning: "load factor L; the BoT rate is λ = L / C (Eq. 6–9)",
-    },
-    Param {
-        path: "desktop_grid.application_size",
-        unit: "s",
-        allowed: "1 – 10^12",
-        meaning: "AS: the work of every BoT on a machine of power 1 (3 600 000 s)",
-    },
-    Param { path: "desktop_grid.bots", unit: "", allowed: "1 – 10^6", meaning: "number of BoTs a run submits" },
-    Param {
-        path: "desktop_grid.bot_selection",
-        unit: "",
-        allowed: "fcfs_excl | fcfs_share | rr | rr_nrf | long_idle",
-        meaning: "BoT selection policy ([Anglano09] §III-C)",
-    },
-    Param {
-        path: "desktop_grid.rep_thresh",
-        unit: "",
-        allowed: "null or ≥ 1",
-        meaning: "WQR-FT replication threshold; null = 2, unlimited for FCFS-Excl",
-    },
-    Param {
-        path: "desktop_grid.checkpoint_period",
-        unit: "s",
-        allowed: "1 – 10^9",
-        meaning: "a running replica checkpoints after every this many seconds of execution (1 800 s)",
-    },
-    Param {
-        path: "desktop_grid.transfer_time",
-        unit: "s",
-        allowed: "[lo, hi], 0 ≤ lo ≤ hi ≤ 10^6",
-        meaning: "checkpoint transfer time, uniform in this range ([240, 720] s)",
-    },
-    Param {
-        path: "desktop_grid.horizon",
-        unit: "s",
-        allowed: "null or 1 – 10^11",
-        meaning: "end of the run; null = 4 × the expected submission window",
-    },
-    Param {
-        path: "desktop_grid.sample_interval",
-        unit: "s",
-        allowed: "null or 1 – 10^11",
-        meaning: "interval between time-series samples; null = horizon / 2 000, at least 60 s",
-    },
 ];
 
 #[cfg(test)]
@@ -737,9 +693,13 @@ mod tests {
         let mut dg = Vec::new();
         leaf_paths(&v, "", &mut dg);
         assert!(dg.iter().any(|p| p == "family") && dg.iter().any(|p| p.starts_with("desktop_grid.")), "{dg:?}");
+        let documented = params(crate::family::Family::DesktopGrid);
         for p in &dg {
-            assert!(PARAMS.iter().any(|d| d.path == p), "undocumented parameter {p}");
+            assert!(documented.iter().any(|d| d.path == p), "undocumented parameter {p}");
         }
+        // A desktop-grid scenario is its seed and its own section: none of the multi-cluster keys.
+        assert!(dg.iter().all(|p| p == "seed" || p == "family" || p.starts_with("desktop_grid.")), "{dg:?}");
+        assert!(documented.iter().all(|d| !d.path.starts_with("workload")), "multi-cluster keys in the list");
     }
 
     #[test]

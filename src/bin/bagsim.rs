@@ -22,7 +22,7 @@ mod cli {
     use bagsim::family::Family;
     use bagsim::registry::{self, AnyReport};
     use bagsim::run;
-    use bagsim::scenario::{Scenario, PARAMS};
+    use bagsim::scenario::Scenario;
     use clap::{Parser, Subcommand, ValueEnum};
     use std::io::Write;
     use std::path::PathBuf;
@@ -71,7 +71,8 @@ mod cli {
             #[arg(long)]
             jobs: Option<usize>,
         },
-        /// Print the default scenario as JSON (with --doc: every parameter, its unit, allowed values and meaning).
+        /// Print the default scenario of a family as JSON (with --doc: each of its parameters, unit, allowed values and
+        /// meaning).
         Scenario {
             #[arg(long)]
             doc: bool,
@@ -238,17 +239,19 @@ mod cli {
                 dg::figure(&figure, &base, rule, &out, bagsim::parallel::threads(jobs))
             }
             Command::Scenario { doc, workload, family } => {
+                let family = match family {
+                    Some(FamilyKind::DesktopGrid) => Family::DesktopGrid,
+                    _ => Family::MultiCluster,
+                };
                 if doc {
-                    let width = PARAMS.iter().map(|p| p.path.chars().count()).max().unwrap_or(0);
+                    let params = bagsim::scenario::params(family);
+                    let width = params.iter().map(|p| p.path.chars().count()).max().unwrap_or(0);
                     say!("{:<width$} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
-                    for p in PARAMS {
+                    for p in params {
                         say!("{:<width$} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
                     }
                 } else {
-                    let mut s = Scenario::default_for(match family {
-                        Some(FamilyKind::DesktopGrid) => Family::DesktopGrid,
-                        _ => Family::MultiCluster,
-                    });
+                    let mut s = Scenario::default_for(family);
                     if s.family == Family::DesktopGrid && workload.is_some() {
                         return Err("--workload applies to multi_cluster scenarios only".into());
                     }

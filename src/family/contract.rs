@@ -4,6 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 
+/// A documented parameter: JSON path, unit, allowed values and meaning (for `bagsim scenario --doc` and the UI).
+pub struct Param {
+    pub path: &'static str,
+    pub unit: &'static str,
+    pub allowed: &'static str,
+    pub meaning: &'static str,
+}
+
 /// How far one step of a run goes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {

@@ -305,3 +305,27 @@ fn scenario_family_defaults_and_errors() {
     assert!(Scenario::from_json(r#"{"family": "desktop_grid", "desktop_grid": {"mix": "huge"}}"#).is_err());
     assert!(bagsim::run::run(&d).is_err(), "the multi-cluster runner refuses a desktop-grid scenario");
 }
+
+/// A desktop-grid scenario is written as its seed and its own section; the files written before that, which carried
+/// every multi-cluster key too (as `bagsim scenario --family desktop_grid` printed them), still read, and run to the
+/// very same report.
+#[test]
+fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() {
+    let cfg = DesktopGridConfig { bots: 12, load: 0.6, mix: desktop_grid::workload::Mix::Short, ..Default::default() };
+    let s = dg(cfg, 5);
+    // The older form: every multi-cluster key (with a non-default value, which must not matter), then the family.
+    let mut old = serde_json::to_value(Scenario { inaccuracy: 250.0, ..Scenario::default() }).unwrap();
+    let fields = old.as_object_mut().unwrap();
+    fields.insert("seed".into(), 5.into());
+    fields.insert("family".into(), "desktop_grid".into());
+    fields.insert("desktop_grid".into(), serde_json::to_value(s.desktop_grid.clone().unwrap()).unwrap());
+    assert!(fields.contains_key("workload") && fields.contains_key("scheduling"));
+    let read = Scenario::from_json(&old.to_string()).expect("the older form reads");
+    assert_eq!(read.desktop_grid, s.desktop_grid);
+    let written = serde_json::to_value(&read).unwrap();
+    let keys: std::collections::BTreeSet<&str> = written.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["desktop_grid", "family", "seed"].into(), "written again with its own keys only");
+    let (a, b) = (desktop_grid::run(&s).unwrap(), desktop_grid::run(&read).unwrap());
+    assert_eq!(a.metrics, b.metrics);
+    assert_eq!(a.workload, b.workload);
+}

@@ -3,6 +3,7 @@
 //! row bit for bit (shared with tests/web.rs).
 
 mod common;
+mod contract;
 mod desktop_grid;
 mod determinism;
 mod erlang;

@@ -5,6 +5,7 @@ use super::availability::{AvailabilityLevel, GroupLaw};
 use super::bot_selection::BotSelection;
 use super::machines::Heterogeneity;
 use super::workload::Mix;
+use crate::family::contract::Param;
 use serde::{Deserialize, Serialize};
 
 /// Largest number of machines a configuration may build.
@@ -190,3 +191,116 @@ impl DesktopGridConfig {
         Ok(())
     }
 }
+
+/// Every key of a desktop-grid scenario's section (`bagsim scenario --doc --family desktop_grid`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        path: "desktop_grid.heterogeneity",
+        unit: "",
+        allowed: "homogeneous | heterogeneous",
+        meaning: "every machine of power `power`, or powers uniform in `power_range` ([Anglano09] §IV-A)",
+    },
+    Param {
+        path: "desktop_grid.total_power",
+        unit: "",
+        allowed: "1 – 10^6",
+        meaning: "machines are added until their powers sum to this (1 000)",
+    },
+    Param {
+        path: "desktop_grid.power",
+        unit: "",
+        allowed: "0.01 – 10^6",
+        meaning: "power of every machine of a homogeneous configuration (10)",
+    },
+    Param {
+        path: "desktop_grid.power_range",
+        unit: "",
+        allowed: "[lo, hi], 0.01 ≤ lo ≤ hi",
+        meaning: "range of the powers of a heterogeneous configuration ([2.3, 17.7])",
+    },
+    Param {
+        path: "desktop_grid.availability",
+        unit: "",
+        allowed: "high | medium | low | always_up",
+        meaning: "Table II column of MTTF and MTTR; always_up: no failures",
+    },
+    Param {
+        path: "desktop_grid.mttf",
+        unit: "s",
+        allowed: "null, or 1–1000 values ≥ 1",
+        meaning: "MTTF of each machine group; null = the Table II column",
+    },
+    Param {
+        path: "desktop_grid.weibull_shape",
+        unit: "",
+        allowed: "0.05 – 20",
+        meaning: "shape of the Weibull time to failure; its scale makes the mean the MTTF (0.7)",
+    },
+    Param {
+        path: "desktop_grid.repair_mean",
+        unit: "s",
+        allowed: "null or 1 – 10^9",
+        meaning: "mean of the normal repair time; null = 1 800 s High, 5 400 s otherwise",
+    },
+    Param {
+        path: "desktop_grid.repair_sd",
+        unit: "s",
+        allowed: "null or 0 – 10^9",
+        meaning: "standard deviation of the repair time; null = 300 s High, 800 s otherwise",
+    },
+    Param {
+        path: "desktop_grid.mix",
+        unit: "",
+        allowed: "all_vs | all_s | all_m | all_l | uniform | short | med | long",
+        meaning: "task mix of Table III",
+    },
+    Param {
+        path: "desktop_grid.load",
+        unit: "",
+        allowed: "0.01 – 2",
+        meaning: "load factor L; the BoT rate is λ = L / C (Eq. 6–9)",
+    },
+    Param {
+        path: "desktop_grid.application_size",
+        unit: "s",
+        allowed: "1 – 10^12",
+        meaning: "AS: the work of every BoT on a machine of power 1 (3 600 000 s)",
+    },
+    Param { path: "desktop_grid.bots", unit: "", allowed: "1 – 10^6", meaning: "number of BoTs a run submits" },
+    Param {
+        path: "desktop_grid.bot_selection",
+        unit: "",
+        allowed: "fcfs_excl | fcfs_share | rr | rr_nrf | long_idle",
+        meaning: "BoT selection policy ([Anglano09] §III-C)",
+    },
+    Param {
+        path: "desktop_grid.rep_thresh",
+        unit: "",
+        allowed: "null or ≥ 1",
+        meaning: "WQR-FT replication threshold; null = 2, unlimited for FCFS-Excl",
+    },
+    Param {
+        path: "desktop_grid.checkpoint_period",
+        unit: "s",
+        allowed: "1 – 10^9",
+        meaning: "a running replica checkpoints after every this many seconds of execution (1 800 s)",
+    },
+    Param {
+        path: "desktop_grid.transfer_time",
+        unit: "s",
+        allowed: "[lo, hi], 0 ≤ lo ≤ hi ≤ 10^6",
+        meaning: "checkpoint transfer time, uniform in this range ([240, 720] s)",
+    },
+    Param {
+        path: "desktop_grid.horizon",
+        unit: "s",
+        allowed: "null or 1 – 10^11",
+        meaning: "end of the run; null = 4 × the expected submission window",
+    },
+    Param {
+        path: "desktop_grid.sample_interval",
+        unit: "s",
+        allowed: "null or 1 – 10^11",
+        meaning: "interval between time-series samples; null = horizon / 2 000, at least 60 s",
+    },
+];
