@@ -8,7 +8,7 @@
 
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
-use bagsim::family::desktop_grid::machines::Heterogeneity;
+use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig};
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;

@@ -50,7 +50,7 @@ fn tiny_dg_scenario() -> Scenario {
     s.seed = 5;
     let d = s.desktop_grid.as_mut().expect("a desktop-grid section");
     d.availability = bagsim::family::desktop_grid::availability::AvailabilityLevel::Low;
-    d.heterogeneity = bagsim::family::desktop_grid::machines::Heterogeneity::Heterogeneous;
+    d.heterogeneity = bagsim::family::desktop_grid::config::Heterogeneity::Heterogeneous;
     d.mix = bagsim::family::desktop_grid::workload::Mix::Short;
     d.bots = 8;
     s

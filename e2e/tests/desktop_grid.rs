@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
-use bagsim::family::desktop_grid::machines::Heterogeneity;
+use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DgReport};
 use bagsim::family::Family;

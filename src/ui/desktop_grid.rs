@@ -7,7 +7,7 @@ use super::Lab;
 use crate::family::contract::Header;
 use crate::family::desktop_grid::availability::AvailabilityLevel;
 use crate::family::desktop_grid::bot_selection::BotSelection;
-use crate::family::desktop_grid::machines::Heterogeneity;
+use crate::family::desktop_grid::config::Heterogeneity;
 use crate::family::desktop_grid::workload::Mix;
 use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
 use crate::family::Family;

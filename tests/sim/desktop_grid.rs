@@ -6,7 +6,8 @@
 use crate::common::{clusters, config};
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
-use bagsim::family::desktop_grid::machines::{Heterogeneity, Machine, Platform};
+use bagsim::family::desktop_grid::config::Heterogeneity;
+use bagsim::family::desktop_grid::machines::{Machine, Platform};
 use bagsim::family::desktop_grid::workload::LoadFigures;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgSettings, DgSimulation};
 use bagsim::family::multi_cluster::architecture::Architecture;

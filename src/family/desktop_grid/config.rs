@@ -3,13 +3,33 @@
 
 use super::availability::{AvailabilityLevel, GroupLaw};
 use super::bot_selection::BotSelection;
-use super::machines::Heterogeneity;
 use super::workload::Mix;
 use crate::family::contract::Param;
 use serde::{Deserialize, Serialize};
 
 /// Largest number of machines a configuration may build.
 pub const MAX_MACHINES: f64 = 100_000.0;
+
+/// How machine powers are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Heterogeneity {
+    /// Every machine has power `power` (10).
+    Homogeneous,
+    /// Powers uniform in `power_range` ([2.3, 17.7]).
+    Heterogeneous,
+}
+
+impl Heterogeneity {
+    pub const ALL: [Heterogeneity; 2] = [Heterogeneity::Homogeneous, Heterogeneity::Heterogeneous];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Heterogeneity::Homogeneous => "homogeneous",
+            Heterogeneity::Heterogeneous => "heterogeneous",
+        }
+    }
+}
 
 /// A desktop-grid run ([Anglano09]); the scenario's `seed` seeds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 
 use super::availability::AvailabilityLevel;
 use super::bot_selection::BotSelection;
-use super::machines::Heterogeneity;
+use super::config::Heterogeneity;
 use super::report::DgReport;
 use super::workload::Mix;
 use super::DesktopGridConfig;

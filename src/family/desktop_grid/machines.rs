@@ -2,30 +2,9 @@
 //! P (1 000): all of power 10 (Homogeneous) or powers drawn from U[2.3, 17.7] (Heterogeneous).
 
 use super::availability::{group_of, GroupLaw};
-use super::config::DesktopGridConfig;
+use super::config::{DesktopGridConfig, Heterogeneity};
 use crate::engine::Rng;
 use serde::{Deserialize, Serialize};
-
-/// How machine powers are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Heterogeneity {
-    /// Every machine has power `power` (10).
-    Homogeneous,
-    /// Powers uniform in `power_range` ([2.3, 17.7]).
-    Heterogeneous,
-}
-
-impl Heterogeneity {
-    pub const ALL: [Heterogeneity; 2] = [Heterogeneity::Homogeneous, Heterogeneity::Heterogeneous];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Heterogeneity::Homogeneous => "homogeneous",
-            Heterogeneity::Heterogeneous => "heterogeneous",
-        }
-    }
-}
 
 /// One machine of the desktop grid.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
