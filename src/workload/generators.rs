@@ -2,6 +2,7 @@
 //! their one enum, and the load target they share (every arrival time multiplied by one factor).
 
 use super::generate::{Generated, MAX_TASKS};
+use super::generator_error::GeneratorError;
 use super::login_logout::LoginLogout;
 use super::minh_wolters::MinhWolters;
 use super::types::Workload;
@@ -15,28 +16,6 @@ pub enum Generator {
     LoginLogout(LoginLogout),
     /// BoTs with Zipf sizes and one runtime each over a job stream ([Minh10] Algorithm 1).
     MinhWolters(MinhWolters),
-}
-
-/// A parameter a generator cannot work with: its path below `workload.generator.<name>`, and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GeneratorError {
-    pub field: String,
-    pub message: String,
-}
-
-impl GeneratorError {
-    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        GeneratorError { field: field.into(), message: message.into() }
-    }
-}
-
-/// Checks that `v` is a finite number in [lo, hi].
-pub(crate) fn check(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), GeneratorError> {
-    if v.is_finite() && v >= lo && v <= hi {
-        Ok(())
-    } else {
-        Err(GeneratorError::new(field, format!("{v} is out of range; allowed {lo}–{hi}{unit}")))
-    }
 }
 
 impl Generator {

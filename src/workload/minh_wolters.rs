@@ -4,7 +4,7 @@
 
 use super::dist::Dist;
 use super::generate::MAX_TASKS;
-use super::generators::{check, GeneratorError};
+use super::generator_error::{check, GeneratorError};
 use super::model::UserModel;
 use super::types::{Bot, Workload};
 use crate::engine::Rng;

@@ -6,6 +6,7 @@ pub mod dist;
 pub mod fit;
 pub mod fit_workload;
 pub mod generate;
+pub mod generator_error;
 pub mod generators;
 pub mod login_logout;
 pub mod minh_wolters;
