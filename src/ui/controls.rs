@@ -1,6 +1,7 @@
 //! The scenario form: one control per parameter, each with the paper's definition; bad input is reported at the
 //! control and changes nothing else.
 
+use super::form::{apply, error_view};
 use super::section::Section;
 use super::{remember, Lab};
 use crate::family::multi_cluster::architecture::Architecture;
@@ -15,31 +16,6 @@ use crate::workload::model::{Calibration, Preset};
 use crate::workload::streams::Streams;
 use leptos::prelude::*;
 
-/// Applies an edit to a copy of the scenario; keeps it only if the result is valid, else reports at `field`.
-pub(super) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenario) -> Result<(), String>) {
-    let mut s = lab.scenario.get_untracked();
-    let outcome = edit(&mut s).map_err(|m| (field.to_string(), m)).and_then(|()| {
-        s.validate().map_err(|e| {
-            (
-                if e.field.starts_with(field) || field.starts_with(&e.field) { field.to_string() } else { e.field },
-                e.message,
-            )
-        })
-    });
-    match outcome {
-        Ok(()) => {
-            lab.errors.update(|e| {
-                e.remove(field);
-            });
-            remember(&s);
-            lab.scenario.set(s);
-        }
-        Err((f, m)) => lab.errors.update(|e| {
-            e.insert(f, m);
-        }),
-    }
-}
-
 fn parse_number(text: &str, what: &str) -> Result<f64, String> {
     let t = text.trim();
     t.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("{t:?} is not a number; {what}"))
@@ -50,12 +26,6 @@ fn optional_number(text: &str, what: &str) -> Result<Option<f64>, String> {
         Ok(None)
     } else {
         parse_number(text, what).map(Some)
-    }
-}
-
-pub(super) fn error_view(lab: Lab, field: &'static str) -> impl IntoView {
-    view! {
-        <div class="field-error" data-field=field>{move || lab.errors.with(|e| e.get(field).cloned().unwrap_or_default())}</div>
     }
 }
 

@@ -1,8 +1,8 @@
 //! The desktop-grid family on the page ([Anglano09], "Anglano & Canonico 2009"): the family switch, the
 //! desktop-grid controls, the cards of a run and its two live charts (machines up, replicas running). The run goes
-//! through the same worker and Run bar as a multi-cluster one; only `DgProgress` and `DgFinished` are its own.
+//! through the same worker and Run bar as a multi-cluster one; only its `DgDetail` and `DgReport` are its own.
 
-use super::controls::{apply, error_view};
+use super::form::{apply, error_view};
 use super::Lab;
 use crate::family::contract::Header;
 use crate::family::desktop_grid::availability::AvailabilityLevel;

@@ -2,7 +2,7 @@
 //! rate μ, editable one by one; the four Biomed users of Fig. 10 as presets, alone or as a group; copies of a group.
 //! Shown when the workload model is Login/Logout. Every edit goes through the scenario's own validation.
 
-use super::controls::{apply, error_view};
+use super::form::{apply, error_view};
 use super::Lab;
 use crate::workload::generators::Generator;
 use crate::workload::login_logout::{biomed_users, UserRates};

@@ -8,6 +8,7 @@ mod desktop_grid;
 mod dg_figures;
 mod download;
 mod fit_plots;
+mod form;
 mod login_logout;
 mod numbers;
 mod paper;
