@@ -3,7 +3,7 @@
 use crate::family::contract::{Budget, FamilyRun, Header, Start};
 use crate::family::multi_cluster::live::{BotDone, McDetail};
 use crate::family::multi_cluster::metrics::{self, Metrics};
-use crate::family::multi_cluster::platform::{capacity, Cluster};
+use crate::family::multi_cluster::platform::{capacity, stream_targets, Cluster};
 use crate::family::multi_cluster::policy::predictor::{evaluate_all, PredictorAccuracy};
 use crate::family::multi_cluster::simulation::{SimConfig, Simulation};
 use crate::family::Family;
@@ -94,7 +94,7 @@ pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
         calibration: s.workload.calibration,
         seed: s.seed,
     };
-    let p = generate_platform(&spec, &clusters, s.workload.streams)
+    let p = generate_platform(&spec, &stream_targets(&clusters), s.workload.streams)
         .map_err(|m| ScenarioError { field: "workload".into(), message: m })?;
     Ok(Prepared { clusters, generated: p.generated, streams: p.streams, trace_period: None })
 }
@@ -103,11 +103,11 @@ pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
 /// the [Iosup08] model; knobs of that model the generator does not read are named in a warning when set.
 fn prepare_generator(s: &Scenario, g: &Generator, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
     let w = &s.workload;
-    let mut p =
-        generate_streams(&clusters, w.streams, s.seed, w.submission_period, g.users_per_stream(), &|seed, c| {
-            g.generate(seed, w.load, c, w.submission_period)
-        })
-        .map_err(|m| ScenarioError { field: format!("workload.generator.{}", g.name()), message: m })?;
+    let targets = stream_targets(&clusters);
+    let mut p = generate_streams(&targets, w.streams, s.seed, w.submission_period, g.users_per_stream(), &|seed, c| {
+        g.generate(seed, w.load, c, w.submission_period)
+    })
+    .map_err(|m| ScenarioError { field: format!("workload.generator.{}", g.name()), message: m })?;
     let unused: Vec<&str> = [
         (w.arrival_pattern != ArrivalPattern::Realistic, "arrival_pattern"),
         (w.median_size.is_some(), "median_size"),

@@ -4,7 +4,6 @@
 use super::generate::{generate, GenerateSpec, Generated};
 use super::types::{Bot, Workload};
 use crate::engine::stream_seed;
-use crate::family::multi_cluster::platform::Cluster;
 use serde::{Deserialize, Serialize};
 
 /// How the BoTs reach the platform.
@@ -30,6 +29,17 @@ impl Streams {
     }
 }
 
+/// Where one per-cluster stream goes, as this layer sees a cluster: its name (for the stream's summary and
+/// messages) and its capacity, processors × speed in reference processors. The workload layer knows no family;
+/// the caller builds one per cluster, in the platform's order (the order gives the stream seeds and the ties of
+/// the merge).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StreamTarget<'a> {
+    pub name: &'a str,
+    /// f64::from(processors) * speed.
+    pub capacity: f64,
+}
+
 /// What one cluster's stream turned out to be.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StreamSummary {
@@ -53,15 +63,15 @@ pub fn cluster_seed(seed: u64, c: usize) -> u64 {
     stream_seed(seed, &format!("cluster-{c}"))
 }
 
-/// Generates the workload of `clusters` under `streams`. `base.capacity` and `base.seed` are replaced per
-/// stream; the target load applies to every stream on its own cluster's capacity, so the platform's load is the
+/// Generates the workload of the clusters `targets` under `streams`. `base.capacity` and `base.seed` are replaced
+/// per stream; the target load applies to every stream on its own cluster's capacity, so the platform's load is the
 /// same target and every cluster receives work in proportion to its capacity.
 pub fn generate_platform(
     base: &GenerateSpec,
-    clusters: &[Cluster],
+    targets: &[StreamTarget],
     streams: Streams,
 ) -> Result<PlatformWorkload, String> {
-    generate_streams(clusters, streams, base.seed, base.submission_period, base.model.users.n, &|seed, capacity| {
+    generate_streams(targets, streams, base.seed, base.submission_period, base.model.users.n, &|seed, capacity| {
         generate(&GenerateSpec { capacity, seed, ..base.clone() })
     })
 }
@@ -70,28 +80,28 @@ pub fn generate_platform(
 /// the scenario seed and the platform's capacity; per-cluster streams get [`cluster_seed`] and their cluster's
 /// capacity, and are merged with `users_per_stream` user ids each.
 pub fn generate_streams(
-    clusters: &[Cluster],
+    targets: &[StreamTarget],
     streams: Streams,
     seed: u64,
     submission_period: f64,
     users_per_stream: u32,
     generate: &dyn Fn(u64, f64) -> Result<Generated, String>,
 ) -> Result<PlatformWorkload, String> {
-    let total_capacity: f64 = clusters.iter().map(|c| f64::from(c.processors) * c.speed).sum();
+    // Σ capacities in the platform's order: the same sum, bit for bit, as Σ f64::from(processors) * speed.
+    let total_capacity: f64 = targets.iter().map(|t| t.capacity).sum();
     if streams == Streams::Global {
         let generated = generate(seed, total_capacity)?;
         return Ok(PlatformWorkload { generated, streams: Vec::new() });
     }
-    let mut parts = Vec::with_capacity(clusters.len());
-    let mut summaries = Vec::with_capacity(clusters.len());
+    let mut parts = Vec::with_capacity(targets.len());
+    let mut summaries = Vec::with_capacity(targets.len());
     let mut warnings = Vec::new();
-    for (c, cluster) in clusters.iter().enumerate() {
-        let capacity = f64::from(cluster.processors) * cluster.speed;
-        let g =
-            generate(cluster_seed(seed, c), capacity).map_err(|e| format!("cluster {} ({}): {e}", c, cluster.name))?;
-        warnings.extend(g.warnings.iter().map(|w| format!("cluster {}: {w}", cluster.name)));
+    for (c, target) in targets.iter().enumerate() {
+        let g = generate(cluster_seed(seed, c), target.capacity)
+            .map_err(|e| format!("cluster {} ({}): {e}", c, target.name))?;
+        warnings.extend(g.warnings.iter().map(|w| format!("cluster {}: {w}", target.name)));
         summaries.push(StreamSummary {
-            cluster: cluster.name.clone(),
+            cluster: target.name.to_string(),
             bots: g.workload.bots.len() as u64,
             tasks: g.workload.tasks() as u64,
             achieved_load: g.achieved_load,

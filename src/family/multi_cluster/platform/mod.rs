@@ -1,6 +1,7 @@
 //! Clusters of identical processors with relative speeds, and the documented platform presets (docs/model.md, "Platform").
 
 pub use crate::resources::{capacity, Cluster};
+use crate::workload::streams::StreamTarget;
 use serde::{Deserialize, Serialize};
 
 /// The platform presets.
@@ -61,6 +62,12 @@ impl PlatformSpec {
         }
         Ok(clusters)
     }
+}
+
+/// The clusters as the workload layer's stream targets, in order: each one's name and capacity
+/// f64::from(processors) * speed (the terms of [`capacity`]).
+pub fn stream_targets(clusters: &[Cluster]) -> Vec<StreamTarget<'_>> {
+    clusters.iter().map(|c| StreamTarget { name: &c.name, capacity: f64::from(c.processors) * c.speed }).collect()
 }
 
 /// The DAS-2 + Grid'5000 preset. The papers give only "20 clusters, over 3 500 processors, relative speeds 1.0 to
