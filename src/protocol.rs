@@ -1,6 +1,6 @@
 //! The messages between the page and the simulation worker: the only types that cross the worker boundary.
 
-use crate::family::contract::Header;
+use crate::family::contract::{Header, Start};
 use crate::family::desktop_grid::bot_selection::BotSelection;
 use crate::family::desktop_grid::figures::{Bar, CiRule};
 use crate::family::desktop_grid::workload::Mix;
@@ -120,10 +120,7 @@ pub enum FromWorker {
     /// The workload is generated and the run starts.
     Started {
         run_id: u32,
-        bots: u64,
-        tasks: u64,
-        achieved_load: f64,
-        warnings: Vec<String>,
+        start: Start,
         /// Wall-clock seconds the worker spent validating the scenario and generating the workload.
         generate_s: f64,
     },

@@ -6,7 +6,7 @@ use crate::family::contract::{Budget, FamilyRun, Header, Start};
 use crate::family::desktop_grid::{DgDetail, DgReport, DgRun};
 use crate::family::multi_cluster::live::McDetail;
 use crate::family::Family;
-use crate::run::{self, McRun, Report};
+use crate::run::{McRun, Report};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::trace::Trace;
 use serde::{Deserialize, Serialize};
@@ -63,13 +63,7 @@ impl AnyRun {
     /// page's worker, which cannot read files), used when the scenario's `workload.trace.path` names it.
     pub fn build(s: &Scenario, trace: Option<(&str, &Trace)>) -> Result<AnyRun, ScenarioError> {
         match s.family {
-            Family::MultiCluster => {
-                let prepared = match (&s.workload.trace, trace) {
-                    (Some(want), Some((name, trace))) if want.path == name => run::prepare_imported(s, trace)?,
-                    _ => run::prepare(s)?,
-                };
-                Ok(AnyRun::MultiCluster(Box::new(McRun::new(s, prepared))))
-            }
+            Family::MultiCluster => Ok(AnyRun::MultiCluster(Box::new(McRun::build(s, trace)?))),
             Family::DesktopGrid => Ok(AnyRun::DesktopGrid(Box::new(DgRun::new(s)?))),
         }
     }

@@ -286,6 +286,16 @@ pub struct McRun {
 }
 
 impl McRun {
+    /// Validates the scenario and builds its run; `trace` is a trace imported already under a name, used when
+    /// `workload.trace.path` names it (the page's worker cannot read files).
+    pub fn build(s: &Scenario, trace: Option<(&str, &Trace)>) -> Result<McRun, ScenarioError> {
+        let prepared = match (&s.workload.trace, trace) {
+            (Some(want), Some((name, trace))) if want.path == name => prepare_imported(s, trace)?,
+            _ => prepare(s)?,
+        };
+        Ok(McRun::new(s, prepared))
+    }
+
     /// A run of a prepared scenario (the workload moves into the simulation).
     pub fn new(s: &Scenario, p: Prepared) -> McRun {
         let (sim, summary) = simulation(s, p);

@@ -6,7 +6,7 @@
 //!  cargo test --target wasm32-unknown-unknown --test web` (scripts/test-browser.sh does this).
 #![cfg(target_arch = "wasm32")]
 
-use bagsim::family::contract::Header;
+use bagsim::family::contract::{Header, Start};
 use bagsim::family::desktop_grid::DgDetail;
 use bagsim::family::multi_cluster::live::{BotDone, McDetail};
 use bagsim::protocol::{FromWorker, Progress, ToWorker};
@@ -218,10 +218,12 @@ fn every_from_worker_message_round_trips() {
         FromWorker::Ready,
         FromWorker::Started {
             run_id: 1,
-            bots: report.workload.bots,
-            tasks: report.workload.tasks,
-            achieved_load: report.workload.achieved_load,
-            warnings: vec!["a warning".into(), "ünïcödé ✓".into()],
+            start: Start {
+                bots: report.workload.bots,
+                tasks: report.workload.tasks,
+                achieved_load: report.workload.achieved_load,
+                warnings: vec!["a warning".into(), "ünïcödé ✓".into()],
+            },
             generate_s: 0.125,
         },
         FromWorker::Progress(Box::new(progress)),

@@ -108,15 +108,7 @@ mod worker {
                 match built {
                     Err(e) => post(&FromWorker::Failed { run_id, message: e.to_string() }),
                     Ok(run) => {
-                        let start = run.start();
-                        post(&FromWorker::Started {
-                            generate_s: (now_ms() - t0) / 1000.0,
-                            run_id,
-                            bots: start.bots,
-                            tasks: start.tasks,
-                            achieved_load: start.achieved_load,
-                            warnings: start.warnings,
-                        });
+                        post(&FromWorker::Started { run_id, start: run.start(), generate_s: (now_ms() - t0) / 1000.0 });
                         CURRENT.with(|c| {
                             *c.borrow_mut() = Some(Current {
                                 run_id,

@@ -86,13 +86,8 @@ pub(super) fn on_progress(lab: Lab, header: &Header, d: DgDetail) {
 }
 
 /// A desktop-grid run ended with its report.
-pub(super) fn on_finished(lab: Lab, report: Box<DgReport>, _report_s: f64) {
+pub(super) fn on_finished(report: Box<DgReport>) {
     let st = state();
-    lab.message.set(format!(
-        "finished: simulated {:.1} days in {:.2} s",
-        report.metrics.end_time / 86_400.0,
-        report.wall_time_s
-    ));
     st.report.set(Some(report));
     redraw(&st, true);
 }

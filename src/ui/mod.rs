@@ -258,13 +258,14 @@ impl Lab {
                 }
             }
             FromWorker::Panicked { message } => self.crashed.set(Some(message)),
-            FromWorker::Started { run_id, bots, tasks, achieved_load, warnings, generate_s } if run_id == current => {
+            FromWorker::Started { run_id, start, generate_s } if run_id == current => {
                 self.status.set(Status::Running);
                 self.phase_times.set((Some(generate_s), None));
                 self.message.set(format!(
-                    "{bots} BoTs, {tasks} tasks, achieved load {achieved_load:.4} (generated in {generate_s:.2} s)"
+                    "{} BoTs, {} tasks, achieved load {:.4} (generated in {generate_s:.2} s)",
+                    start.bots, start.tasks, start.achieved_load
                 ));
-                self.warnings.set(warnings);
+                self.warnings.set(start.warnings);
             }
             FromWorker::Progress(p) if p.run_id == current => {
                 let mut p = *p;
@@ -286,20 +287,21 @@ impl Lab {
             FromWorker::Finished { run_id, report, report_s } if run_id == current => {
                 self.status.set(Status::Finished);
                 self.phase_times.update(|t| t.1 = Some(report_s));
-                let report = match *report {
-                    AnyReport::MultiCluster(r) => r,
-                    AnyReport::DesktopGrid(r) => return desktop_grid::on_finished(self, r, report_s),
-                };
                 let generated = self.phase_times.get_untracked().0.map_or(String::new(), |g| {
                     format!(" (workload generated in {g:.2} s, report computed in {report_s:.2} s)")
                 });
                 self.message.set(format!(
                     "finished: simulated {:.1} days in {:.2} s{generated}",
-                    report.metrics.system.end_time / 86_400.0,
-                    report.wall_time_s
+                    report.end_time() / 86_400.0,
+                    report.wall_time_s()
                 ));
-                self.report.set(Some(report));
-                self.redraw(true);
+                match *report {
+                    AnyReport::MultiCluster(r) => {
+                        self.report.set(Some(r));
+                        self.redraw(true);
+                    }
+                    AnyReport::DesktopGrid(r) => desktop_grid::on_finished(r),
+                }
             }
             FromWorker::Failed { run_id, message } if run_id == current || run_id == 0 => {
                 self.status.set(Status::Failed);
