@@ -101,12 +101,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         })
     });
     let is_csp = Memo::new(move |_| sc.with(|s| s.architecture.kind == Architecture::Csp));
-    let scheduling_name = Memo::new(move |_| {
-        sc.with(|s| match s.scheduling {
-            SchedulingPolicy::Wqr { .. } => "WQR".to_string(),
-            p => p.to_string(),
-        })
-    });
+    let scheduling_name = Memo::new(move |_| sc.with(|s| s.scheduling.kind()));
     let custom_platform = Memo::new(move |_| sc.with(|s| s.platform.preset.is_none()));
     let clusters = Memo::new(move |_| sc.with(|s| s.platform.clusters().unwrap_or_default()));
 
@@ -257,9 +252,9 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         })}
         {field(lab, "Task scheduling (Iosup et al. 2008, §2.4, Table 1)", "Which eligible task goes to which cluster. (R, T): what the policy knows of resources and of task runtimes — K known, H from history, U unknown.", "scheduling", view! {
             <select id="scheduling" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "scheduling", |s| {
-                s.scheduling = if v == "WQR" { SchedulingPolicy::Wqr { replicas: 3 } } else { v.parse()? }; Ok(()) }) }>
-                {["ECT", "FPLT", "RR", "WQR", "DFPLT", "ECT-P", "STFR", "FPF"].into_iter().map(|name| {
-                    let policy: SchedulingPolicy = if name == "WQR" { SchedulingPolicy::Wqr { replicas: 3 } } else { name.parse().expect("listed") };
+                s.scheduling = SchedulingPolicy::ALL.into_iter().find(|p| p.kind() == v).ok_or_else(|| format!("{v:?}: not a task-scheduling policy"))?; Ok(()) }) }>
+                {SchedulingPolicy::ALL.into_iter().map(|policy| {
+                    let name = policy.kind();
                     let (r, t) = policy.information();
                     view! { <option value=name selected=move || scheduling_name.get() == name>{format!("{name} ({r:?}, {t:?})")}</option> }
                 }).collect_view()}

@@ -23,10 +23,6 @@ pub const STUDY_LOADS: [f64; 7] = [0.20, 0.35, 0.50, 0.60, 0.70, 0.80, 0.95];
 /// Seeds per point unless asked otherwise (why five: docs/model.md, "Seeds and confidence intervals").
 pub const DEFAULT_SEEDS: u32 = 5;
 
-/// The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x is WQR with 3 extra copies).
-pub const SCHEDULING: [&str; 8] = ["ECT", "FPLT", "RR", "WQR-3", "DFPLT", "ECT-P", "STFR", "FPF"];
-pub const SELECTION: [&str; 7] = ["S-T", "S-BoT", "S-U-Prio", "S-U-T", "S-U-BoT", "S-U-GRR", "S-U-RR"];
-
 /// A figure of [Iosup08] §5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -125,7 +121,8 @@ fn figure(id: FigureId) -> Figure {
     let loads = STUDY_LOADS.to_vec();
     let load_names = loads.iter().map(|l| format!("{:.0}%", l * 100.0)).collect();
     let classes: Vec<String> = SIZE_CLASSES.iter().map(|c| c.0.to_string()).collect();
-    let sched = SCHEDULING.to_vec();
+    // The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x is WQR with 3 extra copies).
+    let sched = SchedulingPolicy::ALL.map(SchedulingPolicy::name).to_vec();
     let base = Figure {
         id,
         title: "",
@@ -240,7 +237,7 @@ fn figure(id: FigureId) -> Figure {
             title: "Task-selection policies against the load, csp/FPLT",
             section: "§5.4, Table 5 row 4",
             series_label: "selection policy",
-            series: SELECTION.to_vec(),
+            series: SelectionPolicy::ALL.map(SelectionPolicy::name).to_vec(),
             paper_setup: "csp, FPLT, all seven task-selection policies, realistic workloads, load 20–95%.",
             our_setup: "Seven loads (20, 35, 50, 60, 70, 80, 95%).",
             paper_says: &[
@@ -260,7 +257,7 @@ fn figure(id: FigureId) -> Figure {
             xs: vec![0.95],
             x_names: classes,
             series_label: "selection policy",
-            series: SELECTION.to_vec(),
+            series: SelectionPolicy::ALL.map(SelectionPolicy::name).to_vec(),
             paper_setup: "csp, FPLT, all seven task-selection policies, realistic load of 95%, NSL per BoT size class.",
             our_setup: "As stated.",
             paper_says: &[
