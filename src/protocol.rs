@@ -1,11 +1,7 @@
 //! The messages between the page and the simulation worker: the only types that cross the worker boundary.
 
 use crate::family::contract::{Header, Start};
-use crate::family::desktop_grid::bot_selection::BotSelection;
-use crate::family::desktop_grid::figures::{Bar, CiRule};
-use crate::family::desktop_grid::workload::Mix;
-use crate::family::desktop_grid::DesktopGridConfig;
-use crate::registry::{AnyDetail, AnyReport};
+use crate::registry::{AnyDetail, AnyFigureJob, AnyFigureResult, AnyReport};
 use crate::scenario::Scenario;
 use crate::trace::bots::{BotReport, BotRule};
 use crate::trace::{Format, ImportReport};
@@ -85,15 +81,10 @@ pub enum ToWorker {
         request_id: u32,
         scenario: Box<Scenario>,
     },
-    /// One bar of a desktop-grid paper figure ([Anglano09] Figs. 2–17): the figure's `mix` and `policy` on `base`'s
-    /// other settings, seeds added under `rule` (`figures::run_bar`, as `bagsim dg-figure`): answered by `DgBar`.
-    DgBar {
+    /// One job of a family's paper figure (`registry::AnyFigureJob`), run whole: answered by `FigureDone`.
+    Figure {
         job_id: u32,
-        figure: u32,
-        mix: Mix,
-        policy: BotSelection,
-        base: Box<DesktopGridConfig>,
-        rule: CiRule,
+        job: Box<AnyFigureJob>,
     },
     /// Fault injection: the worker panics, as a bug or an out-of-memory abort would end it. Lets the page's browser
     /// test check that a dead worker is reported and replaced (`window.__bagsimCrashWorker()`).
@@ -193,10 +184,10 @@ pub enum FromWorker {
         /// The model row fitted to that workload ([Iosup08] §3.1), with every candidate; or why it could not be.
         fit: Result<Box<(FittedModel, FitCandidates)>, String>,
     },
-    /// A bar of a desktop-grid paper figure, or why it could not be computed.
-    DgBar {
+    /// A figure job's result, or why it could not be computed.
+    FigureDone {
         job_id: u32,
-        result: Result<Box<Bar>, String>,
+        result: Result<Box<AnyFigureResult>, String>,
     },
     /// The worker panicked (sent from its panic hook, just before it dies): the reason the page shows.
     Panicked {

@@ -3,6 +3,7 @@
 //! contract (`family::contract::FamilyRun`) to the scenario's family.
 
 use crate::family::contract::{Budget, FamilyRun, Header, Start};
+use crate::family::desktop_grid::figures::{Bar, BarJob};
 use crate::family::desktop_grid::{DgDetail, DgReport, DgRun};
 use crate::family::multi_cluster::live::McDetail;
 use crate::family::Family;
@@ -54,6 +55,28 @@ impl AnyReport {
         match self {
             AnyReport::MultiCluster(r) => r.metrics.system.end_time,
             AnyReport::DesktopGrid(r) => r.metrics.end_time,
+        }
+    }
+}
+
+/// One job of a family's paper figure that a worker runs whole, with the family's own code (a desktop-grid bar adds
+/// seeds until its intervals are narrow enough). A multi-cluster figure's jobs are plain runs (`ToWorker::Run`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnyFigureJob {
+    DesktopGrid(Box<BarJob>),
+}
+
+/// What a figure job gives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnyFigureResult {
+    DesktopGrid(Box<Bar>),
+}
+
+impl AnyFigureJob {
+    /// Runs the job; `clock` gives seconds.
+    pub fn run(&self, clock: &dyn Fn() -> f64) -> Result<AnyFigureResult, String> {
+        match self {
+            AnyFigureJob::DesktopGrid(job) => job.run(clock).map(|b| AnyFigureResult::DesktopGrid(Box::new(b))),
         }
     }
 }

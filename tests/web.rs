@@ -10,7 +10,7 @@ use bagsim::family::contract::{Header, Start};
 use bagsim::family::desktop_grid::DgDetail;
 use bagsim::family::multi_cluster::live::{BotDone, McDetail};
 use bagsim::protocol::{FromWorker, Progress, ToWorker};
-use bagsim::registry::{AnyDetail, AnyReport};
+use bagsim::registry::{AnyDetail, AnyFigureJob, AnyFigureResult, AnyReport};
 use bagsim::run::{run_with_clock, Report};
 use bagsim::scenario::Scenario;
 use bagsim::trace::bots::BotRule;
@@ -77,7 +77,7 @@ fn to_worker_name(m: &ToWorker) -> &'static str {
         ToWorker::TraceBots { .. } => "TraceBots",
         ToWorker::ScenarioViews { .. } => "ScenarioViews",
         ToWorker::Crash => "Crash",
-        ToWorker::DgBar { .. } => "DgBar",
+        ToWorker::Figure { .. } => "Figure",
     }
 }
 
@@ -98,7 +98,7 @@ fn from_worker_name(m: &FromWorker) -> &'static str {
         FromWorker::ImportFailed { .. } => "ImportFailed",
         FromWorker::TraceBots { .. } => "TraceBots",
         FromWorker::Views { .. } => "Views",
-        FromWorker::DgBar { .. } => "DgBar",
+        FromWorker::FigureDone { .. } => "FigureDone",
     }
 }
 
@@ -124,13 +124,15 @@ fn every_to_worker_message_round_trips() {
         ToWorker::TraceBots { import_id: 1, rule: BotRule { delta: 100.5, ..BotRule::default() }, fit: true },
         ToWorker::ScenarioViews { request_id: 3, scenario: Box::new(tiny_scenario()) },
         ToWorker::Crash,
-        ToWorker::DgBar {
+        ToWorker::Figure {
             job_id: 3,
-            figure: 7,
-            mix: bagsim::family::desktop_grid::workload::Mix::Long,
-            policy: bagsim::family::desktop_grid::bot_selection::BotSelection::LongIdle,
-            base: Box::new(bagsim::family::desktop_grid::DesktopGridConfig { bots: 20, ..Default::default() }),
-            rule: bagsim::family::desktop_grid::figures::CiRule { min_seeds: 2, max_seeds: 5, rel: 0.025 },
+            job: Box::new(AnyFigureJob::DesktopGrid(Box::new(bagsim::family::desktop_grid::figures::BarJob {
+                figure: 7,
+                mix: bagsim::family::desktop_grid::workload::Mix::Long,
+                policy: bagsim::family::desktop_grid::bot_selection::BotSelection::LongIdle,
+                base: bagsim::family::desktop_grid::DesktopGridConfig { bots: 20, ..Default::default() },
+                rule: bagsim::family::desktop_grid::figures::CiRule { min_seeds: 2, max_seeds: 5, rel: 0.025 },
+            }))),
         },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(to_worker_name).collect();
@@ -206,8 +208,8 @@ fn every_from_worker_message_round_trips() {
         rwt: (0.125, 0.0),
     };
     let messages = vec![
-        FromWorker::DgBar { job_id: 1, result: Ok(Box::new(bar)) },
-        FromWorker::DgBar { job_id: 2, result: Err("desktop_grid.bots: 0 is out of range".into()) },
+        FromWorker::FigureDone { job_id: 1, result: Ok(Box::new(AnyFigureResult::DesktopGrid(Box::new(bar)))) },
+        FromWorker::FigureDone { job_id: 2, result: Err("desktop_grid.bots: 0 is out of range".into()) },
         FromWorker::Progress(Box::new(dg_progress)),
         FromWorker::Progress(Box::new(quiet_progress)),
         FromWorker::Finished {

@@ -11,11 +11,9 @@ fn main() {}
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use bagsim::family::contract::{Budget, FamilyRun};
-    use bagsim::family::desktop_grid::{self, figures};
     use bagsim::protocol::{FromWorker, Progress, ToWorker};
     use bagsim::registry::{AnyReport, AnyRun};
     use bagsim::run;
-    use bagsim::scenario::Scenario;
     use bagsim::trace::{Parser, Trace};
     use std::cell::RefCell;
     use wasm_bindgen::prelude::*;
@@ -205,17 +203,9 @@ mod worker {
                 };
                 post(&FromWorker::Views { request_id, result, fit });
             }
-            ToWorker::DgBar { job_id, figure, mix, policy, base, rule } => {
-                let result = match figures::figures().into_iter().find(|f| f.number == figure) {
-                    None => Err(format!("Fig. {figure}: no such figure; Anglano & Canonico 2009 has Figs. 2–17")),
-                    Some(f) => {
-                        let runner = |s: &Scenario| {
-                            desktop_grid::run_with_clock(s, &|| now_ms() / 1000.0).map_err(|e| e.to_string())
-                        };
-                        figures::run_bar(&f, &base, mix, policy, rule, &runner).map(Box::new)
-                    }
-                };
-                post(&FromWorker::DgBar { job_id, result });
+            ToWorker::Figure { job_id, job } => {
+                let result = job.run(&|| now_ms() / 1000.0).map(Box::new);
+                post(&FromWorker::FigureDone { job_id, result });
             }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
         }

@@ -347,55 +347,9 @@ fn cfg_of(s: &Scenario) -> DesktopGridConfig {
     s.desktop_grid.clone().unwrap_or_default()
 }
 
-/// Marks the document with the family, so that the style sheet shows only that family's controls and results.
-fn mark_family(family: Family) {
-    if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
-        let name = if family == Family::DesktopGrid { "desktop_grid" } else { "multi_cluster" };
-        let _ = body.set_attribute("data-family", name);
-    }
-}
-
-/// The family switch and, for a desktop grid, its controls.
+/// The desktop-grid controls.
 #[component]
 pub fn DgControls(lab: Lab) -> impl IntoView {
-    let family = Memo::new(move |_| lab.scenario.with(|s| s.family));
-    Effect::new(move |_| mark_family(family.get()));
-    let switch = move |ev: leptos::ev::Event| {
-        let text = event_target_value(&ev);
-        lab.errors.set(Default::default());
-        apply(lab, "family", |s| {
-            match text.as_str() {
-                "desktop_grid" => {
-                    s.family = Family::DesktopGrid;
-                    dg(s);
-                }
-                "multi_cluster" => {
-                    s.family = Family::MultiCluster;
-                    s.desktop_grid = None;
-                }
-                _ => return Err(format!("{text:?} is not a scenario family")),
-            }
-            Ok(())
-        });
-    };
-    view! {
-        <div class="dg-family field">
-            <label for="family" title="which kind of grid the scenario simulates">"Grid family"</label>
-            <select id="family" prop:value=move || if family.get() == Family::DesktopGrid { "desktop_grid" } else { "multi_cluster" }
-                on:change=switch>
-                <option value="multi_cluster">"Multi-cluster grid (Iosup et al. 2008)"</option>
-                <option value="desktop_grid">"Desktop grid (Anglano & Canonico 2009)"</option>
-            </select>
-            {error_view(lab, "family")}
-        </div>
-        <Show when=move || family.get() == Family::DesktopGrid>
-            <DgFields lab=lab/>
-        </Show>
-    }
-}
-
-#[component]
-fn DgFields(lab: Lab) -> impl IntoView {
     view! {
         <div class="dg-panel" id="dg-controls">
             <p class="help">"Volatile desktop machines that fail and come back; BoTs scheduled by WQR-FT (replication with fault tolerance and checkpoints), as in Anglano & Canonico 2009, §III–IV."</p>

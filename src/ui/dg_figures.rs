@@ -3,111 +3,18 @@
 //! `bagsim dg-figure` (95% intervals within 2.5% of the mean, seeds added up to a cap); bars grouped per mix, one
 //! per policy, "unbounded" for saturated bars.
 
-use super::client::{Client, Event};
+use super::pool::{Job, OnDone, Outcome, Pool};
 use super::Lab;
 use crate::family::desktop_grid::bot_selection::BotSelection;
-use crate::family::desktop_grid::figures::{figures, Bar, CiRule, FigurePreset};
-use crate::family::desktop_grid::workload::Mix;
-use crate::family::desktop_grid::DesktopGridConfig;
-use crate::protocol::{FromWorker, ToWorker};
+use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
+use crate::registry::{AnyFigureJob, AnyFigureResult};
 use leptos::prelude::*;
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
-use std::rc::{Rc, Weak};
-
-/// One bar to compute.
-#[derive(Clone)]
-struct Job {
-    figure: u32,
-    mix: Mix,
-    policy: BotSelection,
-    base: DesktopGridConfig,
-    rule: CiRule,
-}
-
-struct Shared {
-    queue: RefCell<VecDeque<(usize, Job)>>,
-    workers: RefCell<Vec<Rc<Client>>>,
-    on_done: Rc<dyn Fn(usize, Result<Bar, String>)>,
-}
-
-/// The workers computing a figure; dropping it ends them.
-struct FigurePool {
-    shared: Rc<Shared>,
-}
-
-impl Drop for FigurePool {
-    fn drop(&mut self) {
-        self.shared.queue.borrow_mut().clear();
-        for w in self.shared.workers.borrow_mut().drain(..) {
-            w.terminate();
-        }
-    }
-}
+use std::cell::RefCell;
+use std::rc::Rc;
 
 thread_local! {
-    static POOL: RefCell<Option<FigurePool>> = const { RefCell::new(None) };
-}
-
-fn send_next(shared: &Shared, client: &Client, in_flight: &Cell<Option<usize>>) {
-    let job = shared.queue.borrow_mut().pop_front();
-    if let Some((i, j)) = job {
-        in_flight.set(Some(i));
-        client.send(&ToWorker::DgBar {
-            job_id: i as u32 + 1,
-            figure: j.figure,
-            mix: j.mix,
-            policy: j.policy,
-            base: Box::new(j.base),
-            rule: j.rule,
-        });
-    }
-}
-
-/// Starts the jobs on up to four workers (one per core).
-fn start_pool(jobs: Vec<Job>, on_done: Rc<dyn Fn(usize, Result<Bar, String>)>) -> Result<FigurePool, String> {
-    let shared = Rc::new(Shared {
-        queue: RefCell::new(jobs.into_iter().enumerate().collect()),
-        workers: RefCell::new(Vec::new()),
-        on_done,
-    });
-    let cores = web_sys::window().map_or(2.0, |w| w.navigator().hardware_concurrency()).clamp(1.0, 4.0) as usize;
-    for _ in 0..cores.min(shared.queue.borrow().len()).max(1) {
-        let weak_shared = Rc::downgrade(&shared);
-        let me: Rc<RefCell<Weak<Client>>> = Rc::new(RefCell::new(Weak::new()));
-        let me2 = me.clone();
-        let in_flight: Rc<Cell<Option<usize>>> = Rc::new(Cell::new(None));
-        let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev: Event| {
-            let (Some(shared), Some(client)) = (weak_shared.upgrade(), me2.borrow().upgrade()) else { return };
-            match ev {
-                Event::Message(FromWorker::Ready) => send_next(&shared, &client, &in_flight),
-                Event::Message(FromWorker::DgBar { job_id, result }) => {
-                    if in_flight.get().is_some_and(|i| i as u32 + 1 == job_id) {
-                        in_flight.set(None);
-                        (shared.on_done)(job_id as usize - 1, result.map(|b| *b));
-                    }
-                    send_next(&shared, &client, &in_flight);
-                }
-                Event::Died(why) => {
-                    if let Some(i) = in_flight.take() {
-                        (shared.on_done)(i, Err(format!("the worker stopped: {why}")));
-                    }
-                }
-                _ => {}
-            }
-        });
-        match Client::new(handler) {
-            Ok(client) => {
-                *me.borrow_mut() = Rc::downgrade(&client);
-                shared.workers.borrow_mut().push(client);
-            }
-            Err(_) if shared.workers.borrow().is_empty() => {
-                return Err("This browser could not start a simulation worker.".into());
-            }
-            Err(_) => break,
-        }
-    }
-    Ok(FigurePool { shared })
+    /// The workers computing the figure shown; dropping the pool ends them.
+    static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
 }
 
 /// An index a figure can show: name, title, value of a bar (mean, half-width), unit factor and unit.
@@ -258,13 +165,23 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
             .mixes
             .iter()
             .flat_map(|&mix| BotSelection::ALL.iter().map(move |&policy| (mix, policy)))
-            .map(|(mix, policy)| Job { figure: f.number, mix, policy, base: base.clone(), rule })
+            .map(|(mix, policy)| {
+                let bar = BarJob { figure: f.number, mix, policy, base: base.clone(), rule };
+                Job::Figure(AnyFigureJob::DesktopGrid(Box::new(bar)))
+            })
             .collect();
         let n = jobs.len();
         bars.set(vec![None; n]);
         shown_figure.set(Some(f.number));
         status.set(format!("0 of {n} bars computed…"));
-        let on_done: Rc<dyn Fn(usize, Result<Bar, String>)> = Rc::new(move |i, r| {
+        let on_done: OnDone = Rc::new(move |i, outcome| {
+            let r = match outcome {
+                Outcome::Figure(r) => match *r {
+                    AnyFigureResult::DesktopGrid(bar) => Ok(*bar),
+                },
+                Outcome::Failed(message) => Err(message),
+                Outcome::Finished(_) => Err("a figure job gave a run's report".into()),
+            };
             bars.update(|b| {
                 if let Some(slot) = b.get_mut(i) {
                     *slot = Some(r);
@@ -285,7 +202,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
             }
         });
         POOL.with(|p| *p.borrow_mut() = None);
-        match start_pool(jobs, on_done) {
+        match Pool::start(jobs, on_done) {
             Ok(pool) => POOL.with(|p| *p.borrow_mut() = Some(pool)),
             Err(e) => status.set(e),
         }

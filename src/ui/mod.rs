@@ -7,6 +7,7 @@ mod controls;
 mod desktop_grid;
 mod dg_figures;
 mod download;
+mod family_switch;
 mod fit_plots;
 mod form;
 mod login_logout;
@@ -21,6 +22,7 @@ mod views;
 
 use crate::family::multi_cluster::platform;
 use crate::family::multi_cluster::simulation::Sample;
+use crate::family::Family;
 use crate::protocol::{FromWorker, Progress, ToWorker};
 use crate::registry::{AnyDetail, AnyReport};
 use crate::run::Report;
@@ -28,6 +30,7 @@ use crate::scenario::Scenario;
 use crate::share;
 use charts::RunData;
 use client::{Client, Event};
+use family_switch::{FamilyPanel, FamilySwitch};
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -801,11 +804,13 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
                 lab.sweep_version.update(|v| *v += 1);
             }
             pool::Outcome::Failed(message) => lost.borrow_mut().push(format!("a run failed: {message}")),
+            pool::Outcome::Figure(_) => lost.borrow_mut().push("a run gave a figure job's result".into()),
         }
         status(*done.borrow(), &lost.borrow());
     });
     let trace = scenarios.first().and_then(trace_lab::trace_file_for);
-    match pool::Pool::start_with_trace(scenarios, on_done, trace) {
+    let jobs = scenarios.into_iter().map(|s| pool::Job::Run(Box::new(s))).collect();
+    match pool::Pool::start_with_trace(jobs, on_done, trace) {
         Ok(p) => SWEEP_POOL.with(|slot| *slot.borrow_mut() = Some(p)),
         Err(e) => lab.sweep_status.set(e),
     }
@@ -849,27 +854,38 @@ fn App() -> impl IntoView {
         {move || lab.banner.get().map(|b| view! {
             <section aria-label="link error"><div id="banner-error" class="banner" role="alert">{b}</div></section>
         })}
-        <Show when=move || paper_on.get()><paper::PaperFigures/></Show>
+        <FamilyPanel lab=lab family=Family::MultiCluster>
+            <Show when=move || paper_on.get()><paper::PaperFigures/></Show>
+        </FamilyPanel>
         <main>
             <aside class="controls" aria-label="scenario">
-                <desktop_grid::DgControls lab=lab/>
-                <Show when=move || controls_on.get()>
-                    <controls::Controls lab=lab/>
-                    <div class="platform-summary">{move || match processors() {
-                        Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
-                        Err(e) => e,
-                    }}</div>
-                </Show>
+                <FamilySwitch lab=lab/>
+                <FamilyPanel lab=lab family=Family::DesktopGrid>
+                    <desktop_grid::DgControls lab=lab/>
+                </FamilyPanel>
+                <FamilyPanel lab=lab family=Family::MultiCluster>
+                    <Show when=move || controls_on.get()>
+                        <controls::Controls lab=lab/>
+                        <div class="platform-summary">{move || match processors() {
+                            Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
+                            Err(e) => e,
+                        }}</div>
+                    </Show>
+                </FamilyPanel>
             </aside>
             <section class="results" aria-label="results">
                 <RunBar lab=lab present=present/>
-                <desktop_grid::DgResults lab=lab/>
-                <Cards lab=lab/>
-                <Compare lab=lab/>
-                <Charts lab=lab present=present/>
-                <Show when=move || table_on.get()><ClassTable lab=lab/></Show>
-                <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
-                <Show when=move || sweep_on.get()><Sweep lab=lab/></Show>
+                <FamilyPanel lab=lab family=Family::DesktopGrid>
+                    <desktop_grid::DgResults lab=lab/>
+                </FamilyPanel>
+                <FamilyPanel lab=lab family=Family::MultiCluster>
+                    <Cards lab=lab/>
+                    <Compare lab=lab/>
+                    <Charts lab=lab present=present/>
+                    <Show when=move || table_on.get()><ClassTable lab=lab/></Show>
+                    <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
+                    <Show when=move || sweep_on.get()><Sweep lab=lab/></Show>
+                </FamilyPanel>
             </section>
         </main>
         <Show when=move || footer_on.get()><footer>

@@ -4,7 +4,7 @@
 
 use super::download;
 use super::now_ms;
-use super::pool::{OnDone, Outcome, Pool};
+use super::pool::{Job, OnDone, Outcome, Pool};
 use crate::family::multi_cluster::figures::claims::{claims, Claim, Verdict};
 use crate::family::multi_cluster::figures::svg::figure_svg;
 use crate::family::multi_cluster::figures::{Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS};
@@ -163,7 +163,7 @@ impl Paper {
         self.reset();
         let figure = self.figure.get_untracked().figure();
         let specs = figure.runs(seeds);
-        let jobs = specs.iter().map(|s| s.scenario.clone()).collect();
+        let jobs = specs.iter().map(|s| Job::Run(Box::new(s.scenario.clone()))).collect();
         let generation = STATE.with(|s| s.borrow().as_ref().map_or(0, |st| st.generation)) + 1;
         let on_done: OnDone = Rc::new(move |job, outcome| self.on_done(generation, job, outcome));
         let pool = match Pool::start(jobs, on_done) {
@@ -201,6 +201,7 @@ impl Paper {
                     AnyReport::MultiCluster(r) => st.result.add(spec, RunResult::of(&r)),
                     _ => st.result.failures.push("a run gave another family's report".into()),
                 },
+                Outcome::Figure(_) => st.result.failures.push("a run gave a figure job's result".into()),
                 Outcome::Failed(message) => {
                     let f = &st.result.figure;
                     let at = if f.axis == Axis::SizeClass {

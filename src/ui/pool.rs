@@ -1,21 +1,30 @@
-//! A pool of simulation workers that runs a list of scenarios, one run per worker at a time and without live data:
-//! the page's sweeps and paper figures. Each worker's `Finished` report is `run::report_without_predictors`.
+//! A pool of simulation workers that runs a list of jobs, one per worker at a time and without live data: the page's
+//! sweeps and every family's paper figures. A job is a run of a scenario of any family (its `Finished` report is the
+//! family's `FamilyRun::report`) or a figure job (`registry::AnyFigureJob`).
 //! Scenarios that replay an imported trace need it in every worker: the pool first streams the file to each of its
 //! workers, slice by slice as the Workload lab does, and starts that worker's runs once it has imported it.
 
 use super::client::{Client, Event};
 use crate::protocol::{FromWorker, ToWorker};
-use crate::registry::AnyReport;
+use crate::registry::{AnyFigureJob, AnyFigureResult, AnyReport};
 use crate::scenario::Scenario;
 use crate::trace::Format;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
 
+/// One job.
+pub enum Job {
+    Run(Box<Scenario>),
+    Figure(AnyFigureJob),
+}
+
 /// How one job ended.
 pub enum Outcome {
     /// The report of the job's family.
     Finished(Box<AnyReport>),
+    /// A figure job's result.
+    Figure(Box<AnyFigureResult>),
     /// The run failed, or its worker died (the worker is replaced and the pool goes on).
     Failed(String),
 }
@@ -37,7 +46,7 @@ const SLICE: u64 = 4 << 20;
 const POOL_IMPORT: u32 = 1;
 
 struct Shared {
-    queue: RefCell<VecDeque<(usize, Scenario)>>,
+    queue: RefCell<VecDeque<(usize, Job)>>,
     workers: RefCell<Vec<Rc<Client>>>,
     on_done: OnDone,
     trace: Option<TraceFile>,
@@ -55,12 +64,12 @@ fn pool_size() -> usize {
 
 impl Pool {
     /// Starts the jobs on a pool of workers; `on_done` hears of each job as it ends, in any order.
-    pub fn start(jobs: Vec<Scenario>, on_done: OnDone) -> Result<Pool, String> {
+    pub fn start(jobs: Vec<Job>, on_done: OnDone) -> Result<Pool, String> {
         Pool::start_with_trace(jobs, on_done, None)
     }
 
     /// As [`Pool::start`]; with `trace`, each worker imports it before its first run.
-    pub fn start_with_trace(jobs: Vec<Scenario>, on_done: OnDone, trace: Option<TraceFile>) -> Result<Pool, String> {
+    pub fn start_with_trace(jobs: Vec<Job>, on_done: OnDone, trace: Option<TraceFile>) -> Result<Pool, String> {
         let shared = Rc::new(Shared {
             queue: RefCell::new(jobs.into_iter().enumerate().collect()),
             workers: RefCell::new(Vec::new()),
@@ -108,6 +117,12 @@ impl Pool {
                     Event::Message(FromWorker::Finished { run_id, report, .. }) if ours(run_id) => {
                         if let Some(job) = in_flight.take() {
                             (shared.on_done)(job, Outcome::Finished(report));
+                        }
+                        next(&shared, &client, &in_flight);
+                    }
+                    Event::Message(FromWorker::FigureDone { job_id, result }) if ours(job_id) => {
+                        if let Some(job) = in_flight.take() {
+                            (shared.on_done)(job, result.map_or_else(Outcome::Failed, Outcome::Figure));
                         }
                         next(&shared, &client, &in_flight);
                     }
@@ -160,9 +175,13 @@ impl Drop for Pool {
 /// Sends the worker the next job, if any.
 fn next(shared: &Shared, client: &Client, in_flight: &Cell<Option<usize>>) {
     let job = shared.queue.borrow_mut().pop_front();
-    if let Some((i, scenario)) = job {
+    if let Some((i, job)) = job {
         in_flight.set(Some(i));
-        client.send(&ToWorker::Run { run_id: i as u32 + 1, scenario: Box::new(scenario), speed: None, live: false });
+        let id = i as u32 + 1;
+        client.send(&match job {
+            Job::Run(scenario) => ToWorker::Run { run_id: id, scenario, speed: None, live: false },
+            Job::Figure(job) => ToWorker::Figure { job_id: id, job: Box::new(job) },
+        });
     }
 }
 

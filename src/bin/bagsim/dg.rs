@@ -2,9 +2,8 @@
 //! with the paper's confidence rule.
 
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
-use bagsim::family::desktop_grid::figures::{bars_csv, figures, run_bar, Bar, CiRule};
-use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgReport};
-use bagsim::scenario::Scenario;
+use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule};
+use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
 use bagsim::stats::Stats;
 use std::io::Write;
 
@@ -158,11 +157,13 @@ pub fn figure(
     for f in chosen {
         let start = std::time::Instant::now();
         let cells: Vec<_> = f.mixes.iter().flat_map(|&m| BotSelection::ALL.iter().map(move |&p| (m, p))).collect();
-        let runner = |s: &Scenario| desktop_grid::run(s).map_err(|e| e.to_string());
-        let bars: Vec<Bar> =
-            bagsim::parallel::map(&cells, jobs, |_, &(mix, policy)| run_bar(&f, base, mix, policy, rule, &runner))
-                .into_iter()
-                .collect::<Result<_, _>>()?;
+        // Each bar is the job the page's figure pool sends a worker (`BarJob::run`).
+        let clock = || start.elapsed().as_secs_f64();
+        let bars: Vec<Bar> = bagsim::parallel::map(&cells, jobs, |_, &(mix, policy)| {
+            BarJob { figure: f.number, mix, policy, base: base.clone(), rule }.run(&clock)
+        })
+        .into_iter()
+        .collect::<Result<_, _>>()?;
         say!("\nFig. {} — {} ({:.1} s)", f.number, f.title, start.elapsed().as_secs_f64());
         say!(
             "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}",

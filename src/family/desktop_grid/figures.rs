@@ -176,6 +176,30 @@ pub fn run_bar(
     }
 }
 
+/// One bar of a figure as a job a worker runs whole (`bagsim dg-figure` and the page's figure pool).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BarJob {
+    /// The figure's number (2–17).
+    pub figure: u32,
+    pub mix: Mix,
+    pub policy: BotSelection,
+    /// The settings the figure does not fix.
+    pub base: DesktopGridConfig,
+    pub rule: CiRule,
+}
+
+impl BarJob {
+    /// Runs the bar with `run_bar`, each seed's run timed by `clock` (seconds).
+    pub fn run(&self, clock: &dyn Fn() -> f64) -> Result<Bar, String> {
+        let f = figures()
+            .into_iter()
+            .find(|f| f.number == self.figure)
+            .ok_or_else(|| format!("Fig. {}: no such figure; Anglano & Canonico 2009 has Figs. 2–17", self.figure))?;
+        let runner = |s: &Scenario| super::run_with_clock(s, clock).map_err(|e| e.to_string());
+        run_bar(&f, &self.base, self.mix, self.policy, self.rule, &runner)
+    }
+}
+
 /// A figure's bars as CSV (one row per mix and policy).
 pub fn bars_csv(bars: &[Bar]) -> String {
     let mut s = String::from(

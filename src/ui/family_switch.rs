@@ -1,0 +1,71 @@
+//! The family switch: which scenario family the page shows. Each family's controls and results sit in a
+//! `FamilyPanel` that the switch shows or hides; a hidden panel stays in the document, so its charts, imports and
+//! figures are there again when its family comes back, and a family's settings are kept while another is shown.
+
+use super::form::{apply, error_view};
+use super::Lab;
+use crate::family::desktop_grid::DesktopGridConfig;
+use crate::family::Family;
+use leptos::prelude::*;
+use std::cell::RefCell;
+
+thread_local! {
+    /// The desktop-grid section while the multi-cluster family is shown (a multi-cluster scenario cannot hold it).
+    /// The multi-cluster keys stay in the scenario while a desktop grid is shown (they are not written for it).
+    static STASH: RefCell<Option<DesktopGridConfig>> = const { RefCell::new(None) };
+}
+
+/// The families the page offers, with their menu labels.
+const FAMILIES: [(Family, &str, &str); 2] = [
+    (Family::MultiCluster, "multi_cluster", "Multi-cluster grid (Iosup et al. 2008)"),
+    (Family::DesktopGrid, "desktop_grid", "Desktop grid (Anglano & Canonico 2009)"),
+];
+
+fn key(family: Family) -> &'static str {
+    FAMILIES.iter().find(|f| f.0 == family).map_or("multi_cluster", |f| f.1)
+}
+
+/// The "Grid family" select.
+#[component]
+pub fn FamilySwitch(lab: Lab) -> impl IntoView {
+    let family = Memo::new(move |_| lab.scenario.with(|s| s.family));
+    let switch = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        lab.errors.set(Default::default());
+        apply(lab, "family", |s| {
+            let to =
+                FAMILIES.iter().find(|f| f.1 == text).ok_or_else(|| format!("{text:?} is not a scenario family"))?.0;
+            if to == s.family {
+                return Ok(());
+            }
+            if let Some(section) = s.desktop_grid.take() {
+                STASH.with(|st| *st.borrow_mut() = Some(section));
+            }
+            if to == Family::DesktopGrid {
+                s.desktop_grid = Some(STASH.with(|st| st.borrow_mut().take()).unwrap_or_default());
+            }
+            s.family = to;
+            Ok(())
+        });
+    };
+    view! {
+        <div class="family-switch field">
+            <label for="family" title="which kind of grid the scenario simulates">"Grid family"</label>
+            <select id="family" prop:value=move || key(family.get()) on:change=switch>
+                {FAMILIES.iter().map(|&(_, value, label)| view! { <option value=value>{label}</option> }).collect_view()}
+            </select>
+            {error_view(lab, "family")}
+        </div>
+    }
+}
+
+/// One family's part of the page, shown while the scenario is of that family.
+#[component]
+pub fn FamilyPanel(lab: Lab, family: Family, children: Children) -> impl IntoView {
+    let shown = Memo::new(move |_| lab.scenario.with(|s| s.family == family));
+    view! {
+        <div class="family-panel" data-family=key(family) style:display=move || if shown.get() { "contents" } else { "none" }>
+            {children()}
+        </div>
+    }
+}
