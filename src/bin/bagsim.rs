@@ -152,8 +152,12 @@ mod cli {
             delta: f64,
             /// Turn a job of p processors into p sequential tasks of its run time (default: such jobs are left out
             /// of the BoTs and counted).
-            #[arg(long)]
+            #[arg(long, conflicts_with = "keep_parallel")]
             split_parallel: bool,
+            /// Keep a job of p processors as one task that needs p processors at once (a rigid parallel job, for
+            /// families that run them; the report counts them).
+            #[arg(long)]
+            keep_parallel: bool,
             /// Group by user alone instead of [Minh10]'s six attributes.
             #[arg(long)]
             same_user: bool,
@@ -287,12 +291,26 @@ mod cli {
                 Ok(())
             }
             Command::Sweep { scenario, sets, out, jobs } => sweep(&load(&scenario)?, &sets, &out, jobs),
-            Command::Trace { file, delta, split_parallel, same_user, format, out, views, candidates } => {
+            Command::Trace {
+                file,
+                delta,
+                split_parallel,
+                keep_parallel,
+                same_user,
+                format,
+                out,
+                views,
+                candidates,
+            } => {
                 use bagsim::trace::bots::{BotKey, BotRule, MultiProc};
                 let rule = BotRule {
                     delta,
                     key: if same_user { BotKey::User } else { BotKey::Attributes },
-                    multi_proc: if split_parallel { MultiProc::Split } else { MultiProc::Reject },
+                    multi_proc: match (split_parallel, keep_parallel) {
+                        (true, _) => MultiProc::Split,
+                        (_, true) => MultiProc::Keep,
+                        _ => MultiProc::Reject,
+                    },
                 };
                 let format = format.map(|f| match f {
                     TraceFormat::Swf => bagsim::trace::Format::Swf,

@@ -29,7 +29,7 @@ pub const MAX_DELTA: f64 = 86_400.0;
 pub const MAX_TASKS: usize = 50_000_000;
 const DAY: f64 = 86_400.0;
 
-/// What becomes of a job of p > 1 processors in a BoT workload, whose tasks each need one processor.
+/// What becomes of a job of p > 1 processors in a BoT workload.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MultiProc {
@@ -38,6 +38,10 @@ pub enum MultiProc {
     Reject,
     /// Becomes p sequential tasks, each of the job's run time.
     Split,
+    /// Stays one task that needs p processors at once (a rigid parallel job, `Workload::procs`): for a family
+    /// that runs such jobs. The multi-cluster and desktop-grid families run single-processor tasks only, and their
+    /// scenarios offer Reject and Split.
+    Keep,
 }
 
 /// Which attributes two successive jobs of a BoT must share.
@@ -257,6 +261,7 @@ pub fn extract(trace: &Trace, rule: &BotRule) -> Result<Extraction, BotError> {
                         split_tasks += u64::from(job.procs);
                         job.procs as usize
                     }
+                    MultiProc::Keep => 1,
                 }
             } else {
                 1
@@ -275,6 +280,9 @@ pub fn extract(trace: &Trace, rule: &BotRule) -> Result<Extraction, BotError> {
                 job.run
             };
             w.runtimes.extend(std::iter::repeat_n(runtime, copies));
+            if rule.multi_proc == MultiProc::Keep {
+                w.procs.push(job.procs.max(1));
+            }
             kept += 1;
             span = Some(match span {
                 None => (job.submit, job.submit, job.user),
@@ -347,7 +355,15 @@ pub fn extract(trace: &Trace, rule: &BotRule) -> Result<Extraction, BotError> {
              of its run time ({split_tasks} tasks)",
             jobs.len()
         ),
+        MultiProc::Keep => format!(
+            "keep: {parallel} of {} jobs use several processors; each stays one task that needs its processors at once",
+            jobs.len()
+        ),
     };
+    if w.procs.iter().all(|&p| p == 1) {
+        // Every task needs one processor: the workload says so by an empty list.
+        w.procs.clear();
+    }
     let report = BotReport {
         rule: *rule,
         jobs: jobs.len() as u64,

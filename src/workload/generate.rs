@@ -337,7 +337,12 @@ pub fn generate(spec: &GenerateSpec) -> Result<Generated, String> {
             ));
         }
     }
-    Ok(Generated { workload: Workload { bots, runtimes, users: m.users.n }, iat_scale, achieved_load, warnings })
+    Ok(Generated {
+        workload: Workload { bots, runtimes, users: m.users.n, ..Workload::default() },
+        iat_scale,
+        achieved_load,
+        warnings,
+    })
 }
 
 /// Base inter-arrival times (before the load factor and the daily stretch), drawn lazily and kept, so that

@@ -179,7 +179,7 @@ mod tests {
                 home: None,
             })
             .collect();
-        Workload { bots, runtimes: runtimes.to_vec(), users: 1 }
+        Workload { bots, runtimes: runtimes.to_vec(), users: 1, ..Workload::default() }
     }
 
     fn model_of(times: Vec<f64>, runtimes: Vec<f64>) -> impl FnMut(f64) -> Result<Workload, String> {

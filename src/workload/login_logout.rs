@@ -180,7 +180,12 @@ impl LoginLogout {
                 home: None,
             })
             .collect();
-        Ok(Workload { bots, runtimes: jobs.iter().map(|j| j.2).collect(), users: self.users.len() as u32 })
+        Ok(Workload {
+            bots,
+            runtimes: jobs.iter().map(|j| j.2).collect(),
+            users: self.users.len() as u32,
+            ..Workload::default()
+        })
     }
 }
 

@@ -220,7 +220,12 @@ impl MinhWolters {
                 }),
             }
         }
-        Ok(Workload { bots, runtimes: s.jobs.iter().map(|j| j.runtime).collect(), users: self.users.n })
+        Ok(Workload {
+            bots,
+            runtimes: s.jobs.iter().map(|j| j.runtime).collect(),
+            users: self.users.n,
+            ..Workload::default()
+        })
     }
 }
 

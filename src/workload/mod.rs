@@ -16,4 +16,4 @@ pub mod streams;
 mod types;
 pub mod views;
 
-pub use types::{Bot, Workload};
+pub use types::{Bot, TaskData, Workload};

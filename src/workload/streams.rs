@@ -138,6 +138,8 @@ fn merge(parts: &[Workload], users_per_stream: u32) -> Workload {
         bots: Vec::with_capacity(order.len()),
         runtimes: Vec::with_capacity(parts.iter().map(Workload::tasks).sum()),
         users: users_per_stream * parts.len() as u32,
+        // The generators make single-processor tasks without data.
+        ..Workload::default()
     };
     for (_, c, i) in order {
         let w = &parts[c as usize];

@@ -1,4 +1,5 @@
-//! The workload a simulation consumes: BoTs in arrival order and the runtimes of their tasks.
+//! The workload a simulation consumes: BoTs in arrival order and the runtimes of their tasks; for families that run
+//! them, the processors each task needs at once (rigid parallel jobs) and the data it reads and writes.
 
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +35,13 @@ impl Bot {
     }
 }
 
+/// The data a task reads before it runs and writes after, bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TaskData {
+    pub input: f64,
+    pub output: f64,
+}
+
 /// A complete workload: BoTs sorted by arrival time, and every task's runtime.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
@@ -42,6 +50,13 @@ pub struct Workload {
     pub runtimes: Vec<f64>,
     /// Number of distinct user ids (ids are 0..users).
     pub users: u32,
+    /// Processors each task needs at once, by task; empty: every task needs one (every BoT workload of the
+    /// multi-cluster and desktop-grid families, which run only such tasks). Left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub procs: Vec<u32>,
+    /// The data of each task, by task; empty: no task moves data. Left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub data: Vec<TaskData>,
 }
 
 impl Workload {
@@ -76,8 +91,22 @@ impl Workload {
         self.runtimes.len()
     }
 
-    /// Σ task runtimes on the reference processor, in CPU-seconds.
+    /// The processors task `t` needs at once.
+    pub fn procs_of(&self, t: usize) -> u32 {
+        self.procs.get(t).copied().unwrap_or(1)
+    }
+
+    /// The data task `t` reads and writes.
+    pub fn data_of(&self, t: usize) -> TaskData {
+        self.data.get(t).copied().unwrap_or_default()
+    }
+
+    /// Σ task runtimes × processors on the reference processor, in CPU-seconds.
     pub fn total_work(&self) -> f64 {
-        self.runtimes.iter().sum()
+        if self.procs.is_empty() {
+            self.runtimes.iter().sum()
+        } else {
+            self.runtimes.iter().zip(&self.procs).map(|(r, &p)| r * f64::from(p)).sum()
+        }
     }
 }

@@ -507,3 +507,30 @@ proptest! {
         let _ = import(&gz);
     }
 }
+
+/// A job of p processors kept whole: one task that needs p processors at once, the trace's processor counts kept
+/// in `Workload::procs`, and the same CPU-seconds as splitting it into p sequential tasks.
+#[test]
+fn parallel_jobs_kept_whole_carry_their_processor_counts() {
+    let t = import(include_bytes!("../data/hpc2n.swf")).unwrap();
+    let keep = extract(&t, &BotRule { multi_proc: MultiProc::Keep, ..BotRule::default() }).unwrap();
+    let split = extract(&t, &BotRule { multi_proc: MultiProc::Split, ..BotRule::default() }).unwrap();
+    let reject = extract(&t, &BotRule::default()).unwrap();
+    let w = &keep.workload;
+    assert_eq!(w.procs.len(), w.tasks(), "one processor count per task");
+    // Every job is one task, whatever its processors; the BoTs are those of the split (same jobs, same groups).
+    assert_eq!(w.tasks() as u64, reject.workload.tasks() as u64 + keep.report.parallel_jobs);
+    assert_eq!(w.bots.len(), split.workload.bots.len());
+    let wide = w.procs.iter().filter(|&&p| p > 1).count() as u64;
+    assert_eq!(wide, keep.report.parallel_jobs);
+    assert!(wide > 0, "the excerpt has parallel jobs");
+    let extra: u64 = w.procs.iter().map(|&p| u64::from(p) - 1).sum();
+    assert_eq!(w.tasks() as u64 + extra, split.workload.tasks() as u64, "p processors = p split tasks");
+    let (a, b) = (w.total_work(), split.workload.total_work());
+    assert!((a - b).abs() <= 1e-12 * b, "CPU-seconds {a} vs {b}");
+    assert!(keep.report.multi_proc_note.starts_with("keep:"), "{}", keep.report.multi_proc_note);
+    // A workload of single-processor tasks says so by an empty list, and its JSON is as before.
+    assert!(reject.workload.procs.is_empty() && reject.workload.data.is_empty());
+    let json = serde_json::to_string(&reject.workload).unwrap();
+    assert!(!json.contains("procs") && !json.contains("data"), "{}", &json[..200]);
+}

@@ -316,6 +316,7 @@ mod tests {
             ],
             runtimes: vec![10.0, 30.0, 7.0],
             users: 2,
+            ..Workload::default()
         };
         let users = UserAccounts { done_cpu: vec![0.0; 2], running: vec![0; 2], start_sum: vec![0.0; 2] };
         let o = Outcome {
