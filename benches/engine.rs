@@ -149,6 +149,7 @@ fn desktop_grid(mix: Mix, policy: BotSelection, bots: u32) -> Scenario {
 fn measure_dg(s: &Scenario) -> (Measure, bool) {
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
+    let s = &s.desktop_grid_scenario();
     let (mut sim, summary) = desktop_grid::simulation(s).expect("valid scenario");
     let tasks = sim.workload().tasks() as u64;
     let t0 = Instant::now();

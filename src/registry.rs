@@ -87,7 +87,10 @@ impl AnyRun {
     pub fn build(s: &Scenario, trace: Option<(&str, &Trace)>) -> Result<AnyRun, ScenarioError> {
         match s.family {
             Family::MultiCluster => Ok(AnyRun::MultiCluster(Box::new(McRun::build(s, trace)?))),
-            Family::DesktopGrid => Ok(AnyRun::DesktopGrid(Box::new(DgRun::new(s)?))),
+            Family::DesktopGrid => {
+                s.validate()?;
+                Ok(AnyRun::DesktopGrid(Box::new(DgRun::new(&s.desktop_grid_scenario())?)))
+            }
         }
     }
 

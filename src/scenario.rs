@@ -1,6 +1,6 @@
 //! Everything a run needs, as one serde document with a default for every field; checked on load.
 
-use crate::family::desktop_grid::DesktopGridConfig;
+use crate::family::desktop_grid::{DesktopGridConfig, DgScenario};
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::platform::PlatformSpec;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
@@ -69,14 +69,6 @@ struct MultiClusterKeys<'a> {
     sample_interval: Option<f64>,
 }
 
-/// How a desktop-grid scenario is written: its seed, its family and its own section.
-#[derive(Serialize)]
-struct DesktopGridKeys<'a> {
-    seed: u64,
-    family: Family,
-    desktop_grid: &'a DesktopGridConfig,
-}
-
 impl Serialize for Scenario {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.family {
@@ -94,11 +86,7 @@ impl Serialize for Scenario {
                 sample_interval: self.sample_interval,
             }
             .serialize(serializer),
-            Family::DesktopGrid => {
-                let default = DesktopGridConfig::default();
-                let section = self.desktop_grid.as_ref().unwrap_or(&default);
-                DesktopGridKeys { seed: self.seed, family: self.family, desktop_grid: section }.serialize(serializer)
-            }
+            Family::DesktopGrid => self.desktop_grid_scenario().serialize(serializer),
         }
     }
 }
@@ -249,20 +237,7 @@ impl Default for PredictorConfig {
     }
 }
 
-/// A scenario value that cannot be simulated: the field (as a JSON path), and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioError {
-    pub field: String,
-    pub message: String,
-}
-
-impl std::fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+pub use crate::family::contract::ScenarioError;
 
 fn err(field: &str, message: impl Into<String>) -> ScenarioError {
     ScenarioError { field: field.to_string(), message: message.into() }
@@ -301,6 +276,11 @@ impl Scenario {
                 Scenario { family, desktop_grid: Some(DesktopGridConfig::default()), ..Scenario::default() }
             }
         }
+    }
+
+    /// The desktop-grid scenario: the seed and the `desktop_grid` section (its defaults when absent).
+    pub fn desktop_grid_scenario(&self) -> DgScenario {
+        DgScenario::new(self.seed, self.desktop_grid.clone().unwrap_or_default())
     }
 
     /// Parses JSON; the error names the field and what is allowed.

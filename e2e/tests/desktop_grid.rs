@@ -72,6 +72,32 @@ async fn desktop_grid_run_through_controls_matches_native() {
         let expected = small_scenario();
         assert_eq!(scenario_in_url(&client).await, expected, "the scenario in the URL is not the one set");
 
+        // The family switch shows one family's panels, and each family keeps its settings while the other is shown.
+        let shown = |css: &'static str| {
+            let client = client.clone();
+            async move {
+                js(
+                    &client,
+                    "const e = document.querySelector(arguments[0]); return !!e && e.offsetParent !== null;",
+                    vec![css.into()],
+                )
+                .await
+                .as_bool()
+                .unwrap_or(false)
+            }
+        };
+        assert!(shown("#dg-availability").await && !shown("#scheduling").await, "desktop grid: only its controls");
+        set_control(&client, "#family", "multi_cluster").await;
+        assert!(!shown("#dg-availability").await && shown("#scheduling").await, "multi-cluster: only its controls");
+        set_control(&client, "#scheduling", "RR").await;
+        set_control(&client, "#family", "desktop_grid").await;
+        assert_eq!(scenario_in_url(&client).await, expected, "the desktop-grid settings were lost by switching");
+        set_control(&client, "#family", "multi_cluster").await;
+        let back = scenario_in_url(&client).await;
+        assert_eq!(back.scheduling.to_string(), "RR", "the multi-cluster settings were lost by switching");
+        set_control(&client, "#family", "desktop_grid").await;
+        assert_eq!(scenario_in_url(&client).await, expected);
+
         // A bad value is refused at its control with the scenario's message, and changes nothing.
         set_control(&client, "#dg-load", "5").await;
         let message = field_error(&client, "desktop_grid.load").await;
@@ -101,7 +127,7 @@ async fn desktop_grid_run_through_controls_matches_native() {
         .await;
 
         let in_url = scenario_in_url(&client).await;
-        let native = desktop_grid::run(&in_url).expect("the scenario runs natively");
+        let native = desktop_grid::run(&in_url.desktop_grid_scenario()).expect("the scenario runs natively");
         let mut bad = Vec::new();
         for (id, n) in native_cards(&native) {
             let page = attr(&client, id, "data-value").await.unwrap_or_else(|| "<missing>".into());
@@ -163,7 +189,7 @@ async fn desktop_grid_paper_figure_matches_native() {
         let base_cfg = scenario_in_url(&client).await.desktop_grid.expect("a desktop-grid section");
         let fig = figures().into_iter().find(|f| f.number == 2).expect("Fig. 2");
         let rule = CiRule { max_seeds: 3, ..CiRule::default() };
-        let runner = |s: &bagsim::scenario::Scenario| desktop_grid::run(s).map_err(|e| e.to_string());
+        let runner = |s: &desktop_grid::DgScenario| desktop_grid::run(s).map_err(|e| e.to_string());
         let mut bad = Vec::new();
         for &mix in &fig.mixes {
             for policy in BotSelection::ALL {

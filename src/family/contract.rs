@@ -12,6 +12,21 @@ pub struct Param {
     pub meaning: &'static str,
 }
 
+/// A scenario value that cannot be simulated: the field (as a JSON path), and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
 /// How far one step of a run goes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {

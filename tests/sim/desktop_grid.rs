@@ -143,7 +143,7 @@ fn no_task_is_lost_across_failures() {
                 load: 0.75,
                 ..Default::default()
             });
-            let (mut sim, _) = desktop_grid::simulation(&dg(cfg.clone(), 3)).unwrap();
+            let (mut sim, _) = desktop_grid::simulation(&dg(cfg.clone(), 3).desktop_grid_scenario()).unwrap();
             while !sim.run_events(5_000) {
                 sim.check_invariants().unwrap();
             }
@@ -154,7 +154,9 @@ fn no_task_is_lost_across_failures() {
             assert_eq!(c.finished_tasks, sim.workload().runtimes.len() as u64, "{policy:?} {level:?}");
             assert!(c.failures > 0 && c.replicas_killed > 0, "{policy:?} {level:?}: failures must happen");
             // Cut short: the unfinished tasks are reported.
-            let r = desktop_grid::run(&dg(DesktopGridConfig { horizon: Some(40_000.0), ..cfg }, 3)).unwrap();
+            let r =
+                desktop_grid::run(&dg(DesktopGridConfig { horizon: Some(40_000.0), ..cfg }, 3).desktop_grid_scenario())
+                    .unwrap();
             let m = &r.metrics;
             assert_eq!(m.finished_tasks + m.unfinished_tasks, m.tasks);
             assert_eq!(m.finished_bots + m.unfinished_bots, m.bots);
@@ -219,11 +221,12 @@ fn rwt_is_zero_when_nothing_is_replicated() {
             heterogeneity: Heterogeneity::Heterogeneous,
             ..Default::default()
         });
-        let r = desktop_grid::run(&dg(cfg.clone(), 5)).unwrap();
+        let r = desktop_grid::run(&dg(cfg.clone(), 5).desktop_grid_scenario()).unwrap();
         assert_eq!(r.metrics.rwt, 0.0, "{policy:?}");
         assert_eq!(r.metrics.counters.replicas_cancelled, 0);
         assert_eq!(r.metrics.counters.replicas_started, r.metrics.tasks);
-        let r2 = desktop_grid::run(&dg(DesktopGridConfig { rep_thresh: Some(2), ..cfg }, 5)).unwrap();
+        let r2 = desktop_grid::run(&dg(DesktopGridConfig { rep_thresh: Some(2), ..cfg }, 5).desktop_grid_scenario())
+            .unwrap();
         assert!(r2.metrics.rwt > 0.0 && r2.metrics.counters.replicas_cancelled > 0, "{policy:?}");
     }
 }
@@ -263,8 +266,8 @@ fn runs_are_deterministic_and_streams_independent() {
         heterogeneity: Heterogeneity::Heterogeneous,
         ..Default::default()
     });
-    let mut a = desktop_grid::run(&dg(cfg.clone(), 7)).unwrap();
-    let mut b = desktop_grid::run(&dg(cfg.clone(), 7)).unwrap();
+    let mut a = desktop_grid::run(&dg(cfg.clone(), 7).desktop_grid_scenario()).unwrap();
+    let mut b = desktop_grid::run(&dg(cfg.clone(), 7).desktop_grid_scenario()).unwrap();
     a.wall_time_s = 0.0;
     b.wall_time_s = 0.0;
     assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
@@ -272,11 +275,11 @@ fn runs_are_deterministic_and_streams_independent() {
     let mut workloads = Vec::new();
     for policy in BotSelection::ALL {
         let c = DesktopGridConfig { bot_selection: policy, ..cfg.clone() };
-        let (sim, _) = desktop_grid::simulation(&dg(c.clone(), 7)).unwrap();
+        let (sim, _) = desktop_grid::simulation(&dg(c.clone(), 7).desktop_grid_scenario()).unwrap();
         let wl = sim.workload();
         workloads.push((wl.bots.iter().map(|b| (b.arrival, b.size)).collect::<Vec<_>>(), wl.runtimes.clone()));
         let platform = Platform::build(&c, 7);
-        let (_, summary) = desktop_grid::simulation(&dg(c.clone(), 7)).unwrap();
+        let (_, summary) = desktop_grid::simulation(&dg(c.clone(), 7).desktop_grid_scenario()).unwrap();
         let mut s = desktop_grid::settings(&c, 7, summary.bot_rate);
         s.stop_when_done = false;
         s.horizon = 500_000.0;
@@ -297,7 +300,7 @@ fn scenario_family_defaults_and_errors() {
     let json = serde_json::to_string(&s).unwrap();
     assert!(!json.contains("family") && !json.contains("desktop_grid"));
     let d = Scenario::from_json(r#"{"family": "desktop_grid"}"#).unwrap();
-    assert!(desktop_grid::run(&d).is_ok());
+    assert!(desktop_grid::run(&d.desktop_grid_scenario()).is_ok());
     let e = Scenario::from_json(r#"{"family": "desktop_grid", "desktop_grid": {"load": 7}}"#).unwrap_err();
     assert_eq!(e.field, "desktop_grid.load");
     assert!(e.message.contains("allowed"), "{}", e.message);
@@ -326,7 +329,10 @@ fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() 
     let written = serde_json::to_value(&read).unwrap();
     let keys: std::collections::BTreeSet<&str> = written.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["desktop_grid", "family", "seed"].into(), "written again with its own keys only");
-    let (a, b) = (desktop_grid::run(&s).unwrap(), desktop_grid::run(&read).unwrap());
+    let (a, b) = (
+        desktop_grid::run(&s.desktop_grid_scenario()).unwrap(),
+        desktop_grid::run(&read.desktop_grid_scenario()).unwrap(),
+    );
     assert_eq!(a.metrics, b.metrics);
     assert_eq!(a.workload, b.workload);
 }

@@ -25,7 +25,7 @@ fn stats(s: &Stats, unbounded: bool) -> String {
 
 /// The readable summary of a desktop-grid run.
 pub fn print_summary(r: &DgReport) {
-    let c = r.scenario.desktop_grid.clone().unwrap_or_default();
+    let c = &r.scenario.desktop_grid;
     let (w, m) = (&r.workload, &r.metrics);
     say!(
         "bagsim {}: desktop grid {}/{} availability, mix {}, load {}, {} (RepThresh {}), seed {}",

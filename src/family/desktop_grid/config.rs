@@ -212,6 +212,29 @@ impl DesktopGridConfig {
     }
 }
 
+/// A desktop-grid scenario: its seed and its section, written as `seed`, `family` ("desktop_grid") and
+/// `desktop_grid` (the form of every desktop-grid scenario file and of the report's `scenario`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DgScenario {
+    pub seed: u64,
+    pub family: FamilyTag,
+    pub desktop_grid: DesktopGridConfig,
+}
+
+/// The `family` key of a desktop-grid scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FamilyTag {
+    #[default]
+    #[serde(rename = "desktop_grid")]
+    DesktopGrid,
+}
+
+impl DgScenario {
+    pub fn new(seed: u64, desktop_grid: DesktopGridConfig) -> DgScenario {
+        DgScenario { seed, family: FamilyTag::DesktopGrid, desktop_grid }
+    }
+}
+
 /// Every key of a desktop-grid scenario's section (`bagsim scenario --doc --family desktop_grid`).
 pub const PARAMS: &[Param] = &[
     Param {

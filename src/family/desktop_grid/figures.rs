@@ -7,9 +7,7 @@ use super::bot_selection::BotSelection;
 use super::config::Heterogeneity;
 use super::report::DgReport;
 use super::workload::Mix;
-use super::DesktopGridConfig;
-use crate::family::Family;
-use crate::scenario::Scenario;
+use super::{DesktopGridConfig, DgScenario};
 use crate::stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -78,7 +76,7 @@ pub fn figures() -> Vec<FigurePreset> {
 
 impl FigurePreset {
     /// The scenario of one bar: a mix and a policy, on `base`'s other settings.
-    pub fn scenario(&self, base: &DesktopGridConfig, mix: Mix, policy: BotSelection, seed: u64) -> Scenario {
+    pub fn scenario(&self, base: &DesktopGridConfig, mix: Mix, policy: BotSelection, seed: u64) -> DgScenario {
         let cfg = DesktopGridConfig {
             availability: self.availability,
             heterogeneity: self.heterogeneity,
@@ -87,7 +85,7 @@ impl FigurePreset {
             bot_selection: policy,
             ..base.clone()
         };
-        Scenario { seed, family: Family::DesktopGrid, desktop_grid: Some(cfg), ..Scenario::default() }
+        DgScenario::new(seed, cfg)
     }
 }
 
@@ -138,7 +136,7 @@ pub fn run_bar(
     mix: Mix,
     policy: BotSelection,
     rule: CiRule,
-    run: &dyn Fn(&Scenario) -> Result<DgReport, String>,
+    run: &dyn Fn(&DgScenario) -> Result<DgReport, String>,
 ) -> Result<Bar, String> {
     let (mut tt, mut ms, mut wt, mut rwt) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut saturated = 0;
@@ -195,7 +193,7 @@ impl BarJob {
             .into_iter()
             .find(|f| f.number == self.figure)
             .ok_or_else(|| format!("Fig. {}: no such figure; Anglano & Canonico 2009 has Figs. 2–17", self.figure))?;
-        let runner = |s: &Scenario| super::run_with_clock(s, clock).map_err(|e| e.to_string());
+        let runner = |s: &DgScenario| super::run_with_clock(s, clock).map_err(|e| e.to_string());
         run_bar(&f, &self.base, self.mix, self.policy, self.rule, &runner)
     }
 }

@@ -13,12 +13,11 @@ pub mod sim;
 pub mod workload;
 pub mod wqr_ft;
 
-pub use config::DesktopGridConfig;
+pub use config::{DesktopGridConfig, DgScenario};
 pub use report::{DgReport, DgWorkloadSummary};
 pub use sim::{DgSample, DgSettings, DgSimulation};
 
-use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, Start};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, ScenarioError, Start};
 use machines::Platform;
 use serde::{Deserialize, Serialize};
 use workload::LoadFigures;
@@ -38,11 +37,11 @@ pub fn settings(cfg: &DesktopGridConfig, seed: u64, rate: f64) -> DgSettings {
     }
 }
 
-/// A simulation of the scenario's `desktop_grid` section, ready to step, and its workload summary.
-pub fn simulation(s: &Scenario) -> Result<(DgSimulation, DgWorkloadSummary), ScenarioError> {
-    s.validate()?;
-    let cfg = s.desktop_grid.clone().unwrap_or_default();
-    let platform = Platform::build(&cfg, s.seed);
+/// A simulation of the scenario, validated, ready to step, and its workload summary.
+pub fn simulation(s: &DgScenario) -> Result<(DgSimulation, DgWorkloadSummary), ScenarioError> {
+    let cfg = &s.desktop_grid;
+    cfg.validate().map_err(|e| ScenarioError { field: e.field, message: e.message })?;
+    let platform = Platform::build(cfg, s.seed);
     let lf = LoadFigures::of(platform.effective_power(), cfg.application_size, cfg.load);
     let w = workload::generate(s.seed, cfg.mix, cfg.application_size, lf.bot_rate, cfg.bots);
     let mut warnings = Vec::new();
@@ -62,12 +61,12 @@ pub fn simulation(s: &Scenario) -> Result<(DgSimulation, DgWorkloadSummary), Sce
         mean_availability: platform.mean_availability(),
         warnings,
     };
-    let sim = DgSimulation::new(settings(&cfg, s.seed, lf.bot_rate), &platform, w);
+    let sim = DgSimulation::new(settings(cfg, s.seed, lf.bot_rate), &platform, w);
     Ok((sim, summary))
 }
 
 /// The report of a finished simulation.
-pub fn report(s: &Scenario, workload: DgWorkloadSummary, sim: &DgSimulation, wall_time_s: f64) -> DgReport {
+pub fn report(s: &DgScenario, workload: DgWorkloadSummary, sim: &DgSimulation, wall_time_s: f64) -> DgReport {
     DgReport {
         bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
         scenario: s.clone(),
@@ -78,13 +77,13 @@ pub fn report(s: &Scenario, workload: DgWorkloadSummary, sim: &DgSimulation, wal
 }
 
 /// Runs a desktop-grid scenario to the end; `clock` returns seconds.
-pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<DgReport, ScenarioError> {
+pub fn run_with_clock(s: &DgScenario, clock: &dyn Fn() -> f64) -> Result<DgReport, ScenarioError> {
     Ok(run_to_report(&mut DgRun::new(s)?, clock))
 }
 
 /// Runs a desktop-grid scenario natively.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(s: &Scenario) -> Result<DgReport, ScenarioError> {
+pub fn run(s: &DgScenario) -> Result<DgReport, ScenarioError> {
     let start = std::time::Instant::now();
     run_with_clock(s, &move || start.elapsed().as_secs_f64())
 }
@@ -100,7 +99,7 @@ pub struct DgDetail {
 
 /// A desktop-grid run under the family contract.
 pub struct DgRun {
-    scenario: Scenario,
+    scenario: DgScenario,
     summary: DgWorkloadSummary,
     sim: DgSimulation,
     sent_samples: usize,
@@ -108,7 +107,7 @@ pub struct DgRun {
 
 impl DgRun {
     /// Validates the scenario and builds its platform, workload and simulation.
-    pub fn new(s: &Scenario) -> Result<DgRun, ScenarioError> {
+    pub fn new(s: &DgScenario) -> Result<DgRun, ScenarioError> {
         let (sim, summary) = simulation(s)?;
         Ok(DgRun { scenario: s.clone(), summary, sim, sent_samples: 0 })
     }

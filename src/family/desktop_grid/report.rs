@@ -1,8 +1,8 @@
 //! The report of a desktop-grid run, with the skeleton of `run::Report`: version, scenario, workload summary,
 //! metrics, wall time.
 
+use super::config::DgScenario;
 use super::metrics::DgMetrics;
-use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// What the platform and the workload turned out to be.
@@ -32,7 +32,7 @@ pub struct DgWorkloadSummary {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DgReport {
     pub bagsim_version: String,
-    pub scenario: Scenario,
+    pub scenario: DgScenario,
     pub workload: DgWorkloadSummary,
     pub metrics: DgMetrics,
     /// Wall-clock time of the simulation, s; the only figure that varies between identical runs.
