@@ -174,7 +174,7 @@ fn every_from_worker_message_round_trips() {
     let (fit, candidates) =
         bagsim::workload::fit_workload::fit_workload_with_candidates(&e.workload).expect("a fitted row");
     let views = bagsim::workload::views::views(&e.workload).expect("views");
-    let jobs = bagsim::workload::burstiness::of_trace(&trace).expect("burstiness");
+    let jobs = trace.burstiness().expect("burstiness");
     let dg_report = bagsim::family::desktop_grid::run_with_clock(&tiny_dg_scenario().desktop_grid_scenario(), &|| 0.0)
         .expect("the tiny desktop grid runs");
     let dg_detail =

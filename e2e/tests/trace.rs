@@ -158,7 +158,7 @@ async fn a_trace_is_imported_fitted_and_replayed() {
 
         // The views of the BoT workload and the trace jobs' burstiness: the numbers of the native views.
         let views = bagsim::workload::views::views(&split.workload).expect("views");
-        let jobs = bagsim::workload::burstiness::of_trace(&native).expect("burstiness of the trace's jobs");
+        let jobs = native.burstiness().expect("burstiness of the trace's jobs");
         assert_eq!(num_attr(&client, "#trace-views", "data-tasks").await, Some(views.tasks));
         let cells = js(
             &client,

@@ -489,7 +489,7 @@ mod cli {
         }
         let views = if with_views {
             let v = bagsim::workload::views::views(&e.workload).map_err(|e| e.to_string())?;
-            let j = bagsim::workload::burstiness::of_trace(&t).map_err(|e| e.to_string())?;
+            let j = t.burstiness().map_err(|e| e.to_string())?;
             say!("");
             print_views(&v, Some(&j));
             let mut json = serde_json::to_value(&v).expect("serializable");

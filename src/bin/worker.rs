@@ -283,8 +283,7 @@ mod worker {
                     };
                     let views =
                         with_fit.then(|| bagsim::workload::views::views(&e.workload).ok()).flatten().map(Box::new);
-                    let jobs =
-                        with_fit.then(|| bagsim::workload::burstiness::of_trace(trace).ok()).flatten().map(Box::new);
+                    let jobs = with_fit.then(|| trace.burstiness().ok()).flatten().map(Box::new);
                     FromWorker::TraceBots {
                         import_id,
                         rule,

@@ -21,10 +21,7 @@ use crate::workload::size_class::{size_class_index, SIZE_CLASSES};
 use crate::workload::{Bot, Workload};
 use serde::{Deserialize, Serialize};
 
-/// Δ of the CLI and of trace scenarios, seconds.
-pub const DEFAULT_DELTA: f64 = 100.0;
-/// Largest Δ accepted, seconds: one day ([Minh10] §IV finds nearly all BoT submission durations below 1 000 s).
-pub const MAX_DELTA: f64 = 86_400.0;
+pub use crate::workload::{DEFAULT_DELTA, MAX_DELTA};
 /// Most tasks a trace workload may have (a split of very wide jobs could otherwise exhaust memory).
 pub const MAX_TASKS: usize = 50_000_000;
 const DAY: f64 = 86_400.0;

@@ -24,6 +24,7 @@ pub mod bots;
 pub mod gwf;
 pub mod swf;
 
+use crate::workload::burstiness::{of_jobs, BurstinessError, JobsBurstiness};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -282,6 +283,19 @@ pub struct TimeOrigin {
 }
 
 impl Trace {
+    /// The burstiness ([Minh10] §V) of the trace's own jobs, each at its submit time on the workload's clock (time
+    /// 0 = the local midnight before the first job, as the BoTs' arrivals of [`bots::extract`]), with the
+    /// processors it requests ([Minh10] §V-B: field 8 when the trace gives it, else those it used).
+    pub fn burstiness(&self) -> Result<JobsBurstiness, BurstinessError> {
+        let origin = self.time_origin();
+        let first = self.jobs.iter().map(|j| j.submit).fold(f64::INFINITY, f64::min);
+        let base = libm::floor((first + origin.offset) / 86_400.0) * 86_400.0;
+        let requested = |j: &Job| u32::try_from(j.req_procs).ok().filter(|&p| p >= 1).unwrap_or(j.procs);
+        let jobs: Vec<(f64, u32, f64)> =
+            self.jobs.iter().map(|j| (j.submit + origin.offset - base, requested(j), j.run)).collect();
+        of_jobs(&jobs)
+    }
+
     /// The text of an attribute value.
     pub fn name(&self, id: u32) -> &str {
         &self.names[id as usize]

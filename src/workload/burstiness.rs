@@ -206,19 +206,6 @@ pub fn of_jobs(jobs: &[(f64, u32, f64)]) -> Result<JobsBurstiness, BurstinessErr
     Ok(JobsBurstiness { temporal, spatial: spatial(&widths)? })
 }
 
-/// [`of_jobs`] over a trace's own jobs, each at its submit time on the workload's clock (time 0 = the local
-/// midnight before the first job, as the BoTs' arrivals of [`crate::trace::bots::extract`]), with the processors it
-/// requests ([Minh10] §V-B: field 8 when the trace gives it, else those it used).
-pub fn of_trace(t: &crate::trace::Trace) -> Result<JobsBurstiness, BurstinessError> {
-    let origin = t.time_origin();
-    let first = t.jobs.iter().map(|j| j.submit).fold(f64::INFINITY, f64::min);
-    let base = libm::floor((first + origin.offset) / 86_400.0) * 86_400.0;
-    let requested = |j: &crate::trace::Job| u32::try_from(j.req_procs).ok().filter(|&p| p >= 1).unwrap_or(j.procs);
-    let jobs: Vec<(f64, u32, f64)> =
-        t.jobs.iter().map(|j| (j.submit + origin.offset - base, requested(j), j.run)).collect();
-    of_jobs(&jobs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,8 +7,8 @@ use super::generate::MAX_TASKS;
 use super::generator_error::{check, GeneratorError};
 use super::model::UserModel;
 use super::types::{Bot, Workload};
+use super::types::{DEFAULT_DELTA, MAX_DELTA};
 use crate::engine::Rng;
-use crate::trace::bots::{DEFAULT_DELTA, MAX_DELTA};
 use serde::{Deserialize, Serialize};
 
 /// Z(α, n): P(size = s) ∝ s^(−α), s = 1..n ([Minh10] §VI-C).

@@ -16,4 +16,4 @@ pub mod streams;
 mod types;
 pub mod views;
 
-pub use types::{Bot, TaskData, Workload};
+pub use types::{Bot, TaskData, Workload, DEFAULT_DELTA, MAX_DELTA};

@@ -3,6 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Δ of the BoT rule of [Minh10] (trace import, §II-C, and the generator's Algorithm 1), seconds: the default of the
+/// CLI, of trace scenarios and of the generator.
+pub const DEFAULT_DELTA: f64 = 100.0;
+/// Largest Δ accepted, seconds: one day ([Minh10] §IV finds nearly all BoT submission durations below 1 000 s).
+pub const MAX_DELTA: f64 = 86_400.0;
+
 /// One Bag-of-Tasks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bot {
