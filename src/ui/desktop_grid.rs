@@ -3,7 +3,7 @@
 //! through the same worker and Run bar as a multi-cluster one; only its `DgDetail` and `DgReport` are its own.
 
 use super::form::{apply, error_view};
-use super::Lab;
+use super::{Lab, Throttle};
 use crate::family::contract::Header;
 use crate::family::desktop_grid::availability::AvailabilityLevel;
 use crate::family::desktop_grid::bot_selection::BotSelection;
@@ -39,7 +39,6 @@ struct Standing {
 struct Live {
     run_id: u32,
     samples: Vec<DgSample>,
-    last_draw: f64,
 }
 
 /// The reactive state of the desktop-grid results: reference-counted signals, so `on_message` reaches them
@@ -52,6 +51,7 @@ struct State {
 }
 
 thread_local! {
+    static REDRAW: Throttle = const { Throttle::new() };
     static LIVE: RefCell<Live> = RefCell::new(Live::default());
     static STATE: State = State {
         progress: ArcRwSignal::new(None),
@@ -92,22 +92,9 @@ pub(super) fn on_finished(report: Box<DgReport>) {
     redraw(&st, true);
 }
 
-fn now_ms() -> f64 {
-    super::now_ms()
-}
-
-/// Asks the charts to redraw, at most four times a second while a run streams.
+/// Asks the charts to redraw, as the page's throttle allows.
 fn redraw(st: &State, force: bool) {
-    let t = now_ms();
-    let due = LIVE.with(|l| {
-        let mut l = l.borrow_mut();
-        let due = force || t - l.last_draw > 250.0;
-        if due {
-            l.last_draw = t;
-        }
-        due
-    });
-    if due {
+    if REDRAW.with(|t| t.due(force)) {
         st.version.update(|v| *v += 1);
     }
 }

@@ -82,11 +82,32 @@ struct Live {
     /// The current run (colour 0).
     current: RunData,
     pinned: Vec<Pinned>,
-    last_draw: f64,
     sweep: Vec<(String, f64, Box<Report>)>,
 }
 
+/// The page's redraw throttle: a live run's charts redraw at most four times a second (a forced redraw, at the end
+/// of a run, at once). Each family's results hold one.
+pub(crate) struct Throttle(Cell<f64>);
+
+impl Throttle {
+    pub(crate) const fn new() -> Throttle {
+        Throttle(Cell::new(f64::NEG_INFINITY))
+    }
+
+    /// Whether to redraw now; if so, the time is noted.
+    pub(crate) fn due(&self, force: bool) -> bool {
+        let t = now_ms();
+        let due = force || t - self.0.get() > 250.0;
+        if due {
+            self.0.set(t);
+        }
+        due
+    }
+}
+
 thread_local! {
+    /// The multi-cluster results' redraws.
+    static REDRAW: Throttle = const { Throttle::new() };
     static LIVE: RefCell<Live> = RefCell::new(Live::default());
     static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
     static SWEEP_POOL: RefCell<Option<pool::Pool>> = const { RefCell::new(None) };
@@ -327,16 +348,7 @@ impl Lab {
 
     /// Asks the charts to redraw, at most four times a second while a run streams.
     fn redraw(self, force: bool) {
-        let t = now_ms();
-        let due = LIVE.with(|l| {
-            let mut l = l.borrow_mut();
-            let due = force || t - l.last_draw > 250.0;
-            if due {
-                l.last_draw = t;
-            }
-            due
-        });
-        if due {
+        if REDRAW.with(|t| t.due(force)) {
             self.version.update(|v| *v += 1);
         }
     }

@@ -67,23 +67,12 @@ fn native_figure_parallel(
     let t = Instant::now();
     let figure = id.figure();
     let runs = figure.runs(seeds);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let cells: Vec<std::sync::Mutex<Option<bagsim::family::multi_cluster::figures::RunResult>>> =
-        (0..runs.len()).map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(spec) = runs.get(i) else { break };
-                let r = bagsim::family::multi_cluster::figures::run_point(&spec.scenario)
-                    .expect("a figure's run succeeds natively");
-                *cells[i].lock().expect("unpoisoned") = Some(r);
-            });
-        }
+    let results = bagsim::parallel::map(&runs, threads, |_, spec| {
+        bagsim::family::multi_cluster::figures::run_point(&spec.scenario).expect("a figure's run succeeds natively")
     });
     let mut result = bagsim::family::multi_cluster::figures::FigureResult::new(figure, seeds);
-    for (spec, cell) in runs.iter().zip(cells) {
-        result.add(spec, cell.into_inner().expect("unpoisoned").expect("every run finished"));
+    for (spec, r) in runs.iter().zip(results) {
+        result.add(spec, r);
     }
     (result.to_csv(), t.elapsed().as_secs_f64())
 }

@@ -509,10 +509,8 @@ impl FigureResult {
 /// Runs one scenario to its figure result (the report without the predictors' accuracy, as the page's worker
 /// computes it).
 pub fn run_point(s: &Scenario) -> Result<RunResult, String> {
-    let p = crate::run::prepare(s).map_err(|e| e.to_string())?;
-    let (mut sim, summary) = crate::run::simulation(s, p);
-    sim.run();
-    Ok(RunResult::of(&crate::run::report_without_predictors(s, summary, &sim, 0.0)))
+    let mut run = crate::run::McRun::build(s, None).map_err(|e| e.to_string())?;
+    Ok(RunResult::of(&crate::family::contract::run_to_report(&mut run, &|| 0.0)))
 }
 
 /// A number for CSV: shortest round-trip form, empty for NaN.
