@@ -14,7 +14,7 @@ use bagsim::family::desktop_grid::{self, DesktopGridConfig};
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::Family;
 use bagsim::run;
-use bagsim::scenario::Scenario;
+use bagsim::scenario::{McScenario, Scenario};
 use bagsim::workload::generate::ArrivalPattern;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -66,7 +66,7 @@ struct Measure {
     finished: f64,
 }
 
-fn measure(s: &Scenario) -> Measure {
+fn measure(s: &McScenario) -> Measure {
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     let p = run::prepare(s).expect("valid scenario");
@@ -98,17 +98,17 @@ fn measure(s: &Scenario) -> Measure {
 /// The stress month of the yardstick: one global stream with runtimes in seconds (about 2 M tasks at 95%), the
 /// workload every instructions-per-event figure since the first benchmark was measured on. The paper's default
 /// (per-cluster streams, minutes) is some 15 times smaller; `bagsim reproduce` times that one.
-fn month(policy: SchedulingPolicy, load: f64) -> Scenario {
-    let mut s = Scenario { scheduling: policy, ..Default::default() };
+fn month(policy: SchedulingPolicy, load: f64) -> McScenario {
+    let mut s = McScenario { scheduling: policy, ..Default::default() };
     s.workload.load = Some(load);
     s.workload.streams = bagsim::workload::streams::Streams::Global;
     s.workload.calibration = bagsim::workload::model::Calibration::Seconds;
     s
 }
 
-fn overloaded(tasks_target: u64, policy: SchedulingPolicy) -> Scenario {
+fn overloaded(tasks_target: u64, policy: SchedulingPolicy) -> McScenario {
     // All BoTs at t = 0 on 64 processors: the queue holds nearly the whole workload, the worst case for queues.
-    let mut s = Scenario { scheduling: policy, seed: 7, ..Default::default() };
+    let mut s = McScenario { scheduling: policy, seed: 7, ..Default::default() };
     s.workload.streams = bagsim::workload::streams::Streams::Global;
     s.workload.calibration = bagsim::workload::model::Calibration::Seconds;
     s.platform.preset = None;

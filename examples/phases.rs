@@ -5,7 +5,7 @@ use std::time::Instant;
 
 fn main() {
     let path = std::env::args().nth(1).expect("a scenario file");
-    let s = Scenario::from_json(&std::fs::read_to_string(&path).expect("readable")).expect("valid");
+    let s = Scenario::from_json(&std::fs::read_to_string(&path).expect("readable")).expect("valid").multi_cluster;
     for _ in 0..3 {
         let t = Instant::now();
         let p = bagsim::run::prepare(&s).expect("prepares");

@@ -86,7 +86,7 @@ impl AnyRun {
     /// page's worker, which cannot read files), used when the scenario's `workload.trace.path` names it.
     pub fn build(s: &Scenario, trace: Option<(&str, &Trace)>) -> Result<AnyRun, ScenarioError> {
         match s.family {
-            Family::MultiCluster => Ok(AnyRun::MultiCluster(Box::new(McRun::build(s, trace)?))),
+            Family::MultiCluster => Ok(AnyRun::MultiCluster(Box::new(McRun::build(&s.multi_cluster, trace)?))),
             Family::DesktopGrid => {
                 s.validate()?;
                 Ok(AnyRun::DesktopGrid(Box::new(DgRun::new(&s.desktop_grid_scenario())?)))

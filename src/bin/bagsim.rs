@@ -259,7 +259,7 @@ mod cli {
                     if s.family == Family::DesktopGrid && workload.is_some() {
                         return Err("--workload applies to multi_cluster scenarios only".into());
                     }
-                    s.workload.generator = workload.map(|k| {
+                    s.multi_cluster.workload.generator = workload.map(|k| {
                         let name = match k {
                             GeneratorKind::LoginLogout => "login_logout",
                             GeneratorKind::MinhWolters => "minh_wolters",
@@ -276,7 +276,7 @@ mod cli {
             Command::Run { scenario, seed, out } => {
                 let mut s = load(&scenario)?;
                 if let Some(seed) = seed {
-                    s.seed = seed;
+                    s.set_seed(seed);
                 }
                 let report = registry::run_any(&s).map_err(|e| e.to_string())?;
                 match &report {
@@ -321,9 +321,9 @@ mod cli {
             Command::Generate { scenario, format, seed, views } => {
                 let mut s = load(&scenario)?;
                 if let Some(seed) = seed {
-                    s.seed = seed;
+                    s.set_seed(seed);
                 }
-                let p = run::prepare(&s).map_err(|e| e.to_string())?;
+                let p = run::prepare(s.as_multi_cluster().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
                 if views {
                     let v = bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string())?;
                     match format {
@@ -682,15 +682,15 @@ mod cli {
     fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
         let w = &p.generated.workload;
         writeln!(o, "; Version: 2.2")?;
-        let model = match &s.workload.generator {
+        let model = match &s.multi_cluster.workload.generator {
             Some(g) => format!("generator {}", g.name()),
-            None => format!("preset {:?}", s.workload.preset),
+            None => format!("preset {:?}", s.multi_cluster.workload.preset),
         };
-        writeln!(o, "; Computer: bagsim synthetic workload, {model}, seed {}", s.seed)?;
+        writeln!(o, "; Computer: bagsim synthetic workload, {model}, seed {}", s.multi_cluster.seed)?;
         writeln!(o, "; Note: one job per task, runtimes on the reference processor; field 15 (queue) = BoT index")?;
         writeln!(o, "; MaxJobs: {}", w.tasks())?;
         writeln!(o, "; MaxProcs: {}", p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>())?;
-        let target = s.workload.load.map_or("none".to_string(), |l| l.to_string());
+        let target = s.multi_cluster.workload.load.map_or("none".to_string(), |l| l.to_string());
         writeln!(o, "; TargetLoad: {target}  AchievedLoad: {:.6}", p.generated.achieved_load)?;
         let mut job = 1u64;
         for (b, bot) in w.bots.iter().enumerate() {

@@ -190,7 +190,7 @@ mod worker {
             }),
             ToWorker::TraceBots { import_id, rule, fit } => trace_bots(import_id, rule, fit),
             ToWorker::ScenarioViews { request_id, scenario } => {
-                let (result, fit) = match run::prepare(&scenario) {
+                let (result, fit) = match scenario.as_multi_cluster().and_then(run::prepare) {
                     Err(e) => (Err(e.to_string()), Err(e.to_string())),
                     Ok(p) => {
                         let w = &p.generated.workload;

@@ -20,6 +20,14 @@ pub enum Family {
 }
 
 impl Family {
+    /// The family's name in a scenario file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::MultiCluster => "multi_cluster",
+            Family::DesktopGrid => "desktop_grid",
+        }
+    }
+
     pub fn is_multi_cluster(&self) -> bool {
         *self == Family::MultiCluster
     }

@@ -369,8 +369,8 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
                 |s, t| { dg(s).bots = parse(t, "a whole number of BoTs")?; Ok(()) })}
             {number_field(lab, Ctl { id: "dg-horizon", label: "Horizon [days]", help: "the run stops here at the latest; empty = 4 × the expected submission window", path: "desktop_grid.horizon" }, "1", |s| cfg_of(s).horizon.map_or(String::new(), |h| (h / 86_400.0).to_string()),
                 |s, t| { dg(s).horizon = if t.trim().is_empty() { None } else { Some(number(t, "days")? * 86_400.0) }; Ok(()) })}
-            {number_field(lab, Ctl { id: "dg-seed", label: "Seed", help: "the seed of every random stream: the same seed gives the same run", path: "seed" }, "1", |s| s.seed.to_string(),
-                |s, t| { s.seed = parse(t, "a whole number ≥ 0")?; Ok(()) })}
+            {number_field(lab, Ctl { id: "dg-seed", label: "Seed", help: "the seed of every random stream: the same seed gives the same run", path: "seed" }, "1", |s| s.seed().to_string(),
+                |s, t| { s.set_seed(parse(t, "a whole number ≥ 0")?); Ok(()) })}
         </div>
     }
 }

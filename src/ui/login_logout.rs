@@ -14,7 +14,7 @@ const FIELD: &str = "workload.generator.login_logout";
 const MAX_USERS: usize = 10_000;
 
 fn users_of(lab: Lab) -> Option<Vec<UserRates>> {
-    lab.scenario.with(|s| match &s.workload.generator {
+    lab.scenario.with(|s| match &s.multi_cluster.workload.generator {
         Some(Generator::LoginLogout(g)) => Some(g.users.clone()),
         _ => None,
     })
@@ -22,7 +22,7 @@ fn users_of(lab: Lab) -> Option<Vec<UserRates>> {
 
 /// Replaces the users; anything the validation refuses is reported and changes nothing.
 fn set_users(lab: Lab, edit: impl FnOnce(&mut Vec<UserRates>) -> Result<(), String>) {
-    apply(lab, FIELD, |s| match &mut s.workload.generator {
+    apply(lab, FIELD, |s| match &mut s.multi_cluster.workload.generator {
         Some(Generator::LoginLogout(g)) => {
             edit(&mut g.users)?;
             // Checked here too, so that the message names the user and the rate (e.g. "users[1].lambda: …").

@@ -716,8 +716,8 @@ fn Sweep(lab: Lab) -> impl IntoView {
         for p in policies.get_untracked() {
             for &load in &loads {
                 let mut s = base.clone();
-                s.scheduling = p.parse().expect("listed policy");
-                s.workload.load = Some(load);
+                s.multi_cluster.scheduling = p.parse().expect("listed policy");
+                s.multi_cluster.workload.load = Some(load);
                 jobs.push((p.clone(), load, s));
             }
         }
@@ -856,7 +856,8 @@ fn App() -> impl IntoView {
     request_animation_frame(move || reveal(stages));
     let processors = move || {
         lab.scenario.with(|s| {
-            s.platform
+            s.multi_cluster
+                .platform
                 .clusters()
                 .map(|c| (c.len(), c.iter().map(|c| u64::from(c.processors)).sum::<u64>(), platform::capacity(&c)))
         })

@@ -163,7 +163,7 @@ impl Paper {
         self.reset();
         let figure = self.figure.get_untracked().figure();
         let specs = figure.runs(seeds);
-        let jobs = specs.iter().map(|s| Job::Run(Box::new(s.scenario.clone()))).collect();
+        let jobs = specs.iter().map(|s| Job::Run(Box::new(s.scenario.clone().into()))).collect();
         let generation = STATE.with(|s| s.borrow().as_ref().map_or(0, |st| st.generation)) + 1;
         let on_done: OnDone = Rc::new(move |job, outcome| self.on_done(generation, job, outcome));
         let pool = match Pool::start(jobs, on_done) {

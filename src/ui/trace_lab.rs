@@ -255,8 +255,8 @@ impl TraceLab {
         let Ok(delta) = parse_delta(&self.delta.get_untracked()) else { return };
         let format = self.imported.with_untracked(|i| i.as_ref().map(|(_, r, _)| r.format));
         let mut s = self.lab.scenario.get_untracked();
-        s.workload.generator = None;
-        s.workload.trace = Some(TraceConfig {
+        s.multi_cluster.workload.generator = None;
+        s.multi_cluster.workload.trace = Some(TraceConfig {
             path: name,
             delta,
             split_parallel: self.split.get_untracked(),
@@ -270,10 +270,10 @@ impl TraceLab {
     fn use_model(self) {
         let Some(fit) = self.fit.get_untracked() else { return };
         let mut s = self.lab.scenario.get_untracked();
-        s.workload.trace = None;
-        s.workload.generator = None;
-        s.workload.model = Some(fit.to_model());
-        s.workload.calibration = Calibration::Seconds;
+        s.multi_cluster.workload.trace = None;
+        s.multi_cluster.workload.generator = None;
+        s.multi_cluster.workload.model = Some(fit.to_model());
+        s.multi_cluster.workload.calibration = Calibration::Seconds;
         self.apply(
             s,
             "The next run generates a synthetic workload from the fitted row (runtimes in seconds), at the load set \
@@ -289,8 +289,8 @@ impl TraceLab {
             .with_untracked(|i| i.as_ref().and_then(|(_, r, _)| r.header_value("Computer").map(str::to_string)))
             .unwrap_or_else(|| "trace".into());
         let mut s = self.lab.scenario.get_untracked();
-        s.platform.preset = None;
-        s.platform.clusters = Some(vec![Cluster { name, processors: procs, speed: 1.0 }]);
+        s.multi_cluster.platform.preset = None;
+        s.multi_cluster.platform.clusters = Some(vec![Cluster { name, processors: procs, speed: 1.0 }]);
         self.apply(s, &format!("The platform is now one cluster of {procs} processors of speed 1 (MaxProcs)."));
     }
 
@@ -317,7 +317,7 @@ impl TraceLab {
 /// The imported trace's file, when `s` replays it (its `workload.trace.path` is the file's name): what a sweep's
 /// pool workers import before their runs.
 pub fn trace_file_for(s: &crate::scenario::Scenario) -> Option<super::pool::TraceFile> {
-    let path = s.workload.trace.as_ref()?.path.clone();
+    let path = s.multi_cluster.workload.trace.as_ref()?.path.clone();
     IMPORTED_FILE.with(|f| f.borrow().clone().filter(|f| f.name == path))
 }
 

@@ -15,11 +15,15 @@ use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
 use bagsim::family::multi_cluster::simulation::Simulation;
 use bagsim::family::Family;
-use bagsim::scenario::Scenario;
+use bagsim::scenario::{McScenario, Scenario};
 use bagsim::workload::Workload;
 
 fn dg(cfg: DesktopGridConfig, seed: u64) -> Scenario {
-    Scenario { seed, family: Family::DesktopGrid, desktop_grid: Some(cfg), ..Scenario::default() }
+    Scenario {
+        family: Family::DesktopGrid,
+        multi_cluster: McScenario { seed, ..Default::default() },
+        desktop_grid: Some(cfg),
+    }
 }
 
 fn round(x: f64, digits: i32) -> f64 {
@@ -307,7 +311,8 @@ fn scenario_family_defaults_and_errors() {
     let e = Scenario::from_json(r#"{"desktop_grid": {}}"#).unwrap_err();
     assert_eq!(e.field, "desktop_grid");
     assert!(Scenario::from_json(r#"{"family": "desktop_grid", "desktop_grid": {"mix": "huge"}}"#).is_err());
-    assert!(bagsim::run::run(&d).is_err(), "the multi-cluster runner refuses a desktop-grid scenario");
+    // The multi-cluster runner takes only a multi-cluster section, which a desktop-grid scenario does not give.
+    assert_eq!(d.as_multi_cluster().unwrap_err().field, "family");
 }
 
 /// A desktop-grid scenario is written as its seed and its own section; the files written before that, which carried
@@ -318,7 +323,7 @@ fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() 
     let cfg = DesktopGridConfig { bots: 12, load: 0.6, mix: desktop_grid::workload::Mix::Short, ..Default::default() };
     let s = dg(cfg, 5);
     // The older form: every multi-cluster key (with a non-default value, which must not matter), then the family.
-    let mut old = serde_json::to_value(Scenario { inaccuracy: 250.0, ..Scenario::default() }).unwrap();
+    let mut old = serde_json::to_value(Scenario::from(McScenario { inaccuracy: 250.0, ..Default::default() })).unwrap();
     let fields = old.as_object_mut().unwrap();
     fields.insert("seed".into(), 5.into());
     fields.insert("family".into(), "desktop_grid".into());

@@ -1,10 +1,10 @@
 //! Same scenario and seed: the same report, bit for bit (wall time aside). Another policy: the same workload.
 
 use bagsim::run;
-use bagsim::scenario::Scenario;
+use bagsim::scenario::McScenario;
 
-fn small(seed: u64) -> Scenario {
-    let mut s = Scenario { seed, ..Default::default() };
+fn small(seed: u64) -> McScenario {
+    let mut s = McScenario { seed, ..Default::default() };
     s.workload.submission_period = 3.0 * 86400.0;
     s.workload.load = Some(0.9);
     s
@@ -55,7 +55,7 @@ fn the_earlier_default_is_unchanged() {
     check_golden(&s, GOLDEN_GLOBAL_SECONDS);
 }
 
-fn check_golden(s: &Scenario, golden: ((u64, u64, u64, u64), f64, f64)) {
+fn check_golden(s: &McScenario, golden: ((u64, u64, u64, u64), f64, f64)) {
     let r = run::run(s).unwrap();
     let got = (r.workload.bots, r.workload.tasks, r.metrics.tasks.finished, r.metrics.system.events);
     assert_eq!(got, golden.0, "counts");

@@ -3,7 +3,7 @@
 //! confidence interval of batch means around the analytic value.
 
 use bagsim::run;
-use bagsim::scenario::Scenario;
+use bagsim::scenario::McScenario;
 
 const C: u32 = 100;
 const MEAN: f64 = 3600.0;
@@ -25,7 +25,7 @@ fn erlang_wait(rho: f64) -> f64 {
     erlang_c(C, rho * f64::from(C)) / (f64::from(C) * mu - lambda)
 }
 
-fn mmc_scenario(rho: f64, days: f64, seed: u64) -> Scenario {
+fn mmc_scenario(rho: f64, days: f64, seed: u64) -> McScenario {
     let json = format!(
         r#"{{
         "seed": {seed},
@@ -53,7 +53,7 @@ fn mmc_scenario(rho: f64, days: f64, seed: u64) -> Scenario {
         period = days * 86400.0,
         horizon = days * 86400.0 + 30.0 * 86400.0
     );
-    Scenario::from_json(&json).expect("valid M/M/c scenario")
+    McScenario::from_json(&json).expect("valid M/M/c scenario")
 }
 
 /// Mean wait and the half-width of its 95% CI from 20 batch means of arrival-ordered tasks, after dropping the

@@ -8,10 +8,10 @@ use bagsim::family::multi_cluster::platform::Cluster;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
 use bagsim::run;
-use bagsim::scenario::Scenario;
+use bagsim::scenario::McScenario;
 
-fn random_scenario(rng: &mut Rng, i: u64) -> Scenario {
-    let mut s = Scenario { seed: 1000 + i, ..Default::default() };
+fn random_scenario(rng: &mut Rng, i: u64) -> McScenario {
+    let mut s = McScenario { seed: 1000 + i, ..Default::default() };
     let clusters = 1 + rng.below(5) as usize;
     s.platform.preset = None;
     s.platform.clusters = Some(
@@ -110,7 +110,7 @@ fn invariants_hold_over_random_scenarios() {
 #[test]
 fn every_combination_of_architecture_selection_and_scheduling_runs() {
     // 3 × 7 × 8 combinations on a small busy platform: each must finish its work with the invariants intact.
-    let mut base = Scenario { seed: 77, ..Default::default() };
+    let mut base = McScenario { seed: 77, ..Default::default() };
     base.platform.preset = None;
     base.platform.clusters = Some(vec![
         Cluster { name: "slow".into(), processors: 6, speed: 1.0 },

@@ -2,18 +2,18 @@
 //! independence, and the task counts the paper states for its workloads.
 
 use bagsim::run;
-use bagsim::scenario::Scenario;
+use bagsim::scenario::McScenario;
 use bagsim::workload::streams::Streams;
 
-fn scenario(load: f64, seed: u64) -> Scenario {
-    let mut s = Scenario { seed, ..Default::default() };
+fn scenario(load: f64, seed: u64) -> McScenario {
+    let mut s = McScenario { seed, ..Default::default() };
     s.workload.load = Some(load);
     s
 }
 
 /// A light-tailed model (exponential runtimes of mean 10 min, single-task BoTs, no daily cycle), so that one BoT
 /// is a small step of any stream's work and the share can be checked to 1% on every cluster.
-fn light_tailed(load: f64, seed: u64) -> Scenario {
+fn light_tailed(load: f64, seed: u64) -> McScenario {
     let json = format!(
         r#"{{
         "seed": {seed},
@@ -32,7 +32,7 @@ fn light_tailed(load: f64, seed: u64) -> Scenario {
         }}
     }}"#
     );
-    Scenario::from_json(&json).expect("valid scenario")
+    McScenario::from_json(&json).expect("valid scenario")
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! Expected figures come from awk over the fixtures, not from this code; each test shows its command.
 
 use bagsim::run;
-use bagsim::scenario::Scenario;
+use bagsim::scenario::McScenario;
 use bagsim::trace::bots::{extract, group, BotKey, BotRule, MultiProc};
 use bagsim::trace::{import, import_as, import_path, Format, ImportError, Parser, Trace, MAX_SKIPS};
 use bagsim::workload::fit::fit_workload;
@@ -305,14 +305,14 @@ fn cli_trace_bad_input_exits_with_2() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--delta: -5 is out of range"));
 }
 
-fn trace_scenario(trace: &str) -> Scenario {
+fn trace_scenario(trace: &str) -> McScenario {
     let path = data("ctc-sp2-excerpt.swf");
     let json = format!(
         r#"{{"workload": {{"trace": {{"path": {:?}, {trace}}}}},
             "platform": {{"clusters": [{{"name": "big", "processors": 1000, "speed": 1.0}}]}}}}"#,
         path.to_str().unwrap()
     );
-    Scenario::from_json(&json).unwrap()
+    McScenario::from_json(&json).unwrap()
 }
 
 #[test]
@@ -343,12 +343,12 @@ fn trace_driven_run_replays_submit_and_run_times() {
     assert_eq!(e.field, "workload.trace.path");
     assert_eq!(e.message.matches("no-such-trace.swf").count(), 1, "{e}");
     // Bad values name their field.
-    let e = Scenario::from_json(r#"{"workload": {"trace": {"path": "x.swf", "delta": -1}}}"#).unwrap_err();
+    let e = McScenario::from_json(r#"{"workload": {"trace": {"path": "x.swf", "delta": -1}}}"#).unwrap_err();
     assert_eq!(e.field, "workload.trace.delta");
-    let e = Scenario::from_json(r#"{"workload": {"trace": {"path": "x.swf", "delt": 1}}}"#).unwrap_err();
+    let e = McScenario::from_json(r#"{"workload": {"trace": {"path": "x.swf", "delt": 1}}}"#).unwrap_err();
     assert!(e.message.contains("delt"), "{e}");
     // Without a trace the scenario's JSON has no trace key (so every existing scenario and report is unchanged).
-    let json = serde_json::to_value(Scenario::default()).unwrap();
+    let json = serde_json::to_value(McScenario::default()).unwrap();
     assert!(json["workload"].get("trace").is_none());
 }
 

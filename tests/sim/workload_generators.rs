@@ -13,8 +13,9 @@
 
 use bagsim::engine::Rng;
 use bagsim::family::multi_cluster::platform::Cluster;
+use bagsim::family::Family;
 use bagsim::run;
-use bagsim::scenario::{Scenario, PARAMS};
+use bagsim::scenario::{params, McScenario};
 use bagsim::workload::dist::{regularized_gamma_p, Dist};
 use bagsim::workload::generators::Generator;
 use bagsim::workload::login_logout::{sessions, LoginLogout, UserRates};
@@ -359,7 +360,7 @@ fn a_scenario_with_each_generator_runs_end_to_end() {
     for generator in [r#"{"login_logout": {}}"#, r#"{"minh_wolters": {"users": {"alpha": 1.0, "n": 3}}}"#] {
         for streams in ["per_cluster", "global"] {
             for load in ["0.5", "null"] {
-                let s = Scenario::from_json(&scenario_json(generator, streams, load)).unwrap();
+                let s = McScenario::from_json(&scenario_json(generator, streams, load)).unwrap();
                 let p = run::prepare(&s).unwrap();
                 let w = &p.generated.workload;
                 let label = format!("{generator} {streams} load {load}");
@@ -408,12 +409,12 @@ fn a_scenario_with_each_generator_runs_end_to_end() {
 #[test]
 fn generator_scenarios_parse_validate_and_document_their_fields() {
     // The default scenario has no generator, and says nothing about one.
-    let text = serde_json::to_string(&Scenario::default()).unwrap();
+    let text = serde_json::to_string(&McScenario::default()).unwrap();
     assert!(!text.contains("generator"), "{text}");
     for name in ["login_logout", "minh_wolters"] {
-        let s = Scenario::from_json(&format!(r#"{{"workload": {{"generator": {{"{name}": {{}}}}}}}}"#)).unwrap();
+        let s = McScenario::from_json(&format!(r#"{{"workload": {{"generator": {{"{name}": {{}}}}}}}}"#)).unwrap();
         assert_eq!(s.workload.generator, Generator::default_named(name));
-        let back = Scenario::from_json(&serde_json::to_string_pretty(&s).unwrap()).unwrap();
+        let back = McScenario::from_json(&serde_json::to_string_pretty(&s).unwrap()).unwrap();
         assert_eq!(back, s);
         // Every field is documented for `bagsim scenario --doc` (distributions and lists as one entry).
         let v = serde_json::to_value(&s).unwrap();
@@ -421,22 +422,22 @@ fn generator_scenarios_parse_validate_and_document_their_fields() {
         leaves(&v["workload"]["generator"], "workload.generator", &mut paths);
         assert!(paths.len() >= 2);
         for p in paths {
-            assert!(PARAMS.iter().any(|d| d.path == p), "undocumented parameter {p}");
+            assert!(params(Family::MultiCluster).iter().any(|d| d.path == p), "undocumented parameter {p}");
         }
     }
-    let e = Scenario::from_json(
+    let e = McScenario::from_json(
         r#"{"workload": {"generator": {"login_logout": {"users": [{"lambda": 0.001, "delta": -1, "mu": 0.1}]}}}}"#,
     )
     .unwrap_err();
     assert_eq!(e.field, "workload.generator.login_logout.users[0].delta");
     assert!(e.message.contains("-1") && e.message.contains("0–10"), "{e}");
     let e =
-        Scenario::from_json(r#"{"workload": {"generator": {"minh_wolters": {"bot_size": {"alpha": 11, "n": 10}}}}}"#)
+        McScenario::from_json(r#"{"workload": {"generator": {"minh_wolters": {"bot_size": {"alpha": 11, "n": 10}}}}}"#)
             .unwrap_err();
     assert_eq!(e.field, "workload.generator.minh_wolters.bot_size.alpha");
-    let e = Scenario::from_json(r#"{"workload": {"generator": {"poisson": {}}}}"#).unwrap_err();
+    let e = McScenario::from_json(r#"{"workload": {"generator": {"poisson": {}}}}"#).unwrap_err();
     assert!(e.message.contains("login_logout") && e.message.contains("minh_wolters"), "{e}");
-    let e = Scenario::from_json(r#"{"workload": {"trace": {"path": "x.swf"}, "generator": {"minh_wolters": {}}}}"#)
+    let e = McScenario::from_json(r#"{"workload": {"trace": {"path": "x.swf"}, "generator": {"minh_wolters": {}}}}"#)
         .unwrap_err();
     assert_eq!(e.field, "workload.generator");
 }
@@ -455,7 +456,7 @@ fn leaves(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
 
 #[test]
 fn changing_one_cluster_leaves_the_other_clusters_streams_identical() {
-    let s = Scenario::from_json(&scenario_json(r#"{"login_logout": {}}"#, "per_cluster", "0.5")).unwrap();
+    let s = McScenario::from_json(&scenario_json(r#"{"login_logout": {}}"#, "per_cluster", "0.5")).unwrap();
     let mut t = s.clone();
     if let bagsim::family::multi_cluster::platform::PlatformSpec { clusters: Some(c), .. } = &mut t.platform {
         c[1] = Cluster { name: "c1".into(), processors: 64, speed: 1.5 };

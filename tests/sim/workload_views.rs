@@ -2,7 +2,7 @@
 //! count of the HPC2N excerpt, the JSON against the library, and the output without the flag unchanged.
 
 use bagsim::run;
-use bagsim::scenario::Scenario;
+use bagsim::scenario::McScenario;
 use bagsim::workload::views::{views, WorkloadViews};
 use std::path::PathBuf;
 
@@ -65,7 +65,7 @@ fn trace_views_match_an_independent_count() {
 
 #[test]
 fn generate_views_are_the_library_views() {
-    let mut s = Scenario::default();
+    let mut s = McScenario::default();
     s.workload.submission_period = 2.0 * 86_400.0;
     let path = temp("scenario.json");
     std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();

@@ -2,9 +2,11 @@
 //! architectures, task selection and scheduling policies, and the run loop.
 
 pub mod architecture;
+pub mod config;
 pub mod figures;
 pub mod live;
 pub mod metrics;
 pub mod platform;
 pub mod policy;
+pub mod run;
 pub mod simulation;

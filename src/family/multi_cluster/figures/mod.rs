@@ -6,11 +6,11 @@ pub mod claims;
 
 pub mod svg;
 
+use super::config::{McScenario, DAY};
+use super::run::Report;
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
-use crate::run::Report;
-use crate::scenario::{Scenario, DAY};
 use crate::stats::Interval;
 use crate::workload::generate::{mean_task_runtime, ArrivalPattern};
 use crate::workload::size_class::SIZE_CLASSES;
@@ -291,7 +291,7 @@ pub struct RunSpec {
     /// Index into `Figure::xs`.
     pub point: usize,
     pub seed: u64,
-    pub scenario: Scenario,
+    pub scenario: McScenario,
 }
 
 impl Figure {
@@ -309,8 +309,8 @@ impl Figure {
     }
 
     /// The scenario of one run.
-    pub fn scenario(&self, series: usize, point: usize, seed: u64) -> Scenario {
-        let mut s = Scenario { seed, ..Default::default() };
+    pub fn scenario(&self, series: usize, point: usize, seed: u64) -> McScenario {
+        let mut s = McScenario { seed, ..Default::default() };
         let x = self.xs[point];
         let name = self.series[series];
         match self.id {
@@ -508,8 +508,8 @@ impl FigureResult {
 
 /// Runs one scenario to its figure result (the report without the predictors' accuracy, as the page's worker
 /// computes it).
-pub fn run_point(s: &Scenario) -> Result<RunResult, String> {
-    let mut run = crate::run::McRun::build(s, None).map_err(|e| e.to_string())?;
+pub fn run_point(s: &McScenario) -> Result<RunResult, String> {
+    let mut run = super::run::McRun::build(s, None).map_err(|e| e.to_string())?;
     Ok(RunResult::of(&crate::family::contract::run_to_report(&mut run, &|| 0.0)))
 }
 

@@ -1,13 +1,13 @@
 //! From a scenario to a report in one call: generate the workload (or read a trace's), simulate, measure.
 
+use super::config::{McScenario, TraceConfig};
+use super::live::{BotDone, McDetail};
+use super::metrics::{self, Metrics};
+use super::platform::{capacity, stream_targets, Cluster};
+use super::policy::predictor::{evaluate_all, PredictorAccuracy};
+use super::simulation::{SimConfig, Simulation};
+use crate::family::contract::ScenarioError;
 use crate::family::contract::{Budget, FamilyRun, Header, Start};
-use crate::family::multi_cluster::live::{BotDone, McDetail};
-use crate::family::multi_cluster::metrics::{self, Metrics};
-use crate::family::multi_cluster::platform::{capacity, stream_targets, Cluster};
-use crate::family::multi_cluster::policy::predictor::{evaluate_all, PredictorAccuracy};
-use crate::family::multi_cluster::simulation::{SimConfig, Simulation};
-use crate::family::Family;
-use crate::scenario::{Scenario, ScenarioError, TraceConfig};
 use crate::trace::bots::extract;
 use crate::trace::{ImportError, Trace};
 use crate::workload::generate::ArrivalPattern;
@@ -41,7 +41,7 @@ pub struct WorkloadSummary {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub bagsim_version: String,
-    pub scenario: Scenario,
+    pub scenario: McScenario,
     pub workload: WorkloadSummary,
     pub metrics: Metrics,
     /// Average relative inaccuracy of the six predictors on this workload, batch and user input ([Iosup08] Fig. 2).
@@ -62,14 +62,8 @@ pub struct Prepared {
 }
 
 /// Validates the scenario and generates its workload.
-pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
+pub fn prepare(s: &McScenario) -> Result<Prepared, ScenarioError> {
     s.validate()?;
-    if s.family != Family::MultiCluster {
-        return Err(ScenarioError {
-            field: "family".into(),
-            message: "a desktop_grid scenario runs with run::run_any or family::desktop_grid::run".into(),
-        });
-    }
     let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
     if let Some(t) = &s.workload.trace {
         let trace = read_trace(t).map_err(|e| match e {
@@ -101,7 +95,7 @@ pub fn prepare(s: &Scenario) -> Result<Prepared, ScenarioError> {
 
 /// A generator's workload (docs/workload-models.md): one copy per cluster stream or one for the platform, as for
 /// the [Iosup08] model; knobs of that model the generator does not read are named in a warning when set.
-fn prepare_generator(s: &Scenario, g: &Generator, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
+fn prepare_generator(s: &McScenario, g: &Generator, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
     let w = &s.workload;
     let targets = stream_targets(&clusters);
     let mut p = generate_streams(&targets, w.streams, s.seed, w.submission_period, g.users_per_stream(), &|seed, c| {
@@ -128,7 +122,7 @@ fn prepare_generator(s: &Scenario, g: &Generator, clusters: Vec<Cluster>) -> Res
 /// A trace workload: import, BoTs by the Δ rule, and what was left out as warnings.
 /// Validates a trace-driven scenario and builds its workload from a trace imported already, under the name
 /// `workload.trace.path`: the page's worker, which cannot read files, imports the file the user picked first.
-pub fn prepare_imported(s: &Scenario, trace: &Trace) -> Result<Prepared, ScenarioError> {
+pub fn prepare_imported(s: &McScenario, trace: &Trace) -> Result<Prepared, ScenarioError> {
     s.validate()?;
     let Some(t) = &s.workload.trace else {
         return Err(ScenarioError { field: "workload.trace".into(), message: "the scenario has no trace".into() });
@@ -180,7 +174,7 @@ fn read_trace(t: &TraceConfig) -> Result<Trace, ImportError> {
 }
 
 /// The simulator settings of a scenario.
-pub fn sim_config(s: &Scenario) -> SimConfig {
+pub fn sim_config(s: &McScenario) -> SimConfig {
     SimConfig {
         architecture: s.architecture.kind,
         monitoring_period: s.architecture.monitoring_period,
@@ -198,7 +192,7 @@ pub fn sim_config(s: &Scenario) -> SimConfig {
 
 /// A simulation of the scenario, ready to step (the page drives it in chunks), and the workload's summary. The
 /// workload moves into the simulation: it is the largest thing a run holds.
-pub fn simulation(s: &Scenario, p: Prepared) -> (Simulation, WorkloadSummary) {
+pub fn simulation(s: &McScenario, p: Prepared) -> (Simulation, WorkloadSummary) {
     let mut summary = summary(s, &p.generated);
     summary.streams = p.streams;
     let cfg = match p.trace_period {
@@ -213,7 +207,7 @@ pub fn simulation(s: &Scenario, p: Prepared) -> (Simulation, WorkloadSummary) {
 }
 
 /// The workload summary of a prepared scenario.
-pub fn summary(s: &Scenario, g: &Generated) -> WorkloadSummary {
+pub fn summary(s: &McScenario, g: &Generated) -> WorkloadSummary {
     let w: &Workload = &g.workload;
     WorkloadSummary {
         bots: w.bots.len() as u64,
@@ -229,7 +223,7 @@ pub fn summary(s: &Scenario, g: &Generated) -> WorkloadSummary {
 }
 
 /// The report of a finished simulation.
-pub fn report(s: &Scenario, workload: WorkloadSummary, sim: &Simulation, wall_time_s: f64) -> Report {
+pub fn report(s: &McScenario, workload: WorkloadSummary, sim: &Simulation, wall_time_s: f64) -> Report {
     let mut r = report_without_predictors(s, workload, sim, wall_time_s);
     r.predictors = predictor_accuracy(sim);
     r
@@ -239,7 +233,7 @@ pub fn report(s: &Scenario, workload: WorkloadSummary, sim: &Simulation, wall_ti
 /// predictors' accuracy is a property of the workload alone and costs a pass of twelve predictor states over every
 /// task (about as long as the simulation of a busy month); the page computes it when the report is exported.
 pub fn report_without_predictors(
-    s: &Scenario,
+    s: &McScenario,
     workload: WorkloadSummary,
     sim: &Simulation,
     wall_time_s: f64,
@@ -262,7 +256,7 @@ pub fn predictor_accuracy(sim: &Simulation) -> Vec<PredictorAccuracy> {
 }
 
 /// Runs a scenario to the end. `clock` returns seconds (std's Instant natively, performance.now in a browser).
-pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<Report, ScenarioError> {
+pub fn run_with_clock(s: &McScenario, clock: &dyn Fn() -> f64) -> Result<Report, ScenarioError> {
     let mut run = McRun::new(s, prepare(s)?);
     let report = crate::family::contract::run_to_report(&mut run, clock);
     Ok(run.full_report(report))
@@ -270,7 +264,7 @@ pub fn run_with_clock(s: &Scenario, clock: &dyn Fn() -> f64) -> Result<Report, S
 
 /// Runs a scenario natively.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(s: &Scenario) -> Result<Report, ScenarioError> {
+pub fn run(s: &McScenario) -> Result<Report, ScenarioError> {
     let start = std::time::Instant::now();
     run_with_clock(s, &move || start.elapsed().as_secs_f64())
 }
@@ -278,7 +272,7 @@ pub fn run(s: &Scenario) -> Result<Report, ScenarioError> {
 /// A multi-cluster run under the family contract: the simulation, its scenario and workload summary, and how far
 /// the samples and finished BoTs have been handed out.
 pub struct McRun {
-    scenario: Scenario,
+    scenario: McScenario,
     summary: WorkloadSummary,
     sim: Simulation,
     sent_samples: usize,
@@ -288,7 +282,7 @@ pub struct McRun {
 impl McRun {
     /// Validates the scenario and builds its run; `trace` is a trace imported already under a name, used when
     /// `workload.trace.path` names it (the page's worker cannot read files).
-    pub fn build(s: &Scenario, trace: Option<(&str, &Trace)>) -> Result<McRun, ScenarioError> {
+    pub fn build(s: &McScenario, trace: Option<(&str, &Trace)>) -> Result<McRun, ScenarioError> {
         let prepared = match (&s.workload.trace, trace) {
             (Some(want), Some((name, trace))) if want.path == name => prepare_imported(s, trace)?,
             _ => prepare(s)?,
@@ -297,7 +291,7 @@ impl McRun {
     }
 
     /// A run of a prepared scenario (the workload moves into the simulation).
-    pub fn new(s: &Scenario, p: Prepared) -> McRun {
+    pub fn new(s: &McScenario, p: Prepared) -> McRun {
         let (sim, summary) = simulation(s, p);
         McRun { scenario: s.clone(), summary, sim, sent_samples: 0, sent_bots: 0 }
     }
