@@ -2,7 +2,8 @@
 //! computed from the same run data by the same functions the drawing uses.
 
 use super::charts::{self, RunData};
-use super::{fmt_time, with_runs, Lab};
+use super::multi_cluster::with_runs;
+use super::{fmt_time, Lab};
 use crate::workload::size_class::SIZE_CLASSES;
 use leptos::prelude::*;
 

@@ -1,7 +1,8 @@
 //! Projector mode (a button, or `?present=1` in a link): large type, thick lines, one chart at a time at full
 //! width, stepped through with the arrow keys, the cards always in view.
 
-use super::{charts, Lab, CHARTS};
+use super::multi_cluster::CHARTS;
+use super::{charts, Lab};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

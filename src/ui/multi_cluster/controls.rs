@@ -1,15 +1,15 @@
 //! The scenario form: one control per parameter, each with the paper's definition; bad input is reported at the
 //! control and changes nothing else.
 
-use super::form::{apply, error_view};
-use super::section::Section;
-use super::{remember, Lab};
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::platform::{das2_g5k, Cluster, PlatformPreset};
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 use crate::scenario::Scenario;
+use crate::ui::form::{apply, error_view};
+use crate::ui::section::Section;
+use crate::ui::{remember, Lab};
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::generators::Generator;
 use crate::workload::model::{Calibration, Preset};
@@ -199,7 +199,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 <option value="minh_wolters" selected=move || sc.with(|s| s.multi_cluster.workload.generator.as_ref().is_some_and(|g| g.name() == "minh_wolters"))>"BoTs of Minh & Wolters 2010"</option>
             </select>
         })}
-        <super::login_logout::LoginLogoutEditor lab=lab/>
+        <crate::ui::login_logout::LoginLogoutEditor lab=lab/>
         {field(lab, "Preset (Iosup et al. 2008, Table 3)", "A row of Table 3: T1 DAS-2, T2 Grid'5000, T3 NGS, T4 AuverGrid, T5 SHARCNET, T6 LCG, T7 NorduGrid, Avg the average system (§3.1).", "workload.preset", view! {
             <select id="preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.preset", |s| { s.multi_cluster.workload.preset = v.parse()?; s.multi_cluster.workload.model = None; s.multi_cluster.workload.trace = None; s.multi_cluster.workload.generator = None; Ok(()) }) }>
                 {Preset::ALL.iter().map(|p| { let p = *p; view! {

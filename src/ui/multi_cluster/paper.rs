@@ -2,13 +2,13 @@
 //! live with the code of `bagsim reproduce` (`Figure::runs`, `RunResult::of`, `figure_svg`, `to_csv`, `claims`),
 //! so the page and the CLI give the same bytes; next to the figure, the paper's setup and findings against ours.
 
-use super::download;
-use super::now_ms;
-use super::pool::{Job, OnDone, Outcome, Pool};
 use crate::family::multi_cluster::figures::claims::{claims, Claim, Verdict};
 use crate::family::multi_cluster::figures::svg::figure_svg;
 use crate::family::multi_cluster::figures::{Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS};
 use crate::registry::AnyReport;
+use crate::ui::download;
+use crate::ui::now_ms;
+use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -3,11 +3,11 @@
 //! `bagsim dg-figure` (95% intervals within 2.5% of the mean, seeds added up to a cap); bars grouped per mix, one
 //! per policy, "unbounded" for saturated bars.
 
-use super::pool::{Job, OnDone, Outcome, Pool};
-use super::Lab;
 use crate::family::desktop_grid::bot_selection::BotSelection;
 use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
 use crate::registry::{AnyFigureJob, AnyFigureResult};
+use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::Lab;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -82,7 +82,7 @@ fn figure_svg(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usi
         let gx = left + group_w * g as f64;
         for (p, _) in BotSelection::ALL.iter().enumerate() {
             let x = gx + bar_w * (p as f64 + 0.5);
-            let colour = super::charts::PALETTE[p % super::charts::PALETTE.len()];
+            let colour = crate::ui::charts::PALETTE[p % crate::ui::charts::PALETTE.len()];
             let fill = format!("rgb({},{},{})", colour.0, colour.1, colour.2);
             match bars.get(g * 5 + p).and_then(Option::as_ref) {
                 Some(Ok(b)) if b.unbounded => s.push_str(&format!(
@@ -128,7 +128,7 @@ fn figure_svg(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usi
         ));
     }
     for (p, policy) in BotSelection::ALL.iter().enumerate() {
-        let colour = super::charts::PALETTE[p % super::charts::PALETTE.len()];
+        let colour = crate::ui::charts::PALETTE[p % crate::ui::charts::PALETTE.len()];
         let lx = left + 130.0 * p as f64;
         s.push_str(&format!(
             "<rect x=\"{lx}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"rgb({},{},{})\"/>\

@@ -2,8 +2,8 @@
 //! desktop-grid controls, the cards of a run and its two live charts (machines up, replicas running). The run goes
 //! through the same worker and Run bar as a multi-cluster one; only its `DgDetail` and `DgReport` are its own.
 
-use super::form::{apply, error_view};
-use super::{Lab, Throttle};
+mod figures;
+
 use crate::family::contract::Header;
 use crate::family::desktop_grid::availability::AvailabilityLevel;
 use crate::family::desktop_grid::bot_selection::BotSelection;
@@ -12,6 +12,8 @@ use crate::family::desktop_grid::workload::Mix;
 use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
 use crate::family::Family;
 use crate::scenario::Scenario;
+use crate::ui::form::{apply, error_view};
+use crate::ui::{Lab, Throttle};
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -131,7 +133,7 @@ fn draw_series<DB: DrawingBackend>(
         .y_desc(y_label)
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
-    let colour = super::charts::PALETTE[0];
+    let colour = crate::ui::charts::PALETTE[0];
     chart.draw_series(LineSeries::new(samples.iter().map(|s| (s.time / 86_400.0, pick(s))), colour.stroke_width(2)))?;
     Ok(())
 }
@@ -457,7 +459,7 @@ pub fn DgResults(lab: Lab) -> impl IntoView {
                         </figure>
                     }).collect_view()}
                 </div>
-                <super::dg_figures::DgFigures lab=lab/>
+                <figures::DgFigures lab=lab/>
             </div>
         </Show>
     }

@@ -1,0 +1,478 @@
+//! The multi-cluster family's part of the page ([Iosup08]): its controls (`controls.rs`), its live cards, charts,
+//! comparison of pinned runs, size-class table and load sweep (here), and its paper figures (`paper.rs`).
+
+pub(crate) mod controls;
+pub(crate) mod paper;
+
+use crate::family::multi_cluster::live::McDetail;
+use crate::family::multi_cluster::simulation::Sample;
+use crate::protocol::ToWorker;
+use crate::registry::AnyReport;
+use crate::run::Report;
+use crate::scenario::Scenario;
+use crate::ui::charts::{self, RunData};
+use crate::ui::pool;
+use crate::ui::present;
+use crate::ui::{download, fmt_time, now_ms, numbers, remember, send, trace_lab, Lab, Throttle};
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+/// A run kept for comparison.
+#[derive(Clone)]
+struct Pinned {
+    data: RunData,
+}
+
+/// Large live data kept outside the reactive graph; `version` tells the charts to redraw.
+#[derive(Default)]
+struct Live {
+    /// The current run (colour 0).
+    current: RunData,
+    pinned: Vec<Pinned>,
+    sweep: Vec<(String, f64, Box<Report>)>,
+}
+
+thread_local! {
+    /// The multi-cluster results' redraws.
+    static REDRAW: Throttle = const { Throttle::new() };
+    static LIVE: RefCell<Live> = RefCell::new(Live::default());
+    static SWEEP_POOL: RefCell<Option<pool::Pool>> = const { RefCell::new(None) };
+}
+
+/// A new run starts: its live data replaces the current run's (pinned runs stay).
+pub(crate) fn on_start() {
+    LIVE.with(|l| l.borrow_mut().current = RunData::new("current run", 0));
+}
+
+/// New samples and finished BoTs of the current run.
+pub(crate) fn on_progress(lab: Lab, finished: bool, d: McDetail) {
+    LIVE.with(|l| l.borrow_mut().current.extend(&d.samples, &d.bots));
+    redraw(lab, finished);
+}
+
+/// The current run's report.
+pub(crate) fn on_finished(lab: Lab, r: Box<Report>) {
+    lab.report.set(Some(r));
+    redraw(lab, true);
+}
+
+/// Asks the charts to redraw, at most four times a second while a run streams.
+pub(crate) fn redraw(lab: Lab, force: bool) {
+    if REDRAW.with(|t| t.due(force)) {
+        lab.version.update(|v| *v += 1);
+    }
+}
+
+/// What the multi-cluster results do for the page's state.
+impl Lab {
+    fn pin(self) {
+        let Some(report) = self.report.get_untracked() else { return };
+        let s = &report.scenario;
+        let label = format!(
+            "{} {} {} load {}",
+            s.architecture.kind.name(),
+            s.selection.name(),
+            s.scheduling,
+            s.workload.load.map_or("-".into(), |l| format!("{l}"))
+        );
+        LIVE.with(|l| {
+            let mut l = l.borrow_mut();
+            if l.pinned.len() >= charts::PALETTE.len() - 1 {
+                l.pinned.remove(0);
+            }
+            let colour = 1 + l.pinned.len();
+            let data = l.current.relabelled(&label, colour);
+            l.pinned.push(Pinned { data });
+            let labels = l.pinned.iter().map(|p| p.data.label.clone()).collect();
+            self.pinned_labels.set(labels);
+        });
+        self.version.update(|v| *v += 1);
+    }
+}
+
+/// Calls `f` with the runs drawn (borrowed, not copied): the pinned ones, then the current one, which is drawn
+/// last so that it lies on top.
+pub(crate) fn with_runs<T>(f: impl FnOnce(&[&RunData]) -> T) -> T {
+    LIVE.with(|l| {
+        let l = l.borrow();
+        let runs: Vec<&RunData> = l.pinned.iter().map(|p| &p.data).chain(std::iter::once(&l.current)).collect();
+        f(&runs)
+    })
+}
+
+/// The five charts, by canvas id.
+pub const CHARTS: [(&str, &str); 5] = [
+    ("chart-queue", "Queued tasks over time (thin lines: per cluster)"),
+    ("chart-util", "Utilization over time"),
+    ("chart-nsl-class", "Mean NSL per BoT size class"),
+    ("chart-ms-class", "Mean makespan per BoT size class"),
+    ("chart-cdf", "CDF of BoT makespan and NSL"),
+];
+
+/// Draws chart `id` on any backend.
+fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coord::Shift>, runs: &[&RunData]) {
+    let _ = match id {
+        "chart-queue" => charts::draw_time_series(
+            root,
+            "Queued tasks",
+            "tasks",
+            runs,
+            &charts::queued,
+            Some(&|s: &Sample, c: usize| f64::from(s.cluster_queued[c])),
+        ),
+        "chart-util" => {
+            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &charts::utilization, None)
+        }
+        "chart-nsl-class" => charts::draw_classes(root, "Mean NSL per size class", "NSL", runs, true),
+        "chart-ms-class" => charts::draw_classes(root, "Mean makespan per size class", "makespan [s]", runs, false),
+        _ => charts::draw_cdfs(root, runs),
+    };
+    let _ = root.present();
+}
+
+pub(crate) fn draw_on_canvas(id: &str, runs: &[&RunData]) {
+    let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    else {
+        return;
+    };
+    if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
+        draw_chart(id, &backend.into_drawing_area(), runs);
+    }
+}
+
+fn export_chart(id: &str, svg: bool) {
+    if svg {
+        let mut out = String::new();
+        with_runs(|runs| {
+            let backend = SVGBackend::with_string(&mut out, (900, 450));
+            draw_chart(id, &backend.into_drawing_area(), runs);
+        });
+        download::text(&format!("bagsim-{id}.svg"), "image/svg+xml", &out);
+    } else if let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    {
+        if let Ok(url) = canvas.to_data_url() {
+            download::url_download(&format!("bagsim-{id}.png"), &url);
+        }
+    }
+}
+
+/// The card values: the final report when there is one, else live figures from the stream.
+fn card_values(lab: &Lab) -> [(f64, String); 5] {
+    if let Some(r) = lab.report.get() {
+        let m = &r.metrics;
+        return [
+            (m.tasks.finished_fraction, format!("{:.2}%", 100.0 * m.tasks.finished_fraction)),
+            (m.system.utilization, format!("{:.1}%", 100.0 * m.system.utilization)),
+            (m.overall.makespan.mean, fmt_time(m.overall.makespan.mean)),
+            (m.overall.nsl.mean, format!("{:.3}", m.overall.nsl.mean)),
+            (m.tasks.wait.mean, fmt_time(m.tasks.wait.mean)),
+        ];
+    }
+    lab.version.track();
+    let p = lab.progress.get();
+    LIVE.with(|l| {
+        let l = l.borrow();
+        let fin = p.as_ref().map_or(f64::NAN, |p| p.header.finished_tasks as f64 / p.header.tasks.max(1) as f64);
+        let util = l.current.mean_utilization();
+        let (ms, nsl, wait) = l.current.bot_means();
+        let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
+        [
+            (fin, show(fin, &|v| format!("{:.2}%", 100.0 * v))),
+            (util, show(util, &|v| format!("{:.1}%", 100.0 * v))),
+            (ms, show(ms, &fmt_time)),
+            (nsl, show(nsl, &|v| format!("{v:.3}"))),
+            (wait, show(wait, &fmt_time)),
+        ]
+    })
+}
+
+#[component]
+pub(crate) fn Cards(lab: Lab) -> impl IntoView {
+    let values = Memo::new(move |_| card_values(&lab));
+    let cards = [
+        ("card-finished", "Finished tasks", "finished / all tasks; unfinished work is never hidden"),
+        ("card-utilization", "Utilization", "busy processor-seconds / available processor-seconds"),
+        ("card-makespan", "Mean makespan", "per BoT: latest completion − submission (Iosup et al. 2008, §4.1)"),
+        (
+            "card-nsl",
+            "Mean NSL",
+            "per BoT: makespan / Σ task runtimes on the reference processor (Iosup et al. 2008, §4.1)",
+        ),
+        ("card-wait", "Mean wait", "per task: first start − submission (live: per BoT)"),
+    ];
+    view! {
+        <div class="cards">
+            {cards
+                .into_iter()
+                .enumerate()
+                .map(|(i, (id, title, help))| {
+                    view! {
+                        <div class="card" id=id title=help data-value=move || values.with(|v| v[i].0.to_string())>
+                            <div class="card-title">{title}</div>
+                            <div class="card-value">{move || values.with(|v| v[i].1.clone())}</div>
+                        </div>
+                    }
+                })
+                .collect_view()}
+            <div class="card" id="card-wall" title="wall-clock time the worker spent simulating (not generating the workload or computing the report)"
+                data-value=move || lab.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))
+                data-generate=move || lab.phase_times.get().0.map_or(String::new(), |t| t.to_string())
+                data-report=move || lab.phase_times.get().1.map_or(String::new(), |t| t.to_string())>
+                <div class="card-title">"Wall time"</div>
+                <div class="card-value">
+                    {move || lab.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))}
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
+    Effect::new(move |_| {
+        // The first view is painted before the charts are drawn (`App` bumps the version once it is).
+        if lab.version.get() == 0 {
+            return;
+        }
+        let t0 = now_ms();
+        with_runs(|runs| {
+            for (id, _) in CHARTS {
+                draw_on_canvas(id, runs);
+            }
+        });
+        let ms = now_ms() - t0;
+        lab.draw_ms.update(|d| *d = (ms, d.1.max(ms)));
+    });
+    view! {
+        <present::ChartStepper p=present/>
+        <div class="charts" id="charts" data-draw-ms=move || lab.draw_ms.get().0.to_string()
+            data-draw-ms-max=move || lab.draw_ms.get().1.to_string()>
+            {CHARTS.iter().enumerate().map(|(i, &(id, title))| {
+                let wide = id == "chart-cdf";
+                let class = move || {
+                    let current = if present.index.get() == i { " current" } else { "" };
+                    format!("chart{}{current}", if wide { " wide" } else { "" })
+                };
+                // Projector mode draws at the size it is shown, so that type and lines stay sharp.
+                let width = move || if present.on.get() { "1600" } else if wide { "1000" } else { "560" };
+                let height = move || if present.on.get() { "760" } else { "320" };
+                view! {
+                    <figure class=class>
+                        <canvas id=id width=width height=height role="img"
+                            aria-label=format!("{title}: chart; press Numbers for its values")></canvas>
+                        <figcaption>{title}
+                            <button class="small" id=format!("{id}-png") aria-label=format!("download {title} as PNG") on:click=move |_| export_chart(id, false)>"PNG"</button>
+                            <button class="small" id=format!("{id}-svg") aria-label=format!("download {title} as SVG") on:click=move |_| export_chart(id, true)>"SVG"</button>
+                            <numbers::ChartNumbers lab=lab id=id title=title/>
+                        </figcaption>
+                    </figure>
+                }
+            }).collect_view()}
+        </div>
+    }
+}
+
+#[component]
+pub(crate) fn Compare(lab: Lab) -> impl IntoView {
+    let share_note = RwSignal::new(String::new());
+    view! {
+        <div class="compare">
+            <button id="pin" disabled=move || lab.report.with(|r| r.is_none()) on:click=move |_| lab.pin()
+                title="Keep this run on the charts to compare it with the next ones">"Pin this run"</button>
+            <button id="unpin" disabled=move || lab.pinned_labels.with(|p| p.is_empty()) on:click=move |_| {
+                LIVE.with(|l| l.borrow_mut().pinned.clear());
+                lab.pinned_labels.set(Vec::new());
+                lab.version.update(|v| *v += 1);
+            }>"Clear pinned"</button>
+            <button id="share" on:click=move |_| {
+                remember(&lab.scenario.get_untracked());
+                let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                if let Some(w) = web_sys::window() {
+                    let _ = w.navigator().clipboard().write_text(&href);
+                }
+                share_note.set("link copied: it reproduces this scenario exactly".into());
+            }>"Copy link"</button>
+            <button id="export-json" disabled=move || lab.report.with(|r| r.is_none())
+                title="The full report, as `bagsim run --out` writes it (the worker adds the predictors' accuracy)"
+                on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
+            <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none())
+                on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
+            <span class="note">{move || share_note.get()}</span>
+            <ul class="pinned">
+                <li>{swatch(0)}"current run"</li>
+                {move || lab.pinned_labels.get().into_iter().enumerate().map(|(i, l)| view! {
+                    <li>{swatch(i + 1)}{l}</li>
+                }).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+/// A run's line in the legend: its colour, dash pattern and marker, as on the charts.
+fn swatch(i: usize) -> impl IntoView {
+    let c = charts::PALETTE[i % charts::PALETTE.len()];
+    let colour = format!("rgb({},{},{})", c.0, c.1, c.2);
+    let mark = match charts::marker(i) {
+        "circle" => format!("<circle cx='14' cy='6' r='4' fill='{colour}'/>"),
+        "triangle" => format!("<polygon points='14,1 19,10 9,10' fill='{colour}'/>"),
+        "cross" => format!("<path d='M10 2 L18 10 M18 2 L10 10' stroke='{colour}' stroke-width='2'/>"),
+        _ => format!("<rect x='10' y='2' width='8' height='8' fill='{colour}'/>"),
+    };
+    let svg = format!(
+        "<svg class='swatch' width='28' height='12' aria-hidden='true'><line x1='0' y1='6' x2='28' y2='6' stroke='{colour}' stroke-width='3' stroke-dasharray='{}'/>{mark}</svg>",
+        charts::dash_array(i)
+    );
+    view! { <span class="swatch-line" inner_html=svg></span> }
+}
+
+#[component]
+pub(crate) fn ClassTable(lab: Lab) -> impl IntoView {
+    view! {
+        {move || lab.report.get().map(|r| view! {
+            <table class="classes" id="class-table">
+                <thead><tr><th>"size class"</th><th>"BoTs"</th><th>"finished"</th><th>"mean MS"</th><th>"p90 MS"</th><th>"mean NSL"</th><th>"p90 NSL"</th><th>"mean wait"</th></tr></thead>
+                <tbody>
+                    {r.metrics.per_class.iter().chain(std::iter::once(&r.metrics.overall)).map(|g| view! {
+                        <tr><td>{g.class.clone()}</td><td>{g.bots}</td><td>{g.finished}</td>
+                        <td>{fmt_time(g.makespan.mean)}</td><td>{fmt_time(g.makespan.p90)}</td>
+                        <td>{format!("{:.3}", g.nsl.mean)}</td><td>{format!("{:.3}", g.nsl.p90)}</td><td>{fmt_time(g.wait.mean)}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        })}
+    }
+}
+
+#[component]
+pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
+    let policies = RwSignal::new(vec!["FPLT".to_string(), "ECT".to_string(), "RR".to_string()]);
+    let loads = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95];
+    let all = ["ECT", "FPLT", "RR", "WQR-3", "DFPLT", "ECT-P", "STFR", "FPF"];
+    let start = move |_| {
+        let base = lab.scenario.get_untracked();
+        let mut jobs = Vec::new();
+        for p in policies.get_untracked() {
+            for &load in &loads {
+                let mut s = base.clone();
+                s.multi_cluster.scheduling = p.parse().expect("listed policy");
+                s.multi_cluster.workload.load = Some(load);
+                jobs.push((p.clone(), load, s));
+            }
+        }
+        LIVE.with(|l| l.borrow_mut().sweep.clear());
+        start_sweep(lab, jobs);
+    };
+    Effect::new(move |_| {
+        lab.sweep_version.track();
+        let (ms, nsl) = LIVE.with(|l| {
+            let l = l.borrow();
+            let mut ms: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+            let mut nsl: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+            for (p, load, r) in &l.sweep {
+                ms.entry(p.clone()).or_default().push((*load, r.metrics.overall.makespan.mean));
+                nsl.entry(p.clone()).or_default().push((*load, r.metrics.overall.nsl.mean));
+            }
+            let sort = |m: BTreeMap<String, Vec<(f64, f64)>>| -> Vec<(String, Vec<(f64, f64)>)> {
+                m.into_iter()
+                    .map(|(k, mut v)| {
+                        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+                        (k, v)
+                    })
+                    .collect()
+            };
+            (sort(ms), sort(nsl))
+        });
+        for (id, title, y, lines) in [
+            ("chart-sweep-ms", "Mean makespan vs load", "makespan [s]", &ms),
+            ("chart-sweep-nsl", "Mean NSL vs load", "NSL", &nsl),
+        ] {
+            if let Some(canvas) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(id))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            {
+                // The plotted numbers, for whoever wants to check them (the browser test does, against native runs).
+                let _ = canvas.set_attribute("data-series", &serde_json::to_string(lines).unwrap_or_default());
+                if let Some(b) = CanvasBackend::with_canvas_object(canvas) {
+                    let root = b.into_drawing_area();
+                    let _ = charts::draw_sweep(&root, title, y, lines);
+                    let _ = root.present();
+                }
+            }
+        }
+    });
+    view! {
+        <details class="sweep">
+            <summary>"Sweep: load 20–95% × policies, in parallel workers (as the paper's Figures 4 and 11)"</summary>
+            <div class="sweep-policies">
+                {all.iter().map(|&p| view! {
+                    <label><input type="checkbox" prop:checked=move || policies.with(|v| v.iter().any(|x| x == p))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            policies.update(|v| { v.retain(|x| x != p); if on { v.push(p.to_string()); } });
+                        }/>{p}</label>
+                }).collect_view()}
+                <button id="sweep-run" on:click=start disabled=move || !lab.errors.with(|e| e.is_empty())>"Run sweep"</button>
+                <span id="sweep-status">{move || lab.sweep_status.get()}</span>
+            </div>
+            <div class="charts">
+                <figure class="chart"><canvas id="chart-sweep-ms" width="560" height="320"></canvas></figure>
+                <figure class="chart"><canvas id="chart-sweep-nsl" width="560" height="320"></canvas></figure>
+            </div>
+        </details>
+    }
+}
+
+/// Runs the sweep's jobs on the worker pool (a new sweep ends the previous one), without live data.
+fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
+    let total = jobs.len();
+    let (labels, scenarios): (Vec<(String, f64)>, Vec<Scenario>) =
+        jobs.into_iter().map(|(p, l, s)| ((p, l), s)).unzip();
+    let done = Rc::new(RefCell::new(0usize));
+    // Runs that failed or whose worker died: the sweep goes on without them and says so.
+    let lost: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
+    let status = move |done: usize, lost: &[String]| {
+        let mut s = format!("{done} of {total} runs done");
+        if let Some(last) = lost.last() {
+            s += &format!("; {} lost ({last})", lost.len());
+        }
+        lab.sweep_status.set(s);
+    };
+    status(0, &[]);
+    SWEEP_POOL.with(|p| p.borrow_mut().take());
+    let on_done: pool::OnDone = Rc::new(move |job, outcome| {
+        match outcome {
+            pool::Outcome::Finished(report) => {
+                let AnyReport::MultiCluster(report) = *report else {
+                    lost.borrow_mut().push("a run gave another family's report".into());
+                    return status(*done.borrow(), &lost.borrow());
+                };
+                if let Some((p, load)) = labels.get(job).cloned() {
+                    LIVE.with(|l| l.borrow_mut().sweep.push((p, load, report)));
+                }
+                *done.borrow_mut() += 1;
+                lab.sweep_version.update(|v| *v += 1);
+            }
+            pool::Outcome::Failed(message) => lost.borrow_mut().push(format!("a run failed: {message}")),
+            pool::Outcome::Figure(_) => lost.borrow_mut().push("a run gave a figure job's result".into()),
+        }
+        status(*done.borrow(), &lost.borrow());
+    });
+    let trace = scenarios.first().and_then(trace_lab::trace_file_for);
+    let jobs = scenarios.into_iter().map(|s| pool::Job::Run(Box::new(s))).collect();
+    match pool::Pool::start_with_trace(jobs, on_done, trace) {
+        Ok(p) => SWEEP_POOL.with(|slot| *slot.borrow_mut() = Some(p)),
+        Err(e) => lab.sweep_status.set(e),
+    }
+}
