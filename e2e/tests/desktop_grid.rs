@@ -20,7 +20,7 @@ use e2e::*;
 /// A small Low-Avail Heterogeneous scenario: 30 BoTs of the Short mix at load 0.5, LongIdle, seed 7.
 fn small_scenario() -> Scenario {
     let mut s = Scenario::default_for(Family::DesktopGrid);
-    s.seed = 7;
+    s.set_seed(7);
     let d = s.desktop_grid.as_mut().expect("a desktop-grid scenario has its section");
     d.availability = AvailabilityLevel::Low;
     d.heterogeneity = Heterogeneity::Heterogeneous;
@@ -94,7 +94,11 @@ async fn desktop_grid_run_through_controls_matches_native() {
         assert_eq!(scenario_in_url(&client).await, expected, "the desktop-grid settings were lost by switching");
         set_control(&client, "#family", "multi_cluster").await;
         let back = scenario_in_url(&client).await;
-        assert_eq!(back.scheduling.to_string(), "RR", "the multi-cluster settings were lost by switching");
+        assert_eq!(
+            back.multi_cluster.scheduling.to_string(),
+            "RR",
+            "the multi-cluster settings were lost by switching"
+        );
         set_control(&client, "#family", "desktop_grid").await;
         assert_eq!(scenario_in_url(&client).await, expected);
 

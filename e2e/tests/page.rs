@@ -53,10 +53,11 @@ const CANVASES: [&str; 5] = ["#chart-queue", "#chart-util", "#chart-nsl-class", 
 
 /// The small scenario of tests 1 and 4: the default with a 2-day submission period at load 0.7, ECT.
 fn small_scenario(seed: u64) -> Scenario {
-    let mut s = Scenario { seed, ..Default::default() };
-    s.workload.submission_period = 2.0 * DAY;
-    s.workload.load = Some(0.7);
-    s.scheduling = "ECT".parse().expect("ECT is a scheduling policy");
+    let mut s = Scenario::default();
+    s.set_seed(seed);
+    s.multi_cluster.workload.submission_period = 2.0 * DAY;
+    s.multi_cluster.workload.load = Some(0.7);
+    s.multi_cluster.scheduling = "ECT".parse().expect("ECT is a scheduling policy");
     s
 }
 
@@ -64,8 +65,8 @@ fn small_scenario(seed: u64) -> Scenario {
 /// by an earlier step of the same test (the long run's streams and calibration) cannot leak into it.
 async fn set_small_scenario(client: &Client, seed: u64) {
     let defaults = Scenario::default();
-    set_control(client, "#streams", defaults.workload.streams.name()).await;
-    set_control(client, "#calibration", defaults.workload.calibration.name()).await;
+    set_control(client, "#streams", defaults.multi_cluster.workload.streams.name()).await;
+    set_control(client, "#calibration", defaults.multi_cluster.workload.calibration.name()).await;
     set_control(client, "#submission-days", "2").await;
     set_control(client, "#load", "0.7").await;
     set_control(client, "#seed", &seed.to_string()).await;
@@ -129,7 +130,7 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     click(client, "#export-json").await;
     let (name, page_json) = captured_download(client, 1, WAIT).await;
     assert_eq!(name, "bagsim-report.json");
-    let native = bagsim::run::run(scenario).expect("the scenario runs natively");
+    let native = bagsim::run::run(&scenario.multi_cluster).expect("the scenario runs natively");
     assert_eq!(native.predictors.len(), 12, "the native report lacks the predictors' accuracy");
     let native_json = serde_json::to_string_pretty(&native).expect("the report serialises");
     assert!(
@@ -144,7 +145,10 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     let (name, page_csv) = captured_download(client, 2, WAIT).await;
     assert_eq!(name, "bagsim-bots.csv");
     let native_csv = {
-        let (mut sim, _) = bagsim::run::simulation(scenario, bagsim::run::prepare(scenario).expect("prepares"));
+        let (mut sim, _) = bagsim::run::simulation(
+            &scenario.multi_cluster,
+            bagsim::run::prepare(&scenario.multi_cluster).expect("prepares"),
+        );
         sim.run();
         bagsim::family::multi_cluster::metrics::bots_csv(&sim.outcome())
     };
@@ -209,7 +213,7 @@ async fn page_answers_input_during_a_run_and_cancel_works() {
             }
         })
         .await;
-        let seed_in_url = scenario_in_url(&client).await.seed;
+        let seed_in_url = scenario_in_url(&client).await.seed();
         assert_eq!(seed_in_url, 987654, "the URL's scenario has seed {seed_in_url} after #seed=987654: {search_after}");
 
         let mut latencies = Vec::new();
@@ -279,7 +283,7 @@ async fn bad_input_is_reported_at_the_control() {
         let (url_now, _) = location(&client).await;
         let in_url = scenario_in_url(&client).await;
         assert_eq!(
-            in_url.workload.load,
+            in_url.multi_cluster.workload.load,
             Some(0.5),
             "the invalid load reached the scenario in the URL: {url_now} (before: {url_before})"
         );
@@ -453,7 +457,7 @@ async fn a_pinned_run_is_overlaid_on_the_next() {
         set_control(&client, "#scheduling", "RR").await;
         let rr = run_to_the_end(&client).await;
         let mut rr_scenario = small_scenario(5);
-        rr_scenario.scheduling = "RR".parse().expect("RR is a scheduling policy");
+        rr_scenario.multi_cluster.scheduling = "RR".parse().expect("RR is a scheduling policy");
         assert_matches_native(&rr, &rr_scenario, "the run after pinning");
         assert_ne!(ect.figures(), rr.figures(), "ECT and RR gave the same figures");
 
@@ -531,9 +535,9 @@ async fn a_sweep_runs_every_load_and_policy_and_matches_native() {
                 assert_eq!(loads, [0.2, 0.35, 0.5, 0.65, 0.8, 0.95], "{css}, {policy}: not every load of the sweep");
                 for &(load, value) in points {
                     let mut s = base_scenario.clone();
-                    s.scheduling = policy.parse().expect("a scheduling policy");
-                    s.workload.load = Some(load);
-                    let m = bagsim::run::run(&s).expect("runs natively").metrics.overall;
+                    s.multi_cluster.scheduling = policy.parse().expect("a scheduling policy");
+                    s.multi_cluster.workload.load = Some(load);
+                    let m = bagsim::run::run(&s.multi_cluster).expect("runs natively").metrics.overall;
                     let native = if nsl { m.nsl.mean } else { m.makespan.mean };
                     if !same_f64(value, native) {
                         differ.push(format!("{policy} at load {load}: page {value}, native {native}"));
@@ -617,13 +621,13 @@ async fn the_other_workload_models_run_as_natively() {
         for (model, name) in [("login_logout", "Login/Logout"), ("minh_wolters", "Minh & Wolters")] {
             set_control(&client, "#generator", model).await;
             let scenario = scenario_in_url(&client).await;
-            let chosen = scenario.workload.generator.as_ref().map(|g| g.name());
+            let chosen = scenario.multi_cluster.workload.generator.as_ref().map(|g| g.name());
             assert_eq!(chosen, Some(model), "#generator did not set workload.generator");
             let cards = run_to_the_end(&client).await;
             assert_matches_native(&cards, &scenario, name);
         }
         set_control(&client, "#generator", "table3").await;
-        assert!(scenario_in_url(&client).await.workload.generator.is_none());
+        assert!(scenario_in_url(&client).await.multi_cluster.workload.generator.is_none());
     })
     .await;
 }

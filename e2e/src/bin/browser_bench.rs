@@ -22,7 +22,7 @@ use e2e::*;
 
 fn scenario() -> Scenario {
     let mut s = Scenario::default();
-    s.workload.load = Some(0.95);
+    s.multi_cluster.workload.load = Some(0.95);
     s
 }
 
@@ -36,6 +36,7 @@ struct Phases {
 
 fn native_once(s: &Scenario) -> (Phases, bagsim::run::Report) {
     let t = Instant::now();
+    let s = &s.multi_cluster;
     let prepared = bagsim::run::prepare(s).expect("the scenario prepares");
     let (mut sim, summary) = bagsim::run::simulation(s, prepared);
     let generate = t.elapsed().as_secs_f64();
@@ -332,7 +333,7 @@ async fn main() {
     }
     assert_eq!(browser.len(), runs, "not every page run reported");
 
-    println!("scenario: default (Avg, 30 days, das2_g5k) at load 0.95, seed {}", s.seed);
+    println!("scenario: default (Avg, 30 days, das2_g5k) at load 0.95, seed {}", s.seed());
     println!("tasks: {}, events: {}", native_report.workload.tasks, native_report.metrics.system.events);
     println!("{runs} runs each; best and median wall time, s");
     println!();
