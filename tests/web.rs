@@ -12,7 +12,7 @@ use bagsim::family::multi_cluster::live::{BotDone, McDetail};
 use bagsim::protocol::{FromWorker, Progress, ToWorker};
 use bagsim::registry::{AnyDetail, AnyFigureJob, AnyFigureResult, AnyReport};
 use bagsim::run::{run_with_clock, Report};
-use bagsim::scenario::Scenario;
+use bagsim::scenario::{McScenario, Scenario};
 use bagsim::trace::bots::BotRule;
 use bagsim::trace::Format;
 use wasm_bindgen_test::*;
@@ -36,18 +36,20 @@ where
 }
 
 fn tiny_scenario() -> Scenario {
-    let mut s = Scenario { seed: 11, ..Default::default() };
-    s.workload.submission_period = 6.0 * 3600.0;
-    s.workload.load = Some(0.3);
-    s.scheduling = "WQR-2".parse().unwrap();
-    s.inaccuracy = 50.0;
+    let mut s = Scenario::default();
+    let m = &mut s.multi_cluster;
+    m.seed = 11;
+    m.workload.submission_period = 6.0 * 3600.0;
+    m.workload.load = Some(0.3);
+    m.scheduling = "WQR-2".parse().unwrap();
+    m.inaccuracy = 50.0;
     s
 }
 
 /// A small desktop grid ([Anglano09]): 8 BoTs of the Short mix on Low-Avail Heterogeneous machines.
 fn tiny_dg_scenario() -> Scenario {
     let mut s = Scenario::default_for(bagsim::family::Family::DesktopGrid);
-    s.seed = 5;
+    s.set_seed(5);
     let d = s.desktop_grid.as_mut().expect("a desktop-grid section");
     d.availability = bagsim::family::desktop_grid::availability::AvailabilityLevel::Low;
     d.heterogeneity = bagsim::family::desktop_grid::config::Heterogeneity::Heterogeneous;
@@ -57,7 +59,7 @@ fn tiny_dg_scenario() -> Scenario {
 }
 
 fn tiny_report() -> Report {
-    run_with_clock(&tiny_scenario(), &|| 0.0).expect("the tiny scenario runs")
+    run_with_clock(&tiny_scenario().multi_cluster, &|| 0.0).expect("the tiny scenario runs")
 }
 
 /// Every variant, once: a new variant fails to compile here until it is added to the lists below.
@@ -290,7 +292,7 @@ const GOLDEN_GLOBAL_SECONDS: ((u64, u64, u64, u64), f64, f64) =
 
 #[wasm_bindgen_test]
 fn wasm_gives_the_native_golden_figures() {
-    let mut s = Scenario { seed: 3, ..Default::default() };
+    let mut s = McScenario { seed: 3, ..Default::default() };
     s.workload.submission_period = 259_200.0;
     s.workload.load = Some(0.9);
     check_golden(&s, GOLDEN);
@@ -299,7 +301,7 @@ fn wasm_gives_the_native_golden_figures() {
     check_golden(&s, GOLDEN_GLOBAL_SECONDS);
 }
 
-fn check_golden(s: &Scenario, golden: ((u64, u64, u64, u64), f64, f64)) {
+fn check_golden(s: &McScenario, golden: ((u64, u64, u64, u64), f64, f64)) {
     let r = run_with_clock(s, &|| 0.0).expect("the golden scenario runs");
     let got = (r.workload.bots, r.workload.tasks, r.metrics.tasks.finished, r.metrics.system.events);
     let (counts, makespan, nsl) = golden;
