@@ -10,7 +10,6 @@ mod fit_plots;
 mod form;
 mod login_logout;
 mod multi_cluster;
-mod numbers;
 mod pool;
 mod present;
 mod references;
@@ -390,7 +389,7 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
 fn App() -> impl IntoView {
     let lab = Lab::new();
     // Before the scenario is written back into the address, which drops `?present=1`.
-    let present = present::Present::start(lab);
+    let present = present::Present::start(lab, &multi_cluster::CHARTS);
     let initial = initial_scenario(&lab);
     lab.scenario.set(initial.clone());
     remember(&initial);

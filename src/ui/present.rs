@@ -1,7 +1,6 @@
 //! Projector mode (a button, or `?present=1` in a link): large type, thick lines, one chart at a time at full
 //! width, stepped through with the arrow keys, the cards always in view.
 
-use super::multi_cluster::CHARTS;
 use super::{charts, Lab};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -11,17 +10,20 @@ use wasm_bindgen::JsCast;
 pub struct Present {
     pub on: RwSignal<bool>,
     pub index: RwSignal<usize>,
+    /// The charts it steps through: canvas id and title.
+    pub charts: &'static [(&'static str, &'static str)],
 }
 
 impl Present {
     /// Reads `?present=1` from the page's address, applies the mode to the document and listens to the arrow keys.
-    pub fn start(lab: Lab) -> Present {
+    /// `charts` lists the charts it steps through (canvas id, title).
+    pub fn start(lab: Lab, charts: &'static [(&'static str, &'static str)]) -> Present {
         let wanted = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
             .and_then(|p| p.get("present"))
             .is_some_and(|v| v == "1");
-        let p = Present { on: RwSignal::new(wanted), index: RwSignal::new(0) };
+        let p = Present { on: RwSignal::new(wanted), index: RwSignal::new(0), charts };
         Effect::new(move |before: Option<bool>| {
             let on = p.on.get();
             charts::set_projector(on);
@@ -73,7 +75,7 @@ impl Present {
 
     /// Shows the next (`+1`) or previous (`-1`) chart, wrapping around.
     pub fn step(self, by: i32) {
-        let n = CHARTS.len() as i32;
+        let n = self.charts.len() as i32;
         self.index.update(|i| *i = ((*i as i32 + by).rem_euclid(n)) as usize);
         // Bring the chart shown into view (below the cards, which stay at the top).
         if let Some(stepper) =
@@ -104,7 +106,7 @@ pub fn ChartStepper(p: Present) -> impl IntoView {
             <button id="chart-prev" on:click=move |_| p.step(-1)>"◀ Previous chart"</button>
             <span id="chart-position" aria-live="polite">{move || {
                 let i = p.index.get();
-                format!("Chart {} of {}: {}", i + 1, CHARTS.len(), CHARTS[i].1)
+                format!("Chart {} of {}: {}", i + 1, p.charts.len(), p.charts[i].1)
             }}</span>
             <button id="chart-next" on:click=move |_| p.step(1)>"Next chart ▶"</button>
             <span class="hint">"(or the ← → keys)"</span>

@@ -2,6 +2,7 @@
 //! comparison of pinned runs, size-class table and load sweep (here), and its paper figures (`paper.rs`).
 
 pub(crate) mod controls;
+pub(crate) mod numbers;
 pub(crate) mod paper;
 
 use crate::family::multi_cluster::live::McDetail;
@@ -13,7 +14,7 @@ use crate::scenario::Scenario;
 use crate::ui::charts::{self, RunData};
 use crate::ui::pool;
 use crate::ui::present;
-use crate::ui::{download, fmt_time, now_ms, numbers, remember, send, trace_lab, Lab, Throttle};
+use crate::ui::{download, fmt_time, now_ms, remember, send, trace_lab, Lab, Throttle};
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;

@@ -1,9 +1,9 @@
 //! The text alternative of each chart: a "Numbers" toggle that shows, as a table, the values the chart plots,
 //! computed from the same run data by the same functions the drawing uses.
 
-use super::charts::{self, RunData};
-use super::multi_cluster::with_runs;
-use super::{fmt_time, Lab};
+use super::with_runs;
+use crate::ui::charts::{self, RunData};
+use crate::ui::{fmt_time, Lab};
 use crate::workload::size_class::SIZE_CLASSES;
 use leptos::prelude::*;
 
