@@ -21,6 +21,7 @@
 //! So for every import, `lines == jobs + skipped + comments` ([`ImportReport`]).
 
 pub mod bots;
+pub mod bundled;
 pub mod gwf;
 pub mod swf;
 
