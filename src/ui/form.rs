@@ -1,13 +1,13 @@
 //! What every scenario form of the page shares: applying an edit (kept only if the scenario stays valid, else
-//! reported at its field) and the error line under a control. Used by controls.rs, login_logout.rs and
-//! desktop_grid.rs, so that the editors need not import each other.
+//! reported at its field), the error line under a control, and labelled number and select controls. Used by every
+//! family's controls and the Login/Logout editor, so that the editors need not import each other.
 
 use super::{remember, Lab};
 use crate::scenario::Scenario;
 use leptos::prelude::*;
 
 /// Applies an edit to a copy of the scenario; keeps it only if the result is valid, else reports at `field`.
-pub(super) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenario) -> Result<(), String>) {
+pub(crate) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenario) -> Result<(), String>) {
     let mut s = lab.scenario.get_untracked();
     let outcome = edit(&mut s).map_err(|m| (field.to_string(), m)).and_then(|()| {
         s.validate().map_err(|e| {
@@ -32,8 +32,95 @@ pub(super) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenar
 }
 
 /// The error line of the control that sets `field`: the message of its last rejected edit, or nothing.
-pub(super) fn error_view(lab: Lab, field: &'static str) -> impl IntoView {
+pub(crate) fn error_view(lab: Lab, field: &'static str) -> impl IntoView {
     view! {
         <div class="field-error" data-field=field>{move || lab.errors.with(|e| e.get(field).cloned().unwrap_or_default())}</div>
     }
+}
+
+pub(crate) fn select_options<T: Copy + PartialEq + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+    label: fn(T) -> String,
+) -> impl IntoView {
+    all.iter().map(|&v| view! { <option value=name(v)>{label(v)}</option> }).collect_view()
+}
+
+pub(crate) fn parse<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+    let t = text.trim();
+    t.parse::<T>().map_err(|_| format!("{t:?} is not a valid number; {what}"))
+}
+
+pub(crate) fn number(text: &str, what: &str) -> Result<f64, String> {
+    parse::<f64>(text, what).and_then(|v| if v.is_finite() { Ok(v) } else { Err(format!("{v} is not finite; {what}")) })
+}
+
+/// What every control has: its id, label (the paper's wording), help, and the scenario field it sets.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctl {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub help: &'static str,
+    pub path: &'static str,
+}
+
+/// A labelled control with its help text and its error line.
+pub(crate) fn field(lab: Lab, c: Ctl, input: AnyView) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=c.id title=c.help>{c.label}</label>
+            {input}
+            <div class="help">{c.help}</div>
+            {error_view(lab, c.path)}
+        </div>
+    }
+}
+
+pub(crate) type Edit = fn(&mut Scenario, &str) -> Result<(), String>;
+
+/// A number input bound to `path`; `get` shows the scenario's value.
+pub(crate) fn number_field(
+    lab: Lab,
+    c: Ctl,
+    step: &'static str,
+    get: fn(&Scenario) -> String,
+    edit: Edit,
+) -> impl IntoView {
+    let value = Memo::new(move |_| lab.scenario.with(get));
+    let path = c.path;
+    let input = view! {
+        <input type="number" id=c.id step=step prop:value=move || value.get()
+            on:change=move |ev| { let text = event_target_value(&ev); apply(lab, path, |s| edit(s, &text)) }/>
+    }
+    .into_any();
+    field(lab, c, input)
+}
+
+/// The choices of a select: every value, its name in the scenario, its label.
+pub(crate) type Choices<T> = (&'static [T], fn(T) -> &'static str, fn(T) -> String);
+
+/// A select bound to `path`; `get` reads the value from the scenario, `set` writes it.
+pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
+    lab: Lab,
+    c: Ctl,
+    (all, name, show): Choices<T>,
+    get: fn(&Scenario) -> T,
+    set: fn(&mut Scenario, T),
+) -> impl IntoView {
+    let path = c.path;
+    let value = Memo::new(move |_| lab.scenario.with(|s| name(get(s))));
+    let input = view! {
+        <select id=c.id prop:value=move || value.get()
+            on:change=move |ev| {
+                let text = event_target_value(&ev);
+                apply(lab, path, |s| match all.iter().find(|&&v| name(v) == text) {
+                    Some(&v) => { set(s, v); Ok(()) }
+                    None => Err(format!("{text:?} is not one of the choices")),
+                })
+            }>
+            {select_options(all, name, show)}
+        </select>
+    }
+    .into_any();
+    field(lab, c, input)
 }

@@ -12,7 +12,7 @@ use crate::family::desktop_grid::workload::Mix;
 use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
 use crate::family::Family;
 use crate::scenario::Scenario;
-use crate::ui::form::{apply, error_view};
+use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::{Lab, Throttle};
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -246,90 +246,8 @@ fn cards(r: &DgReport) -> Vec<Card> {
     ]
 }
 
-fn select_options<T: Copy + PartialEq + 'static>(
-    all: &'static [T],
-    name: fn(T) -> &'static str,
-    label: fn(T) -> String,
-) -> impl IntoView {
-    all.iter().map(|&v| view! { <option value=name(v)>{label(v)}</option> }).collect_view()
-}
-
 fn dg(s: &mut Scenario) -> &mut DesktopGridConfig {
     s.desktop_grid.get_or_insert_with(DesktopGridConfig::default)
-}
-
-fn parse<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-    let t = text.trim();
-    t.parse::<T>().map_err(|_| format!("{t:?} is not a valid number; {what}"))
-}
-
-fn number(text: &str, what: &str) -> Result<f64, String> {
-    parse::<f64>(text, what).and_then(|v| if v.is_finite() { Ok(v) } else { Err(format!("{v} is not finite; {what}")) })
-}
-
-/// What every control has: its id, label (the paper's wording), help, and the scenario field it sets.
-#[derive(Clone, Copy)]
-struct Ctl {
-    id: &'static str,
-    label: &'static str,
-    help: &'static str,
-    path: &'static str,
-}
-
-/// A labelled control with its help text and its error line.
-fn field(lab: Lab, c: Ctl, input: AnyView) -> impl IntoView {
-    view! {
-        <div class="field">
-            <label for=c.id title=c.help>{c.label}</label>
-            {input}
-            <div class="help">{c.help}</div>
-            {error_view(lab, c.path)}
-        </div>
-    }
-}
-
-type Edit = fn(&mut Scenario, &str) -> Result<(), String>;
-
-/// A number input bound to `path`; `get` shows the scenario's value.
-fn number_field(lab: Lab, c: Ctl, step: &'static str, get: fn(&Scenario) -> String, edit: Edit) -> impl IntoView {
-    let value = Memo::new(move |_| lab.scenario.with(get));
-    let path = c.path;
-    let input = view! {
-        <input type="number" id=c.id step=step prop:value=move || value.get()
-            on:change=move |ev| { let text = event_target_value(&ev); apply(lab, path, |s| edit(s, &text)) }/>
-    }
-    .into_any();
-    field(lab, c, input)
-}
-
-/// The choices of a select: every value, its name in the scenario, its label.
-type Choices<T> = (&'static [T], fn(T) -> &'static str, fn(T) -> String);
-
-/// A select bound to `path`.
-fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
-    lab: Lab,
-    c: Ctl,
-    (all, name, show): Choices<T>,
-    get: fn(&DesktopGridConfig) -> T,
-    set: fn(&mut DesktopGridConfig, T),
-) -> impl IntoView {
-    let path = c.path;
-    let value =
-        Memo::new(move |_| lab.scenario.with(|s| name(get(s.desktop_grid.as_ref().unwrap_or(&Default::default())))));
-    let input = view! {
-        <select id=c.id prop:value=move || value.get()
-            on:change=move |ev| {
-                let text = event_target_value(&ev);
-                apply(lab, path, |s| match all.iter().find(|&&v| name(v) == text) {
-                    Some(&v) => { set(dg(s), v); Ok(()) }
-                    None => Err(format!("{text:?} is not one of the choices")),
-                })
-            }>
-            {select_options(all, name, show)}
-        </select>
-    }
-    .into_any();
-    field(lab, c, input)
 }
 
 fn cfg_of(s: &Scenario) -> DesktopGridConfig {
@@ -350,17 +268,17 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
                     AvailabilityLevel::Low => "Low-Avail".into(),
                     AvailabilityLevel::AlwaysUp => "Always up (no failures; not in the paper)".into(),
                 }),
-                |c| c.availability, |c, v| c.availability = v)}
+                |s| cfg_of(s).availability, |s, v| dg(s).availability = v)}
             {select_field(lab, Ctl { id: "dg-heterogeneity", label: "Machine heterogeneity", help: "Homogeneous: every machine of power 10; Heterogeneous: powers uniform in [2.3, 17.7]; machines are added until the total power is 1 000", path: "desktop_grid.heterogeneity" }, (&Heterogeneity::ALL, Heterogeneity::name,
                 |v| match v { Heterogeneity::Homogeneous => "Homogeneous".into(), Heterogeneity::Heterogeneous => "Heterogeneous".into() }),
-                |c| c.heterogeneity, |c, v| c.heterogeneity = v)}
+                |s| cfg_of(s).heterogeneity, |s, v| dg(s).heterogeneity = v)}
             {select_field(lab, Ctl { id: "dg-mix", label: "Task mix (Table III)", help: "the share of Very Small, Small, Medium and Large tasks in every BoT", path: "desktop_grid.mix" }, (&Mix::ALL, Mix::name,
                 |m| { let [vs, s, md, l] = m.shares(); format!("{} (VS {vs}%, S {s}%, M {md}%, L {l}%)", m.label()) }),
-                |c| c.mix, |c, v| c.mix = v)}
+                |s| cfg_of(s).mix, |s, v| dg(s).mix = v)}
             {number_field(lab, Ctl { id: "dg-load", label: "Load factor L", help: "L = λ · C: the arrival rate of BoTs relative to what the grid can serve (0.5, 0.75, 0.95 in the paper; Eq. 7)", path: "desktop_grid.load" }, "0.05", |s| cfg_of(s).load.to_string(),
                 |s, t| { dg(s).load = number(t, "the load factor L, e.g. 0.75")?; Ok(()) })}
             {select_field(lab, Ctl { id: "dg-policy", label: "BoT selection policy", help: "which BoT the next free machine serves (§III-C): FCFS-Excl, FCFS-Share, RR, RR-NRF, LongIdle", path: "desktop_grid.bot_selection" }, (&BotSelection::ALL, BotSelection::name,
-                |p| p.label().to_string()), |c| c.bot_selection, |c, v| c.bot_selection = v)}
+                |p| p.label().to_string()), |s| cfg_of(s).bot_selection, |s, v| dg(s).bot_selection = v)}
             {number_field(lab, Ctl { id: "dg-threshold", label: "Replication threshold (RepThresh)", help: "the most replicas of one task WQR-FT runs at once; empty = 2, unlimited for FCFS-Excl (§IV-C)", path: "desktop_grid.rep_thresh" }, "1", |s| cfg_of(s).rep_thresh.map_or(String::new(), |r| r.to_string()),
                 |s, t| { dg(s).rep_thresh = if t.trim().is_empty() { None } else { Some(parse(t, "a whole number of replicas, at least 1")?) }; Ok(()) })}
             {number_field(lab, Ctl { id: "dg-weibull", label: "Weibull shape of the time to failure", help: "shape of the machines' Weibull time to failure; its scale keeps the mean at the group's MTTF (Table II)", path: "desktop_grid.weibull_shape" }, "0.05", |s| cfg_of(s).weibull_shape.to_string(),
