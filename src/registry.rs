@@ -113,8 +113,8 @@ impl AnyRun {
         }
     }
 
-    /// The per-BoT CSV, for the families that have one.
-    pub fn bots_csv(&self) -> Option<String> {
+    /// The run's rows as CSV (per BoT for a multi-cluster run), for the families that have them.
+    pub fn rows_csv(&self) -> Option<String> {
         match self {
             AnyRun::MultiCluster(r) => Some(r.bots_csv()),
             AnyRun::DesktopGrid(_) => None,

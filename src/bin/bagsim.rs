@@ -89,8 +89,12 @@ mod cli {
             scenario: PathBuf,
             #[arg(long)]
             seed: Option<u64>,
+            /// Write the report (JSON) here.
             #[arg(long)]
             out: Option<PathBuf>,
+            /// Write the run's rows here as CSV: one per BoT (multi-cluster) or per job (data grid).
+            #[arg(long)]
+            csv: Option<PathBuf>,
         },
         /// Run the cartesian product of --set values on all cores; writes CSV and JSON.
         Sweep {
@@ -273,12 +277,25 @@ mod cli {
             Command::Reproduce { figure, seeds, out, jobs } => {
                 mc::reproduce(&figure, seeds, &out, bagsim::parallel::threads(jobs))
             }
-            Command::Run { scenario, seed, out } => {
+            Command::Run { scenario, seed, out, csv } => {
                 let mut s = load(&scenario)?;
                 if let Some(seed) = seed {
                     s.set_seed(seed);
                 }
-                let report = registry::run_any(&s).map_err(|e| e.to_string())?;
+                let mut run = registry::AnyRun::build(&s, None).map_err(|e| e.to_string())?;
+                if csv.is_some() && run.rows_csv().is_none() {
+                    return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family.name()));
+                }
+                let start = std::time::Instant::now();
+                let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
+                let report = run.full_report(report);
+                if let Some(path) = csv {
+                    let rows = run
+                        .rows_csv()
+                        .ok_or_else(|| format!("--csv: a {} run has no per-BoT or per-job rows", s.family.name()))?;
+                    std::fs::write(&path, rows).map_err(|e| format!("{}: {e}", path.display()))?;
+                    say!("rows written to {}", path.display());
+                }
                 match &report {
                     AnyReport::MultiCluster(r) => mc::print_summary(r),
                     AnyReport::DesktopGrid(r) => dg::print_summary(r),

@@ -153,7 +153,7 @@ mod worker {
             }
             ToWorker::ExportBots { run_id } => {
                 let csv = LAST
-                    .with(|l| l.borrow().as_ref().filter(|(id, ..)| *id == run_id).map(|(_, run, _)| run.bots_csv()));
+                    .with(|l| l.borrow().as_ref().filter(|(id, ..)| *id == run_id).map(|(_, run, _)| run.rows_csv()));
                 match csv {
                     Some(Some(csv)) => post(&FromWorker::BotsCsv { run_id, csv }),
                     Some(None) => {
