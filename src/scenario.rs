@@ -179,7 +179,7 @@ impl Scenario {
 
     /// Parses JSON; the error names the field and what is allowed.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| err("scenario", e.to_string()))?;
+        let s: Scenario = crate::family::contract::parse_json(text)?;
         s.validate()?;
         Ok(s)
     }

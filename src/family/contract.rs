@@ -103,3 +103,82 @@ pub fn run_to_report<R: FamilyRun>(run: &mut R, clock: &dyn Fn() -> f64) -> R::R
     let wall = clock() - t0;
     run.report(wall)
 }
+
+/// Longest stretch of a value a message quotes; a longer one is cut and its length given.
+const QUOTE_MAX: usize = 60;
+
+/// Shortens every quoted value (between backticks or double quotes) of a message to `QUOTE_MAX` characters.
+fn shorten_quotes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut rest = message;
+    while let Some(open) = rest.find(['`', '"']) {
+        let quote = rest[open..].chars().next().unwrap_or('"');
+        out.push_str(&rest[..=open]);
+        let inner = &rest[open + 1..];
+        let close = inner.find(quote).unwrap_or(inner.len());
+        let value = &inner[..close];
+        let n = value.chars().count();
+        if n > QUOTE_MAX {
+            out.extend(value.chars().take(QUOTE_MAX));
+            out.push_str(&format!("… ({n} characters)"));
+        } else {
+            out.push_str(value);
+        }
+        rest = &inner[close..];
+        if let Some(q) = rest.chars().next() {
+            out.push(q);
+            rest = &rest[q.len_utf8()..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Reads a scenario document from JSON. A refusal names the JSON path of the field (`desktop_grid.mix`,
+/// `platform.clusters[0].speed`; `scenario` for the document as a whole) and quotes at most a short prefix of a long
+/// value.
+pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." || path.is_empty() { "scenario".to_string() } else { path };
+        ScenarioError { field, message: shorten_quotes(&e.into_inner().to_string()) }
+    })?;
+    de.end().map_err(|e| ScenarioError { field: "scenario".into(), message: e.to_string() })?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Doc {
+        inner: Inner,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        x: f64,
+        list: Vec<u32>,
+    }
+
+    #[test]
+    fn refusals_name_the_path_and_cut_long_values() {
+        let e = parse_json::<Doc>(r#"{"inner": {"x": "text", "list": []}}"#).unwrap_err();
+        assert_eq!(e.field, "inner.x", "{e}");
+        let e = parse_json::<Doc>(r#"{"inner": {"x": 1, "list": [1, -2]}}"#).unwrap_err();
+        assert_eq!(e.field, "inner.list[1]", "{e}");
+        let long = "y".repeat(10_000);
+        let e = parse_json::<Doc>(&format!(r#"{{"inner": {{"x": "{long}", "list": []}}}}"#)).unwrap_err();
+        assert!(e.message.len() < 300 && e.message.contains("(10000 characters)"), "{}", e.message);
+        let e = parse_json::<Doc>(r#"{"inner": {"x": 1, "list": []}} trailing"#).unwrap_err();
+        assert_eq!(e.field, "scenario");
+        assert_eq!(shorten_quotes("no quotes"), "no quotes");
+        assert_eq!(shorten_quotes("an `open quote"), "an `open quote");
+    }
+}

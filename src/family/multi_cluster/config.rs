@@ -206,7 +206,7 @@ fn check_range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), 
 impl McScenario {
     /// Parses JSON; the error names the field and what is allowed.
     pub fn from_json(text: &str) -> Result<McScenario, ScenarioError> {
-        let s: McScenario = serde_json::from_str(text).map_err(|e| err("scenario", e.to_string()))?;
+        let s: McScenario = crate::family::contract::parse_json(text)?;
         s.validate()?;
         Ok(s)
     }
