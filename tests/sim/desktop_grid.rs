@@ -341,3 +341,21 @@ fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() 
     assert_eq!(a.metrics, b.metrics);
     assert_eq!(a.workload, b.workload);
 }
+
+/// A horizon of 10^9 s sampled every second would need 10^9 samples (5 GB): refused before anything is built, with
+/// the field and the interval that would do (a reproducer of the bad-input issue, which aborted on memory).
+#[test]
+fn a_time_series_too_long_for_memory_is_refused() {
+    let s = Scenario::from_json(
+        r#"{"family":"desktop_grid","desktop_grid":{"bots":1,"mttf":[1],"repair_mean":1e9,"horizon":1e9,"sample_interval":1}}"#,
+    )
+    .expect("each value is within its documented range");
+    let e = desktop_grid::run(&s.desktop_grid_scenario()).expect_err("10^9 samples are refused");
+    assert_eq!(e.field, "desktop_grid.sample_interval");
+    assert!(e.message.contains("at least 1000 s"), "{}", e.message);
+    // At the interval it names, the run is accepted.
+    let mut ok = s.desktop_grid_scenario();
+    ok.desktop_grid.sample_interval = Some(1000.0);
+    ok.desktop_grid.horizon = Some(1e5);
+    assert!(desktop_grid::run(&ok).is_ok());
+}

@@ -343,7 +343,7 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "desktop_grid.sample_interval",
         unit: "s",
-        allowed: "null or 1 – 10^11",
+        allowed: "null or 1 – 10^11, at most 10^6 samples over the horizon",
         meaning: "interval between time-series samples; null = horizon / 2 000, at least 60 s",
     },
 ];

@@ -22,6 +22,9 @@ use machines::Platform;
 use serde::{Deserialize, Serialize};
 use workload::LoadFigures;
 
+/// Most time-series samples a run keeps (about 40 MB of samples).
+pub const MAX_SAMPLES: f64 = 1e6;
+
 /// The simulator settings of a configuration whose arrival rate is `rate`.
 pub fn settings(cfg: &DesktopGridConfig, seed: u64, rate: f64) -> DgSettings {
     let horizon = cfg.horizon.unwrap_or(4.0 * f64::from(cfg.bots) / rate);
@@ -61,7 +64,21 @@ pub fn simulation(s: &DgScenario) -> Result<(DgSimulation, DgWorkloadSummary), S
         mean_availability: platform.mean_availability(),
         warnings,
     };
-    let sim = DgSimulation::new(settings(cfg, s.seed, lf.bot_rate), &platform, w);
+    let settings = settings(cfg, s.seed, lf.bot_rate);
+    // The time series holds one sample per interval up to the horizon: bounded, so that a run fits in memory.
+    if settings.horizon / settings.sample_interval > MAX_SAMPLES {
+        return Err(ScenarioError {
+            field: "desktop_grid.sample_interval".into(),
+            message: format!(
+                "{} s over a horizon of {} s gives more than {MAX_SAMPLES} samples; use an interval of at least {} s \
+                 or a shorter horizon",
+                settings.sample_interval,
+                settings.horizon,
+                (settings.horizon / MAX_SAMPLES).ceil()
+            ),
+        });
+    }
+    let sim = DgSimulation::new(settings, &platform, w);
     Ok((sim, summary))
 }
 
