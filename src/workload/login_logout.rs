@@ -79,6 +79,9 @@ pub struct Session {
 }
 
 /// A draw from Exp(rate), rate > 0.
+/// Most login periods one user may have in a workload (each costs memory even without jobs).
+pub const MAX_SESSIONS: usize = 1_000_000;
+
 fn exp(rng: &mut Rng, rate: f64) -> f64 {
     -libm::log(rng.uniform_open0()) / rate
 }
@@ -114,6 +117,15 @@ pub fn sessions(user: &UserRates, rng: &mut Rng, until: f64) -> Result<Vec<Sessi
             ));
         }
         out.push(s);
+        // Sessions without jobs cost memory too: a user whose job rate is tiny against its login rate (or a load
+        // target that stretches the model's clock) would otherwise fill the memory with empty sessions.
+        if out.len() > MAX_SESSIONS {
+            return Err(format!(
+                "user {:?} would log in more than {MAX_SESSIONS} times before {until:.3e} s of the model's clock; its \
+                 job rate mu ({}) is too low for the load asked, raise mu or lower the load",
+                user.name, user.mu
+            ));
+        }
         t = logout;
         logged_in = false;
     }

@@ -472,3 +472,19 @@ fn changing_one_cluster_leaves_the_other_clusters_streams_identical() {
     }
     assert_ne!(home(&a.generated.workload, 1), home(&b.generated.workload, 1));
 }
+
+/// A Login/Logout user with a tiny job rate and a load target: the search stretches the model's clock until the
+/// user's empty login periods would fill the memory; the run is refused instead, naming the user and mu (a
+/// reproducer of the bad-input issue, which aborted allocating memory).
+#[test]
+fn a_user_too_slow_for_the_load_is_refused_not_aborted() {
+    for mu in ["2.7e-5", "5e-324"] {
+        let s = McScenario::from_json(&format!(
+            r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","value":2.0}}}}}}}}}}"#
+        ))
+        .expect("every value is within its documented range");
+        let e = run::prepare(&s).err().expect("refused");
+        assert!(e.field.starts_with("workload.generator.login_logout"), "{e}");
+        assert!(e.message.contains("\"u\"") && e.message.contains("mu"), "{e}");
+    }
+}
