@@ -3,6 +3,7 @@
 //! contract (`family::contract::FamilyRun`) to the scenario's family.
 
 use crate::family::contract::{Budget, FamilyRun, Header, Start};
+use crate::family::data_grid::{DataGridDetail, DataGridReport, DataGridRun};
 use crate::family::desktop_grid::figures::{Bar, BarJob};
 use crate::family::desktop_grid::{DgDetail, DgReport, DgRun};
 use crate::family::multi_cluster::live::McDetail;
@@ -16,6 +17,7 @@ use serde::{Deserialize, Serialize};
 pub enum AnyRun {
     MultiCluster(Box<McRun>),
     DesktopGrid(Box<DgRun>),
+    DataGrid(Box<DataGridRun>),
 }
 
 /// What a run of any family draws live (the family's `FamilyRun::Detail`).
@@ -23,6 +25,7 @@ pub enum AnyRun {
 pub enum AnyDetail {
     MultiCluster(McDetail),
     DesktopGrid(DgDetail),
+    DataGrid(DataGridDetail),
 }
 
 /// The report of a run of any family (the family's `FamilyRun::Report`). Its JSON (`to_json`) is the family's own
@@ -31,6 +34,7 @@ pub enum AnyDetail {
 pub enum AnyReport {
     MultiCluster(Box<Report>),
     DesktopGrid(Box<DgReport>),
+    DataGrid(Box<DataGridReport>),
 }
 
 impl AnyReport {
@@ -39,6 +43,7 @@ impl AnyReport {
         match self {
             AnyReport::MultiCluster(r) => serde_json::to_string_pretty(r),
             AnyReport::DesktopGrid(r) => serde_json::to_string_pretty(r),
+            AnyReport::DataGrid(r) => serde_json::to_string_pretty(r),
         }
     }
 
@@ -47,6 +52,7 @@ impl AnyReport {
         match self {
             AnyReport::MultiCluster(r) => r.wall_time_s,
             AnyReport::DesktopGrid(r) => r.wall_time_s,
+            AnyReport::DataGrid(r) => r.wall_time_s,
         }
     }
 
@@ -55,6 +61,7 @@ impl AnyReport {
         match self {
             AnyReport::MultiCluster(r) => r.metrics.system.end_time,
             AnyReport::DesktopGrid(r) => r.metrics.end_time,
+            AnyReport::DataGrid(r) => r.metrics.end_time,
         }
     }
 }
@@ -91,6 +98,16 @@ impl AnyRun {
                 s.validate()?;
                 Ok(AnyRun::DesktopGrid(Box::new(DgRun::new(&s.desktop_grid_scenario())?)))
             }
+            Family::DataGrid => {
+                s.validate()?;
+                let d = s.data_grid_scenario();
+                let name = d.data_grid.trace.as_str();
+                let run = match trace {
+                    Some((n, t)) if n == name => DataGridRun::new(&d, t)?,
+                    _ => DataGridRun::new(&d, &log(name)?)?,
+                };
+                Ok(AnyRun::DataGrid(Box::new(run)))
+            }
         }
     }
 
@@ -99,6 +116,7 @@ impl AnyRun {
         match self {
             AnyRun::MultiCluster(r) => r.start(),
             AnyRun::DesktopGrid(r) => r.start(),
+            AnyRun::DataGrid(r) => r.start(),
         }
     }
 
@@ -118,6 +136,7 @@ impl AnyRun {
         match self {
             AnyRun::MultiCluster(r) => Some(r.bots_csv()),
             AnyRun::DesktopGrid(_) => None,
+            AnyRun::DataGrid(r) => Some(r.jobs_csv()),
         }
     }
 }
@@ -130,6 +149,7 @@ impl FamilyRun for AnyRun {
         match self {
             AnyRun::MultiCluster(r) => r.step(budget),
             AnyRun::DesktopGrid(r) => r.step(budget),
+            AnyRun::DataGrid(r) => r.step(budget),
         }
     }
 
@@ -137,6 +157,7 @@ impl FamilyRun for AnyRun {
         match self {
             AnyRun::MultiCluster(r) => r.header(),
             AnyRun::DesktopGrid(r) => r.header(),
+            AnyRun::DataGrid(r) => r.header(),
         }
     }
 
@@ -144,6 +165,7 @@ impl FamilyRun for AnyRun {
         match self {
             AnyRun::MultiCluster(r) => AnyDetail::MultiCluster(r.take_detail()),
             AnyRun::DesktopGrid(r) => AnyDetail::DesktopGrid(r.take_detail()),
+            AnyRun::DataGrid(r) => AnyDetail::DataGrid(r.take_detail()),
         }
     }
 
@@ -151,7 +173,25 @@ impl FamilyRun for AnyRun {
         match self {
             AnyRun::MultiCluster(r) => AnyReport::MultiCluster(Box::new(r.report(wall_s))),
             AnyRun::DesktopGrid(r) => AnyReport::DesktopGrid(Box::new(r.report(wall_s))),
+            AnyRun::DataGrid(r) => AnyReport::DataGrid(Box::new(r.report(wall_s))),
         }
+    }
+}
+
+/// A log by name: the bundled one, else (natively) a file; the page's worker has only the bundled log and the
+/// trace imported in the Workload lab (passed to `AnyRun::build`).
+fn log(name: &str) -> Result<Trace, ScenarioError> {
+    let fail = |m: String| ScenarioError { field: "data_grid.trace".into(), message: m };
+    if name == crate::trace::bundled::HPC2N {
+        return crate::trace::bundled::hpc2n().map_err(|e| fail(e.to_string()));
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crate::trace::import_path(std::path::Path::new(name), None).map_err(|e| fail(format!("{name}: {e}")))
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        Err(fail(format!("{name}: load this log in the Workload lab first, or use {}", crate::trace::bundled::HPC2N)))
     }
 }
 

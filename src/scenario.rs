@@ -3,6 +3,7 @@
 //! `desktop_grid::DgScenario`), with its keys, defaults, checks and `--doc` entries; this module only says how a
 //! file names its family and which section it carries.
 
+use crate::family::data_grid::{DataGridConfig, DataGridScenario};
 use crate::family::desktop_grid::{DesktopGridConfig, DgScenario};
 use crate::family::multi_cluster::platform::PlatformSpec;
 use crate::family::Family;
@@ -29,11 +30,13 @@ pub struct Scenario {
     pub multi_cluster: McScenario,
     /// The desktop-grid section (family desktop_grid; null = its defaults).
     pub desktop_grid: Option<DesktopGridConfig>,
+    /// The data-grid section (family data_grid; null = its defaults).
+    pub data_grid: Option<DataGridConfig>,
 }
 
 impl From<McScenario> for Scenario {
     fn from(multi_cluster: McScenario) -> Scenario {
-        Scenario { family: Family::MultiCluster, multi_cluster, desktop_grid: None }
+        Scenario { family: Family::MultiCluster, multi_cluster, desktop_grid: None, data_grid: None }
     }
 }
 
@@ -54,6 +57,7 @@ struct ScenarioFile {
     sample_interval: Option<f64>,
     family: Family,
     desktop_grid: Option<DesktopGridConfig>,
+    data_grid: Option<DataGridConfig>,
 }
 
 impl Default for ScenarioFile {
@@ -73,6 +77,7 @@ impl Default for ScenarioFile {
             sample_interval: m.sample_interval,
             family: Family::MultiCluster,
             desktop_grid: None,
+            data_grid: None,
         }
     }
 }
@@ -96,6 +101,7 @@ impl<'de> Deserialize<'de> for Scenario {
                 sample_interval: f.sample_interval,
             },
             desktop_grid: f.desktop_grid,
+            data_grid: f.data_grid,
         })
     }
 }
@@ -105,6 +111,7 @@ impl Serialize for Scenario {
         match self.family {
             Family::MultiCluster => self.multi_cluster.serialize(serializer),
             Family::DesktopGrid => self.desktop_grid_scenario().serialize(serializer),
+            Family::DataGrid => self.data_grid_scenario().serialize(serializer),
         }
     }
 }
@@ -124,8 +131,9 @@ pub const COMMON: &[Param] = &[
     Param {
         path: "family",
         unit: "",
-        allowed: "multi_cluster | desktop_grid",
-        meaning: "scenario family: the multi-cluster grid of [Iosup08] (default) or the desktop grid of [Anglano09]",
+        allowed: "multi_cluster | desktop_grid | data_grid",
+        meaning: "scenario family: the multi-cluster grid of [Iosup08] (default), the desktop grid of [Anglano09] or \
+                  the data grid of [Liu10]",
     },
 ];
 
@@ -135,6 +143,7 @@ pub fn params(family: Family) -> Vec<&'static Param> {
     let own = match family {
         Family::MultiCluster => crate::family::multi_cluster::config::PARAMS,
         Family::DesktopGrid => crate::family::desktop_grid::config::PARAMS,
+        Family::DataGrid => crate::family::data_grid::config::PARAMS,
     };
     COMMON.iter().chain(own).collect()
 }
@@ -147,7 +156,13 @@ impl Scenario {
             Family::DesktopGrid => {
                 Scenario { family, desktop_grid: Some(DesktopGridConfig::default()), ..Scenario::default() }
             }
+            Family::DataGrid => Scenario { family, data_grid: Some(DataGridConfig::default()), ..Scenario::default() },
         }
+    }
+
+    /// The data-grid scenario: the seed and the `data_grid` section (its defaults when absent).
+    pub fn data_grid_scenario(&self) -> DataGridScenario {
+        DataGridScenario::new(self.seed(), self.data_grid.clone().unwrap_or_default())
     }
 
     /// The seed of every random stream, whatever the family (a file writes it at its top level).
@@ -195,10 +210,22 @@ impl Scenario {
             }
             d.validate().map_err(|e| err(&e.field, e.message))?;
         }
+        if let Some(d) = &self.data_grid {
+            if self.family != Family::DataGrid {
+                return Err(err(
+                    "data_grid",
+                    format!(
+                        "given, but the scenario's family is {}; add \"family\": \"data_grid\" or remove it",
+                        self.family.name()
+                    ),
+                ));
+            }
+            d.validate()?;
+        }
         match self.family {
             Family::MultiCluster => self.multi_cluster.validate(),
             // The multi-cluster keys are not used by the other families (and not written for them).
-            Family::DesktopGrid => Ok(()),
+            Family::DesktopGrid | Family::DataGrid => Ok(()),
         }
     }
 }

@@ -9,6 +9,10 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/data_grid.rs"]
+mod data_grid;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/dg.rs"]
 mod dg;
 
@@ -18,7 +22,7 @@ mod mc;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::{dg, mc};
+    use super::{data_grid, dg, mc};
     use bagsim::family::Family;
     use bagsim::registry::{self, AnyReport};
     use bagsim::run;
@@ -102,7 +106,8 @@ mod cli {
             /// KEY=V1,V2,… (keys: load, scheduling, selection, architecture, seed, inaccuracy, preset, pattern,
             /// median_size, mean_runtime, monitoring_period, or any JSON path such as workload.max_size; for a
             /// desktop_grid scenario: availability, heterogeneity, mix, load, bot_selection, rep_thresh, bots,
-            /// checkpoint_period, weibull_shape, seed)
+            /// checkpoint_period, weibull_shape, seed; for a data_grid scenario: scheme, backfill_rule, estimates,
+            /// runtime_factor, data_share, data_max_mb, jobs, seed; a list element as path.index, e.g. data_grid.sites.0)
             #[arg(long = "set", required = true)]
             sets: Vec<String>,
             /// Output file stem: writes STEM.csv and STEM.json.
@@ -188,6 +193,8 @@ mod cli {
         MultiCluster,
         #[value(name = "desktop_grid")]
         DesktopGrid,
+        #[value(name = "data_grid")]
+        DataGrid,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -249,6 +256,7 @@ mod cli {
             Command::Scenario { doc, workload, family } => {
                 let family = match family {
                     Some(FamilyKind::DesktopGrid) => Family::DesktopGrid,
+                    Some(FamilyKind::DataGrid) => Family::DataGrid,
                     _ => Family::MultiCluster,
                 };
                 if doc {
@@ -260,7 +268,7 @@ mod cli {
                     }
                 } else {
                     let mut s = Scenario::default_for(family);
-                    if s.family == Family::DesktopGrid && workload.is_some() {
+                    if s.family != Family::MultiCluster && workload.is_some() {
                         return Err("--workload applies to multi_cluster scenarios only".into());
                     }
                     s.multi_cluster.workload.generator = workload.map(|k| {
@@ -299,6 +307,7 @@ mod cli {
                 match &report {
                     AnyReport::MultiCluster(r) => mc::print_summary(r),
                     AnyReport::DesktopGrid(r) => dg::print_summary(r),
+                    AnyReport::DataGrid(r) => data_grid::print_summary(r),
                 }
                 if let Some(out) = out {
                     let json = report.to_json().expect("serializable");
@@ -742,16 +751,38 @@ mod cli {
         serde_json::Value::String(v.to_string())
     }
 
+    /// Sets `path` (keys and array indices joined by dots, e.g. `data_grid.data_mb.1`) in a scenario's JSON.
     fn set_path(root: &mut serde_json::Value, path: &str, value: serde_json::Value) -> Result<(), String> {
-        let mut cur = root;
         let parts: Vec<&str> = path.split('.').collect();
-        for (i, part) in parts.iter().enumerate() {
-            let obj = cur.as_object_mut().ok_or_else(|| format!("--set {path}: {part} is not inside an object"))?;
-            if i + 1 == parts.len() {
-                obj.insert(part.to_string(), value);
-                return Ok(());
+        let (last, inner) = parts.split_last().ok_or_else(|| format!("--set {path}: empty key"))?;
+        let mut cur = root;
+        for part in inner {
+            cur = match cur {
+                serde_json::Value::Array(list) => {
+                    let len = list.len();
+                    part.parse::<usize>()
+                        .ok()
+                        .and_then(|k| list.get_mut(k))
+                        .ok_or_else(|| format!("--set {path}: {part} is not an index of a list of {len}"))?
+                }
+                serde_json::Value::Object(obj) => obj.entry(part.to_string()).or_insert_with(|| serde_json::json!({})),
+                _ => return Err(format!("--set {path}: {part} is not inside an object")),
+            };
+        }
+        match cur {
+            serde_json::Value::Array(list) => {
+                let len = list.len();
+                let slot = last
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|k| list.get_mut(k))
+                    .ok_or_else(|| format!("--set {path}: {last} is not an index of a list of {len}"))?;
+                *slot = value;
             }
-            cur = obj.entry(part.to_string()).or_insert_with(|| serde_json::json!({}));
+            serde_json::Value::Object(obj) => {
+                obj.insert(last.to_string(), value);
+            }
+            _ => return Err(format!("--set {path}: {last} is not inside an object")),
         }
         Ok(())
     }
@@ -773,10 +804,10 @@ mod cli {
             for (labels, s) in &points {
                 for v in values {
                     let mut json = serde_json::to_value(s).expect("serializable");
-                    let path = if base.family == Family::DesktopGrid {
-                        dg::path_of(key)
-                    } else {
-                        mc::path_of(key).to_string()
+                    let path = match base.family {
+                        Family::DesktopGrid => dg::path_of(key),
+                        Family::DataGrid => data_grid::path_of(key),
+                        Family::MultiCluster => mc::path_of(key).to_string(),
                     };
                     set_path(&mut json, &path, json_value(v))?;
                     let text = json.to_string();
@@ -799,6 +830,7 @@ mod cli {
         csv.push_str(&match base.family {
             Family::MultiCluster => mc::sweep_header(),
             Family::DesktopGrid => dg::SWEEP_HEADER.to_string(),
+            Family::DataGrid => data_grid::SWEEP_HEADER.to_string(),
         });
         csv.push('\n');
         let mut reports = Vec::new();
@@ -817,6 +849,11 @@ mod cli {
                 }
                 AnyReport::DesktopGrid(mut r) => {
                     csv.push_str(&dg::sweep_row(&r));
+                    r.metrics.series.clear();
+                    serde_json::to_value(r)
+                }
+                AnyReport::DataGrid(mut r) => {
+                    csv.push_str(&data_grid::sweep_row(&r));
                     r.metrics.series.clear();
                     serde_json::to_value(r)
                 }

@@ -3,6 +3,7 @@
 //! No family uses another family's code (ARCHITECTURE.md).
 
 pub mod contract;
+pub mod data_grid;
 pub mod desktop_grid;
 pub mod multi_cluster;
 
@@ -17,6 +18,8 @@ pub enum Family {
     MultiCluster,
     /// Desktop grids of [Anglano09].
     DesktopGrid,
+    /// Data grids of [Liu10].
+    DataGrid,
 }
 
 impl Family {
@@ -25,6 +28,7 @@ impl Family {
         match self {
             Family::MultiCluster => "multi_cluster",
             Family::DesktopGrid => "desktop_grid",
+            Family::DataGrid => "data_grid",
         }
     }
 

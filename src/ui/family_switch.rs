@@ -4,21 +4,24 @@
 
 use super::form::{apply, error_view};
 use super::Lab;
+use crate::family::data_grid::DataGridConfig;
 use crate::family::desktop_grid::DesktopGridConfig;
 use crate::family::Family;
 use leptos::prelude::*;
 use std::cell::RefCell;
 
 thread_local! {
-    /// The desktop-grid section while the multi-cluster family is shown (a multi-cluster scenario cannot hold it).
-    /// The multi-cluster keys stay in the scenario while a desktop grid is shown (they are not written for it).
-    static STASH: RefCell<Option<DesktopGridConfig>> = const { RefCell::new(None) };
+    /// The desktop-grid and data-grid sections while another family is shown (a scenario holds only its own
+    /// family's section). The multi-cluster keys stay in the scenario while another family is shown (they are not
+    /// written for it).
+    static STASH: RefCell<(Option<DesktopGridConfig>, Option<DataGridConfig>)> = const { RefCell::new((None, None)) };
 }
 
 /// The families the page offers, with their menu labels.
-const FAMILIES: [(Family, &str, &str); 2] = [
+const FAMILIES: [(Family, &str, &str); 3] = [
     (Family::MultiCluster, "multi_cluster", "Multi-cluster grid (Iosup et al. 2008)"),
     (Family::DesktopGrid, "desktop_grid", "Desktop grid (Anglano & Canonico 2009)"),
+    (Family::DataGrid, "data_grid", "Data grid (Liu et al. 2010)"),
 ];
 
 fn key(family: Family) -> &'static str {
@@ -38,12 +41,20 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
             if to == s.family {
                 return Ok(());
             }
-            if let Some(section) = s.desktop_grid.take() {
-                STASH.with(|st| *st.borrow_mut() = Some(section));
-            }
-            if to == Family::DesktopGrid {
-                s.desktop_grid = Some(STASH.with(|st| st.borrow_mut().take()).unwrap_or_default());
-            }
+            STASH.with(|st| {
+                let mut st = st.borrow_mut();
+                if let Some(section) = s.desktop_grid.take() {
+                    st.0 = Some(section);
+                }
+                if let Some(section) = s.data_grid.take() {
+                    st.1 = Some(section);
+                }
+                match to {
+                    Family::DesktopGrid => s.desktop_grid = Some(st.0.take().unwrap_or_default()),
+                    Family::DataGrid => s.data_grid = Some(st.1.take().unwrap_or_default()),
+                    Family::MultiCluster => {}
+                }
+            });
             s.family = to;
             Ok(())
         });

@@ -3,6 +3,7 @@
 
 mod charts;
 mod client;
+mod data_grid;
 mod desktop_grid;
 mod download;
 mod family_switch;
@@ -272,6 +273,7 @@ impl Lab {
                         multi_cluster::on_progress(self, p.header.finished_tasks == p.header.tasks, d)
                     }
                     Some(AnyDetail::DesktopGrid(d)) => desktop_grid::on_progress(self, &p.header, d),
+                    Some(AnyDetail::DataGrid(d)) => data_grid::on_progress(self, &p.header, d),
                     None => {}
                 }
                 self.progress.set(Some(p));
@@ -295,6 +297,7 @@ impl Lab {
                 match *report {
                     AnyReport::MultiCluster(r) => multi_cluster::on_finished(self, r),
                     AnyReport::DesktopGrid(r) => desktop_grid::on_finished(r),
+                    AnyReport::DataGrid(r) => data_grid::on_finished(r),
                 }
             }
             FromWorker::Failed { run_id, message } if run_id == current || run_id == 0 => {
@@ -433,6 +436,9 @@ fn App() -> impl IntoView {
                 <FamilyPanel lab=lab family=Family::DesktopGrid>
                     <desktop_grid::DgControls lab=lab/>
                 </FamilyPanel>
+                <FamilyPanel lab=lab family=Family::DataGrid>
+                    <data_grid::DataGridControls lab=lab/>
+                </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
                     <Show when=move || controls_on.get()>
                         <multi_cluster::controls::Controls lab=lab/>
@@ -447,6 +453,9 @@ fn App() -> impl IntoView {
                 <RunBar lab=lab present=present/>
                 <FamilyPanel lab=lab family=Family::DesktopGrid>
                     <desktop_grid::DgResults lab=lab/>
+                </FamilyPanel>
+                <FamilyPanel lab=lab family=Family::DataGrid>
+                    <data_grid::DataGridResults lab=lab/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
                     <multi_cluster::Cards lab=lab/>

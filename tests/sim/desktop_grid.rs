@@ -23,6 +23,7 @@ fn dg(cfg: DesktopGridConfig, seed: u64) -> Scenario {
         family: Family::DesktopGrid,
         multi_cluster: McScenario { seed, ..Default::default() },
         desktop_grid: Some(cfg),
+        data_grid: None,
     }
 }
 

@@ -1,0 +1,112 @@
+//! The data-grid commands of `bagsim` ([Liu10]): run summary and sweeps over the `data_grid` keys.
+
+use bagsim::family::data_grid::DataGridReport;
+use bagsim::stats::Stats;
+use std::io::Write;
+
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+fn stats(s: &Stats) -> String {
+    if s.count == 0 {
+        "— (no job)".to_string()
+    } else {
+        format!("{:.0} (p50 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0})", s.mean, s.p50, s.p90, s.p99, s.max)
+    }
+}
+
+/// The readable summary of a data-grid run.
+pub fn print_summary(r: &DataGridReport) {
+    let c = &r.scenario.data_grid;
+    let (w, m) = (&r.workload, &r.metrics);
+    say!(
+        "bagsim {}: data grid, {}, backfill rule {}, estimates {}, runtime × {}, seed {}",
+        r.bagsim_version,
+        c.scheme.name(),
+        c.backfill_rule.name(),
+        c.estimates.name(),
+        c.runtime_factor,
+        r.scenario.seed
+    );
+    say!(
+        "sites: {:?} processors; log {} (jobs {}–{}); data on {:.0}% of the jobs, {}–{} MB; bandwidth {}–{} Mbit/s",
+        c.sites,
+        c.trace,
+        c.first_job,
+        u64::from(c.first_job) + w.window,
+        100.0 * c.data_share,
+        c.data_mb[0],
+        c.data_mb[1],
+        c.bandwidth_mbit[0],
+        c.bandwidth_mbit[1]
+    );
+    say!(
+        "workload: {} jobs ({} with data, {} refused as wider than any site), {:.0} processor-s of work over {:.0} s, \
+         offered load {:.4}",
+        w.jobs,
+        w.with_data,
+        w.refused_too_wide,
+        w.total_work,
+        w.span,
+        w.offered_load
+    );
+    for warning in &w.warnings {
+        say!("warning: {warning}");
+    }
+    say!("finished: {} of {} jobs; end time {:.0} s, makespan {:.0} s", m.finished, m.jobs, m.end_time, m.makespan);
+    say!("turnaround [s]:   {}", stats(&m.turnaround));
+    say!("waiting [s]:      {}", stats(&m.waiting));
+    say!("transfer [s]:     {}", stats(&m.transfer));
+    say!("computation [s]:  {}", stats(&m.computation));
+    say!(
+        "utilization ([Liu10] §IV-B): {:.4}; processors held: {:.4}; {} jobs started before their first reservation",
+        m.utilization,
+        m.held_utilization,
+        m.started_early
+    );
+    for (k, s) in m.per_site.iter().enumerate() {
+        say!("  site {}: {} processors, {} jobs, utilization {:.4}", k + 1, s.processors, s.jobs, s.utilization);
+    }
+    say!("events {}; wall time {:.3} s", m.events, r.wall_time_s);
+}
+
+/// A sweep key of a data-grid scenario as its JSON path.
+pub fn path_of(key: &str) -> String {
+    match key {
+        "sites" | "bandwidth_mbit" | "data_share" | "data_mb" | "runtime_factor" | "estimates" | "scheme"
+        | "backfill_rule" | "dispatch_delay" | "jobs" | "first_job" | "trace" => format!("data_grid.{key}"),
+        // The upper end of the data sizes, MB: 10 000 (10 GB) or 800 000 (800 GB) in [Liu10] §IV-A.
+        "data_max_mb" => "data_grid.data_mb.1".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The CSV header of a data-grid sweep (after the axis columns).
+pub const SWEEP_HEADER: &str = "jobs,with_data,refused_too_wide,offered_load,finished,mean_turnaround,worst_turnaround,mean_wait,mean_transfer,utilization,held_utilization,started_early,makespan,events,wall_time_s";
+
+/// One CSV row of a data-grid sweep.
+pub fn sweep_row(r: &DataGridReport) -> String {
+    let (w, m) = (&r.workload, &r.metrics);
+    let num = |x: f64| if x.is_finite() { x.to_string() } else { String::new() };
+    format!(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        w.jobs,
+        w.with_data,
+        w.refused_too_wide,
+        w.offered_load,
+        m.finished,
+        num(m.turnaround.mean),
+        num(m.turnaround.max),
+        num(m.waiting.mean),
+        num(m.transfer.mean),
+        m.utilization,
+        m.held_utilization,
+        m.started_early,
+        m.makespan,
+        m.events,
+        r.wall_time_s
+    )
+}

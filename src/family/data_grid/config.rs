@@ -1,0 +1,277 @@
+//! The `data_grid` section of a scenario: sites, data, load, estimates, metascheduling scheme and backfill rule of
+//! [Liu10] §III–IV, every value editable and checked with a message that names the field and the allowed range.
+
+use crate::family::contract::{Param, ScenarioError};
+use serde::{Deserialize, Serialize};
+
+/// The metascheduling schemes compared in [Liu10] §IV.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scheme {
+    /// The site that can start the job first; the job moves its own data on its processors (Fig. 1(a)).
+    StartTimeNoDataAware,
+    /// The site that can finish the job first, counting the transfer, which still runs on the job's processors.
+    FinishTimeNoOverlap,
+    /// The site that can finish the job first; the data moves from dispatch on, while the job queues (Fig. 1(c)).
+    FinishTimeDataAware,
+}
+
+impl Scheme {
+    pub const ALL: [Scheme; 3] =
+        [Scheme::StartTimeNoDataAware, Scheme::FinishTimeNoOverlap, Scheme::FinishTimeDataAware];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::StartTimeNoDataAware => "start_time_no_data_aware",
+            Scheme::FinishTimeNoOverlap => "finish_time_no_overlap",
+            Scheme::FinishTimeDataAware => "finish_time_data_aware",
+        }
+    }
+
+    /// Whether the transfer overlaps the queueing (it runs off the job's processors, from dispatch on).
+    pub fn overlaps(self) -> bool {
+        self == Scheme::FinishTimeDataAware
+    }
+}
+
+/// Which queued jobs may take a hole before their data has arrived ([Liu10] §III), under `finish_time_data_aware`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BackfillRule {
+    /// A job whose data is still arriving may take a hole that holds its remaining transfer plus its computation.
+    DataAware,
+    /// Only jobs whose data has arrived (or that need none) may start.
+    DataArrived,
+}
+
+impl BackfillRule {
+    pub const ALL: [BackfillRule; 2] = [BackfillRule::DataAware, BackfillRule::DataArrived];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BackfillRule::DataAware => "data_aware",
+            BackfillRule::DataArrived => "data_arrived",
+        }
+    }
+}
+
+/// What the local schedulers take as a job's runtime estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Estimates {
+    /// The log's requested time (the user's estimate), or the runtime where the request is missing or shorter.
+    Requested,
+    /// The runtime itself ([Liu10] §IV-C, Fig. 7).
+    Accurate,
+}
+
+impl Estimates {
+    pub const ALL: [Estimates; 2] = [Estimates::Requested, Estimates::Accurate];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Estimates::Requested => "requested",
+            Estimates::Accurate => "accurate",
+        }
+    }
+}
+
+/// A data-grid run ([Liu10]); the scenario's `seed` seeds its data and bandwidth draws.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DataGridConfig {
+    /// Processors of each site ([Liu10] §IV-A: 130, 64, 64, 128, 32).
+    pub sites: Vec<u32>,
+    /// Available bandwidth of each transfer, uniform in this range, Mbit/s (10–100).
+    pub bandwidth_mbit: [f64; 2],
+    /// Share of the jobs that need input data moved (0.5).
+    pub data_share: f64,
+    /// Input data size of such a job, uniform in this range, MB of 10^6 bytes (10 MB–10 GB, or 10 MB–800 GB).
+    pub data_mb: [f64; 2],
+    /// Every runtime and estimate is multiplied by this (3 = the paper's high load).
+    pub runtime_factor: f64,
+    pub estimates: Estimates,
+    pub scheme: Scheme,
+    pub backfill_rule: BackfillRule,
+    /// Time the metascheduler takes to dispatch a job, δ of Eq. 3, s.
+    pub dispatch_delay: f64,
+    /// How many consecutive jobs of the log a run takes (the whole log when shorter).
+    pub jobs: u32,
+    /// Index of the window's first job among the log's jobs.
+    pub first_job: u32,
+    /// The log: "hpc2n.swf" (bundled), or a file path (CLI) or a trace imported in the page's Workload lab.
+    pub trace: String,
+    /// Interval between time-series samples, s; null = the submission span / 1 000, at least 60 s.
+    pub sample_interval: Option<f64>,
+}
+
+impl Default for DataGridConfig {
+    fn default() -> Self {
+        DataGridConfig {
+            sites: vec![130, 64, 64, 128, 32],
+            bandwidth_mbit: [10.0, 100.0],
+            data_share: 0.5,
+            data_mb: [10.0, 10_000.0],
+            runtime_factor: 1.0,
+            estimates: Estimates::Requested,
+            scheme: Scheme::FinishTimeDataAware,
+            backfill_rule: BackfillRule::DataAware,
+            dispatch_delay: 0.0,
+            jobs: 5_000,
+            first_job: 0,
+            trace: crate::trace::bundled::HPC2N.to_string(),
+            sample_interval: None,
+        }
+    }
+}
+
+fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), ScenarioError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err(ScenarioError {
+            field: format!("data_grid.{field}"),
+            message: format!("{v} is out of range; allowed {lo}–{hi}{unit}"),
+        })
+    }
+}
+
+/// Most jobs a run takes.
+pub const MAX_JOBS: u32 = 1_000_000;
+
+impl DataGridConfig {
+    /// Checks every value a run depends on.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.sites.is_empty() || self.sites.len() > 64 {
+            return Err(ScenarioError {
+                field: "data_grid.sites".into(),
+                message: format!("{} sites; allowed 1–64", self.sites.len()),
+            });
+        }
+        for (i, &p) in self.sites.iter().enumerate() {
+            range(&format!("sites[{i}]"), f64::from(p), 1.0, 100_000.0, " processors")?;
+        }
+        let [lo, hi] = self.bandwidth_mbit;
+        range("bandwidth_mbit[0]", lo, 0.001, 1e6, " Mbit/s")?;
+        range("bandwidth_mbit[1]", hi, lo, 1e6, " Mbit/s (at least bandwidth_mbit[0])")?;
+        range("data_share", self.data_share, 0.0, 1.0, "")?;
+        let [lo, hi] = self.data_mb;
+        range("data_mb[0]", lo, 0.0, 1e9, " MB")?;
+        range("data_mb[1]", hi, lo, 1e9, " MB (at least data_mb[0])")?;
+        range("runtime_factor", self.runtime_factor, 0.01, 1000.0, "")?;
+        range("dispatch_delay", self.dispatch_delay, 0.0, 86_400.0, " s")?;
+        range("jobs", f64::from(self.jobs), 1.0, f64::from(MAX_JOBS), " jobs")?;
+        range("first_job", f64::from(self.first_job), 0.0, f64::from(u32::MAX), "")?;
+        if self.trace.trim().is_empty() {
+            return Err(ScenarioError { field: "data_grid.trace".into(), message: "empty; give a log".into() });
+        }
+        if let Some(s) = self.sample_interval {
+            range("sample_interval", s, 1.0, 1e11, " s")?;
+        }
+        Ok(())
+    }
+}
+
+/// A data-grid scenario: its seed and its section, written as `seed`, `family` ("data_grid") and `data_grid`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DataGridScenario {
+    pub seed: u64,
+    pub family: FamilyTag,
+    pub data_grid: DataGridConfig,
+}
+
+/// The `family` key of a data-grid scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FamilyTag {
+    #[default]
+    #[serde(rename = "data_grid")]
+    DataGrid,
+}
+
+impl DataGridScenario {
+    pub fn new(seed: u64, data_grid: DataGridConfig) -> DataGridScenario {
+        DataGridScenario { seed, family: FamilyTag::DataGrid, data_grid }
+    }
+}
+
+/// Every key of a data-grid scenario's section (`bagsim scenario --doc --family data_grid`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        path: "data_grid.sites",
+        unit: "processors",
+        allowed: "1–64 sites of 1 – 100 000",
+        meaning: "processors of each site ([Liu10] §IV-A: 130, 64, 64, 128, 32)",
+    },
+    Param {
+        path: "data_grid.bandwidth_mbit",
+        unit: "Mbit/s",
+        allowed: "[lo, hi], 0.001 ≤ lo ≤ hi ≤ 10^6",
+        meaning: "bandwidth of each transfer, uniform in [lo, hi] (10–100, §IV-A); static during the transfer (§III)",
+    },
+    Param {
+        path: "data_grid.data_share",
+        unit: "",
+        allowed: "0 – 1",
+        meaning: "share of the jobs that need input data moved (0.5, §IV-A; Fig. 9 varies it)",
+    },
+    Param {
+        path: "data_grid.data_mb",
+        unit: "MB",
+        allowed: "[lo, hi], 0 ≤ lo ≤ hi ≤ 10^9",
+        meaning: "input size of a job with data, uniform in [lo, hi] MB of 10^6 bytes ([10, 10 000] or [10, 800 000])",
+    },
+    Param {
+        path: "data_grid.runtime_factor",
+        unit: "",
+        allowed: "0.01 – 1 000",
+        meaning: "runtimes and estimates × this; 3 is the paper's high load (§IV-A)",
+    },
+    Param {
+        path: "data_grid.estimates",
+        unit: "",
+        allowed: "requested | accurate",
+        meaning: "the log's requested time (at least the runtime) or the runtime itself (§IV-C, Fig. 7)",
+    },
+    Param {
+        path: "data_grid.scheme",
+        unit: "",
+        allowed: "start_time_no_data_aware | finish_time_no_overlap | finish_time_data_aware",
+        meaning: "metascheduling scheme (§IV)",
+    },
+    Param {
+        path: "data_grid.backfill_rule",
+        unit: "",
+        allowed: "data_aware | data_arrived",
+        meaning: "may a job whose data is still arriving take a hole (§III); finish_time_data_aware only",
+    },
+    Param {
+        path: "data_grid.dispatch_delay",
+        unit: "s",
+        allowed: "0 – 86 400",
+        meaning: "δ of Eq. 3: time to dispatch a job to a site",
+    },
+    Param {
+        path: "data_grid.jobs",
+        unit: "jobs",
+        allowed: "1 – 1 000 000",
+        meaning: "consecutive jobs of the log a run takes (5 000 in §IV-A; the whole log when shorter)",
+    },
+    Param {
+        path: "data_grid.first_job",
+        unit: "",
+        allowed: "0 – 2^32−1",
+        meaning: "index of the window's first job among the log's jobs",
+    },
+    Param {
+        path: "data_grid.trace",
+        unit: "",
+        allowed: "hpc2n.swf or a file",
+        meaning: "the log: the bundled HPC2N excerpt, a file path (CLI), or a trace loaded in the Workload lab (page)",
+    },
+    Param {
+        path: "data_grid.sample_interval",
+        unit: "s",
+        allowed: "null or 1 – 10^11",
+        meaning: "interval between time-series samples; null = submission span / 1 000, at least 60 s",
+    },
+];

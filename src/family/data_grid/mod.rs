@@ -1,0 +1,142 @@
+//! The data-grid family of [Liu10]: rigid parallel jobs of a real log, some with input data, sent by a
+//! metascheduler to sites that run FCFS with advance reservations and conservative backfilling; three
+//! metascheduling schemes (`scheme.rs`) and the data-aware backfill rule (`site.rs`). Uses the shared engine,
+//! resources (the reservation profile), statistics and traces; nothing of another family (ARCHITECTURE.md).
+//! docs/data_grid.md gives every decision.
+
+pub mod config;
+pub mod gantt;
+pub mod metrics;
+pub mod scheme;
+pub mod sim;
+pub mod site;
+pub mod workload;
+
+pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Scheme};
+pub use metrics::DataGridMetrics;
+pub use sim::{JobRecord, Sample};
+
+use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, ScenarioError, Start};
+use crate::trace::Trace;
+use serde::{Deserialize, Serialize};
+use sim::{Settings, Simulation};
+use workload::WorkloadSummary;
+
+/// The report of a data-grid run (the JSON of `bagsim run --out`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataGridReport {
+    pub bagsim_version: String,
+    pub scenario: DataGridScenario,
+    pub workload: WorkloadSummary,
+    pub metrics: DataGridMetrics,
+    /// Wall-clock time of the simulation, s.
+    pub wall_time_s: f64,
+}
+
+/// What is new since the previous progress message: samples, and the jobs that ended.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DataGridDetail {
+    pub samples: Vec<Sample>,
+    pub jobs: Vec<JobRecord>,
+}
+
+/// A data-grid run under the family contract.
+pub struct DataGridRun {
+    scenario: DataGridScenario,
+    sim: Simulation,
+    sent_samples: usize,
+    sent_jobs: usize,
+}
+
+impl DataGridRun {
+    /// Validates the scenario and builds its workload from `trace` (the log `data_grid.trace` names).
+    pub fn new(s: &DataGridScenario, trace: &Trace) -> Result<DataGridRun, ScenarioError> {
+        let cfg = &s.data_grid;
+        cfg.validate()?;
+        let w = workload::build(cfg, s.seed, trace)
+            .map_err(|m| ScenarioError { field: "data_grid.trace".into(), message: format!("{}: {m}", cfg.trace) })?;
+        let span = w.summary.span;
+        let settings = Settings {
+            scheme: cfg.scheme,
+            backfill_rule: cfg.backfill_rule,
+            dispatch_delay: cfg.dispatch_delay,
+            sample_interval: cfg.sample_interval.unwrap_or((span / 1_000.0).max(60.0)),
+        };
+        Ok(DataGridRun {
+            scenario: s.clone(),
+            sim: Simulation::new(settings, &cfg.sites, w),
+            sent_samples: 0,
+            sent_jobs: 0,
+        })
+    }
+
+    pub fn simulation(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// What the workload turned out to be: jobs (as BoTs and tasks), the offered load, warnings.
+    pub fn start(&self) -> Start {
+        let w = &self.sim.workload().summary;
+        Start { bots: w.jobs, tasks: w.jobs, achieved_load: w.offered_load, warnings: w.warnings.clone() }
+    }
+
+    /// One CSV row per job that ended.
+    pub fn jobs_csv(&self) -> String {
+        metrics::jobs_csv(&self.sim)
+    }
+}
+
+impl FamilyRun for DataGridRun {
+    type Detail = DataGridDetail;
+    type Report = DataGridReport;
+
+    fn step(&mut self, budget: Budget) -> bool {
+        match budget {
+            Budget::Events(n) => self.sim.run_events(n),
+            Budget::Until(t) => self.sim.run_until(t),
+            Budget::ToEnd => {
+                self.sim.run();
+                true
+            }
+        }
+    }
+
+    fn header(&self) -> Header {
+        Header {
+            now: self.sim.now(),
+            horizon: self.sim.horizon().max(self.sim.now()),
+            events: self.sim.events(),
+            tasks: self.sim.jobs() as u64,
+            finished_tasks: self.sim.finished() as u64,
+            queued: self.sim.queued(),
+            busy: self.sim.busy(),
+        }
+    }
+
+    fn take_detail(&mut self) -> DataGridDetail {
+        let samples = self.sim.samples()[self.sent_samples..].to_vec();
+        self.sent_samples = self.sim.samples().len();
+        let jobs = self.sim.ended()[self.sent_jobs..].iter().map(|&j| self.sim.records()[j as usize]).collect();
+        self.sent_jobs = self.sim.ended().len();
+        DataGridDetail { samples, jobs }
+    }
+
+    fn report(&self, wall_s: f64) -> DataGridReport {
+        DataGridReport {
+            bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
+            scenario: self.scenario.clone(),
+            workload: self.sim.workload().summary.clone(),
+            metrics: metrics::compute(&self.sim, &self.scenario.data_grid.sites),
+            wall_time_s: wall_s,
+        }
+    }
+}
+
+/// Runs a data-grid scenario on `trace` to the end; `clock` returns seconds.
+pub fn run_with_clock(
+    s: &DataGridScenario,
+    trace: &Trace,
+    clock: &dyn Fn() -> f64,
+) -> Result<DataGridReport, ScenarioError> {
+    Ok(run_to_report(&mut DataGridRun::new(s, trace)?, clock))
+}

@@ -1,0 +1,41 @@
+//! The metascheduler ([Liu10] §III–IV): it asks every site when it could start or finish the job, from the site's
+//! own reservation profile, and dispatches the job to the best answer (ties to the lowest site index). The three
+//! schemes differ in what the job holds on its processors and in what they compare.
+
+use super::config::Scheme;
+use super::site::{Ask, Site};
+use super::workload::Job;
+
+/// What a job asks of site `k` under `scheme`, given its transfer time `transfer` to that site and the dispatch
+/// time: the schemes that leave the transfer to the job reserve it on the processors (Fig. 1(a)); the data-aware
+/// one moves the data from dispatch and reserves only the computation, from the data's arrival on (Eq. 3).
+pub fn ask(scheme: Scheme, job: &Job, transfer: f64, dispatch: f64) -> Ask {
+    if scheme.overlaps() {
+        Ask { procs: job.procs, data_at: dispatch + transfer, len: job.estimate, early: false }
+    } else {
+        Ask { procs: job.procs, data_at: f64::NEG_INFINITY, len: transfer + job.estimate, early: false }
+    }
+}
+
+/// The site the job goes to, and what it asks there. start_time_no_data_aware compares the earliest starts;
+/// the two finish-time schemes compare the earliest finishes (Eq. 4, no stage-out).
+pub fn choose(scheme: Scheme, sites: &[Site], job: &Job, transfers: &[f64], dispatch: f64) -> (usize, Ask) {
+    let mut best: Option<(f64, usize, Ask)> = None;
+    for (k, site) in sites.iter().enumerate() {
+        if job.procs > site.profile.processors() {
+            continue;
+        }
+        let a = ask(scheme, job, transfers[k], dispatch);
+        let (start, end) = a.place(&site.profile, dispatch);
+        let key = match scheme {
+            Scheme::StartTimeNoDataAware => start,
+            Scheme::FinishTimeNoOverlap | Scheme::FinishTimeDataAware => end,
+        };
+        if best.as_ref().is_none_or(|b| key < b.0) {
+            best = Some((key, k, a));
+        }
+    }
+    // The workload keeps only jobs that fit on the widest site, so some site always answers.
+    let (_, k, a) = best.unwrap_or((0.0, 0, ask(scheme, job, transfers[0], dispatch)));
+    (k, a)
+}

@@ -1,0 +1,316 @@
+//! The data-grid run loop: job arrivals at the metascheduler, which asks every site for its earliest start or
+//! finish and dispatches the job (`scheme.rs`); starts at reservations; ends, which compress the site's schedule
+//! (`site.rs`); and time-series samples.
+
+use super::config::{BackfillRule, Scheme};
+use super::scheme::choose;
+use super::site::{Ask, Site};
+use super::workload::Workload;
+use crate::engine::EventQueue;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    Arrive(u32),
+    /// A job's reservation begins; stale when the version differs (compression moved it).
+    Start(u32, u32),
+    End(u32),
+    Sample,
+}
+
+/// What happened to one job; times in s. The per-job CSV and the Gantt view read these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobRecord {
+    pub job: u32,
+    pub site: u32,
+    pub procs: u32,
+    pub submit: f64,
+    /// Input data, MB (0: none).
+    pub data_mb: f64,
+    /// The transfer: from dispatch (finish_time_data_aware) or from the hold's start (the job moves its data).
+    pub transfer_start: f64,
+    pub transfer_end: f64,
+    /// Start of the first reservation the site gave the job.
+    pub reservation: f64,
+    /// The job took its processors, began computing, and gave them back.
+    pub hold_start: f64,
+    pub compute_start: f64,
+    pub end: f64,
+    pub runtime: f64,
+    pub estimate: f64,
+}
+
+/// A time-series sample.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    pub time: f64,
+    /// Jobs waiting at each site.
+    pub queued: Vec<u32>,
+    /// Processors held at each site.
+    pub busy: Vec<u32>,
+    /// Jobs finished so far.
+    pub finished: u64,
+    /// Mean turnaround of the jobs finished so far, s (0 before the first).
+    pub mean_turnaround: f64,
+}
+
+/// The run's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub scheme: Scheme,
+    pub backfill_rule: BackfillRule,
+    pub dispatch_delay: f64,
+    pub sample_interval: f64,
+}
+
+/// A job's state while it runs through the system.
+#[derive(Clone, Copy, Debug, Default)]
+struct State {
+    ask: Option<Ask>,
+    version: u32,
+    /// Current reservation [start, end).
+    res: (f64, f64),
+}
+
+/// The simulation of one data-grid run.
+pub struct Simulation {
+    settings: Settings,
+    w: Workload,
+    sites: Vec<Site>,
+    queue: EventQueue<Event>,
+    state: Vec<State>,
+    records: Vec<JobRecord>,
+    /// Jobs in the order they ended.
+    ended: Vec<u32>,
+    samples: Vec<Sample>,
+    events: u64,
+    turnaround_sum: f64,
+    /// Largest reservation end given so far, s.
+    latest: f64,
+}
+
+impl Simulation {
+    pub fn new(settings: Settings, processors: &[u32], w: Workload) -> Simulation {
+        let mut queue = EventQueue::new();
+        queue.reserve(w.jobs.len() * 3 + 16);
+        for (j, job) in w.jobs.iter().enumerate() {
+            // Submit times are finite and ≥ 0 by construction (shifted to the window's first job).
+            let _ = queue.schedule(job.submit, Event::Arrive(j as u32));
+        }
+        let _ = queue.schedule(0.0, Event::Sample);
+        let n = w.jobs.len();
+        let records = w
+            .jobs
+            .iter()
+            .enumerate()
+            .map(|(j, job)| JobRecord {
+                job: j as u32,
+                procs: job.procs,
+                submit: job.submit,
+                data_mb: job.data_mb,
+                runtime: job.runtime,
+                estimate: job.estimate,
+                ..JobRecord::default()
+            })
+            .collect();
+        Simulation {
+            settings,
+            sites: processors.iter().map(|&p| Site::new(p)).collect(),
+            queue,
+            state: vec![State::default(); n],
+            records,
+            ended: Vec::with_capacity(n),
+            samples: Vec::new(),
+            events: 0,
+            turnaround_sum: 0.0,
+            latest: w.jobs.last().map_or(0.0, |j| j.submit),
+            w,
+        }
+    }
+
+    pub fn now(&self) -> f64 {
+        self.queue.now()
+    }
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+    pub fn jobs(&self) -> usize {
+        self.w.jobs.len()
+    }
+    pub fn finished(&self) -> usize {
+        self.ended.len()
+    }
+    pub fn records(&self) -> &[JobRecord] {
+        &self.records
+    }
+    /// Job indices in the order they ended.
+    pub fn ended(&self) -> &[u32] {
+        &self.ended
+    }
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples
+    }
+    pub fn workload(&self) -> &Workload {
+        &self.w
+    }
+    /// The latest end of any reservation so far, s (the run ends by then unless jobs are still to arrive).
+    pub fn horizon(&self) -> f64 {
+        self.latest
+    }
+    pub fn queued(&self) -> u64 {
+        self.sites.iter().map(|s| s.queue.len() as u64).sum()
+    }
+    pub fn busy(&self) -> u64 {
+        self.sites.iter().map(|s| u64::from(s.busy)).sum()
+    }
+    pub fn is_done(&self) -> bool {
+        self.ended.len() == self.w.jobs.len()
+    }
+
+    /// Plays at most `n` events; true when the run is over.
+    pub fn run_events(&mut self, n: u64) -> bool {
+        for _ in 0..n {
+            if !self.step() {
+                return true;
+            }
+        }
+        self.is_done()
+    }
+
+    /// Plays every event up to time `t`; true when the run is over.
+    pub fn run_until(&mut self, t: f64) -> bool {
+        while self.queue.peek_key().is_some_and(|(time, _)| time <= t) {
+            if !self.step() {
+                return true;
+            }
+        }
+        self.is_done()
+    }
+
+    pub fn run(&mut self) {
+        while self.step() {}
+    }
+
+    /// Plays one event; false when none is left.
+    fn step(&mut self) -> bool {
+        if self.is_done() {
+            return false;
+        }
+        let Some((now, ev)) = self.queue.pop() else { return false };
+        self.events += 1;
+        match ev {
+            Event::Arrive(j) => self.arrive(j as usize, now),
+            Event::Start(j, v) if self.state[j as usize].version == v => self.start(j as usize, now),
+            Event::Start(..) => {}
+            Event::End(j) => self.end(j as usize, now),
+            Event::Sample => {
+                self.sample(now);
+                if !self.is_done() {
+                    let _ = self.queue.schedule(now + self.settings.sample_interval, Event::Sample);
+                }
+            }
+        }
+        if self.is_done() {
+            self.sample(now);
+        }
+        true
+    }
+
+    fn arrive(&mut self, j: usize, now: f64) {
+        let job = self.w.jobs[j];
+        let dispatch = now + self.settings.dispatch_delay;
+        for s in &mut self.sites {
+            s.profile.trim(now);
+        }
+        let transfers: Vec<f64> = (0..self.sites.len()).map(|k| self.w.transfer(j, k)).collect();
+        let (k, ask) = choose(self.settings.scheme, &self.sites, &job, &transfers, dispatch);
+        let site = &mut self.sites[k];
+        let (start, end) = ask.place(&site.profile, dispatch);
+        site.profile.reserve(start, end, job.procs);
+        site.queue.insert(j as u32);
+        self.latest = self.latest.max(end);
+        let r = &mut self.records[j];
+        r.site = k as u32;
+        r.reservation = start;
+        if self.settings.scheme.overlaps() {
+            r.transfer_start = dispatch;
+            r.transfer_end = dispatch + transfers[k];
+        }
+        // The §III rule applies when the schedule is compressed; the first reservation starts once the data is
+        // there (Eq. 3: T_start ≥ T1).
+        let early = self.settings.scheme.overlaps() && self.settings.backfill_rule == BackfillRule::DataAware;
+        self.state[j] = State { ask: Some(Ask { early, ..ask }), version: 0, res: (start, end) };
+        let _ = self.queue.schedule(start, Event::Start(j as u32, 0));
+    }
+
+    fn start(&mut self, j: usize, now: f64) {
+        let Some(ask) = self.state[j].ask else { return };
+        let k = self.records[j].site as usize;
+        let site = &mut self.sites[k];
+        site.queue.remove(&(j as u32));
+        site.busy += ask.procs;
+        let job = self.w.jobs[j];
+        let r = &mut self.records[j];
+        r.hold_start = now;
+        if self.settings.scheme.overlaps() {
+            r.compute_start = now.max(r.transfer_end);
+        } else {
+            // The job moves its own data on its processors, then computes.
+            r.transfer_start = now;
+            r.transfer_end = now + self.w.transfer(j, k);
+            r.compute_start = r.transfer_end;
+        }
+        r.end = r.compute_start + job.runtime;
+        let _ = self.queue.schedule(r.end, Event::End(j as u32));
+    }
+
+    fn end(&mut self, j: usize, now: f64) {
+        let k = self.records[j].site as usize;
+        let procs = self.w.jobs[j].procs;
+        let reserved_end = self.state[j].res.1;
+        self.sites[k].busy -= procs;
+        self.ended.push(j as u32);
+        self.turnaround_sum += now - self.records[j].submit;
+        if now < reserved_end {
+            self.sites[k].profile.release(now, reserved_end, procs);
+            self.compress(k, now);
+        }
+    }
+
+    /// Conservative backfilling's compression: each queued job, in order of arrival, is taken out of the profile
+    /// and put back at its earliest hold, never later than the one it had.
+    fn compress(&mut self, k: usize, now: f64) {
+        self.sites[k].profile.trim(now);
+        let queued: Vec<u32> = self.sites[k].queue.iter().copied().collect();
+        for j in queued {
+            let j = j as usize;
+            let st = self.state[j];
+            let Some(ask) = st.ask else { continue };
+            let profile = &mut self.sites[k].profile;
+            profile.release(st.res.0, st.res.1, ask.procs);
+            let (start, end) = ask.place(profile, now);
+            let (start, end) = if start < st.res.0 { (start, end) } else { st.res };
+            profile.reserve(start, end, ask.procs);
+            if start != st.res.0 {
+                let v = st.version + 1;
+                self.state[j].version = v;
+                self.state[j].res = (start, end);
+                let _ = self.queue.schedule(start, Event::Start(j as u32, v));
+            }
+        }
+    }
+
+    fn sample(&mut self, now: f64) {
+        if self.samples.last().is_some_and(|s| s.time == now) {
+            self.samples.pop();
+        }
+        let n = self.ended.len();
+        self.samples.push(Sample {
+            time: now,
+            queued: self.sites.iter().map(|s| s.queue.len() as u32).collect(),
+            busy: self.sites.iter().map(|s| s.busy).collect(),
+            finished: n as u64,
+            mean_turnaround: if n > 0 { self.turnaround_sum / n as f64 } else { 0.0 },
+        });
+    }
+}

@@ -1,0 +1,231 @@
+//! The data-grid family on the page ([Liu10], "Liu et al. 2010"): its controls, the cards of a run, its live charts
+//! (mean turnaround so far, queued jobs and busy processors per site), a Gantt view of one site and the three
+//! metascheduling schemes side by side. The run goes through the same worker and Run bar as every family; only its
+//! detail and report are its own.
+
+mod charts;
+mod compare;
+
+use crate::family::contract::Header;
+use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Sample};
+use crate::family::Family;
+use crate::scenario::Scenario;
+use crate::ui::form::{number, number_field, parse, select_field, Ctl};
+use crate::ui::{fmt_time, Lab, Throttle};
+use leptos::prelude::*;
+use std::cell::RefCell;
+
+/// The run's samples and finished jobs, outside the reactive graph (a run streams thousands).
+#[derive(Default)]
+struct Live {
+    run_id: u32,
+    samples: Vec<Sample>,
+    jobs: Vec<JobRecord>,
+}
+
+/// The reactive state of the data-grid results: reference-counted signals, so `on_progress` reaches them whatever
+/// component is mounted.
+#[derive(Clone)]
+struct State {
+    header: ArcRwSignal<Option<Header>>,
+    report: ArcRwSignal<Option<Box<DataGridReport>>>,
+    version: ArcRwSignal<u64>,
+    /// The site the Gantt view shows.
+    site: ArcRwSignal<usize>,
+}
+
+thread_local! {
+    static REDRAW: Throttle = const { Throttle::new() };
+    static LIVE: RefCell<Live> = RefCell::new(Live::default());
+    static STATE: State = State {
+        header: ArcRwSignal::new(None),
+        report: ArcRwSignal::new(None),
+        version: ArcRwSignal::new(0),
+        site: ArcRwSignal::new(0),
+    };
+}
+
+fn state() -> State {
+    STATE.with(Clone::clone)
+}
+
+fn is_data_grid(lab: Lab) -> bool {
+    lab.scenario.with(|s| s.family == Family::DataGrid)
+}
+
+/// A data-grid run's progress: its samples and finished jobs join the live charts.
+pub(crate) fn on_progress(lab: Lab, header: &Header, d: DataGridDetail) {
+    let current = lab.run_id.get_untracked();
+    let st = state();
+    LIVE.with(|l| {
+        let mut l = l.borrow_mut();
+        if l.run_id != current {
+            *l = Live { run_id: current, ..Live::default() };
+        }
+        l.samples.extend_from_slice(&d.samples);
+        l.jobs.extend_from_slice(&d.jobs);
+    });
+    st.header.set(Some(*header));
+    redraw(&st, header.finished_tasks == header.tasks);
+}
+
+/// A data-grid run ended with its report.
+pub(crate) fn on_finished(report: Box<DataGridReport>) {
+    let st = state();
+    st.report.set(Some(report));
+    redraw(&st, true);
+}
+
+fn redraw(st: &State, force: bool) {
+    if REDRAW.with(|t| t.due(force)) {
+        st.version.update(|v| *v += 1);
+    }
+}
+
+fn dg(s: &mut Scenario) -> &mut DataGridConfig {
+    s.data_grid.get_or_insert_with(DataGridConfig::default)
+}
+
+fn cfg_of(s: &Scenario) -> DataGridConfig {
+    s.data_grid.clone().unwrap_or_default()
+}
+
+/// A list of whole numbers written "130, 64, 64".
+fn parse_sites(text: &str) -> Result<Vec<u32>, String> {
+    text.split(',').map(|p| parse::<u32>(p, "processors per site, e.g. 130, 64, 64, 128, 32")).collect()
+}
+
+/// The data-grid controls.
+#[component]
+pub fn DataGridControls(lab: Lab) -> impl IntoView {
+    use crate::family::data_grid::{BackfillRule, Estimates, Scheme};
+    view! {
+        <div class="dg-panel" id="dd-controls">
+            <p class="help">"Rigid parallel jobs of a real log sent by a metascheduler to five sites, each running FCFS with advance reservations and conservative backfilling; half of the jobs first need input data moved to the site, as in Liu et al. 2010, §III–IV."</p>
+            <p class="help" id="dd-log">"The jobs come from the HPC2N log (Seth, HPC2N, Sweden, 2002), bundled with bagsim; the paper used the CTC and SDSC logs, which are not bundled, so numbers differ from the paper's figures. "
+                <a href="hpc2n.swf" download="hpc2n.swf">"Download the log"</a>"."</p>
+            {select_field(lab, Ctl { id: "dd-scheme", label: "Metascheduling scheme", help: "start_time_no_data_aware: the site that can start the job first, the job moves its own data on its processors; finish_time_no_overlap: the site that can finish it first counting the transfer, still on its processors; finish_time_data_aware: the site that finishes it first, the data moving while the job waits in the queue (§IV)", path: "data_grid.scheme" },
+                (&Scheme::ALL, Scheme::name, |v| v.name().to_string()), |s| cfg_of(s).scheme, |s, v| dg(s).scheme = v)}
+            {select_field(lab, Ctl { id: "dd-backfill", label: "Backfill rule", help: "data_aware: a job whose data is still arriving may take a hole that holds its remaining transfer and its computation (§III); data_arrived: only jobs whose data has arrived, or that need none", path: "data_grid.backfill_rule" },
+                (&BackfillRule::ALL, BackfillRule::name, |v| v.name().to_string()), |s| cfg_of(s).backfill_rule, |s, v| dg(s).backfill_rule = v)}
+            {number_field(lab, Ctl { id: "dd-share", label: "Share of jobs with data", help: "the fraction of jobs that need input data moved (0.5 in the paper; Fig. 9 varies it)", path: "data_grid.data_share" }, "0.1", |s| cfg_of(s).data_share.to_string(),
+                |s, t| { dg(s).data_share = number(t, "a fraction between 0 and 1")?; Ok(()) })}
+            {number_field(lab, Ctl { id: "dd-data-max", label: "Largest data size [GB]", help: "sizes are uniform from 10 MB to this (10 GB or 800 GB in the paper)", path: "data_grid.data_mb" }, "10", |s| (cfg_of(s).data_mb[1] / 1000.0).to_string(),
+                |s, t| { dg(s).data_mb[1] = number(t, "gigabytes, e.g. 10 or 800")? * 1000.0; Ok(()) })}
+            {number_field(lab, Ctl { id: "dd-factor", label: "Runtime factor (load)", help: "every runtime and estimate multiplied by this: 1 is the log's load, 3 the paper's high load (§IV-A)", path: "data_grid.runtime_factor" }, "1", |s| cfg_of(s).runtime_factor.to_string(),
+                |s, t| { dg(s).runtime_factor = number(t, "a factor such as 1 or 3")?; Ok(()) })}
+            {select_field(lab, Ctl { id: "dd-estimates", label: "Runtime estimates", help: "requested: the log's requested time, as users give it; accurate: the actual runtime (Fig. 7)", path: "data_grid.estimates" },
+                (&Estimates::ALL, Estimates::name, |v| v.name().to_string()), |s| cfg_of(s).estimates, |s, v| dg(s).estimates = v)}
+            <div class="field">
+                <label for="dd-sites" title="processors of each site">"Sites (processors each)"</label>
+                <input id="dd-sites" prop:value=move || lab.scenario.with(|s| cfg_of(s).sites.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+                    on:change=move |ev| { let text = event_target_value(&ev); crate::ui::form::apply(lab, "data_grid.sites", |s| { dg(s).sites = parse_sites(&text)?; Ok(()) }) }/>
+                <div class="help">"130, 64, 64, 128, 32 in the paper (§IV-A)"</div>
+                {crate::ui::form::error_view(lab, "data_grid.sites")}
+            </div>
+            <div class="field">
+                <label for="dd-trace" title="the workload log the jobs come from">"Log"</label>
+                <input id="dd-trace" prop:value=move || lab.scenario.with(|s| cfg_of(s).trace)
+                    on:change=move |ev| { let text = event_target_value(&ev); crate::ui::form::apply(lab, "data_grid.trace", |s| { dg(s).trace = text.trim().to_string(); Ok(()) }) }/>
+                <div class="help">"hpc2n.swf (bundled), or the file name of a log loaded in the multi-cluster family's Workload lab"</div>
+                {crate::ui::form::error_view(lab, "data_grid.trace")}
+            </div>
+            {number_field(lab, Ctl { id: "dd-jobs", label: "Jobs", help: "how many consecutive jobs of the log the run takes (5 000 in the paper; the bundled log has 3 170)", path: "data_grid.jobs" }, "100", |s| cfg_of(s).jobs.to_string(),
+                |s, t| { dg(s).jobs = parse(t, "a whole number of jobs")?; Ok(()) })}
+            {number_field(lab, Ctl { id: "dd-seed", label: "Seed", help: "the seed of the data and bandwidth draws: the same seed gives the same run under every scheme", path: "seed" }, "1", |s| s.seed().to_string(),
+                |s, t| { s.set_seed(parse(t, "a whole number ≥ 0")?); Ok(()) })}
+        </div>
+    }
+}
+
+/// The cards, live charts, Gantt view and scheme comparison of a data-grid run.
+#[component]
+pub fn DataGridResults(lab: Lab) -> impl IntoView {
+    let st = state();
+    {
+        let st = st.clone();
+        Effect::new(move |prev: Option<u32>| {
+            let id = lab.run_id.get();
+            if prev.is_some_and(|p| p != id) {
+                st.report.set(None);
+                st.header.set(None);
+                LIVE.with(|l| *l.borrow_mut() = Live { run_id: id, ..Live::default() });
+                st.version.update(|v| *v += 1);
+            }
+            id
+        });
+    }
+    {
+        let st = st.clone();
+        Effect::new(move |_| {
+            st.version.track();
+            let site = st.site.get();
+            if is_data_grid(lab) {
+                let sites = lab.scenario.with_untracked(|s| cfg_of(s).sites.clone());
+                LIVE.with(|l| charts::draw_all(&l.borrow(), &sites, site.min(sites.len().saturating_sub(1))));
+            }
+        });
+    }
+    let report = st.report.clone();
+    let header = st.header.clone();
+    let cards = move || {
+        report.with(|r| match r {
+            Some(r) => charts::cards(r)
+                .into_iter()
+                .map(|(id, title, help, value, shown)| {
+                    view! {
+                        <div class="card" id=id title=help data-value=value.to_string()>
+                            <div class="card-title">{title}</div>
+                            <div class="card-value">{shown}</div>
+                        </div>
+                    }
+                })
+                .collect_view()
+                .into_any(),
+            None => view! { <div class="card"><div class="card-title">"Results"</div><div class="card-value">"—"</div></div> }.into_any(),
+        })
+    };
+    let live = move || {
+        header.with(|h| match h {
+            Some(h) => format!(
+                "{} of {} jobs done; {} processors busy, {} jobs queued; simulated {}",
+                h.finished_tasks,
+                h.tasks,
+                h.busy,
+                h.queued,
+                fmt_time(h.now)
+            ),
+            None => String::new(),
+        })
+    };
+    let site = st.site.clone();
+    let site_names = move || lab.scenario.with(|s| cfg_of(s).sites.clone());
+    view! {
+        <Show when=move || is_data_grid(lab)>
+            <div class="dg-results" id="dd-results">
+                <p class="dg-live" id="dd-live" aria-live="polite">{live.clone()}</p>
+                <div class="cards" id="dd-cards">{cards.clone()}</div>
+                <div class="charts">
+                    {charts::CHARTS.iter().map(|&(id, title)| view! {
+                        <figure class="chart">
+                            <canvas id=id width="560" height="320" role="img" aria-label=format!("{title}: chart")></canvas>
+                            <figcaption>{title}</figcaption>
+                        </figure>
+                    }).collect_view()}
+                </div>
+                <figure class="chart gantt">
+                    <div class="field">
+                        <label for="dd-gantt-site">"Gantt view of site "</label>
+                        <select id="dd-gantt-site" prop:value={let site = site.clone(); move || site.get().to_string()}
+                            on:change={let site = site.clone(); move |ev| site.set(event_target_value(&ev).parse().unwrap_or(0))}>
+                            {move || site_names().iter().enumerate().map(|(i, p)| view! { <option value=i.to_string()>{format!("{} ({p} processors)", i + 1)}</option> }).collect_view()}
+                        </select>
+                    </div>
+                    <canvas id=charts::GANTT width="1120" height="420" role="img" aria-label="Gantt chart of the chosen site: jobs as boxes over processors and time"></canvas>
+                    <figcaption>{charts::GANTT_CAPTION}</figcaption>
+                </figure>
+                <compare::Compare lab=lab/>
+            </div>
+        </Show>
+    }
+}
