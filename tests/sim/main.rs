@@ -4,6 +4,7 @@
 
 mod common;
 mod contract;
+mod data_grid;
 mod desktop_grid;
 mod determinism;
 mod erlang;

@@ -252,15 +252,19 @@ impl Simulation {
         let job = self.w.jobs[j];
         let r = &mut self.records[j];
         r.hold_start = now;
+        // Each end is computed as its reservation's end was (start + length), so that a job whose runtime equals
+        // its estimate ends exactly where its reservation does, not a rounding later.
         if self.settings.scheme.overlaps() {
             r.compute_start = now.max(r.transfer_end);
+            r.end = r.compute_start + job.runtime;
         } else {
             // The job moves its own data on its processors, then computes.
+            let t = self.w.transfer(j, k);
             r.transfer_start = now;
-            r.transfer_end = now + self.w.transfer(j, k);
+            r.transfer_end = now + t;
             r.compute_start = r.transfer_end;
+            r.end = now + (t + job.runtime);
         }
-        r.end = r.compute_start + job.runtime;
         let _ = self.queue.schedule(r.end, Event::End(j as u32));
     }
 

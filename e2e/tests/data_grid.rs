@@ -1,0 +1,126 @@
+//! The data-grid family ([Liu10]) on the built page (dist/, `trunk build --release --public-url /bagsim/`) in
+//! headless Chromium: chosen and set through its controls, a run in the page's worker gives the cards of the native
+//! run of the same scenario, bit for bit; the live charts and the Gantt view are drawn; the three schemes run side
+//! by side on the pool and equal their native runs; a bad value is refused at its control.
+//!
+//! Run with scripts/test-browser.sh (it builds the page first). One browser per test; `--test-threads=1`.
+
+use std::time::Duration;
+
+use bagsim::family::data_grid::{DataGridReport, Scheme};
+use bagsim::family::Family;
+use bagsim::registry::{run_any, AnyReport};
+use bagsim::scenario::Scenario;
+use e2e::*;
+
+/// 400 jobs of the bundled log at high load (runtimes × 3) with up to 800 GB of data on half of them, seed 3.
+fn small_scenario() -> Scenario {
+    let mut s = Scenario::default_for(Family::DataGrid);
+    s.set_seed(3);
+    let d = s.data_grid.as_mut().expect("a data-grid scenario has its section");
+    d.jobs = 400;
+    d.runtime_factor = 3.0;
+    d.data_mb[1] = 800_000.0;
+    s
+}
+
+fn native(s: &Scenario) -> DataGridReport {
+    match run_any(s).expect("the scenario runs natively") {
+        AnyReport::DataGrid(r) => *r,
+        _ => panic!("a data-grid scenario gave another family's report"),
+    }
+}
+
+/// The cards the page shows and the native figure each must equal.
+fn native_cards(r: &DataGridReport) -> [(&'static str, f64); 5] {
+    let m = &r.metrics;
+    [
+        ("#dd-card-tt", m.turnaround.mean),
+        ("#dd-card-worst", m.turnaround.max),
+        ("#dd-card-wait", m.waiting.mean),
+        ("#dd-card-transfer", m.transfer.mean),
+        ("#dd-card-util", m.utilization),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_grid_run_through_controls_matches_native() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_control(&client, "#family", "data_grid").await;
+        wait_for(&client, Duration::from_secs(10), "the data-grid controls", || async {
+            exists(&client, "#dd-scheme").await.then_some(())
+        })
+        .await;
+        for id in ["dd-scheme", "dd-backfill", "dd-share", "dd-data-max", "dd-factor", "dd-estimates", "dd-sites"] {
+            assert!(exists(&client, &format!("label[for=\"{id}\"]")).await, "#{id} has no <label for>");
+        }
+        set_control(&client, "#dd-jobs", "400").await;
+        set_control(&client, "#dd-factor", "3").await;
+        set_control(&client, "#dd-data-max", "800").await;
+        set_control(&client, "#dd-seed", "3").await;
+        let expected = small_scenario();
+        assert_eq!(scenario_in_url(&client).await, expected, "the scenario in the URL is not the one set");
+
+        // A bad value is refused at its control, and changes nothing.
+        set_control(&client, "#dd-share", "5").await;
+        let message = text(&client, ".field-error[data-field=\"data_grid.data_share\"]").await.unwrap_or_default();
+        assert!(message.contains("out of range"), "a share of 5 gives {message:?} at its control");
+        assert_eq!(scenario_in_url(&client).await, expected, "a refused share changed the scenario");
+        set_control(&client, "#dd-share", "0.5").await;
+
+        wait_enabled(&client, "#run", READY_TIMEOUT).await;
+        click(&client, "#run").await;
+        wait_status(&client, &["finished"], RUN_TIMEOUT).await;
+        wait_for(&client, Duration::from_secs(10), "the data-grid cards", || async {
+            exists(&client, "#dd-card-tt").await.then_some(())
+        })
+        .await;
+        let report = native(&expected);
+        let mut bad = Vec::new();
+        for (id, n) in native_cards(&report) {
+            let page = attr(&client, id, "data-value").await.unwrap_or_else(|| "<missing>".into());
+            println!("{id}: page {page}  native {n}");
+            if !parse_figure(&page).is_some_and(|p| same_f64(p, n)) {
+                bad.push(format!("{id}: page {page}, native {n}"));
+            }
+        }
+        assert!(bad.is_empty(), "the page's data-grid cards differ from the native run:\n  {}", bad.join("\n  "));
+
+        for chart in ["#dd-chart-turnaround", "#dd-chart-queue", "#dd-chart-busy", "#dd-gantt"] {
+            let pixels = non_white_pixels(&client, chart).await;
+            println!("{chart}: {pixels} non-white pixels");
+            assert!(pixels > 1000, "{chart} has only {pixels} non-white pixels");
+        }
+        // The Gantt view of the busiest site (site 1, 130 processors), and how long its drawing held the page.
+        set_control(&client, "#dd-gantt-site", "0").await;
+        let draw_ms = attr(&client, "#dd-gantt", "data-draw-ms").await.unwrap_or_default();
+        println!("Gantt view of site 1: the charts were drawn in {draw_ms} ms of the main thread");
+        js(&client, "document.querySelector('#dd-gantt').scrollIntoView();", vec![]).await;
+        let shot = screenshot(&client, "data-grid-gantt.png").await;
+        println!("screenshot: {}", shot.display());
+
+        // The three schemes side by side, each equal to its native run.
+        click(&client, "#dd-compare-run").await;
+        wait_for(&client, Duration::from_secs(120), "the three schemes", || async {
+            text(&client, "#dd-compare-status").await.filter(|s| s.starts_with("done")).map(|_| ())
+        })
+        .await;
+        for scheme in Scheme::ALL {
+            let mut s = expected.clone();
+            s.data_grid.as_mut().expect("section").scheme = scheme;
+            let n = native(&s).metrics.turnaround.mean;
+            let css = format!("tr[data-scheme=\"{}\"] td", scheme.name());
+            let page = attr(&client, &css, "data-value").await.unwrap_or_else(|| "<missing>".into());
+            println!("{}: average turnaround page {page}  native {n}", scheme.name());
+            assert!(parse_figure(&page).is_some_and(|p| same_f64(p, n)), "{}: page {page}, native {n}", scheme.name());
+        }
+        js(&client, "document.querySelector('#dd-compare').scrollIntoView();", vec![]).await;
+        let shot = screenshot(&client, "data-grid.png").await;
+        println!("screenshot: {}", shot.display());
+
+        let violations = axe_violations(&client, "on the data-grid view").await;
+        assert!(violations.is_empty(), "axe-core on the data-grid view:\n  {}", violations.join("\n  "));
+    })
+    .await;
+}
