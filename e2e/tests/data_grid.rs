@@ -76,6 +76,8 @@ async fn data_grid_run_through_controls_matches_native() {
             exists(&client, "#dd-card-tt").await.then_some(())
         })
         .await;
+        let shot = screenshot(&client, "data-grid-cards.png").await;
+        println!("screenshot: {}", shot.display());
         let report = native(&expected);
         let mut bad = Vec::new();
         for (id, n) in native_cards(&report) {

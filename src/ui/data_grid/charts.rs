@@ -178,6 +178,7 @@ fn draw_gantt<DB: DrawingBackend>(
         .axis_desc_style(("sans-serif", 12))
         .x_desc("simulated time [days]")
         .y_desc("processor")
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
     let compute = PALETTE[0];

@@ -41,13 +41,13 @@ impl Row {
 /// Bars of the average turnaround per scheme, as SVG (the longest bar fills the width).
 fn bars_svg(rows: &[Row]) -> String {
     let max = rows.iter().map(|r| r.mean_tt).fold(0.0, f64::max).max(1e-9);
+    let height = 30 * rows.len() + 10;
     let mut svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 {}" role="img" aria-label="average turnaround per scheme">"#,
-        30 * rows.len() + 10
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{height}" viewBox="0 0 640 {height}" style="max-width: 100%" role="img" aria-label="average turnaround per scheme">"#
     );
     for (i, r) in rows.iter().enumerate() {
         let y = 10 + 30 * i;
-        let w = 380.0 * r.mean_tt / max;
+        let w = 320.0 * r.mean_tt / max;
         svg.push_str(&format!(
             r##"<text x="0" y="{}" font-size="13">{}</text><rect x="230" y="{y}" width="{w:.1}" height="20" fill="#1f77b4"/><text x="{:.1}" y="{}" font-size="12">{}</text>"##,
             y + 15,
@@ -121,7 +121,7 @@ pub fn Compare(lab: Lab) -> impl IntoView {
     let share = move || lab.scenario.with(|s| cfg_of(s).data_share);
     view! {
         <section class="dd-compare" id="dd-compare" aria-label="the three schemes">
-            <h3>"The three schemes on these jobs"</h3>
+            <h2>"The three schemes on these jobs"</h2>
             <p class="help">{move || format!("Liu et al. 2010 (§IV-B): with data up to 800 GB on half of the jobs, the data-aware scheme's average turnaround is about 10% of start_time_no_data_aware's and 50% of finish_time_no_overlap's. Here {:.0}% of the jobs carry data.", 100.0 * share())}</p>
             <button id="dd-compare-run" on:click=start>"Run the three schemes"</button>
             <span id="dd-compare-status" role="status">{move || status.get()}</span>
