@@ -4,7 +4,8 @@
 //! `-- --only POLICY LOAD` and `-- --growth-one POLICY TASKS` run one case (for `scripts/instructions.sh`, which
 //! counts instructions per event under callgrind, since hardware counters are not available on every machine).
 //! The desktop-grid family has its own table first ([Anglano09]'s Low-Avail Heterogeneous configuration at 95%
-//! load); `-- --dg-one MIX POLICY BOTS` runs one case.
+//! load); `-- --dg-one MIX POLICY BOTS` runs one case. The data-grid family ([Liu10]) has a table too: the bundled
+//! HPC2N log repeated to 5 000 and 50 000 jobs at high load under each scheme; `-- --dd-one SCHEME JOBS`.
 
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
@@ -176,8 +177,59 @@ fn dg_policy(name: &str) -> BotSelection {
     *BotSelection::ALL.iter().find(|p| p.name() == name).expect("a BoT selection policy (rr_nrf, …)")
 }
 
+/// The bundled HPC2N log repeated (each copy shifted by the log's span) until it holds `jobs` jobs.
+fn repeated_log(jobs: usize) -> bagsim::trace::Trace {
+    let mut log = bagsim::trace::bundled::hpc2n().expect("the bundled log");
+    let one = log.jobs.clone();
+    let span = one.iter().map(|j| j.submit).fold(0.0, f64::max) + 1.0;
+    let mut copy = 1.0;
+    while log.jobs.len() < jobs {
+        log.jobs.extend(one.iter().map(|j| bagsim::trace::Job { submit: j.submit + copy * span, ..j.clone() }));
+        copy += 1.0;
+    }
+    log.jobs.truncate(jobs);
+    log
+}
+
+/// A data-grid run of `jobs` jobs at high load (runtimes × 3) under `scheme`, data on half of the jobs up to 800 GB:
+/// jobs, events, seconds, heap bytes per job of the simulation.
+fn measure_dd(scheme: bagsim::family::data_grid::Scheme, log: &bagsim::trace::Trace) -> (u64, u64, f64, f64) {
+    use bagsim::family::contract::{Budget, FamilyRun};
+    use bagsim::family::data_grid::{DataGridConfig, DataGridRun, DataGridScenario};
+    let cfg = DataGridConfig {
+        scheme,
+        runtime_factor: 3.0,
+        data_mb: [10.0, 800_000.0],
+        jobs: log.jobs.len() as u32,
+        ..Default::default()
+    };
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let mut run = DataGridRun::new(&DataGridScenario::new(1, cfg), log).expect("valid scenario");
+    let t0 = Instant::now();
+    run.step(Budget::ToEnd);
+    let seconds = t0.elapsed().as_secs_f64();
+    let sim = run.simulation();
+    let jobs = sim.jobs() as u64;
+    (jobs, sim.events(), seconds, (PEAK.load(Ordering::Relaxed) - base) as f64 / jobs as f64)
+}
+
+fn dd_scheme(name: &str) -> bagsim::family::data_grid::Scheme {
+    *bagsim::family::data_grid::Scheme::ALL
+        .iter()
+        .find(|s| s.name() == name)
+        .expect("a scheme (finish_time_data_aware, …)")
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--dd-one") {
+        let scheme = dd_scheme(&args[i + 1]);
+        let n: usize = args[i + 2].parse().expect("jobs");
+        let (jobs, events, s, b) = measure_dd(scheme, &repeated_log(n));
+        println!("data grid {}: {jobs} jobs, {events} events, {s:.3} s, {b:.0} B/job", scheme.name());
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--dg-one") {
         let (mix, policy) = (dg_mix(&args[i + 1]), dg_policy(&args[i + 2]));
         let bots: u32 = args[i + 3].parse().expect("BoTs");
@@ -235,6 +287,24 @@ fn main() {
                 m.seconds * 1e9 / m.events as f64,
                 m.sim_bytes_per_task,
                 m.total_bytes_per_task
+            );
+        }
+    }
+    println!();
+    println!("## Data grid ([Liu10]): HPC2N repeated, runtimes × 3, data on half of the jobs up to 800 GB");
+    println!();
+    println!("| scheme | jobs | events | s | jobs/s | Mevents/s | sim B/job |");
+    println!("|---|---|---|---|---|---|---|");
+    let sizes: &[usize] = if quick { &[5_000] } else { &[5_000, 50_000] };
+    for &n in sizes {
+        let log = repeated_log(n);
+        for scheme in bagsim::family::data_grid::Scheme::ALL {
+            let (jobs, events, s, b) = measure_dd(scheme, &log);
+            println!(
+                "| {} | {jobs} | {events} | {s:.3} | {:.0} | {:.2} | {b:.0} |",
+                scheme.name(),
+                jobs as f64 / s,
+                events as f64 / s / 1e6
             );
         }
     }

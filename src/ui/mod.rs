@@ -305,7 +305,11 @@ impl Lab {
                 self.message.set(message);
             }
             FromWorker::BotsCsv { run_id, csv } if run_id == current => {
-                download::text("bagsim-bots.csv", "text/csv", &csv);
+                let name = match self.scenario.with_untracked(|s| s.family) {
+                    Family::DataGrid => "bagsim-jobs.csv",
+                    _ => "bagsim-bots.csv",
+                };
+                download::text(name, "text/csv", &csv);
             }
             FromWorker::ReportJson { run_id, json } if run_id == current => {
                 download::text("bagsim-report.json", "application/json", &json);

@@ -1,6 +1,10 @@
 //! The data-grid commands of `bagsim` ([Liu10]): run summary and sweeps over the `data_grid` keys.
 
-use bagsim::family::data_grid::DataGridReport;
+use bagsim::family::data_grid::figures::{figures, FigureResult};
+use bagsim::family::data_grid::{DataGridConfig, DataGridReport, Scheme};
+use bagsim::family::Family;
+use bagsim::registry::{run_any, AnyReport};
+use bagsim::scenario::Scenario;
 use bagsim::stats::Stats;
 use std::io::Write;
 
@@ -109,4 +113,64 @@ pub fn sweep_row(r: &DataGridReport) -> String {
         m.events,
         r.wall_time_s
     )
+}
+
+/// `bagsim dd-figure N|all`: each figure's bars over `seeds` seeds, its CSV (STEM-figN.csv) and the paper's findings
+/// with verdicts on stdout.
+pub fn figure(
+    which: &str,
+    base: &DataGridConfig,
+    seeds: u64,
+    out: &std::path::Path,
+    jobs: usize,
+) -> Result<(), String> {
+    let all = figures();
+    let chosen: Vec<_> =
+        all.iter().filter(|f| which == "all" || which.trim_start_matches("fig") == f.number.to_string()).collect();
+    if chosen.is_empty() {
+        return Err(format!("{which:?}: no such figure; 4 … 9, or all (10 and 11 are SDSC, not bundled)"));
+    }
+    for f in chosen {
+        let mut runs = Vec::new();
+        for g in 0..f.groups.len() {
+            for (s, &scheme) in Scheme::ALL.iter().enumerate() {
+                for seed in 1..=seeds {
+                    runs.push((g, s, seed, f.config(base, g, scheme)));
+                }
+            }
+        }
+        eprintln!("Fig. {}: {} runs on {jobs} threads", f.number, runs.len());
+        let results = bagsim::parallel::map(&runs, jobs, |_, (_, _, seed, cfg)| {
+            let mut sc = Scenario::default_for(Family::DataGrid);
+            sc.set_seed(*seed);
+            sc.data_grid = Some(cfg.clone());
+            match run_any(&sc) {
+                Ok(AnyReport::DataGrid(r)) => Ok(f.metric.of(&r)),
+                Ok(_) => Err("not a data-grid report".to_string()),
+                Err(e) => Err(e.to_string()),
+            }
+        });
+        let mut values: Vec<[Vec<f64>; 3]> = (0..f.groups.len()).map(|_| Default::default()).collect();
+        for ((g, s, _, _), v) in runs.iter().zip(results) {
+            values[*g][*s].push(v?);
+        }
+        let r = FigureResult::of(f, &values);
+        let path = std::path::PathBuf::from(format!("{}-fig{}.csv", out.display(), f.number));
+        std::fs::write(&path, r.csv(&values)).map_err(|e| format!("{}: {e}", path.display()))?;
+        say!("Fig. {} ({}, {}; HPC2N log, {seeds} seeds): {}", f.number, f.caption, f.metric.title(), path.display());
+        for (g, bars) in r.bars.iter().enumerate() {
+            let cells: Vec<String> = bars
+                .iter()
+                .zip(Scheme::ALL)
+                .map(|(i, s)| format!("{} {:.4} ± {:.4}", s.name(), i.mean, i.half_width))
+                .collect();
+            say!("  {}: {}", f.groups[g].0, cells.join(", "));
+        }
+        for (paper, ours, verdict) in r.claims() {
+            say!("  paper: {paper}");
+            say!("  ours:  {ours}");
+            say!("  → {}", verdict.label());
+        }
+    }
+    Ok(())
 }

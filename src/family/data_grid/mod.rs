@@ -5,6 +5,7 @@
 //! docs/data_grid.md gives every decision.
 
 pub mod config;
+pub mod figures;
 pub mod gantt;
 pub mod metrics;
 pub mod scheme;

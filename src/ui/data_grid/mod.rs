@@ -138,6 +138,47 @@ pub fn DataGridControls(lab: Lab) -> impl IntoView {
     }
 }
 
+/// The Gantt view's numbers: the jobs it draws, as a table (its text alternative), built when opened.
+#[component]
+fn GanttNumbers(site: ArcRwSignal<usize>, version: ArcRwSignal<u64>) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let rows = move || {
+        if !open.get() {
+            return Vec::new();
+        }
+        version.track();
+        let k = site.get();
+        LIVE.with(|l| {
+            charts::gantt_jobs(&l.borrow().jobs, k)
+                .into_iter()
+                .map(|j| {
+                    view! {
+                        <tr>
+                            <td>{j.job}</td><td>{j.procs}</td><td>{format!("{:.0}", j.submit)}</td>
+                            <td>{format!("{:.0}", j.reservation)}</td><td>{format!("{:.0}", j.hold_start)}</td>
+                            <td>{format!("{:.0}", j.compute_start)}</td><td>{format!("{:.0}", j.end)}</td>
+                            <td>{if j.data_mb > 0.0 { format!("{:.0}–{:.0}", j.transfer_start, j.transfer_end) } else { "—".to_string() }}</td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <details class="numbers" id="dd-gantt-numbers" on:toggle=move |ev| {
+            use wasm_bindgen::JsCast;
+            let opened = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|d| d.has_attribute("open"));
+            open.set(opened);
+        }>
+            <summary>"Numbers of the Gantt view"</summary>
+            <table>
+                <thead><tr><th scope="col">"job"</th><th scope="col">"processors"</th><th scope="col">"submitted [s]"</th><th scope="col">"first reservation [s]"</th><th scope="col">"took processors [s]"</th><th scope="col">"computed from [s]"</th><th scope="col">"ended [s]"</th><th scope="col">"transfer [s]"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </details>
+    }
+}
+
 /// The cards, live charts, Gantt view and scheme comparison of a data-grid run.
 #[component]
 pub fn DataGridResults(lab: Lab) -> impl IntoView {
@@ -224,6 +265,13 @@ pub fn DataGridResults(lab: Lab) -> impl IntoView {
                     <canvas id=charts::GANTT width="1120" height="420" role="img" aria-label="Gantt chart of the chosen site: jobs as boxes over processors and time"></canvas>
                     <figcaption>{charts::GANTT_CAPTION}</figcaption>
                 </figure>
+                <GanttNumbers site=site.clone() version=st.version.clone()/>
+                <div class="exports">
+                    <button id="dd-export-json" disabled={let r = st.report.clone(); move || r.with(|r| r.is_none())}
+                        on:click=move |_| crate::ui::send(&crate::protocol::ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
+                    <button id="dd-export-csv" disabled={let r = st.report.clone(); move || r.with(|r| r.is_none())}
+                        on:click=move |_| crate::ui::send(&crate::protocol::ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-job results (CSV)"</button>
+                </div>
                 <compare::Compare lab=lab/>
             </div>
         </Show>

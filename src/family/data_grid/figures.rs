@@ -1,0 +1,316 @@
+//! The experiments of [Liu10] §IV-B–D as presets (Figs. 4–9 on the bundled HPC2N log, not the paper's CTC;
+//! Figs. 10–11 are SDSC, which is not bundled): every bar a scheme under one setting, its mean over seeds of the
+//! data and bandwidth draws with a 95% interval, and the paper's findings checked with the shared verdict rule
+//! (an ordering counts only where the intervals are apart).
+
+use super::config::{DataGridConfig, Estimates, Scheme};
+use super::DataGridReport;
+use crate::stats::{Interval, Verdict};
+
+/// What a figure plots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    MeanTurnaround,
+    WorstTurnaround,
+    Utilization,
+}
+
+impl Metric {
+    pub fn title(self) -> &'static str {
+        match self {
+            Metric::MeanTurnaround => "average turnaround [s]",
+            Metric::WorstTurnaround => "worst turnaround [s]",
+            Metric::Utilization => "utilization",
+        }
+    }
+
+    /// The figure's value of a run.
+    pub fn of(self, r: &DataGridReport) -> f64 {
+        match self {
+            Metric::MeanTurnaround => r.metrics.turnaround.mean,
+            Metric::WorstTurnaround => r.metrics.turnaround.max,
+            Metric::Utilization => r.metrics.utilization,
+        }
+    }
+}
+
+/// A group of bars: its label and how it sets the section.
+pub type Group = (&'static str, fn(&mut DataGridConfig));
+
+/// One figure of [Liu10].
+pub struct Figure {
+    pub number: u32,
+    pub caption: &'static str,
+    pub metric: Metric,
+    pub groups: Vec<Group>,
+    /// The paper's words this figure can test.
+    pub findings: &'static [&'static str],
+}
+
+fn gb10(c: &mut DataGridConfig) {
+    c.data_mb = [10.0, 10_000.0];
+}
+fn gb800(c: &mut DataGridConfig) {
+    c.data_mb = [10.0, 800_000.0];
+}
+
+/// The four settings of Figs. 4–6: both data ranges under normal and high load (runtimes × 3).
+fn load_groups() -> Vec<Group> {
+    vec![
+        ("10 MB–10 GB, normal load", |c| gb10(c)),
+        ("10 MB–10 GB, high load", |c| {
+            gb10(c);
+            c.runtime_factor = 3.0;
+        }),
+        ("10 MB–800 GB, normal load", |c| gb800(c)),
+        ("10 MB–800 GB, high load", |c| {
+            gb800(c);
+            c.runtime_factor = 3.0;
+        }),
+    ]
+}
+
+/// Figs. 4–9.
+pub fn figures() -> Vec<Figure> {
+    vec![
+        Figure {
+            number: 4,
+            caption: "Average turnaround of the three schemes",
+            metric: Metric::MeanTurnaround,
+            groups: load_groups(),
+            findings: &[
+                "our proposed scheme outperforms the other two schemes",
+                "The average turnaround time of our scheme (“finish_time_data_aware”) is only about 10% of that of \
+                 “start_time_no_data_aware” and 50% of that of “finish_time_no_overlap” scheme (10 MB–800 GB)",
+            ],
+        },
+        Figure {
+            number: 5,
+            caption: "Utilization of the three schemes",
+            metric: Metric::Utilization,
+            groups: load_groups(),
+            findings: &["the utilization is better for our scheme"],
+        },
+        Figure {
+            number: 6,
+            caption: "Worst turnaround of the three schemes",
+            metric: Metric::WorstTurnaround,
+            groups: load_groups(),
+            findings: &["worst-case turnaround time for our scheme is much better than that for the other two schemes"],
+        },
+        Figure {
+            number: 7,
+            caption: "Inaccurate (requested) and accurate estimates",
+            metric: Metric::MeanTurnaround,
+            groups: vec![
+                ("10 MB–800 GB, requested", |c| gb800(c)),
+                ("10 MB–800 GB, accurate", |c| {
+                    gb800(c);
+                    c.estimates = Estimates::Accurate;
+                }),
+            ],
+            findings: &["the performance of “start_time_no_data_aware” scheme is better when the user estimates are \
+                         inaccurate (Fig. 7b)"],
+        },
+        Figure {
+            number: 8,
+            caption: "Data sizes under high load",
+            metric: Metric::MeanTurnaround,
+            groups: vec![
+                ("up to 10 GB", |c| {
+                    gb10(c);
+                    c.runtime_factor = 3.0;
+                }),
+                ("up to 100 GB", |c| {
+                    c.data_mb = [10.0, 100_000.0];
+                    c.runtime_factor = 3.0;
+                }),
+                ("up to 400 GB", |c| {
+                    c.data_mb = [10.0, 400_000.0];
+                    c.runtime_factor = 3.0;
+                }),
+                ("up to 800 GB", |c| {
+                    gb800(c);
+                    c.runtime_factor = 3.0;
+                }),
+            ],
+            findings: &["our scheme outperforms the other two at every data size (Fig. 8)"],
+        },
+        Figure {
+            number: 9,
+            caption: "Share of jobs with data (10 MB–800 GB)",
+            metric: Metric::MeanTurnaround,
+            groups: vec![
+                ("25% with data", |c| {
+                    gb800(c);
+                    c.data_share = 0.25;
+                }),
+                ("50% with data", |c| {
+                    gb800(c);
+                    c.data_share = 0.5;
+                }),
+                ("75% with data", |c| {
+                    gb800(c);
+                    c.data_share = 0.75;
+                }),
+                ("100% with data", |c| {
+                    gb800(c);
+                    c.data_share = 1.0;
+                }),
+            ],
+            findings: &[
+                "the average turnaround time with our scheme increases as the percentage of jobs requiring data \
+                         transfer increases",
+            ],
+        },
+    ]
+}
+
+impl Figure {
+    /// The section of the bar (group `g`, `scheme`) on top of `base` (the window, sites and seed range stay).
+    pub fn config(&self, base: &DataGridConfig, g: usize, scheme: Scheme) -> DataGridConfig {
+        let mut c = base.clone();
+        (self.groups[g].1)(&mut c);
+        c.scheme = scheme;
+        c
+    }
+}
+
+/// A figure's values: `values[group][scheme]` over seeds.
+pub struct FigureResult<'a> {
+    pub figure: &'a Figure,
+    pub bars: Vec<[Interval; 3]>,
+}
+
+impl<'a> FigureResult<'a> {
+    /// The intervals of `values[group][scheme]` (the seeds' values of each bar).
+    pub fn of(figure: &'a Figure, values: &[[Vec<f64>; 3]]) -> FigureResult<'a> {
+        FigureResult { figure, bars: values.iter().map(|g| [0, 1, 2].map(|s| Interval::of(&g[s]))).collect() }
+    }
+
+    /// The CSV: group, scheme, mean, half-width, seeds.
+    pub fn csv(&self, values: &[[Vec<f64>; 3]]) -> String {
+        let mut out = format!("figure,group,scheme,mean,half_width_95,seeds,values ({})\n", self.figure.metric.title());
+        for (g, bars) in self.bars.iter().enumerate() {
+            for (s, i) in bars.iter().enumerate() {
+                let v: Vec<String> = values[g][s].iter().map(f64::to_string).collect();
+                out.push_str(&format!(
+                    "{},{},{},{},{},{},{}\n",
+                    self.figure.number,
+                    self.figure.groups[g].0,
+                    Scheme::ALL[s].name(),
+                    i.mean,
+                    i.half_width,
+                    values[g][s].len(),
+                    v.join(" ")
+                ));
+            }
+        }
+        out
+    }
+
+    /// The paper's findings next to ours, with verdicts.
+    pub fn claims(&self) -> Vec<(String, String, Verdict)> {
+        let f = self.figure;
+        let (st, no, da) = (0, 1, 2);
+        // "lower is better" for turnaround, "higher is better" for utilization.
+        let better = |a: &Interval, b: &Interval| match f.metric {
+            Metric::Utilization => a.mean > b.mean,
+            _ => a.mean < b.mean,
+        };
+        // data-aware better than `other` in every group: agrees when every pair is apart and in the claimed
+        // order, disagrees when some pair is apart in the other order.
+        let beats = |other: usize| -> Verdict {
+            let mut v = Verdict::Agrees;
+            for b in &self.bars {
+                let apart = b[da].separated_from(&b[other]);
+                if apart && !better(&b[da], &b[other]) {
+                    return Verdict::Disagrees;
+                }
+                if !apart || !better(&b[da], &b[other]) {
+                    v = Verdict::Unresolved;
+                }
+            }
+            v
+        };
+        let both = |a: Verdict, b: Verdict| match (a, b) {
+            (Verdict::Disagrees, _) | (_, Verdict::Disagrees) => Verdict::Disagrees,
+            (Verdict::Agrees, Verdict::Agrees) => Verdict::Agrees,
+            _ => Verdict::Unresolved,
+        };
+        let listing = |s: usize| -> String {
+            self.bars
+                .iter()
+                .zip(&f.groups)
+                .map(|(b, g)| format!("{}: {:.4}", g.0, b[s].mean))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let ours = format!(
+            "finish_time_data_aware {}; finish_time_no_overlap {}; start_time_no_data_aware {}",
+            listing(da),
+            listing(no),
+            listing(st)
+        );
+        let mut out = Vec::new();
+        match f.number {
+            4 | 5 | 6 | 8 => out.push((f.findings[0].to_string(), ours, both(beats(st), beats(no)))),
+            7 => {
+                // start_time_no_data_aware under requested (group 0) against accurate (group 1) estimates.
+                let (req, acc) = (&self.bars[0][st], &self.bars[1][st]);
+                let v = if !req.separated_from(acc) {
+                    Verdict::Unresolved
+                } else if req.mean < acc.mean {
+                    Verdict::Agrees
+                } else {
+                    Verdict::Disagrees
+                };
+                out.push((
+                    f.findings[0].to_string(),
+                    format!("start_time_no_data_aware: requested {:.0}, accurate {:.0}", req.mean, acc.mean),
+                    v,
+                ));
+            }
+            9 => {
+                let mut v = Verdict::Agrees;
+                for w in self.bars.windows(2) {
+                    let (a, b) = (&w[0][da], &w[1][da]);
+                    if a.separated_from(b) && a.mean > b.mean {
+                        v = Verdict::Disagrees;
+                        break;
+                    }
+                    if !a.separated_from(b) {
+                        v = Verdict::Unresolved;
+                    }
+                }
+                out.push((f.findings[0].to_string(), format!("finish_time_data_aware {}", listing(da)), v));
+            }
+            _ => {}
+        }
+        if f.number == 4 {
+            // The ratios at 10 MB–800 GB, normal load (group 2); the verdict judges the order they imply
+            // (data-aware below no-overlap below start-time), not the paper's "about".
+            let b = &self.bars[2];
+            let ordered = |a: &Interval, c: &Interval| {
+                if !a.separated_from(c) {
+                    Verdict::Unresolved
+                } else if a.mean < c.mean {
+                    Verdict::Agrees
+                } else {
+                    Verdict::Disagrees
+                }
+            };
+            out.push((
+                f.findings[1].to_string(),
+                format!(
+                    "finish_time_data_aware / start_time_no_data_aware = {:.3}, / finish_time_no_overlap = {:.3} \
+                     (HPC2N, not CTC)",
+                    b[da].mean / b[st].mean,
+                    b[da].mean / b[no].mean
+                ),
+                both(ordered(&b[da], &b[no]), ordered(&b[no], &b[st])),
+            ));
+        }
+        out
+    }
+}
