@@ -1,5 +1,6 @@
-//! bagsim: a Bags-of-Tasks scheduling lab for multi-cluster grids (Iosup et al., HPDC'08) and desktop grids
-//! (Anglano & Canonico; `family::desktop_grid`), native and in wasm32.
+//! bagsim: a Bags-of-Tasks scheduling lab for multi-cluster grids (Iosup et al., HPDC'08), desktop grids
+//! (Anglano & Canonico; `family::desktop_grid`) and data grids (Liu et al.; `family::data_grid`), native and in
+//! wasm32.
 //!
 //! Module map (layers and boundaries in ARCHITECTURE.md): `engine` (time, events, random streams) → the shared
 //! `stats`, `resources`, `workload` and `trace` → `family::contract` (the run contract) and the families in

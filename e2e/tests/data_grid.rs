@@ -69,7 +69,18 @@ async fn data_grid_run_through_controls_matches_native() {
         assert_eq!(scenario_in_url(&client).await, expected, "a refused share changed the scenario");
         set_control(&client, "#dd-share", "0.5").await;
 
+        // Slowed to an hour of simulated time per second, the run pauses, resumes and is cancelled.
         wait_enabled(&client, "#run", READY_TIMEOUT).await;
+        set_control(&client, "#speed", "1").await;
+        click(&client, "#run").await;
+        wait_status(&client, &["running"], RUN_TIMEOUT).await;
+        click(&client, "#pause").await;
+        wait_status(&client, &["paused"], RUN_TIMEOUT).await;
+        click(&client, "#resume").await;
+        wait_status(&client, &["running"], RUN_TIMEOUT).await;
+        click(&client, "#cancel").await;
+        wait_status(&client, &["cancelled"], RUN_TIMEOUT).await;
+        set_control(&client, "#speed", "0").await;
         click(&client, "#run").await;
         wait_status(&client, &["finished"], RUN_TIMEOUT).await;
         wait_for(&client, Duration::from_secs(10), "the data-grid cards", || async {
@@ -123,6 +134,61 @@ async fn data_grid_run_through_controls_matches_native() {
 
         let violations = axe_violations(&client, "on the data-grid view").await;
         assert!(violations.is_empty(), "axe-core on the data-grid view:\n  {}", violations.join("\n  "));
+    })
+    .await;
+}
+
+/// A paper figure (Fig. 7, 3 seeds a bar) computed in the page's worker pool gives, bar by bar, the mean of the
+/// same runs made natively, to the bit, and shows the paper's findings with verdicts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_grid_paper_figure_matches_native() {
+    use bagsim::family::data_grid::figures::{figures, FigureResult};
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_control(&client, "#family", "data_grid").await;
+        wait_for(&client, Duration::from_secs(10), "the data-grid controls", || async {
+            exists(&client, "#dd-figure").await.then_some(())
+        })
+        .await;
+        js(&client, "document.querySelector('#dd-figures').open = true;", vec![]).await;
+        set_control(&client, "#dd-figure", "7").await;
+        click(&client, "#dd-figure-run").await;
+        wait_for(&client, Duration::from_secs(120), "the figure's runs", || async {
+            text(&client, "#dd-figure-status").await.filter(|s| s.starts_with("finished")).map(|_| ())
+        })
+        .await;
+        let s = scenario_in_url(&client).await;
+        let base_cfg = s.data_grid.clone().expect("a data-grid section");
+        let f = figures().into_iter().find(|f| f.number == 7).expect("Fig. 7");
+        let mut values: Vec<[Vec<f64>; 3]> = (0..f.groups.len()).map(|_| Default::default()).collect();
+        for (g, group) in values.iter_mut().enumerate() {
+            for (k, &scheme) in Scheme::ALL.iter().enumerate() {
+                for seed in 1..=3 {
+                    let mut sc = s.clone();
+                    sc.set_seed(seed);
+                    sc.data_grid = Some(f.config(&base_cfg, g, scheme));
+                    group[k].push(f.metric.of(&native(&sc)));
+                }
+            }
+        }
+        let r = FigureResult::of(&f, &values);
+        let cells = js(
+            &client,
+            "return [...document.querySelectorAll('#dd-figure-table td')].map(td => td.dataset.mean);",
+            vec![],
+        )
+        .await;
+        let page: Vec<f64> = cells.as_array().expect("cells").iter().filter_map(|v| v.as_str()?.parse().ok()).collect();
+        let native_means: Vec<f64> = r.bars.iter().flat_map(|b| b.iter().map(|i| i.mean)).collect();
+        println!("page {page:?}\nnative {native_means:?}");
+        assert_eq!(page.len(), native_means.len(), "the page's figure has another number of bars");
+        assert!(page.iter().zip(&native_means).all(|(p, n)| same_f64(*p, *n)), "the page's bars differ from native");
+        let verdicts = text(&client, "#dd-figure-claims").await.unwrap_or_default();
+        let expected = r.claims()[0].2.label();
+        assert!(verdicts.contains(expected), "the page's verdicts {verdicts:?} lack the native {expected:?}");
+        js(&client, "document.querySelector('#dd-figures').scrollIntoView();", vec![]).await;
+        let shot = screenshot(&client, "data-grid-figure.png").await;
+        println!("screenshot: {}", shot.display());
     })
     .await;
 }

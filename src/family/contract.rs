@@ -137,6 +137,18 @@ fn shorten_quotes(message: &str) -> String {
 /// Reads a scenario document from JSON. A refusal names the JSON path of the field (`desktop_grid.mix`,
 /// `platform.clusters[0].speed`; `scenario` for the document as a whole) and quotes at most a short prefix of a long
 /// value.
+///
+/// In wasm32 (the page, which reads scenarios only from its own links and storage, and edits them control by
+/// control) the path is not tracked: tracking instantiates every scenario type's deserializer a second time, 43 KB
+/// of gzipped wasm.
+#[cfg(target_arch = "wasm32")]
+pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    serde_json::from_str(text)
+        .map_err(|e| ScenarioError { field: "scenario".into(), message: shorten_quotes(&e.to_string()) })
+}
+
+/// Reads a scenario document from JSON, tracking the path of a refusal (see the wasm32 version).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {

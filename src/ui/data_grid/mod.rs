@@ -5,6 +5,7 @@
 
 mod charts;
 mod compare;
+mod figures;
 
 use crate::family::contract::Header;
 use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Sample};
@@ -273,6 +274,7 @@ pub fn DataGridResults(lab: Lab) -> impl IntoView {
                         on:click=move |_| crate::ui::send(&crate::protocol::ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-job results (CSV)"</button>
                 </div>
                 <compare::Compare lab=lab/>
+                <figures::DataGridFigures lab=lab/>
             </div>
         </Show>
     }
