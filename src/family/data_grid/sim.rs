@@ -12,8 +12,10 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug)]
 enum Event {
     Arrive(u32),
-    /// A job's reservation begins; stale when the version differs (compression moved it).
-    Start(u32, u32),
+    /// The earliest reservation of a site begins: its jobs due start; stale when the site's wake version differs
+    /// (an arrival or a compression brought an earlier reservation). One pending wake per site, not one event per
+    /// reservation, so that a compression that moves many reservations schedules one event.
+    Wake(u32, u32),
     End(u32),
     Sample,
 }
@@ -67,9 +69,13 @@ pub struct Settings {
 #[derive(Clone, Copy, Debug, Default)]
 struct State {
     ask: Option<Ask>,
-    version: u32,
     /// Current reservation [start, end).
     res: (f64, f64),
+}
+
+/// A reservation start as a key that orders as the time does (times are finite and ≥ 0).
+fn key(t: f64) -> u64 {
+    t.to_bits()
 }
 
 /// The simulation of one data-grid run.
@@ -200,8 +206,8 @@ impl Simulation {
         self.events += 1;
         match ev {
             Event::Arrive(j) => self.arrive(j as usize, now),
-            Event::Start(j, v) if self.state[j as usize].version == v => self.start(j as usize, now),
-            Event::Start(..) => {}
+            Event::Wake(k, v) if self.sites[k as usize].wake.1 == v => self.wake(k as usize, now),
+            Event::Wake(..) => {}
             Event::End(j) => self.end(j as usize, now),
             Event::Sample => {
                 self.sample(now);
@@ -228,6 +234,7 @@ impl Simulation {
         let (start, end) = ask.place(&site.profile, dispatch);
         site.profile.reserve(start, end, job.procs);
         site.queue.insert(j as u32);
+        site.starts.insert((key(start), j as u32));
         self.latest = self.latest.max(end);
         let r = &mut self.records[j];
         r.site = k as u32;
@@ -239,8 +246,32 @@ impl Simulation {
         // The §III rule applies when the schedule is compressed; the first reservation starts once the data is
         // there (Eq. 3: T_start ≥ T1).
         let early = self.settings.scheme.overlaps() && self.settings.backfill_rule == BackfillRule::DataAware;
-        self.state[j] = State { ask: Some(Ask { early, ..ask }), version: 0, res: (start, end) };
-        let _ = self.queue.schedule(start, Event::Start(j as u32, 0));
+        self.state[j] = State { ask: Some(Ask { early, ..ask }), res: (start, end) };
+        self.rewake(k);
+    }
+
+    /// Schedules the site's wake at its earliest reservation, if that is earlier than the wake pending.
+    fn rewake(&mut self, k: usize) {
+        let site = &mut self.sites[k];
+        let Some(&(bits, _)) = site.starts.first() else { return };
+        let t = f64::from_bits(bits);
+        if t < site.wake.0 {
+            site.wake = (t, site.wake.1 + 1);
+            let _ = self.queue.schedule(t, Event::Wake(k as u32, site.wake.1));
+        }
+    }
+
+    /// The site's reservations that begin now start, in order of time and then of arrival.
+    fn wake(&mut self, k: usize, now: f64) {
+        self.sites[k].wake.0 = f64::INFINITY;
+        while let Some(&(bits, j)) = self.sites[k].starts.first() {
+            if f64::from_bits(bits) > now {
+                break;
+            }
+            self.sites[k].starts.pop_first();
+            self.start(j as usize, now);
+        }
+        self.rewake(k);
     }
 
     fn start(&mut self, j: usize, now: f64) {
@@ -296,12 +327,13 @@ impl Simulation {
             let (start, end) = if start < st.res.0 { (start, end) } else { st.res };
             profile.reserve(start, end, ask.procs);
             if start != st.res.0 {
-                let v = st.version + 1;
-                self.state[j].version = v;
+                let site = &mut self.sites[k];
+                site.starts.remove(&(key(st.res.0), j as u32));
+                site.starts.insert((key(start), j as u32));
                 self.state[j].res = (start, end);
-                let _ = self.queue.schedule(start, Event::Start(j as u32, v));
             }
         }
+        self.rewake(k);
     }
 
     fn sample(&mut self, now: f64) {

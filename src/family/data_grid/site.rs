@@ -32,17 +32,27 @@ impl Ask {
     }
 }
 
-/// One site: its profile and its queue (job indices in order of arrival).
+/// One site: its profile, its queue (job indices in order of arrival) and the same jobs by reservation start.
 #[derive(Clone, Debug)]
 pub struct Site {
     pub profile: Profile,
     pub queue: BTreeSet<u32>,
+    /// Queued jobs by (reservation start as `f64::to_bits`, job).
+    pub starts: BTreeSet<(u64, u32)>,
+    /// The pending wake: its time (infinity when none) and version.
+    pub wake: (f64, u32),
     /// Processors held now.
     pub busy: u32,
 }
 
 impl Site {
     pub fn new(processors: u32) -> Site {
-        Site { profile: Profile::new(processors), queue: BTreeSet::new(), busy: 0 }
+        Site {
+            profile: Profile::new(processors),
+            queue: BTreeSet::new(),
+            starts: BTreeSet::new(),
+            wake: (f64::INFINITY, 0),
+            busy: 0,
+        }
     }
 }
