@@ -69,13 +69,23 @@ async fn data_grid_run_through_controls_matches_native() {
         assert_eq!(scenario_in_url(&client).await, expected, "a refused share changed the scenario");
         set_control(&client, "#dd-share", "0.5").await;
 
-        // Slowed to an hour of simulated time per second, the run pauses, resumes and is cancelled.
+        // Slowed to a day of simulated time per second, the run pauses, resumes and is cancelled.
         wait_enabled(&client, "#run", READY_TIMEOUT).await;
-        set_control(&client, "#speed", "1").await;
+        set_control(&client, "#speed", "3").await;
         click(&client, "#run").await;
         wait_status(&client, &["running"], RUN_TIMEOUT).await;
+        // Let the run reach the first busy days, then pause and look at the Gantt view with its reservations.
+        wait_for(&client, Duration::from_secs(60), "a queue of at least four jobs", || async {
+            let live = text(&client, "#dd-live").await.unwrap_or_default();
+            let queued = live.split(" jobs queued").next()?.rsplit(' ').next()?.parse::<u32>().ok()?;
+            (queued >= 4).then_some(())
+        })
+        .await;
         click(&client, "#pause").await;
         wait_status(&client, &["paused"], RUN_TIMEOUT).await;
+        js(&client, "document.querySelector('#dd-gantt').scrollIntoView();", vec![]).await;
+        let shot = screenshot(&client, "data-grid-gantt-running.png").await;
+        println!("screenshot while paused: {}", shot.display());
         click(&client, "#resume").await;
         wait_status(&client, &["running"], RUN_TIMEOUT).await;
         click(&client, "#cancel").await;

@@ -15,7 +15,7 @@ pub mod workload;
 
 pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Scheme};
 pub use metrics::DataGridMetrics;
-pub use sim::{JobRecord, Sample};
+pub use sim::{JobRecord, Pending, Sample};
 
 use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, ScenarioError, Start};
 use crate::trace::Trace;
@@ -34,12 +34,17 @@ pub struct DataGridReport {
     pub wall_time_s: f64,
 }
 
-/// What is new since the previous progress message: samples, and the jobs that ended.
+/// What is new since the previous progress message: samples, the jobs that ended, and (replacing the previous
+/// one) the jobs running now and the first reservations of each site's queue.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DataGridDetail {
     pub samples: Vec<Sample>,
     pub jobs: Vec<JobRecord>,
+    pub pending: Vec<Pending>,
 }
+
+/// Queued reservations per site a progress message carries (a few kilobytes; the Gantt view shows the next ones).
+const PENDING_PER_SITE: usize = 100;
 
 /// A data-grid run under the family contract.
 pub struct DataGridRun {
@@ -119,7 +124,7 @@ impl FamilyRun for DataGridRun {
         self.sent_samples = self.sim.samples().len();
         let jobs = self.sim.ended()[self.sent_jobs..].iter().map(|&j| self.sim.records()[j as usize]).collect();
         self.sent_jobs = self.sim.ended().len();
-        DataGridDetail { samples, jobs }
+        DataGridDetail { samples, jobs, pending: self.sim.pending(PENDING_PER_SITE) }
     }
 
     fn report(&self, wall_s: f64) -> DataGridReport {

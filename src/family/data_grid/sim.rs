@@ -42,6 +42,18 @@ pub struct JobRecord {
     pub estimate: f64,
 }
 
+/// A job that has not ended, as the Gantt view draws it: running (from its start to its reservation's end) or
+/// queued (its reservation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    pub job: u32,
+    pub site: u32,
+    pub procs: u32,
+    pub start: f64,
+    pub end: f64,
+    pub running: bool,
+}
+
 /// A time-series sample.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
@@ -169,6 +181,30 @@ impl Simulation {
     pub fn busy(&self) -> u64 {
         self.sites.iter().map(|s| u64::from(s.busy)).sum()
     }
+    /// The jobs running now and the first `queued` reservations of each site (earliest first).
+    pub fn pending(&self, queued: usize) -> Vec<Pending> {
+        let mut out = Vec::new();
+        for (k, site) in self.sites.iter().enumerate() {
+            for &j in &site.running {
+                let (r, st) = (&self.records[j as usize], &self.state[j as usize]);
+                out.push(Pending {
+                    job: j,
+                    site: k as u32,
+                    procs: r.procs,
+                    start: r.hold_start,
+                    end: st.res.1,
+                    running: true,
+                });
+            }
+            for &(_, j) in site.starts.iter().take(queued) {
+                let st = &self.state[j as usize];
+                let procs = self.records[j as usize].procs;
+                out.push(Pending { job: j, site: k as u32, procs, start: st.res.0, end: st.res.1, running: false });
+            }
+        }
+        out
+    }
+
     pub fn is_done(&self) -> bool {
         self.ended.len() == self.w.jobs.len()
     }
@@ -279,6 +315,7 @@ impl Simulation {
         let k = self.records[j].site as usize;
         let site = &mut self.sites[k];
         site.queue.remove(&(j as u32));
+        site.running.insert(j as u32);
         site.busy += ask.procs;
         let job = self.w.jobs[j];
         let r = &mut self.records[j];
@@ -304,6 +341,7 @@ impl Simulation {
         let procs = self.w.jobs[j].procs;
         let reserved_end = self.state[j].res.1;
         self.sites[k].busy -= procs;
+        self.sites[k].running.remove(&(j as u32));
         self.ended.push(j as u32);
         self.turnaround_sum += now - self.records[j].submit;
         if now < reserved_end {

@@ -41,6 +41,8 @@ pub struct Site {
     pub starts: BTreeSet<(u64, u32)>,
     /// The pending wake: its time (infinity when none) and version.
     pub wake: (f64, u32),
+    /// Jobs holding processors now.
+    pub running: BTreeSet<u32>,
     /// Processors held now.
     pub busy: u32,
 }
@@ -52,6 +54,7 @@ impl Site {
             queue: BTreeSet::new(),
             starts: BTreeSet::new(),
             wake: (f64::INFINITY, 0),
+            running: BTreeSet::new(),
             busy: 0,
         }
     }

@@ -3,7 +3,7 @@
 
 use super::Live;
 use crate::family::data_grid::gantt::{layout, Hold};
-use crate::family::data_grid::{DataGridReport, JobRecord, Sample};
+use crate::family::data_grid::{DataGridReport, JobRecord, Pending, Sample};
 use crate::ui::charts::PALETTE;
 use crate::ui::fmt_time;
 use plotters::prelude::*;
@@ -25,7 +25,8 @@ pub const GANTT_CAPTION: &str = "Each box is a job on the processors it held (ro
     2 000 jobs of the site. Blue: computation; orange: data moved by the job on its own processors; grey: processors \
     held while the job's data was still arriving (the data-aware backfill rule); a thin orange line: a transfer that \
     overlapped the job's queueing (finish_time_data_aware); a dark outline: a job that started before the \
-    reservation it was first given (backfilled into a hole).";
+    reservation it was first given (backfilled into a hole). While the run goes on: pale blue, a job running until \
+    its reservation ends at the latest; purple, the next reservations of the queue.";
 
 /// Most jobs the Gantt view draws, so that a busy site draws within a frame.
 const GANTT_JOBS: usize = 2_000;
@@ -49,7 +50,7 @@ pub fn draw_all(live: &Live, sites: &[u32], site: usize) {
     }
     if let Some(backend) = canvas(GANTT).and_then(CanvasBackend::with_canvas_object) {
         let root = backend.into_drawing_area();
-        let _ = draw_gantt(&root, &live.jobs, site, sites.get(site).copied().unwrap_or(1));
+        let _ = draw_gantt(&root, &live.jobs, &live.pending, site, sites.get(site).copied().unwrap_or(1));
         let _ = root.present();
     }
     if let Some(c) = canvas(GANTT) {
@@ -143,12 +144,14 @@ pub fn gantt_jobs(jobs: &[JobRecord], site: usize) -> Vec<&JobRecord> {
 fn draw_gantt<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
     jobs: &[JobRecord],
+    pending: &[Pending],
     site: usize,
     processors: u32,
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let shown = gantt_jobs(jobs, site);
-    if shown.is_empty() {
+    let pending: Vec<&Pending> = pending.iter().filter(|p| p.site as usize == site).collect();
+    if shown.is_empty() && pending.is_empty() {
         root.draw(&Text::new(
             format!("Site {}: no job has finished there yet", site + 1),
             (20, 30),
@@ -156,15 +159,20 @@ fn draw_gantt<DB: DrawingBackend>(
         ))?;
         return Ok(());
     }
+    // Ended jobs first (indices below `n`), then the pending ones: one layout, so no two boxes share a row.
+    let n = shown.len();
     let holds: Vec<Hold> = shown
         .iter()
+        .map(|j| (j.hold_start, j.end, j.procs))
+        .chain(pending.iter().map(|p| (p.start, p.end, p.procs)))
         .enumerate()
-        .map(|(i, j)| Hold { job: i as u32, start: j.hold_start, end: j.end, procs: j.procs })
+        .map(|(i, (start, end, procs))| Hold { job: i as u32, start, end, procs })
         .collect();
     let rows = layout(&holds, processors);
     let day = 86_400.0;
-    let t0 = shown.iter().map(|j| j.transfer_start.min(j.hold_start)).fold(f64::INFINITY, f64::min) / day;
-    let t1 = shown.iter().map(|j| j.end).fold(0.0, f64::max) / day;
+    let t0 =
+        holds.iter().map(|h| h.start).chain(shown.iter().map(|j| j.transfer_start)).fold(f64::INFINITY, f64::min) / day;
+    let t1 = holds.iter().map(|h| h.end).fold(0.0, f64::max) / day;
     let t1 = if t1 > t0 { t1 } else { t0 + 0.01 };
     let mut chart = ChartBuilder::on(root)
         .caption(format!("Site {} ({} processors)", site + 1, processors), ("sans-serif", 16))
@@ -184,7 +192,18 @@ fn draw_gantt<DB: DrawingBackend>(
     let compute = PALETTE[0];
     let transfer = RGBColor(230, 140, 20);
     let waiting = RGBColor(170, 170, 170);
-    for r in &rows {
+    let queued = RGBColor(150, 110, 200);
+    for r in rows.iter().filter(|r| r.job as usize >= n) {
+        let p = pending[r.job as usize - n];
+        let (y0, y1) = (f64::from(r.first), f64::from(r.first + r.count));
+        let fill = if p.running { compute.mix(0.3) } else { queued.mix(0.35) };
+        chart.draw_series(std::iter::once(Rectangle::new([(p.start / day, y0), (p.end / day, y1)], fill.filled())))?;
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(p.start / day, y0), (p.end / day, y1)],
+            WHITE.stroke_width(1),
+        )))?;
+    }
+    for r in rows.iter().filter(|r| (r.job as usize) < n) {
         let j = shown[r.job as usize];
         let (y0, y1) = (f64::from(r.first), f64::from(r.first + r.count));
         // Processors held before the computation: the job's own transfer (data moved on its processors) or the
@@ -206,7 +225,7 @@ fn draw_gantt<DB: DrawingBackend>(
         chart.draw_series(std::iter::once(Rectangle::new([(j.hold_start / day, y0), (j.end / day, y1)], border)))?;
     }
     // Transfers that overlapped the queueing: a thin line ending where the job took its processors.
-    for r in &rows {
+    for r in rows.iter().filter(|r| (r.job as usize) < n) {
         let j = shown[r.job as usize];
         if j.transfer_end > j.transfer_start && j.transfer_start < j.hold_start {
             let y = f64::from(r.first) + 0.5 * f64::from(r.count);

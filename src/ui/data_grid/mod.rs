@@ -8,7 +8,7 @@ mod compare;
 mod figures;
 
 use crate::family::contract::Header;
-use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Sample};
+use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Pending, Sample};
 use crate::family::Family;
 use crate::scenario::Scenario;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
@@ -22,6 +22,8 @@ struct Live {
     run_id: u32,
     samples: Vec<Sample>,
     jobs: Vec<JobRecord>,
+    /// Jobs running now and the next reservations (the latest progress message's).
+    pending: Vec<Pending>,
 }
 
 /// The reactive state of the data-grid results: reference-counted signals, so `on_progress` reaches them whatever
@@ -65,6 +67,7 @@ pub(crate) fn on_progress(lab: Lab, header: &Header, d: DataGridDetail) {
         }
         l.samples.extend_from_slice(&d.samples);
         l.jobs.extend_from_slice(&d.jobs);
+        l.pending = d.pending;
     });
     st.header.set(Some(*header));
     redraw(&st, header.finished_tasks == header.tasks);
