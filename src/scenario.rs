@@ -120,6 +120,21 @@ fn err(field: &str, message: impl Into<String>) -> ScenarioError {
     ScenarioError { field: field.to_string(), message: message.into() }
 }
 
+/// A value of the wrong kind where a name was expected (`"mix": 5`, `"family": null`) reads in serde_json as
+/// "expected value"; the refusal says instead which names the field allows, from the documented parameters.
+fn with_allowed(e: ScenarioError) -> ScenarioError {
+    if !e.message.starts_with("expected value") {
+        return e;
+    }
+    let families = [Family::MultiCluster, Family::DesktopGrid, Family::DataGrid];
+    match families.into_iter().flat_map(params).find(|p| p.path == e.field) {
+        Some(p) => {
+            ScenarioError { message: format!("not one of the allowed values ({}); {}", p.allowed, e.message), ..e }
+        }
+        None => e,
+    }
+}
+
 /// The keys every scenario has, whatever its family.
 pub const COMMON: &[Param] = &[
     Param {
@@ -194,7 +209,7 @@ impl Scenario {
 
     /// Parses JSON; the error names the field and what is allowed.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = crate::family::contract::parse_json(text)?;
+        let s: Scenario = crate::family::contract::parse_json(text).map_err(with_allowed)?;
         s.validate()?;
         Ok(s)
     }
@@ -283,6 +298,26 @@ mod tests {
         assert_eq!(listed(allowed("scheduling")), scheduling);
         let selection: Vec<String> = SelectionPolicy::ALL.iter().map(|p| p.name().to_string()).collect();
         assert_eq!(listed(allowed("selection")), selection);
+    }
+
+    /// A number or null where a name is expected names the field and its allowed names (the bad-input issue's
+    /// "expected value at line 1 column N").
+    #[test]
+    fn a_value_of_the_wrong_kind_names_the_allowed_names() {
+        for (json, field, name) in [
+            (r#"{"family": 1}"#, "family", "data_grid"),
+            (r#"{"family": "desktop_grid", "desktop_grid": {"mix": 5}}"#, "desktop_grid.mix", "all_vs"),
+            (
+                r#"{"family": "desktop_grid", "desktop_grid": {"availability": null}}"#,
+                "desktop_grid.availability",
+                "high",
+            ),
+            (r#"{"family": "data_grid", "data_grid": {"scheme": 7}}"#, "data_grid.scheme", "finish_time_data_aware"),
+        ] {
+            let e = Scenario::from_json(json).unwrap_err();
+            assert_eq!(e.field, field, "{json}: {e}");
+            assert!(e.message.contains(name), "{json}: {e}");
+        }
     }
 
     #[test]
