@@ -45,6 +45,18 @@ impl Stats {
     }
 }
 
+/// A number for a CSV cell: empty when it is undefined (NaN, as the mean of no value) or infinite, and 0 for −0,
+/// so that a table never shows `NaN`, `inf` or `-0`.
+pub fn csv_number(x: f64) -> String {
+    if !x.is_finite() {
+        String::new()
+    } else if x == 0.0 {
+        "0".to_string()
+    } else {
+        x.to_string()
+    }
+}
+
 /// Σ values with Neumaier's compensation.
 fn compensated_sum(values: &[f64]) -> f64 {
     let (mut sum, mut c) = (0.0f64, 0.0f64);
@@ -89,5 +101,13 @@ mod tests {
         // Naive summation loses the 1.0 entirely; the exact sum is 2.
         let mut v = vec![1e16, 1.0, -1e16, 1.0];
         assert_eq!(Stats::of(&mut v).mean, 0.5);
+    }
+
+    #[test]
+    fn csv_numbers_are_never_nan_inf_or_negative_zero() {
+        assert_eq!(super::csv_number(f64::NAN), "");
+        assert_eq!(super::csv_number(f64::INFINITY), "");
+        assert_eq!(super::csv_number(-0.0), "0");
+        assert_eq!(super::csv_number(1.5), "1.5");
     }
 }

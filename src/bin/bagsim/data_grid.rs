@@ -5,7 +5,7 @@ use bagsim::family::data_grid::{DataGridConfig, DataGridReport, Scheme};
 use bagsim::family::Family;
 use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
-use bagsim::stats::Stats;
+use bagsim::stats::{csv_number, Stats};
 use std::io::Write;
 
 macro_rules! say {
@@ -94,24 +94,24 @@ pub const SWEEP_HEADER: &str = "jobs,with_data,refused_too_wide,offered_load,fin
 /// One CSV row of a data-grid sweep.
 pub fn sweep_row(r: &DataGridReport) -> String {
     let (w, m) = (&r.workload, &r.metrics);
-    let num = |x: f64| if x.is_finite() { x.to_string() } else { String::new() };
+    let num = csv_number;
     format!(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         w.jobs,
         w.with_data,
         w.refused_too_wide,
-        w.offered_load,
+        num(w.offered_load),
         m.finished,
         num(m.turnaround.mean),
         num(m.turnaround.max),
         num(m.waiting.mean),
         num(m.transfer.mean),
-        m.utilization,
-        m.held_utilization,
+        num(m.utilization),
+        num(m.held_utilization),
         m.started_early,
-        m.makespan,
+        num(m.makespan),
         m.events,
-        r.wall_time_s
+        num(r.wall_time_s)
     )
 }
 

@@ -4,7 +4,7 @@
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule};
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
-use bagsim::stats::Stats;
+use bagsim::stats::{csv_number, Stats};
 use std::io::Write;
 
 macro_rules! say {
@@ -103,27 +103,28 @@ pub const SWEEP_HEADER: &str = "machines,effective_power,occupancy,bot_rate,bots
 pub fn sweep_row(r: &DgReport) -> String {
     let (w, m) = (&r.workload, &r.metrics);
     let k = &m.counters;
+    let n = csv_number;
     format!(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         w.machines,
-        w.effective_power,
-        w.occupancy,
-        w.bot_rate,
+        n(w.effective_power),
+        n(w.occupancy),
+        n(w.bot_rate),
         m.bots,
         m.tasks,
         m.finished_bots,
         m.saturated,
-        m.growth_rate,
-        m.turnaround.mean,
-        m.waiting.mean,
-        m.execution_makespan.mean,
-        m.rwt,
+        n(m.growth_rate),
+        n(m.turnaround.mean),
+        n(m.waiting.mean),
+        n(m.execution_makespan.mean),
+        n(m.rwt),
         k.replicas_started,
         k.checkpoints_taken,
         k.checkpoints_restored,
         k.failures,
         k.events,
-        r.wall_time_s
+        n(r.wall_time_s)
     )
 }
 

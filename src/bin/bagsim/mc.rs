@@ -2,7 +2,7 @@
 //! experiments of [Iosup08] §5.
 
 use bagsim::run::Report;
-use bagsim::stats::Stats;
+use bagsim::stats::{csv_number, Stats};
 use std::io::Write;
 
 macro_rules! say {
@@ -98,28 +98,29 @@ pub fn sweep_header() -> String {
 /// One CSV row of a multi-cluster sweep.
 pub fn sweep_row(r: &Report) -> String {
     let m = &r.metrics;
+    let n = csv_number;
     let mut row = format!(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         r.workload.bots,
         r.workload.tasks,
-        r.workload.achieved_load,
-        m.tasks.finished_fraction,
-        m.system.utilization,
-        m.overall.makespan.mean,
-        m.overall.makespan.p50,
-        m.overall.makespan.p90,
-        m.overall.nsl.mean,
-        m.overall.nsl.p50,
-        m.overall.nsl.p90,
-        m.overall.wait.mean,
-        m.tasks.wait.mean,
-        m.tasks.wasted,
+        n(r.workload.achieved_load),
+        n(m.tasks.finished_fraction),
+        n(m.system.utilization),
+        n(m.overall.makespan.mean),
+        n(m.overall.makespan.p50),
+        n(m.overall.makespan.p90),
+        n(m.overall.nsl.mean),
+        n(m.overall.nsl.p50),
+        n(m.overall.nsl.p90),
+        n(m.overall.wait.mean),
+        n(m.tasks.wait.mean),
+        n(m.tasks.wasted),
         m.system.events,
-        r.wall_time_s
+        n(r.wall_time_s)
     );
     for (name, _, _) in bagsim::workload::size_class::SIZE_CLASSES {
         match m.per_class.iter().find(|g| g.class == name) {
-            Some(g) => row.push_str(&format!(",{},{}", g.nsl.mean, g.makespan.mean)),
+            Some(g) => row.push_str(&format!(",{},{}", n(g.nsl.mean), n(g.makespan.mean))),
             None => row.push_str(",,"),
         }
     }
