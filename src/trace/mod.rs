@@ -8,8 +8,9 @@
 //! - a field the importer reads that is not a (finite) number, or not a whole number where one is required, skips
 //!   the line (SWF: all 18 fields are numbers; GWF: fields 1–5, 8, 9 and 11, the others may be text such as
 //!   JobStructure `UNITARY`);
-//! - submit time unknown (−1) or negative: skipped (a job must arrive somewhere in time);
-//! - run time unknown (−1) or negative: skipped (nothing to simulate);
+//! - submit time unknown (−1), negative or above [`MAX_TIME`]: skipped (a job must arrive somewhere in time);
+//! - run time unknown (−1), negative or above [`MAX_TIME`]: skipped (nothing to simulate; a run of 10^308 s would
+//!   make every sum infinite);
 //! - status (field 11): 1 completed, 0 failed, 5 cancelled, −1 unknown are kept (a failed or cancelled job held its
 //!   processors for its run time); 2–4 mark the partial executions of checkpointed or swapped jobs, which this
 //!   importer does not reassemble: skipped; any other value: skipped as out of range;
@@ -36,6 +37,9 @@ pub const MAX_SKIPS: usize = 100;
 pub const MAX_LINE: usize = 65_536;
 /// Most processors a job may use (a split job becomes this many tasks).
 pub const MAX_PROCS: u32 = 1_000_000;
+/// Latest submit time and longest run time a job may have, s (about 3 170 years: far beyond any log, and small
+/// enough that sums and counts over a trace stay finite and exact).
+pub const MAX_TIME: f64 = 1e11;
 /// Compressed bytes handed to the gzip decoder at once: deflate expands at most ~1 032×, so one step yields at
 /// most ~8 MiB however the page slices the file.
 const GZIP_STEP: usize = 8 * 1024;
@@ -673,18 +677,26 @@ impl Fields<'_> {
 
 /// The rules of the module doc, in field order, after the format parser read the numbers.
 fn apply_rules(f: &Fields<'_>, mut raw: RawJob) -> Result<RawJob, Skip> {
-    if raw.submit < 0.0 {
+    if raw.submit < 0.0 || raw.submit > MAX_TIME {
         return Err(if raw.submit == -1.0 {
             f.skip(2, "unknown submit time", "unknown (-1); a job needs its submit time".into())
         } else {
-            f.skip(2, "out of range", format!("{} is out of range; allowed ≥ 0 s, or -1 = unknown", raw.submit))
+            f.skip(
+                2,
+                "out of range",
+                format!("{} is out of range; allowed 0–{MAX_TIME:e} s, or -1 = unknown", f.shown(2)),
+            )
         });
     }
-    if raw.run < 0.0 {
+    if raw.run < 0.0 || raw.run > MAX_TIME {
         return Err(if raw.run == -1.0 {
             f.skip(4, "unknown run time", "unknown (-1); nothing to simulate".into())
         } else {
-            f.skip(4, "out of range", format!("{} is out of range; allowed ≥ 0 s, or -1 = unknown", raw.run))
+            f.skip(
+                4,
+                "out of range",
+                format!("{} is out of range; allowed 0–{MAX_TIME:e} s, or -1 = unknown", f.shown(4)),
+            )
         });
     }
     let max = i64::from(MAX_PROCS);
@@ -918,7 +930,18 @@ mod tests {
         let s = only_skip(&swf_line("2 -1 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1"));
         assert_eq!((s.field, s.kind.as_str()), (Some(2), "unknown submit time"));
         let s = only_skip(&swf_line("2 -7 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1"));
-        assert_eq!(s.to_string(), "line 3, field 2 (submit time): -7 is out of range; allowed ≥ 0 s, or -1 = unknown");
+        assert_eq!(
+            s.to_string(),
+            "line 3, field 2 (submit time): -7 is out of range; allowed 0–1e11 s, or -1 = unknown"
+        );
+        // A run of 10^308 s would make every sum over the trace infinite (the bad-input issue's reproducer).
+        let s = only_skip(&swf_line("2 5 0 1e308 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1"));
+        assert_eq!(
+            s.to_string(),
+            "line 3, field 4 (run time): 1e308 is out of range; allowed 0–1e11 s, or -1 = unknown"
+        );
+        let s = only_skip(&swf_line("2 1e308 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1"));
+        assert_eq!((s.field, s.kind.as_str()), (Some(2), "out of range"));
         let s = only_skip(&swf_line("2 5 0 -1 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1"));
         assert_eq!((s.field, s.kind.as_str()), (Some(4), "unknown run time"));
         let s = only_skip(&swf_line("2 5 0 10 0 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1"));
