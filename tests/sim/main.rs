@@ -9,6 +9,7 @@ mod desktop_grid;
 mod determinism;
 mod erlang;
 mod fit_bits;
+mod fuzz;
 mod hand_cases;
 mod invariants;
 mod reproduce;

@@ -248,7 +248,10 @@ impl Simulation {
             Event::Sample => {
                 self.sample(now);
                 if !self.is_done() {
-                    let _ = self.queue.schedule(now + self.settings.sample_interval, Event::Sample);
+                    // At most about a thousand more samples to the latest reservation's end: a job that runs for
+                    // years must not fill the memory with samples of an idle stretch.
+                    let step = self.settings.sample_interval.max((self.latest - now) / 1_000.0);
+                    let _ = self.queue.schedule(now + step, Event::Sample);
                 }
             }
         }
