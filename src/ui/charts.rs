@@ -187,7 +187,7 @@ impl RunData {
 const CDF_SAMPLE: usize = 10_000;
 
 /// Axis labels: three significant digits, no float noise ("0.0312", "45.2", "1.2e5").
-fn short_number(v: f64) -> String {
+pub(crate) fn short_number(v: f64) -> String {
     let a = v.abs();
     if a == 0.0 {
         "0".into()
@@ -250,6 +250,8 @@ pub fn draw_time_series<DB: DrawingBackend>(
         .axis_desc_style(("sans-serif", font(12)))
         .x_desc("simulated time [days]")
         .y_desc(y_label)
+        .x_label_formatter(&|v| short_number(*v))
+        .y_label_formatter(&|v| short_number(*v))
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
     if let (Some(f), Some(r)) = (per_cluster, runs.last()) {
@@ -418,6 +420,7 @@ pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[&Run
             .axis_desc_style(("sans-serif", font(12)))
             .x_desc(if nsl { "NSL" } else { "makespan [s]" })
             .y_desc("fraction of BoTs")
+            .y_label_formatter(&|v| short_number(*v))
             .x_labels(8)
             .x_label_formatter(&|v| short_number(*v))
             .draw()?;

@@ -4,7 +4,7 @@
 use super::Live;
 use crate::family::data_grid::gantt::{layout, Hold};
 use crate::family::data_grid::{DataGridReport, JobRecord, Pending, Sample};
-use crate::ui::charts::PALETTE;
+use crate::ui::charts::{short_number, PALETTE};
 use crate::ui::fmt_time;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -111,6 +111,8 @@ fn draw_series<DB: DrawingBackend>(
         .axis_desc_style(("sans-serif", 12))
         .x_desc("simulated time [days]")
         .y_desc(y_desc)
+        .x_label_formatter(&|v| short_number(*v))
+        .y_label_formatter(&|v| short_number(*v))
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
     for (k, line) in lines.into_iter().enumerate() {
@@ -185,6 +187,7 @@ fn draw_gantt<DB: DrawingBackend>(
         .label_style(("sans-serif", 12))
         .axis_desc_style(("sans-serif", 12))
         .x_desc("simulated time [days]")
+        .x_label_formatter(&|v| short_number(*v))
         .y_desc("processor")
         .y_label_formatter(&|y| format!("{y:.0}"))
         .light_line_style(WHITE.mix(0.0))

@@ -131,6 +131,8 @@ fn draw_series<DB: DrawingBackend>(
         .axis_desc_style(("sans-serif", 12))
         .x_desc("simulated time [days]")
         .y_desc(y_label)
+        .x_label_formatter(&|v| crate::ui::charts::short_number(*v))
+        .y_label_formatter(&|v| crate::ui::charts::short_number(*v))
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
     let colour = crate::ui::charts::PALETTE[0];
