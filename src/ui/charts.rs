@@ -186,7 +186,7 @@ impl RunData {
 /// more would only make a live redraw slower.
 const CDF_SAMPLE: usize = 10_000;
 
-/// Axis labels: three significant digits, no float noise ("0.0312", "45.2", "1.2e5").
+/// Axis labels: three significant digits without trailing zeros, no float noise ("0.0312", "45.2", "2", "1.2e5").
 pub(crate) fn short_number(v: f64) -> String {
     let a = v.abs();
     if a == 0.0 {
@@ -194,8 +194,14 @@ pub(crate) fn short_number(v: f64) -> String {
     } else if !(1e-3..1e5).contains(&a) {
         format!("{v:.1e}")
     } else {
+        // Three significant digits, without trailing zeros: 45000, 2, 0.5, 0.04.
         let digits = (2 - libm::floor(libm::log10(a)) as i32).max(0) as usize;
-        format!("{v:.digits$}")
+        let s = format!("{v:.digits$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
     }
 }
 
