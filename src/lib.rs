@@ -12,6 +12,7 @@ pub mod family;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;
 pub mod protocol;
+pub mod readings;
 pub mod registry;
 pub mod resources;
 /// The multi-cluster family's run glue, under the name it had before families existed.

@@ -208,3 +208,12 @@ pub fn run_any(s: &Scenario) -> Result<AnyReport, ScenarioError> {
     let start = std::time::Instant::now();
     run_any_with_clock(s, &move || start.elapsed().as_secs_f64())
 }
+
+/// The readings of a family: the decisions its paper leaves open, as scenario keys with named values.
+pub fn readings(family: Family) -> &'static [crate::readings::Reading] {
+    match family {
+        Family::MultiCluster => crate::family::multi_cluster::readings::READINGS,
+        Family::DesktopGrid => crate::family::desktop_grid::readings::READINGS,
+        Family::DataGrid => crate::family::data_grid::readings::READINGS,
+    }
+}

@@ -141,15 +141,28 @@ mod cli {
         Reproduce {
             /// fig3, fig4, …, fig11, or all
             figure: String,
-            /// Seeds per point (1–100).
-            #[arg(long, default_value_t = bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)]
-            seeds: u32,
+            /// Seeds per point (1–100), or auto: 5, then 10, 20 and 30 while a finding is not resolved.
+            #[arg(long, default_value = "5")]
+            seeds: String,
+            /// KEY=A,B,…: run the findings under each reading of KEY (repeat for several keys; every combination
+            /// runs). `bagsim readings` lists the keys and their values; `all` takes every value.
+            #[arg(long = "readings", value_name = "KEY=A,B")]
+            readings: Vec<String>,
+            /// A multi-cluster scenario file the figure's runs start from instead of the defaults.
+            #[arg(long)]
+            base: Option<PathBuf>,
             /// Output file stem.
             #[arg(long, default_value = "reproduce")]
             out: PathBuf,
             /// Worker threads (default: all cores).
             #[arg(long)]
             jobs: Option<usize>,
+        },
+        /// List the readings of a family: the decisions its paper leaves open, as scenario keys with named values
+        /// (the default first), and the sentence each rests on.
+        Readings {
+            #[arg(long, value_enum, default_value = "multi_cluster")]
+            family: FamilyKind,
         },
         /// Print the workload the scenario would simulate.
         Generate {
@@ -310,8 +323,34 @@ mod cli {
                 }
                 Ok(())
             }
-            Command::Reproduce { figure, seeds, out, jobs } => {
-                mc::reproduce(&figure, seeds, &out, bagsim::parallel::threads(jobs))
+            Command::Reproduce { figure, seeds, readings, base, out, jobs } => {
+                let seeds =
+                    bagsim::readings::Seeds::parse(&seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
+                let jobs = bagsim::parallel::threads(jobs);
+                if readings.is_empty() && base.is_none() {
+                    if let bagsim::readings::Seeds::Fixed(n) = seeds {
+                        return mc::reproduce(&figure, n, &out, jobs);
+                    }
+                }
+                let base = match base {
+                    Some(p) => {
+                        load(&p)?.as_multi_cluster().map_err(|e| format!("--base {}: {e}", p.display()))?.clone()
+                    }
+                    None => Default::default(),
+                };
+                mc::reproduce_readings(&figure, &base, &readings, seeds, &out, jobs)
+            }
+            Command::Readings { family } => {
+                let family = match family {
+                    FamilyKind::MultiCluster => Family::MultiCluster,
+                    FamilyKind::DesktopGrid => Family::DesktopGrid,
+                    FamilyKind::DataGrid => Family::DataGrid,
+                };
+                for r in registry::readings(family) {
+                    say!("{}: {} (default {})", r.key, r.names().join(", "), r.values[0].0);
+                    say!("    rests on: {}", r.rests_on);
+                }
+                Ok(())
             }
             Command::Run { scenario, seed, out, csv } => {
                 let mut s = load(&scenario)?;
@@ -763,57 +802,7 @@ mod cli {
         Ok(())
     }
 
-    /// A --set value as JSON: numbers stay numbers, null stays null, everything else is a string.
-    fn json_value(v: &str) -> serde_json::Value {
-        if v == "null" {
-            return serde_json::Value::Null;
-        }
-        if let Ok(n) = v.parse::<u64>() {
-            return n.into();
-        }
-        if let Ok(x) = v.parse::<f64>() {
-            if let Some(n) = serde_json::Number::from_f64(x) {
-                return serde_json::Value::Number(n);
-            }
-        }
-        serde_json::Value::String(v.to_string())
-    }
-
-    /// Sets `path` (keys and array indices joined by dots, e.g. `data_grid.data_mb.1`) in a scenario's JSON.
-    fn set_path(root: &mut serde_json::Value, path: &str, value: serde_json::Value) -> Result<(), String> {
-        let parts: Vec<&str> = path.split('.').collect();
-        let (last, inner) = parts.split_last().ok_or_else(|| format!("--set {path}: empty key"))?;
-        let mut cur = root;
-        for part in inner {
-            cur = match cur {
-                serde_json::Value::Array(list) => {
-                    let len = list.len();
-                    part.parse::<usize>()
-                        .ok()
-                        .and_then(|k| list.get_mut(k))
-                        .ok_or_else(|| format!("--set {path}: {part} is not an index of a list of {len}"))?
-                }
-                serde_json::Value::Object(obj) => obj.entry(part.to_string()).or_insert_with(|| serde_json::json!({})),
-                _ => return Err(format!("--set {path}: {part} is not inside an object")),
-            };
-        }
-        match cur {
-            serde_json::Value::Array(list) => {
-                let len = list.len();
-                let slot = last
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|k| list.get_mut(k))
-                    .ok_or_else(|| format!("--set {path}: {last} is not an index of a list of {len}"))?;
-                *slot = value;
-            }
-            serde_json::Value::Object(obj) => {
-                obj.insert(last.to_string(), value);
-            }
-            _ => return Err(format!("--set {path}: {last} is not inside an object")),
-        }
-        Ok(())
-    }
+    use bagsim::readings::{json_value, set_path};
 
     fn sweep(base: &Scenario, sets: &[String], out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
         let mut axes: Vec<(String, Vec<String>)> = Vec::new();

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Streams {
-    /// Each cluster receives its own independent stream of the model, with its own users, at the target load of
-    /// its own capacity ([Iosup08] §4.2: "each of the 20 clusters … receives an independent stream").
+    /// Each cluster receives its own independent stream of the model, with its own users, scaled as the
+    /// [`LoadSplit`] says ([Iosup08] §4.2: "each of the 20 clusters … receives an independent stream").
     #[default]
     PerCluster,
     /// One stream for the whole platform; user u (0-based rank) is homed at cluster u mod C.
@@ -25,6 +25,40 @@ impl Streams {
         match self {
             Streams::PerCluster => "per_cluster",
             Streams::Global => "global",
+        }
+    }
+}
+
+/// How the target load is shared among per-cluster streams (a reading of [Iosup08] §4.2, docs/model.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadSplit {
+    /// Every stream carries the same share of the work: the target load of the platform's capacity divided by
+    /// the number of streams.
+    #[default]
+    Equal,
+    /// Every stream carries the target load of its own cluster's capacity.
+    Capacity,
+}
+
+impl LoadSplit {
+    pub const ALL: [LoadSplit; 2] = [LoadSplit::Equal, LoadSplit::Capacity];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadSplit::Equal => "equal",
+            LoadSplit::Capacity => "capacity",
+        }
+    }
+
+    /// The targets the streams are scaled to: under `Equal` every target's capacity becomes the mean capacity.
+    pub fn targets<'a>(self, targets: &[StreamTarget<'a>]) -> Vec<StreamTarget<'a>> {
+        match self {
+            LoadSplit::Capacity => targets.to_vec(),
+            LoadSplit::Equal => {
+                let mean = targets.iter().map(|t| t.capacity).sum::<f64>() / targets.len().max(1) as f64;
+                targets.iter().map(|t| StreamTarget { capacity: mean, ..*t }).collect()
+            }
         }
     }
 }
@@ -46,7 +80,8 @@ pub struct StreamSummary {
     pub cluster: String,
     pub bots: u64,
     pub tasks: u64,
-    /// Σ runtimes / (cluster capacity × submission period).
+    /// Σ runtimes / (the capacity the stream was scaled to × submission period): its own cluster's under
+    /// `LoadSplit::Capacity`, the mean cluster's under `LoadSplit::Equal`.
     pub achieved_load: f64,
     pub iat_scale: f64,
 }

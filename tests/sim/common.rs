@@ -25,6 +25,8 @@ pub fn config(architecture: Architecture, selection: SelectionPolicy, scheduling
     SimConfig {
         architecture,
         monitoring_period: 0.0,
+        eligible_set: Default::default(),
+        fcondor_move: Default::default(),
         selection,
         scheduling,
         predictor: PredictorModel::LastValue,

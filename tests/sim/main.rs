@@ -12,6 +12,7 @@ mod fit_bits;
 mod fuzz;
 mod hand_cases;
 mod invariants;
+mod readings;
 mod reproduce;
 mod samplers;
 mod streams;

@@ -3,7 +3,7 @@
 
 use bagsim::run;
 use bagsim::scenario::McScenario;
-use bagsim::workload::streams::Streams;
+use bagsim::workload::streams::{LoadSplit, Streams};
 
 fn scenario(load: f64, seed: u64) -> McScenario {
     let mut s = McScenario { seed, ..Default::default() };
@@ -35,35 +35,43 @@ fn light_tailed(load: f64, seed: u64) -> McScenario {
     McScenario::from_json(&json).expect("valid scenario")
 }
 
+/// Under `load_split = "capacity"` every stream carries the target load of its own cluster's capacity; under
+/// `"equal"` (the default) every stream carries the same work, the target load of the mean cluster's capacity.
 #[test]
 fn each_cluster_stream_reaches_its_share_of_the_load() {
-    for (load, seed) in [(0.2, 1), (0.6, 2), (0.95, 3)] {
-        let s = light_tailed(load, seed);
-        let p = run::prepare(&s).unwrap();
-        assert_eq!(p.streams.len(), p.clusters.len());
-        let w = &p.generated.workload;
-        for (c, (stream, cluster)) in p.streams.iter().zip(&p.clusters).enumerate() {
-            assert_eq!(stream.cluster, cluster.name);
-            assert!(
-                (stream.achieved_load / load - 1.0).abs() < 0.01,
-                "{} at {load}: achieved {}",
-                cluster.name,
-                stream.achieved_load
-            );
-            // The stream's work is the cluster's own BoTs: share ∝ capacity.
-            let work: f64 = (0..w.bots.len())
-                .filter(|&b| w.bots[b].home == Some(c as u32))
-                .map(|b| w.bot_runtimes(b).iter().sum::<f64>())
-                .sum();
-            let share = work / (f64::from(cluster.processors) * cluster.speed * s.workload.submission_period);
-            assert!(
-                (share - stream.achieved_load).abs() < 1e-9,
-                "{}: {share} vs {}",
-                cluster.name,
-                stream.achieved_load
-            );
+    for split in LoadSplit::ALL {
+        for (load, seed) in [(0.2, 1), (0.6, 2), (0.95, 3)] {
+            let mut s = light_tailed(load, seed);
+            s.workload.load_split = split;
+            let p = run::prepare(&s).unwrap();
+            assert_eq!(p.streams.len(), p.clusters.len());
+            let caps: Vec<f64> = p.clusters.iter().map(|c| f64::from(c.processors) * c.speed).collect();
+            let mean_cap = caps.iter().sum::<f64>() / caps.len() as f64;
+            let w = &p.generated.workload;
+            for (c, (stream, cluster)) in p.streams.iter().zip(&p.clusters).enumerate() {
+                assert_eq!(stream.cluster, cluster.name);
+                assert!(
+                    (stream.achieved_load / load - 1.0).abs() < 0.01,
+                    "{} at {load} ({split:?}): achieved {}",
+                    cluster.name,
+                    stream.achieved_load
+                );
+                // The stream's work is the cluster's own BoTs.
+                let work: f64 = (0..w.bots.len())
+                    .filter(|&b| w.bots[b].home == Some(c as u32))
+                    .map(|b| w.bot_runtimes(b).iter().sum::<f64>())
+                    .sum();
+                let cap = if split == LoadSplit::Capacity { caps[c] } else { mean_cap };
+                let share = work / (cap * s.workload.submission_period);
+                assert!(
+                    (share / stream.achieved_load - 1.0).abs() < 1e-9,
+                    "{}: {share} vs {}",
+                    cluster.name,
+                    stream.achieved_load
+                );
+            }
+            assert!((p.generated.achieved_load / load - 1.0).abs() < 0.01);
         }
-        assert!((p.generated.achieved_load / load - 1.0).abs() < 0.01);
     }
 }
 
@@ -102,7 +110,10 @@ fn heavy_tailed_streams_miss_only_by_one_bot_and_say_so() {
 
 #[test]
 fn changing_one_cluster_leaves_the_other_streams_identical() {
-    let base = scenario(0.5, 7);
+    // Under the capacity split a stream depends on its own cluster only (under the equal split every stream's
+    // share depends on the mean capacity, so resizing one cluster rescales them all).
+    let mut base = scenario(0.5, 7);
+    base.workload.load_split = LoadSplit::Capacity;
     let mut changed = base.clone();
     let mut clusters = bagsim::family::multi_cluster::platform::das2_g5k();
     clusters[3].processors *= 2;

@@ -371,8 +371,10 @@ fn a_scenario_with_each_generator_runs_end_to_end() {
                 if streams == "per_cluster" {
                     assert_eq!(w.users, 3 * g.users_per_stream(), "{label}");
                     assert_eq!(p.streams.len(), 3);
-                    // Cluster 1's BoTs are its own stream's, from its own seed and capacity.
-                    let cap = 32.0 * 1.5;
+                    // Cluster 1's BoTs are its own stream's, from its own seed and, under the default equal load
+                    // split, the mean cluster's capacity.
+                    let caps: Vec<f64> = small_platform().iter().map(|&(p, s)| f64::from(p) * s).collect();
+                    let cap = caps.iter().sum::<f64>() / caps.len() as f64;
                     let own = g.generate(cluster_seed(9, 1), s.workload.load, cap, 259_200.0).unwrap().workload;
                     let mine: Vec<_> = w.bots.iter().filter(|b| b.home == Some(1)).collect();
                     assert_eq!(mine.len(), own.bots.len(), "{label}");
@@ -456,7 +458,9 @@ fn leaves(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
 
 #[test]
 fn changing_one_cluster_leaves_the_other_clusters_streams_identical() {
-    let s = McScenario::from_json(&scenario_json(r#"{"login_logout": {}}"#, "per_cluster", "0.5")).unwrap();
+    let mut s = McScenario::from_json(&scenario_json(r#"{"login_logout": {}}"#, "per_cluster", "0.5")).unwrap();
+    // Under the capacity split a stream depends on its own cluster only.
+    s.workload.load_split = bagsim::workload::streams::LoadSplit::Capacity;
     let mut t = s.clone();
     if let bagsim::family::multi_cluster::platform::PlatformSpec { clusters: Some(c), .. } = &mut t.platform {
         c[1] = Cluster { name: "c1".into(), processors: 64, speed: 1.5 };

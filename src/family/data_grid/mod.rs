@@ -8,6 +8,7 @@ pub mod config;
 pub mod figures;
 pub mod gantt;
 pub mod metrics;
+pub mod readings;
 pub mod scheme;
 pub mod sim;
 pub mod site;

@@ -8,6 +8,7 @@ pub mod config;
 pub mod figures;
 pub mod machines;
 pub mod metrics;
+pub mod readings;
 pub mod report;
 pub mod sim;
 pub mod workload;

@@ -3,7 +3,7 @@
 //! allowed range) and their `bagsim scenario --doc` entries. A scenario file carries these keys at its top level, as
 //! every file did before families existed.
 
-use super::architecture::Architecture;
+use super::architecture::{Architecture, EligibleSet, FcondorMove};
 use super::platform::PlatformSpec;
 use super::policy::predictor::{PredictorInput, PredictorModel};
 use super::policy::scheduling::SchedulingPolicy;
@@ -14,7 +14,7 @@ use crate::trace::Format;
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::generators::Generator;
 use crate::workload::model::{BotModel, Calibration, Preset};
-use crate::workload::streams::Streams;
+use crate::workload::streams::{LoadSplit, Streams};
 use serde::{Deserialize, Serialize};
 
 pub const DAY: f64 = 86_400.0;
@@ -86,6 +86,8 @@ pub struct WorkloadConfig {
     pub max_size: u32,
     /// One independent stream per cluster (default) or one global stream.
     pub streams: Streams,
+    /// How per-cluster streams share the load: equally (default) or in proportion to capacity (docs/model.md).
+    pub load_split: LoadSplit,
     /// The unit and bounds of the model's runtimes (ART, RTV).
     pub calibration: Calibration,
     /// A trace replayed as it is instead of the model (absent from the JSON when null, so scenarios without one
@@ -147,6 +149,7 @@ impl Default for WorkloadConfig {
             mean_runtime: None,
             max_size: 5000,
             streams: Streams::PerCluster,
+            load_split: LoadSplit::Equal,
             calibration: Calibration::Minutes,
             trace: None,
             generator: None,
@@ -168,11 +171,20 @@ pub struct ArchitectureConfig {
     pub kind: Architecture,
     /// csp only: period of the monitoring service that reports free processors, seconds; 0 = always exact.
     pub monitoring_period: f64,
+    /// When an RM forms its next eligible set: once the current one is dispatched (default) or completed.
+    pub eligible_set: EligibleSet,
+    /// fcondor only: a user moves to the next RM task by task (default) or BoT by BoT.
+    pub fcondor_move: FcondorMove,
 }
 
 impl Default for ArchitectureConfig {
     fn default() -> Self {
-        ArchitectureConfig { kind: Architecture::Csp, monitoring_period: 0.0 }
+        ArchitectureConfig {
+            kind: Architecture::Csp,
+            monitoring_period: 0.0,
+            eligible_set: EligibleSet::Dispatched,
+            fcondor_move: FcondorMove::Task,
+        }
     }
 }
 
@@ -363,7 +375,14 @@ pub const PARAMS: &[Param] = &[
         unit: "",
         allowed: "per_cluster, global",
         meaning: "per_cluster: each cluster receives its own independent stream with its own users, at the target \
-                  load of its own capacity ([Iosup08] §4.2); global: one stream, user u homed at cluster u mod C",
+                  load share of workload.load_split ([Iosup08] §4.2); global: one stream, user u homed at cluster u mod C",
+    },
+    Param {
+        path: "workload.load_split",
+        unit: "",
+        allowed: "equal, capacity",
+        meaning: "per-cluster streams: equal, each carries the same share of the target load of the whole platform \
+                  (the default, docs/model.md); capacity, each carries the target load of its own cluster's capacity",
     },
     Param {
         path: "workload.calibration",
@@ -485,6 +504,20 @@ pub const PARAMS: &[Param] = &[
         unit: "s",
         allowed: "0 – 86 400",
         meaning: "csp: how often free processors are reported; 0 = exact",
+    },
+    Param {
+        path: "architecture.eligible_set",
+        unit: "",
+        allowed: "dispatched, completed",
+        meaning: "an RM forms its next eligible set once every task of the current one is dispatched (default) or \
+                  has finished ([Iosup08] §2.2; docs/model.md, \"Readings\")",
+    },
+    Param {
+        path: "architecture.fcondor_move",
+        unit: "",
+        allowed: "task, bot",
+        meaning: "fcondor: a user moves to the next RM as soon as one of its tasks queues (task, default) or after a \
+                  BoT of which some task queued, each BoT going whole to one RM (bot)",
     },
     Param {
         path: "selection",

@@ -8,5 +8,6 @@ pub mod live;
 pub mod metrics;
 pub mod platform;
 pub mod policy;
+pub mod readings;
 pub mod run;
 pub mod simulation;

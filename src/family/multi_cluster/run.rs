@@ -88,7 +88,7 @@ pub fn prepare(s: &McScenario) -> Result<Prepared, ScenarioError> {
         calibration: s.workload.calibration,
         seed: s.seed,
     };
-    let p = generate_platform(&spec, &stream_targets(&clusters), s.workload.streams)
+    let p = generate_platform(&spec, &s.workload.load_split.targets(&stream_targets(&clusters)), s.workload.streams)
         .map_err(|m| ScenarioError { field: "workload".into(), message: m })?;
     Ok(Prepared { clusters, generated: p.generated, streams: p.streams, trace_period: None })
 }
@@ -97,7 +97,7 @@ pub fn prepare(s: &McScenario) -> Result<Prepared, ScenarioError> {
 /// the [Iosup08] model; knobs of that model the generator does not read are named in a warning when set.
 fn prepare_generator(s: &McScenario, g: &Generator, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
     let w = &s.workload;
-    let targets = stream_targets(&clusters);
+    let targets = w.load_split.targets(&stream_targets(&clusters));
     let mut p = generate_streams(&targets, w.streams, s.seed, w.submission_period, g.users_per_stream(), &|seed, c| {
         g.generate(seed, w.load, c, w.submission_period)
     })
@@ -178,6 +178,8 @@ pub fn sim_config(s: &McScenario) -> SimConfig {
     SimConfig {
         architecture: s.architecture.kind,
         monitoring_period: s.architecture.monitoring_period,
+        eligible_set: s.architecture.eligible_set,
+        fcondor_move: s.architecture.fcondor_move,
         selection: s.selection,
         scheduling: s.scheduling,
         predictor: s.predictor.model,

@@ -51,3 +51,47 @@ impl std::str::FromStr for Architecture {
             .ok_or_else(|| format!("unknown architecture {s:?}; allowed: sep-c, csp, fcondor"))
     }
 }
+
+/// When an RM forms its next eligible set (a reading of [Iosup08] §2.2, docs/model.md "Readings").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EligibleSet {
+    /// Once every task of the current set has been sent to a processor.
+    #[default]
+    Dispatched,
+    /// Once every task of the current set has finished ("Only after all the tasks in the schedule are completed").
+    Completed,
+}
+
+impl EligibleSet {
+    pub const ALL: [EligibleSet; 2] = [EligibleSet::Dispatched, EligibleSet::Completed];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EligibleSet::Dispatched => "dispatched",
+            EligibleSet::Completed => "completed",
+        }
+    }
+}
+
+/// When an fcondor user moves to the next RM (a reading of [Iosup08] §2.2, docs/model.md "Readings").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FcondorMove {
+    /// Task by task: as soon as one of the user's tasks has to queue.
+    #[default]
+    Task,
+    /// BoT by BoT: each BoT goes whole to the user's RM; the user moves after a BoT of which some task queued.
+    Bot,
+}
+
+impl FcondorMove {
+    pub const ALL: [FcondorMove; 2] = [FcondorMove::Task, FcondorMove::Bot];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FcondorMove::Task => "task",
+            FcondorMove::Bot => "bot",
+        }
+    }
+}

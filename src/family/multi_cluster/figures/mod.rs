@@ -3,10 +3,11 @@
 //! results with 95% confidence intervals, the figure as SVG and the paper's findings set against ours.
 
 pub mod claims;
+pub mod study;
 
 pub mod svg;
 
-use super::config::{McScenario, DAY};
+use super::config::McScenario;
 use super::run::Report;
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
@@ -297,11 +298,16 @@ pub struct RunSpec {
 impl Figure {
     /// Every run of the figure with `seeds` seeds per point (seeds 1..=seeds), series-major.
     pub fn runs(&self, seeds: u32) -> Vec<RunSpec> {
+        self.runs_on(&McScenario::default(), 1..=seeds)
+    }
+
+    /// The runs of seeds `seeds` per point, each starting from `base` (the defaults under some readings).
+    pub fn runs_on(&self, base: &McScenario, seeds: std::ops::RangeInclusive<u32>) -> Vec<RunSpec> {
         let mut out = Vec::new();
         for series in 0..self.series.len() {
             for point in 0..self.xs.len() {
-                for seed in 1..=u64::from(seeds) {
-                    out.push(RunSpec { series, point, seed, scenario: self.scenario(series, point, seed) });
+                for seed in seeds.clone().map(u64::from) {
+                    out.push(RunSpec { series, point, seed, scenario: self.scenario_on(base, series, point, seed) });
                 }
             }
         }
@@ -310,7 +316,12 @@ impl Figure {
 
     /// The scenario of one run.
     pub fn scenario(&self, series: usize, point: usize, seed: u64) -> McScenario {
-        let mut s = McScenario { seed, ..Default::default() };
+        self.scenario_on(&McScenario::default(), series, point, seed)
+    }
+
+    /// The scenario of one run, from `base`: the figure sets its series, its load and its axis on it.
+    pub fn scenario_on(&self, base: &McScenario, series: usize, point: usize, seed: u64) -> McScenario {
+        let mut s = McScenario { seed, ..base.clone() };
         let x = self.xs[point];
         let name = self.series[series];
         match self.id {
@@ -333,7 +344,8 @@ impl Figure {
             Axis::MeanRuntime => {
                 s.workload.mean_runtime = Some(x);
                 let default_mean = mean_task_runtime(&s.workload.bot_model().art, s.workload.calibration);
-                s.workload.submission_period = (30.0 * DAY * x / default_mean).clamp(3600.0, 30.0 * DAY);
+                let month = base.workload.submission_period;
+                s.workload.submission_period = (month * x / default_mean).clamp(3600.0_f64.min(month), month);
             }
             Axis::Inaccuracy => s.inaccuracy = x,
             Axis::Load | Axis::SizeClass => {}
@@ -410,6 +422,14 @@ impl FigureResult {
     pub fn new(figure: Figure, seeds: u32) -> Self {
         let runs = vec![vec![vec![None; seeds as usize]; figure.xs.len()]; figure.series.len()];
         FigureResult { figure, seeds, runs, failures: Vec::new() }
+    }
+
+    /// Makes room for `seeds` seeds per point, keeping the results in.
+    pub fn grow(&mut self, seeds: u32) {
+        for per_seed in self.runs.iter_mut().flatten() {
+            per_seed.resize(seeds as usize, None);
+        }
+        self.seeds = seeds;
     }
 
     /// Records one run's result.

@@ -9,7 +9,7 @@ mod dheap;
 mod rm;
 
 use crate::engine::{stream_seed, EventQueue};
-use crate::family::multi_cluster::architecture::Architecture;
+use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove};
 use crate::family::multi_cluster::platform::Cluster;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel, PredictorState};
 use crate::family::multi_cluster::policy::scheduling::{Choice, Estimate, ResourceView, SchedulingPolicy};
@@ -24,6 +24,10 @@ pub struct SimConfig {
     pub architecture: Architecture,
     /// csp: period of the monitoring service, s (0 = the global RM always sees the true free counts).
     pub monitoring_period: f64,
+    /// When an RM forms its next eligible set.
+    pub eligible_set: EligibleSet,
+    /// fcondor: when a user moves to the next RM.
+    pub fcondor_move: FcondorMove,
     pub selection: SelectionPolicy,
     pub scheduling: SchedulingPolicy,
     pub predictor: PredictorModel,
@@ -576,6 +580,15 @@ impl Simulation {
                 self.enqueue(r, part, bot.user);
                 self.pass(r);
             }
+            Architecture::Fcondor if self.cfg.fcondor_move == FcondorMove::Bot => {
+                // BoT by BoT: the whole BoT goes to the user's RM; the user moves on if some task had to queue.
+                let r = self.user_rm[bot.user as usize] as usize;
+                self.enqueue(r, part, bot.user);
+                self.pass(r);
+                if (part.start..part.end).any(|t| self.task_copies[t as usize] == 0) {
+                    self.user_rm[bot.user as usize] = ((r + 1) % self.rms.len()) as u32;
+                }
+            }
             Architecture::Fcondor => {
                 // Task by task: the user stays with an RM while it starts tasks at once, and moves on to the
                 // next RM as soon as one has to queue.
@@ -625,6 +638,10 @@ impl Simulation {
             }
             if self.rms[r].eligible_is_empty() {
                 if self.rms[r].waiting == 0 {
+                    break;
+                }
+                // Read literally, a new set waits until every task of the current one has finished.
+                if self.cfg.eligible_set == EligibleSet::Completed && self.rms[r].unfinished > 0 {
                     break;
                 }
                 let now = self.now();
@@ -816,6 +833,7 @@ impl Simulation {
             }
         }
         let r = self.rm_of_cluster[c as usize] as usize;
+        self.rms[r].unfinished -= 1;
         let known = self.known_estimate(task);
         self.rms[r].scheduling.observe_completion(c, known, elapsed);
         if self.uses_prediction {

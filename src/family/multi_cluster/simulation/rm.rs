@@ -45,6 +45,8 @@ pub struct Rm {
     pub waiting_users: BTreeSet<u32>,
     /// Tasks waiting at this RM: in its queue or its eligible set, not yet dispatched.
     pub waiting: u64,
+    /// Tasks that entered this RM's eligible set and have not finished (sent or not).
+    pub unfinished: u64,
     eligible: Eligible,
     /// Running tasks that may get another copy, with a processor running one, in dispatch order.
     replicable: VecDeque<(u32, u32)>,
@@ -76,6 +78,7 @@ impl Rm {
             per_user: if index == QueueIndex::PerUser { vec![VecDeque::new(); users] } else { Vec::new() },
             waiting_users: BTreeSet::new(),
             waiting: 0,
+            unfinished: 0,
             eligible: match order {
                 TaskOrder::Fcfs => Eligible::Fifo(VecDeque::new()),
                 _ => Eligible::Heap(DHeap::default()),
@@ -147,6 +150,7 @@ impl Rm {
     }
 
     fn push_eligible(&mut self, part: Part, estimate: &dyn Fn(u32) -> f64) {
+        self.unfinished += part.len();
         match self.order {
             TaskOrder::Fcfs => {
                 if let Eligible::Fifo(q) = &mut self.eligible {

@@ -1,0 +1,33 @@
+//! The desktop-grid readings: the decisions [Anglano09] leaves open that change results, as scenario keys with
+//! named values, the default first (docs/desktop_grid.md, "Readings").
+
+use crate::readings::Reading;
+
+/// The readings of the desktop-grid family.
+pub const READINGS: &[Reading] = &[
+    Reading {
+        key: "desktop_grid.checkpoint_store",
+        values: &[("blocking", "\"blocking\""), ("async", "\"async\"")],
+        rests_on: "the paper gives the checkpoint transfer time but not whether computing stops during a store",
+    },
+    Reading {
+        key: "desktop_grid.checkpoint_period",
+        values: &[("30_min", "1800"), ("1_hour", "3600"), ("10_min", "600")],
+        rests_on: "the paper checkpoints periodically but gives no period",
+    },
+    Reading {
+        key: "desktop_grid.transfer_time",
+        values: &[("paper", "[240.0, 720.0]"), ("none", "[0.0, 0.0]")],
+        rests_on: "checkpoint transfers take U[240, 720] s ([Anglano09] §IV-A); none isolates their cost",
+    },
+    Reading {
+        key: "desktop_grid.long_idle",
+        values: &[("accumulated", "\"accumulated\""), ("unreplicated", "\"unreplicated\"")],
+        rests_on: "LongIdle: \"the total amount of time in which the task has had no running replicas\" (§III-C)",
+    },
+    Reading {
+        key: "desktop_grid.bots",
+        values: &[("200", "200"), ("1000", "1000")],
+        rests_on: "the paper gives no run length; saturation is judged on the run",
+    },
+];

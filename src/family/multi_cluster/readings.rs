@@ -1,0 +1,42 @@
+//! The multi-cluster readings: every decision [Iosup08] leaves open that changes results, as a scenario key with
+//! named values, the default first. Each is documented in docs/model.md, "Readings", with the sentence it rests
+//! on and the evidence for and against it.
+
+use crate::readings::Reading;
+
+/// The readings of the multi-cluster family, in the order of docs/model.md.
+pub const READINGS: &[Reading] = &[
+    Reading {
+        key: "workload.calibration",
+        values: &[("minutes", "\"minutes\""), ("seconds", "\"seconds\"")],
+        rests_on: "\"Our workloads have between 20,000 and 175,000 tasks\" (§4.2): the whole platform's count \
+                   (minutes) or each stream's (seconds)",
+    },
+    Reading {
+        key: "workload.load_split",
+        values: &[("equal", "\"equal\""), ("capacity", "\"capacity\"")],
+        rests_on: "\"the parameter values of the average system\" (§4.2); \"sep-c cannot complete all tasks\" at 50% \
+                   (§5.5) rules capacity out",
+    },
+    Reading {
+        key: "workload.streams",
+        values: &[("per_cluster", "\"per_cluster\""), ("global", "\"global\"")],
+        rests_on: "\"Each of the 20 clusters … receives an independent stream of jobs\" (§4.2)",
+    },
+    Reading {
+        key: "architecture.eligible_set",
+        values: &[("dispatched", "\"dispatched\""), ("completed", "\"completed\"")],
+        rests_on: "\"Only after all the tasks in the schedule are completed is a new eligible set generated\" (§2.2)",
+    },
+    Reading {
+        key: "architecture.fcondor_move",
+        values: &[("task", "\"task\""), ("bot", "\"bot\"")],
+        rests_on: "\"when tasks start to be queued, the user will switch to another RM, in round-robin order\" (§2.2)",
+    },
+    Reading {
+        key: "horizon",
+        values: &[("after_30_days", "null"), ("drain", "315360000")],
+        rests_on: "the paper does not say when a run stops; \"they complete only 44% and 53% of the tasks\" (§5.5) \
+                   needs a stop",
+    },
+];

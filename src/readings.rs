@@ -1,0 +1,250 @@
+//! Readings: the decisions a paper leaves open, each a scenario key with named values (the default first), and
+//! the combinations of readings a study runs a figure's findings under. Knows no family: a family lists its
+//! readings as [`Reading`]s, and a combination is applied to any serialisable scenario by its JSON paths.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+/// One open decision: the scenario key that holds it and its named values, the default first.
+#[derive(Clone, Copy, Debug)]
+pub struct Reading {
+    /// JSON path of the key in the family's scenario section, e.g. `workload.load_split`.
+    pub key: &'static str,
+    /// (name, JSON value) of each reading, the default first.
+    pub values: &'static [(&'static str, &'static str)],
+    /// The sentence of the paper it rests on, in short.
+    pub rests_on: &'static str,
+}
+
+impl Reading {
+    /// The last part of the key (`load_split`), which the command line accepts too.
+    pub fn short(&self) -> &'static str {
+        self.key.rsplit('.').next().unwrap_or(self.key)
+    }
+
+    pub fn names(&self) -> Vec<&'static str> {
+        self.values.iter().map(|v| v.0).collect()
+    }
+}
+
+/// One axis of a study: a key and the values to try, each with its name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub key: String,
+    pub values: Vec<(String, Value)>,
+}
+
+/// One combination: a value for every axis, as (key, name, JSON value).
+pub type Combination = Vec<(String, String, Value)>;
+
+/// Parses `KEY=a,b[,…]`. KEY is a listed reading's key or its last part, whose values are named; any other
+/// scenario key takes JSON-like values (numbers, null, strings) as `--set` does. `all` stands for every named value.
+pub fn parse_axis(spec: &str, known: &[Reading]) -> Result<Axis, String> {
+    let (k, v) = spec.split_once('=').ok_or_else(|| format!("--readings {spec:?}: expected KEY=A,B,…"))?;
+    let (k, v) = (k.trim(), v.trim());
+    let names: Vec<&str> = v.split(',').map(str::trim).filter(|x| !x.is_empty()).collect();
+    if names.is_empty() {
+        return Err(format!("--readings {spec:?}: no values"));
+    }
+    let Some(reading) = known.iter().find(|r| r.key == k || r.short() == k) else {
+        return Ok(Axis { key: k.to_string(), values: names.iter().map(|n| (n.to_string(), json_value(n))).collect() });
+    };
+    let mut values = Vec::new();
+    for name in names {
+        if name == "all" {
+            for (n, j) in reading.values {
+                values.push((n.to_string(), serde_json::from_str(j).expect("listed JSON")));
+            }
+            continue;
+        }
+        let (n, j) = reading.values.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+            format!("--readings {}: unknown value {name:?}; allowed: {}, all", reading.key, reading.names().join(", "))
+        })?;
+        values.push((n.to_string(), serde_json::from_str(j).expect("listed JSON")));
+    }
+    Ok(Axis { key: reading.key.to_string(), values })
+}
+
+/// Every combination of the axes' values, the first axis varying slowest; one empty combination for no axes.
+pub fn combinations(axes: &[Axis]) -> Vec<Combination> {
+    let mut out: Vec<Combination> = vec![Vec::new()];
+    for a in axes {
+        out = out
+            .iter()
+            .flat_map(|c| {
+                a.values.iter().map(move |(n, v)| {
+                    let mut c = c.clone();
+                    c.push((a.key.clone(), n.clone(), v.clone()));
+                    c
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// A combination's label: `load_split=equal calibration=minutes` (the keys' last parts), or `defaults`.
+pub fn label(c: &Combination) -> String {
+    if c.is_empty() {
+        return "defaults".into();
+    }
+    c.iter().map(|(k, n, _)| format!("{}={n}", k.rsplit('.').next().unwrap_or(k))).collect::<Vec<_>>().join(" ")
+}
+
+/// The scenario with the combination's values set at their keys; an error names the key that does not fit.
+pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<T, String> {
+    if c.is_empty() {
+        return serde_json::from_value(serde_json::to_value(s).map_err(|e| e.to_string())?).map_err(|e| e.to_string());
+    }
+    let mut json = serde_json::to_value(s).map_err(|e| e.to_string())?;
+    for (k, _, v) in c {
+        set_path(&mut json, k, v.clone())?;
+    }
+    serde_json::from_value(json).map_err(|e| format!("readings {}: {e}", label(c)))
+}
+
+/// Largest number of seeds `--seeds auto` adds to a point.
+pub const AUTO_CAP: u32 = 30;
+
+/// Seeds per point of a study: a fixed number, or `auto`: start at `start` and add seeds (5 → 10 → 20 → 30) while a
+/// verdict is not resolved, up to the cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    Fixed(u32),
+    Auto { start: u32, cap: u32 },
+}
+
+impl Seeds {
+    /// `5`, or `auto` (starting at `default`, capped at [`AUTO_CAP`]).
+    pub fn parse(s: &str, default: u32) -> Result<Seeds, String> {
+        if s.eq_ignore_ascii_case("auto") {
+            return Ok(Seeds::Auto { start: default.min(AUTO_CAP), cap: AUTO_CAP });
+        }
+        match s.parse::<u32>() {
+            Ok(n) if (1..=100).contains(&n) => Ok(Seeds::Fixed(n)),
+            _ => Err(format!("--seeds {s:?}: allowed 1–100 or auto")),
+        }
+    }
+
+    pub fn first(self) -> u32 {
+        match self {
+            Seeds::Fixed(n) => n,
+            Seeds::Auto { start, .. } => start,
+        }
+    }
+
+    /// The number of seeds to try after `n`, if any: twice as many, at most the cap.
+    pub fn next(self, n: u32) -> Option<u32> {
+        match self {
+            Seeds::Fixed(_) => None,
+            Seeds::Auto { cap, .. } => (n < cap).then(|| (2 * n).clamp(n + 1, cap)),
+        }
+    }
+
+    /// The cap of `auto`.
+    pub fn cap(self) -> Option<u32> {
+        match self {
+            Seeds::Fixed(_) => None,
+            Seeds::Auto { cap, .. } => Some(cap),
+        }
+    }
+}
+
+/// A command-line value as JSON: numbers stay numbers, null stays null, everything else is a string.
+pub fn json_value(v: &str) -> Value {
+    if v == "null" {
+        return Value::Null;
+    }
+    if let Ok(n) = v.parse::<u64>() {
+        return n.into();
+    }
+    if let Ok(x) = v.parse::<f64>() {
+        if let Some(n) = serde_json::Number::from_f64(x) {
+            return Value::Number(n);
+        }
+    }
+    Value::String(v.to_string())
+}
+
+/// Sets `path` (keys and array indices joined by dots, e.g. `data_grid.data_mb.1`) in a scenario's JSON.
+pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String> {
+    let parts: Vec<&str> = path.split('.').collect();
+    let (last, inner) = parts.split_last().ok_or_else(|| format!("--set {path}: empty key"))?;
+    let mut cur = root;
+    for part in inner {
+        cur = match cur {
+            Value::Array(list) => {
+                let len = list.len();
+                part.parse::<usize>()
+                    .ok()
+                    .and_then(|k| list.get_mut(k))
+                    .ok_or_else(|| format!("--set {path}: {part} is not an index of a list of {len}"))?
+            }
+            Value::Object(obj) => obj.entry(part.to_string()).or_insert_with(|| serde_json::json!({})),
+            _ => return Err(format!("--set {path}: {part} is not inside an object")),
+        };
+    }
+    match cur {
+        Value::Array(list) => {
+            let len = list.len();
+            let slot = last
+                .parse::<usize>()
+                .ok()
+                .and_then(|k| list.get_mut(k))
+                .ok_or_else(|| format!("--set {path}: {last} is not an index of a list of {len}"))?;
+            *slot = value;
+        }
+        Value::Object(obj) => {
+            obj.insert(last.to_string(), value);
+        }
+        _ => return Err(format!("--set {path}: {last} is not inside an object")),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const R: &[Reading] =
+        &[Reading { key: "a.split", values: &[("equal", "\"equal\""), ("cap", "\"capacity\"")], rests_on: "" }];
+
+    #[test]
+    fn axes_parse_by_key_or_short_name_and_refuse_unknown_values() {
+        let a = parse_axis("split=cap,equal", R).unwrap();
+        assert_eq!(a.key, "a.split");
+        assert_eq!(a.values[0], ("cap".to_string(), Value::String("capacity".into())));
+        assert_eq!(parse_axis("a.split=all", R).unwrap().values.len(), 2);
+        let e = parse_axis("split=half", R).unwrap_err();
+        assert!(e.contains("equal, cap"), "{e}");
+        let free = parse_axis("horizon=null,5", R).unwrap();
+        assert_eq!(free.values[1].1, Value::from(5u64));
+        assert!(parse_axis("split", R).is_err());
+    }
+
+    #[test]
+    fn combinations_are_the_cartesian_product_first_axis_slowest() {
+        let a = parse_axis("split=all", R).unwrap();
+        let b = parse_axis("x=1,2,3", R).unwrap();
+        let c = combinations(&[a, b]);
+        assert_eq!(c.len(), 6);
+        assert_eq!(label(&c[0]), "split=equal x=1");
+        assert_eq!(label(&c[3]), "split=cap x=1");
+        assert_eq!(label(&combinations(&[])[0]), "defaults");
+    }
+
+    #[test]
+    fn auto_seeds_double_up_to_the_cap_and_fixed_seeds_never_grow() {
+        let auto = Seeds::parse("auto", 5).unwrap();
+        let mut n = auto.first();
+        let mut seen = vec![n];
+        while let Some(m) = auto.next(n) {
+            n = m;
+            seen.push(n);
+        }
+        assert_eq!(seen, [5, 10, 20, 30]);
+        assert_eq!(Seeds::parse("7", 5).unwrap().next(7), None);
+        assert!(Seeds::parse("0", 5).is_err() && Seeds::parse("many", 5).is_err());
+    }
+}
