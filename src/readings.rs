@@ -35,6 +35,9 @@ pub struct Axis {
     pub values: Vec<(String, Value)>,
 }
 
+/// Runs a batch of jobs (in parallel natively, in the worker pool on the page): one result per job, in order.
+pub type Batch<'a, J, R> = &'a dyn Fn(&[J]) -> Vec<Result<R, String>>;
+
 /// One combination: a value for every axis, as (key, name, JSON value).
 pub type Combination = Vec<(String, String, Value)>;
 
@@ -102,6 +105,80 @@ pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<
         set_path(&mut json, k, v.clone())?;
     }
     serde_json::from_value(json).map_err(|e| format!("readings {}: {e}", label(c)))
+}
+
+/// The findings of a figure under one combination of readings.
+#[derive(Clone, Debug)]
+pub struct ReadingRow {
+    /// `load_split=equal`, or `defaults`.
+    pub label: String,
+    /// Seeds the verdicts rest on: per point, or the most any bar took.
+    pub seeds: u32,
+    /// The seeds reached the cap with a finding still not resolved.
+    pub capped: bool,
+    pub claims: Vec<crate::stats::Claim>,
+    pub failures: Vec<String>,
+}
+
+/// A figure's findings × readings.
+#[derive(Clone, Debug)]
+pub struct ReadingsTable {
+    /// `fig11`, `fig4`.
+    pub figure: String,
+    /// A heading: the figure and its title.
+    pub title: String,
+    pub rows: Vec<ReadingRow>,
+}
+
+impl ReadingsTable {
+    /// The table as Markdown: one row per finding, one column per combination of readings.
+    pub fn markdown(&self) -> String {
+        let mut out = format!("# {} under each reading\n\n| the paper reports |", self.title);
+        for r in &self.rows {
+            out.push_str(&format!(" {} ({} seeds) |", r.label, r.seeds));
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---|".repeat(self.rows.len()));
+        out.push('\n');
+        let n = self.rows.first().map_or(0, |r| r.claims.len());
+        for k in 0..n {
+            out.push_str(&format!("| \"{}\" |", self.rows[0].claims[k].paper));
+            for r in &self.rows {
+                let c = &r.claims[k];
+                out.push_str(&format!(" **{}**: {} |", c.verdict.label(), c.ours.replace('|', "/")));
+            }
+            out.push('\n');
+        }
+        for r in &self.rows {
+            let open = r.claims.iter().filter(|c| c.verdict == crate::stats::Verdict::Unresolved).count();
+            if open > 0 && r.capped {
+                out.push_str(&format!("\n{}: {open} finding(s) not resolved after {} seeds.\n", r.label, r.seeds));
+            }
+            for e in &r.failures {
+                out.push_str(&format!("\n{}: failed run: {e}\n", r.label));
+            }
+        }
+        out
+    }
+
+    /// The table as CSV: figure, finding number, reading, seeds, verdict, our numbers.
+    pub fn csv(&self) -> String {
+        let mut out = String::from("figure,finding,reading,seeds,verdict,ours\n");
+        for r in &self.rows {
+            for (k, c) in r.claims.iter().enumerate() {
+                out.push_str(&format!(
+                    "{},{},{},{},{},\"{}\"\n",
+                    self.figure,
+                    k + 1,
+                    r.label,
+                    r.seeds,
+                    c.verdict.label(),
+                    c.ours.replace('"', "'")
+                ));
+            }
+        }
+        out
+    }
 }
 
 /// Largest number of seeds `--seeds auto` adds to a point.

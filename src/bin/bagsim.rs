@@ -87,6 +87,10 @@ mod cli {
             /// BoTs per run (overrides the scenario's).
             #[arg(long)]
             bots: Option<u32>,
+            /// KEY=A,B,…: run the figure's findings under each reading of KEY (repeat for several keys; every
+            /// combination runs). `bagsim readings --family desktop_grid` lists them.
+            #[arg(long = "readings", value_name = "KEY=A,B")]
+            readings: Vec<String>,
             #[arg(long, default_value = "dg")]
             out: PathBuf,
             /// Worker threads (default: all cores).
@@ -278,7 +282,7 @@ mod cli {
                 }
                 data_grid::figure(&figure, &base, seeds, &out, bagsim::parallel::threads(jobs))
             }
-            Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, out, jobs } => {
+            Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, readings, out, jobs } => {
                 let mut base = match scenario {
                     Some(p) => load(&p)?.desktop_grid.unwrap_or_default(),
                     None => Default::default(),
@@ -292,7 +296,11 @@ mod cli {
                     ));
                 }
                 let rule = bagsim::family::desktop_grid::figures::CiRule { min_seeds, max_seeds, rel: 0.025 };
-                dg::figure(&figure, &base, rule, &out, bagsim::parallel::threads(jobs))
+                if readings.is_empty() {
+                    dg::figure(&figure, &base, rule, &out, bagsim::parallel::threads(jobs))
+                } else {
+                    dg::figure_readings(&figure, &base, &readings, rule, &out, bagsim::parallel::threads(jobs))
+                }
             }
             Command::Scenario { doc, workload, family } => {
                 let family = match family {

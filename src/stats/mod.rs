@@ -5,7 +5,7 @@ pub mod interval;
 pub mod verdict;
 
 pub use interval::Interval;
-pub use verdict::Verdict;
+pub use verdict::{Claim, Verdict};
 
 use serde::{Deserialize, Serialize};
 

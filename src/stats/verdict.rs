@@ -18,3 +18,11 @@ impl Verdict {
         }
     }
 }
+
+/// One finding of a paper and ours next to it: what we measured and how it stands.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub paper: String,
+    pub ours: String,
+    pub verdict: Verdict,
+}

@@ -167,38 +167,96 @@ pub fn figure(
         .collect::<Result<_, _>>()?;
         say!("\nFig. {} — {} ({:.1} s)", f.number, f.title, start.elapsed().as_secs_f64());
         say!(
-            "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}",
+            "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}  {}",
             "mix",
             "policy",
             "seeds",
             "TT [h]",
             "makespan [h]",
             "WT [h]",
-            "RWT [%]"
+            "RWT [%]",
+            "saturation (seeds saturated; growth)"
         );
         for b in &bars {
             say!(
-                "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}",
+                "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}  {} ({}/{}; {:.3} ±{:.3})",
                 b.mix.label(),
                 b.policy.label(),
                 b.seeds,
                 if b.cap_hit { "*" } else { " " },
                 cell(&b.turnaround, b.unbounded, 1.0 / 3600.0),
-                cell(&b.makespan, b.unbounded, 1.0 / 3600.0),
+                // The execution makespan of the finished BoTs is finite even when their turnaround is not.
+                cell(&b.makespan, false, 1.0 / 3600.0),
                 cell(&b.waiting, b.unbounded, 1.0 / 3600.0),
-                cell(&b.rwt, false, 100.0)
+                cell(&b.rwt, false, 100.0),
+                b.saturation.label(),
+                b.saturated_seeds,
+                b.seeds,
+                b.growth.0,
+                b.growth.1
             );
         }
         if bars.iter().any(|b| b.cap_hit) {
             say!(
-                "  * the seed cap ({}) was reached before every interval was within {}%",
+                "  * the seed cap ({}) was reached before the saturation was resolved or every interval was within {}%",
                 rule.max_seeds,
                 rule.rel * 100.0
             );
         }
+        for c in bagsim::family::desktop_grid::claims::claims(&f, &bars) {
+            say!("  paper:   {}", c.paper);
+            say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
+        }
         let path = format!("{}-fig{}.csv", out.display(), f.number);
         std::fs::write(&path, bars_csv(&bars)).map_err(|e| format!("{path}: {e}"))?;
         say!("  wrote {path}");
+    }
+    Ok(())
+}
+
+/// `bagsim dg-figure N --readings KEY=A,B …`: the figure's findings under every combination of readings; prints
+/// the table and writes it as Markdown and CSV.
+pub fn figure_readings(
+    which: &str,
+    base: &DesktopGridConfig,
+    specs: &[String],
+    rule: CiRule,
+    out: &std::path::Path,
+    jobs: usize,
+) -> Result<(), String> {
+    use bagsim::family::desktop_grid::readings::READINGS;
+    use bagsim::family::desktop_grid::study::study;
+    use bagsim::readings::{combinations, parse_axis};
+    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
+    let combos = combinations(&axes);
+    let numbers: Vec<u32> = if which.eq_ignore_ascii_case("all") {
+        (2..=17).collect()
+    } else {
+        vec![which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?]
+    };
+    for n in numbers {
+        let start = std::time::Instant::now();
+        let clock = || start.elapsed().as_secs_f64();
+        let run = |js: &[BarJob]| bagsim::parallel::map(js, jobs, |_, j| j.run(&clock));
+        let table = study(n, base, &combos, rule, &run)?;
+        say!("\n{} under {} reading(s) ({:.1} s)", table.title, combos.len(), start.elapsed().as_secs_f64());
+        for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
+            say!("  paper: {}", claim.paper);
+            for row in &table.rows {
+                let c = &row.claims[k];
+                say!("    {:<32} {:<13} {}", row.label, c.verdict.label(), c.ours);
+            }
+        }
+        for row in &table.rows {
+            for f in &row.failures {
+                say!("  {}: failed bar: {f}", row.label);
+            }
+        }
+        let stem = out.display().to_string();
+        let (md, csv) = (format!("{stem}-fig{n}-readings.md"), format!("{stem}-fig{n}-readings.csv"));
+        std::fs::write(&md, table.markdown()).map_err(|e| format!("{md}: {e}"))?;
+        std::fs::write(&csv, table.csv()).map_err(|e| format!("{csv}: {e}"))?;
+        say!("  wrote {md} and {csv}");
     }
     Ok(())
 }

@@ -204,7 +204,7 @@ pub fn reproduce_readings(
             bagsim::parallel::map(specs, jobs, |_, spec| run_point(&spec.scenario))
         };
         let table = study(id, base, &combos, seeds, &run)?;
-        let md = table.markdown(seeds.cap());
+        let md = table.markdown();
         let stem = out.display().to_string();
         let (md_path, csv_path) =
             (format!("{stem}-{}-readings.md", id.name()), format!("{stem}-{}-readings.csv", id.name()));
@@ -213,7 +213,7 @@ pub fn reproduce_readings(
         say!(
             "\n{} — {} under {} reading(s) ({:.1} s)",
             id.name(),
-            table.figure.title,
+            table.title,
             combos.len(),
             start.elapsed().as_secs_f64()
         );

@@ -89,15 +89,56 @@ impl FigurePreset {
     }
 }
 
+/// Whether a bar's BoTs in the system grow without bound, by the interval of its seeds' relative growth
+/// (docs/desktop_grid.md, "Saturation of a bar").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Saturation {
+    Bounded,
+    Unbounded,
+    /// The interval straddles the threshold.
+    NotResolved,
+}
+
+impl Saturation {
+    /// The threshold of the relative growth: more than one arriving BoT in ten stays.
+    pub const THRESHOLD: f64 = 0.1;
+
+    /// The verdict of an interval of the relative growth over the seeds.
+    pub fn of(growth: &Interval) -> Saturation {
+        if !growth.half_width.is_finite() {
+            Saturation::NotResolved
+        } else if growth.low() > Self::THRESHOLD {
+            Saturation::Unbounded
+        } else if growth.high() < Self::THRESHOLD {
+            Saturation::Bounded
+        } else {
+            Saturation::NotResolved
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Saturation::Bounded => "bounded",
+            Saturation::Unbounded => "unbounded",
+            Saturation::NotResolved => "not resolved",
+        }
+    }
+}
+
 /// The four indices of the figures over the seeds of one bar.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bar {
     pub mix: Mix,
     pub policy: BotSelection,
     pub seeds: usize,
-    /// Seeds whose run was saturated; more than half: the bar is "unbounded".
+    /// Seeds whose run was saturated by the single-run rule (shown next to the bar).
     pub saturated_seeds: usize,
+    /// The bar's saturation verdict over its seeds; `unbounded` is `saturation == Unbounded`.
+    pub saturation: Saturation,
     pub unbounded: bool,
+    /// (mean, 95% half-width) of the relative growth of the BoTs in the system.
+    pub growth: (f64, f64),
     /// The seed cap was reached before every interval was within the relative error.
     pub cap_hit: bool,
     /// (mean, 95% half-width) of the mean TT, execution makespan, WT (s) and RWT.
@@ -127,9 +168,8 @@ fn precise(i: &Interval, rel: f64) -> bool {
     i.half_width.is_finite() && i.half_width <= rel * i.mean.abs()
 }
 
-/// Runs seeds 1, 2, … of one bar until the 95% intervals of TT, makespan, WT and RWT are within `rel` of their
-/// means (at least `min_seeds`, at most `max_seeds`), or until, past `min_seeds`, more than half the runs are
-/// saturated (the bar is then "unbounded").
+/// Runs seeds 1, 2, … of one bar (at least `min_seeds`, at most `max_seeds`) until its saturation is resolved and,
+/// for a bounded bar, the 95% intervals of TT, makespan, WT and RWT are within `rel` of their means.
 pub fn run_bar(
     preset: &FigurePreset,
     base: &DesktopGridConfig,
@@ -138,7 +178,7 @@ pub fn run_bar(
     rule: CiRule,
     run: &dyn Fn(&DgScenario) -> Result<DgReport, String>,
 ) -> Result<Bar, String> {
-    let (mut tt, mut ms, mut wt, mut rwt) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut tt, mut ms, mut wt, mut rwt, mut g) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut saturated = 0;
     let mut seed = 0u64;
     let CiRule { min_seeds, max_seeds, rel } = rule;
@@ -152,10 +192,17 @@ pub fn run_bar(
         ms.push(m.execution_makespan.mean);
         wt.push(m.waiting.mean);
         rwt.push(m.rwt);
+        g.push(m.relative_growth);
         let n = tt.len();
         let ints = [Interval::of(&tt), Interval::of(&ms), Interval::of(&wt), Interval::of(&rwt)];
-        let unbounded = 2 * saturated > n;
-        let done = n >= min && (unbounded || ints.iter().all(|i| precise(i, rel)));
+        let growth = Interval::of(&g);
+        let saturation = Saturation::of(&growth);
+        let done = n >= min
+            && match saturation {
+                Saturation::Unbounded => true,
+                Saturation::Bounded => ints.iter().all(|i| precise(i, rel)),
+                Saturation::NotResolved => false,
+            };
         if done || n >= max_seeds.max(min) {
             let p = |i: &Interval| (i.mean, i.half_width);
             return Ok(Bar {
@@ -163,7 +210,9 @@ pub fn run_bar(
                 policy,
                 seeds: n,
                 saturated_seeds: saturated,
-                unbounded,
+                saturation,
+                unbounded: saturation == Saturation::Unbounded,
+                growth: p(&growth),
                 cap_hit: !done,
                 turnaround: p(&ints[0]),
                 makespan: p(&ints[1]),
@@ -201,15 +250,18 @@ impl BarJob {
 /// A figure's bars as CSV (one row per mix and policy).
 pub fn bars_csv(bars: &[Bar]) -> String {
     let mut s = String::from(
-        "mix,policy,seeds,saturated_seeds,unbounded,cap_hit,tt_mean,tt_hw,makespan_mean,makespan_hw,wt_mean,wt_hw,rwt_mean,rwt_hw\n",
+        "mix,policy,seeds,saturated_seeds,saturation,growth_mean,growth_hw,unbounded,cap_hit,tt_mean,tt_hw,makespan_mean,makespan_hw,wt_mean,wt_hw,rwt_mean,rwt_hw\n",
     );
     for b in bars {
         s.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             b.mix.label(),
             b.policy.label(),
             b.seeds,
             b.saturated_seeds,
+            b.saturation.label(),
+            b.growth.0,
+            b.growth.1,
             b.unbounded,
             b.cap_hit,
             b.turnaround.0,

@@ -32,6 +32,10 @@ pub struct DgMetrics {
     pub saturated: bool,
     /// Least-squares slope of the BoTs in the system over the second half of the submission window, BoTs per day.
     pub growth_rate: f64,
+    /// That slope over the arrival rate: the fraction of arriving BoTs that stay (docs/desktop_grid.md, "Saturation
+    /// of a bar").
+    #[serde(default)]
+    pub relative_growth: f64,
     /// Machines up, replicas running, queue length, BoTs in the system over time.
     pub series: Vec<DgSample>,
 }
@@ -76,6 +80,16 @@ pub fn saturation(
     (unfinished > 0 || (rise > threshold && backlog > threshold), k * 86_400.0)
 }
 
+/// The growth of the BoTs in the system (BoTs per day) over the arrival rate of the submission window: the fraction
+/// of arriving BoTs that stay; 0 for fewer than two BoTs or an instant window.
+pub fn relative_growth(growth_per_day: f64, first_arrival: f64, last_arrival: f64, bots: u64) -> f64 {
+    let window = last_arrival - first_arrival;
+    if bots < 2 || window <= 0.0 {
+        return 0.0;
+    }
+    growth_per_day / 86_400.0 / ((bots - 1) as f64 / window)
+}
+
 /// The metrics of a finished (or stopped) simulation.
 pub fn compute(sim: &DgSimulation) -> DgMetrics {
     let w = sim.workload();
@@ -96,6 +110,7 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
     let first = w.bots.first().map_or(0.0, |b| b.arrival);
     let last = w.bots.last().map_or(0.0, |b| b.arrival);
     let (saturated, growth_rate) = saturation(sim.samples(), first, last, bots, unfinished_bots);
+    let relative_growth = relative_growth(growth_rate, first, last, bots);
     DgMetrics {
         bots,
         finished_bots: c.finished_bots,
@@ -111,6 +126,7 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
         counters: c,
         saturated,
         growth_rate,
+        relative_growth,
         series: sim.samples().to_vec(),
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod availability;
 pub mod bot_selection;
+pub mod claims;
 pub mod config;
 pub mod figures;
 pub mod machines;
@@ -11,6 +12,7 @@ pub mod metrics;
 pub mod readings;
 pub mod report;
 pub mod sim;
+pub mod study;
 pub mod workload;
 pub mod wqr_ft;
 

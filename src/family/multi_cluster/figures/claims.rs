@@ -4,15 +4,7 @@
 
 use super::{FigureId, FigureResult, Metric};
 use crate::stats::Interval;
-pub use crate::stats::Verdict;
-
-/// One finding of the paper and ours next to it.
-#[derive(Clone, Debug)]
-pub struct Claim {
-    pub paper: String,
-    pub ours: String,
-    pub verdict: Verdict,
-}
+pub use crate::stats::{Claim, Verdict};
 
 fn fmt(i: &Interval) -> String {
     let d = if i.mean.abs() >= 100.0 {
