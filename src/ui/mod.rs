@@ -13,6 +13,7 @@ mod login_logout;
 mod multi_cluster;
 mod pool;
 mod present;
+mod readings;
 mod references;
 mod section;
 mod trace_lab;

@@ -1,35 +1,86 @@
 //! A readings study of one figure of [Anglano09] §IV-C: its findings (`claims`) under every combination of
 //! readings (docs/desktop_grid.md, "Readings"). Each bar adds seeds as the figure's rule says (until its saturation
-//! is resolved and its intervals are within 2.5%, up to the cap), so a finding left open at the cap says so.
+//! is resolved and its intervals are within 2.5%, up to the cap), so a finding left open at the cap says so. A
+//! `Plan` lists the bar jobs of every combination; the CLI runs them in a thread pool, the page in its worker pool,
+//! and `Plan::table` turns their results into the table.
 
+use super::bot_selection::BotSelection;
 use super::claims::claims;
-use super::figures::{figures, Bar, BarJob, CiRule};
+use super::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
 use super::{DesktopGridConfig, DgScenario};
 use crate::readings::{apply, label, Batch, Combination, ReadingRow, ReadingsTable};
 use crate::stats::Verdict;
 
-/// The bar jobs of figure `number` on `base`: its four mixes × the five policies.
-pub fn jobs(number: u32, base: &DesktopGridConfig, rule: CiRule) -> Result<Vec<BarJob>, String> {
-    let f = figures()
-        .into_iter()
-        .find(|f| f.number == number)
-        .ok_or_else(|| format!("Fig. {number}: no such figure; [Anglano09] §IV-C has Figs. 2–17"))?;
-    Ok(f.mixes
-        .iter()
-        .flat_map(|&mix| {
-            super::bot_selection::BotSelection::ALL.iter().map(move |&policy| BarJob {
-                figure: number,
-                mix,
-                policy,
-                base: base.clone(),
-                rule,
-            })
-        })
-        .collect())
+/// The bar jobs of a study: per combination of readings, the figure's four mixes × the five policies.
+pub struct Plan {
+    figure: FigurePreset,
+    labels: Vec<String>,
+    /// (combination, job), combination-major.
+    pub jobs: Vec<(usize, BarJob)>,
 }
 
-/// Runs figure `number`'s findings under each combination of readings applied to `base`; `run` runs a batch of
-/// bar jobs (in parallel natively, in the worker pool on the page) and returns one result per job in order.
+/// Figure `number` of §IV-C.
+pub fn figure(number: u32) -> Result<FigurePreset, String> {
+    figures()
+        .into_iter()
+        .find(|f| f.number == number)
+        .ok_or_else(|| format!("Fig. {number}: no such figure; [Anglano09] §IV-C has Figs. 2–17"))
+}
+
+/// The plan of figure `number` under each combination applied to `base`; refused, naming the combination, when
+/// one gives an invalid configuration.
+pub fn plan(number: u32, base: &DesktopGridConfig, combos: &[Combination], rule: CiRule) -> Result<Plan, String> {
+    let f = figure(number)?;
+    let mut jobs = Vec::new();
+    for (k, c) in combos.iter().enumerate() {
+        let s = apply(&DgScenario::new(1, base.clone()), c)?;
+        s.desktop_grid.validate().map_err(|e| format!("readings {}: {}: {}", label(c), e.field, e.message))?;
+        for &mix in &f.mixes {
+            for &policy in &BotSelection::ALL {
+                jobs.push((k, BarJob { figure: number, mix, policy, base: s.desktop_grid.clone(), rule }));
+            }
+        }
+    }
+    Ok(Plan { figure: f, labels: combos.iter().map(label).collect(), jobs })
+}
+
+impl Plan {
+    /// The table from the jobs' results, in the order of `jobs`.
+    pub fn table(&self, results: &[Result<Bar, String>]) -> ReadingsTable {
+        let rows = self
+            .labels
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let mut bars = Vec::new();
+                let mut failures = Vec::new();
+                for ((c, job), r) in self.jobs.iter().zip(results) {
+                    match r {
+                        Ok(b) if *c == k => bars.push(b.clone()),
+                        Err(e) if *c == k => failures.push(format!("{} {}: {e}", job.mix.label(), job.policy.label())),
+                        _ => {}
+                    }
+                }
+                let found = claims(&self.figure, &bars);
+                let open = found.iter().any(|c| c.verdict == Verdict::Unresolved);
+                ReadingRow {
+                    label: name.clone(),
+                    seeds: bars.iter().map(|b| b.seeds as u32).max().unwrap_or(0),
+                    capped: open && bars.iter().any(|b| b.cap_hit),
+                    claims: found,
+                    failures,
+                }
+            })
+            .collect();
+        ReadingsTable {
+            figure: format!("fig{}", self.figure.number),
+            title: format!("Fig. {} — {}", self.figure.number, self.figure.title),
+            rows,
+        }
+    }
+}
+
+/// Runs a whole study through `run` (one result per bar job, in order).
 pub fn study(
     number: u32,
     base: &DesktopGridConfig,
@@ -37,32 +88,7 @@ pub fn study(
     rule: CiRule,
     run: Batch<'_, BarJob, Bar>,
 ) -> Result<ReadingsTable, String> {
-    let f = figures()
-        .into_iter()
-        .find(|f| f.number == number)
-        .ok_or_else(|| format!("Fig. {number}: no such figure; [Anglano09] §IV-C has Figs. 2–17"))?;
-    let mut rows = Vec::new();
-    for c in combos {
-        let s = apply(&DgScenario::new(1, base.clone()), c)?;
-        s.desktop_grid.validate().map_err(|e| format!("readings {}: {}: {}", label(c), e.field, e.message))?;
-        let js = jobs(number, &s.desktop_grid, rule)?;
-        let mut bars = Vec::new();
-        let mut failures = Vec::new();
-        for (j, r) in js.iter().zip(run(&js)) {
-            match r {
-                Ok(b) => bars.push(b),
-                Err(e) => failures.push(format!("{} {}: {e}", j.mix.label(), j.policy.label())),
-            }
-        }
-        let found = claims(&f, &bars);
-        let unresolved = found.iter().any(|c| c.verdict == Verdict::Unresolved);
-        rows.push(ReadingRow {
-            label: label(c),
-            seeds: bars.iter().map(|b| b.seeds as u32).max().unwrap_or(0),
-            capped: unresolved && bars.iter().any(|b| b.cap_hit),
-            claims: found,
-            failures,
-        });
-    }
-    Ok(ReadingsTable { figure: format!("fig{number}"), title: format!("Fig. {number} — {}", f.title), rows })
+    let p = plan(number, base, combos, rule)?;
+    let jobs: Vec<BarJob> = p.jobs.iter().map(|(_, j)| j.clone()).collect();
+    Ok(p.table(&run(&jobs)))
 }

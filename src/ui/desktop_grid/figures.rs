@@ -4,9 +4,11 @@
 //! per policy, "unbounded" for saturated bars.
 
 use crate::family::desktop_grid::bot_selection::BotSelection;
+use crate::family::desktop_grid::claims::claims;
 use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
 use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::readings::badge;
 use crate::ui::Lab;
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -17,14 +19,16 @@ thread_local! {
     static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
 }
 
-/// An index a figure can show: name, title, value of a bar (mean, half-width), unit factor and unit.
-type Index = (&'static str, &'static str, fn(&Bar) -> (f64, f64), f64, &'static str);
+/// An index a figure can show: name, title, value of a bar (mean, half-width), unit factor, unit, and whether a
+/// saturated bar's value is unbounded (turnaround and waiting; the execution makespan of the finished BoTs and the
+/// RWT stay numbers).
+type Index = (&'static str, &'static str, fn(&Bar) -> (f64, f64), f64, &'static str, bool);
 
 const INDICES: [Index; 4] = [
-    ("tt", "Turnaround time (TT)", |b| b.turnaround, 1.0 / 3600.0, "h"),
-    ("ms", "Execution makespan", |b| b.makespan, 1.0 / 3600.0, "h"),
-    ("wt", "Waiting time (WT)", |b| b.waiting, 1.0 / 3600.0, "h"),
-    ("rwt", "Relative wasted time (RWT)", |b| b.rwt, 100.0, "%"),
+    ("tt", "Turnaround time (TT)", |b| b.turnaround, 1.0 / 3600.0, "h", true),
+    ("ms", "Execution makespan", |b| b.makespan, 1.0 / 3600.0, "h", false),
+    ("wt", "Waiting time (WT)", |b| b.waiting, 1.0 / 3600.0, "h", true),
+    ("rwt", "Relative wasted time (RWT)", |b| b.rwt, 100.0, "%", false),
 ];
 
 fn esc(s: &str) -> String {
@@ -34,7 +38,8 @@ fn esc(s: &str) -> String {
 /// The figure as SVG: one group of bars per mix, one bar per policy, the 95% half-width as a whisker, "unbounded"
 /// written on saturated bars and a bar not yet computed left empty.
 fn figure_svg(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usize) -> String {
-    let (_, title, pick, scale, unit) = INDICES[index];
+    let (_, title, pick, scale, unit, can_be_unbounded) = INDICES[index];
+    let unbounded = |b: &Bar| can_be_unbounded && b.unbounded;
     let (w, h, left, top, bottom) = (760.0, 340.0, 60.0, 40.0, 60.0);
     let plot_h = h - top - bottom;
     let value = |b: &Bar| {
@@ -45,7 +50,7 @@ fn figure_svg(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usi
         .iter()
         .flatten()
         .flatten()
-        .filter(|b| !b.unbounded)
+        .filter(|b| !unbounded(b))
         .map(|b| {
             let (m, hw) = value(b);
             m + hw
@@ -85,7 +90,7 @@ fn figure_svg(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usi
             let colour = crate::ui::charts::PALETTE[p % crate::ui::charts::PALETTE.len()];
             let fill = format!("rgb({},{},{})", colour.0, colour.1, colour.2);
             match bars.get(g * 5 + p).and_then(Option::as_ref) {
-                Some(Ok(b)) if b.unbounded => s.push_str(&format!(
+                Some(Ok(b)) if unbounded(b) => s.push_str(&format!(
                     "<rect x=\"{x:.1}\" y=\"{top}\" width=\"{:.1}\" height=\"{plot_h}\" fill=\"none\" stroke=\"{fill}\" \
                      stroke-dasharray=\"4 3\"/><text transform=\"translate({:.1},{:.1}) rotate(-90)\" \
                      font-size=\"11\">unbounded</text>",
@@ -222,9 +227,9 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
                 .flatten()
                 .flatten()
                 .map(|b| {
-                    let (_, _, pick, scale, unit) = INDICES[index.get()];
+                    let (_, _, pick, scale, unit, can_be_unbounded) = INDICES[index.get()];
                     let (m, hw) = pick(b);
-                    let value = if b.unbounded {
+                    let value = if can_be_unbounded && b.unbounded {
                         "unbounded".to_string()
                     } else {
                         format!("{:.3} ± {:.3} {unit}", m * scale, hw * scale)
@@ -233,16 +238,41 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
                         <tr data-mix=b.mix.name() data-policy=b.policy.name() data-mean=m.to_string()
                             data-seeds=b.seeds.to_string() data-unbounded=b.unbounded.to_string()>
                             <td>{b.mix.label()}</td><td>{b.policy.label()}</td><td>{value}</td>
-                            <td>{b.seeds}{if b.cap_hit { " (cap)" } else { "" }}</td></tr>
+                            <td>{b.seeds}{if b.cap_hit { " (cap)" } else { "" }}</td>
+                            <td>{format!("{} ({} of {} seeds)", b.saturation.label(), b.saturated_seeds, b.seeds)}</td></tr>
                     }
                 })
                 .collect_view()
         })
     };
+    let findings = move || {
+        let n = shown_figure.get()?;
+        let f = figures().into_iter().find(|f| f.number == n)?;
+        let done: Vec<Bar> =
+            bars.with(|b| b.iter().all(Option::is_some).then(|| b.iter().flatten().flatten().cloned().collect()))?;
+        let rows = claims(&f, &done)
+            .into_iter()
+            .map(|c| {
+                view! {
+                    <tr data-verdict=c.verdict.label()>
+                        <td class="quote"><q>{c.paper}</q></td><td>{c.ours}</td>
+                        <td><span class=badge(c.verdict)>{c.verdict.label()}</span></td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <table class="readings-table" id="dg-figure-claims">
+                <caption>"Paper and bagsim: the findings of §IV-C this figure can test"</caption>
+                <thead><tr><th>"The paper reports"</th><th>"bagsim"</th><th>"Verdict"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        })
+    };
     view! {
         <details class="dg-figures" id="dg-figures">
             <summary>"Paper figures (Anglano & Canonico 2009, §IV-C)"</summary>
-            <p class="help">"Each bar is a task mix and a BoT selection policy on the figure's configuration, with the other settings of the controls (number of BoTs, checkpoints, …). Seeds are added until every 95% confidence interval is within 2.5% of its mean, as in the paper, up to the cap; a bar whose runs mostly saturate is \"unbounded\". The same code as " <code>"bagsim dg-figure"</code> "."</p>
+            <p class="help">"Each bar is a task mix and a BoT selection policy on the figure's configuration, with the other settings of the controls (number of BoTs, checkpoints, …). Seeds are added until every 95% confidence interval is within 2.5% of its mean, as in the paper, up to the cap; a bar is \"unbounded\" when the 95% interval of its seeds' queue growth lies above one BoT in ten (docs/desktop_grid.md), and its execution makespan is still shown. The same code as " <code>"bagsim dg-figure"</code> "."</p>
             <div class="field">
                 <label for="dg-figure">"Figure"</label>
                 <select id="dg-figure" on:change=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { chosen.set(n) } }>
@@ -276,9 +306,11 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
             <div class="dg-figure-svg" id="dg-figure-svg" inner_html=move || svg().unwrap_or_default()></div>
             <table class="dg-figure-table">
                 <caption>"The bars as numbers (mean ± 95% half-width)"</caption>
-                <thead><tr><th>"Mix"</th><th>"Policy"</th><th>"Value"</th><th>"Seeds"</th></tr></thead>
+                <thead><tr><th>"Mix"</th><th>"Policy"</th><th>"Value"</th><th>"Seeds"</th><th>"Saturation (seeds saturated)"</th></tr></thead>
                 <tbody>{csv_rows}</tbody>
             </table>
+            {findings}
+            <super::readings::DgReadings figure=chosen lab=lab cap=cap/>
         </details>
     }
 }

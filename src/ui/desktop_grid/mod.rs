@@ -3,6 +3,7 @@
 //! through the same worker and Run bar as a multi-cluster one; only its `DgDetail` and `DgReport` are its own.
 
 mod figures;
+mod readings;
 
 use crate::family::contract::Header;
 use crate::family::desktop_grid::availability::AvailabilityLevel;

@@ -4,6 +4,7 @@
 pub(crate) mod controls;
 pub(crate) mod numbers;
 pub(crate) mod paper;
+pub(crate) mod readings;
 
 use crate::family::multi_cluster::live::McDetail;
 use crate::family::multi_cluster::simulation::Sample;

@@ -2,13 +2,14 @@
 //! live with the code of `bagsim reproduce` (`Figure::runs`, `RunResult::of`, `figure_svg`, `to_csv`, `claims`),
 //! so the page and the CLI give the same bytes; next to the figure, the paper's setup and findings against ours.
 
-use crate::family::multi_cluster::figures::claims::{claims, Claim, Verdict};
+use crate::family::multi_cluster::figures::claims::{claims, Claim};
 use crate::family::multi_cluster::figures::svg::figure_svg;
 use crate::family::multi_cluster::figures::{Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS};
 use crate::registry::AnyReport;
 use crate::ui::download;
 use crate::ui::now_ms;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::readings::badge;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -287,14 +288,6 @@ fn download(csv: bool) {
     }
 }
 
-fn badge(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Agrees => "badge agrees",
-        Verdict::Disagrees => "badge disagrees",
-        Verdict::Unresolved => "badge unresolved",
-    }
-}
-
 /// The section: picker, seeds, Run and Cancel, the live figure, and the "Paper and bagsim" panel.
 #[component]
 pub fn PaperFigures() -> impl IntoView {
@@ -395,6 +388,7 @@ pub fn PaperFigures() -> impl IntoView {
                     </table>
                 </div>
             </div>
+            <super::readings::McReadings figure=p.figure/>
             <pre id="paper-csv" hidden>{move || p.csv.get()}</pre>
         </section>
     }

@@ -1,0 +1,122 @@
+//! "Which assumption carries this result?" for the desktop-grid figure chosen above: its findings of §IV-C under
+//! every value of one reading (docs/desktop_grid.md, "Readings"), the bars run in the page's worker pool with the
+//! code of `bagsim dg-figure N --readings KEY=all` (`study::plan`, `Plan::table`).
+
+use crate::family::desktop_grid::figures::{Bar, CiRule};
+use crate::family::desktop_grid::readings::READINGS;
+use crate::family::desktop_grid::study::{plan, Plan};
+use crate::readings::{combinations, parse_axis, ReadingsTable};
+use crate::registry::{AnyFigureJob, AnyFigureResult};
+use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
+use crate::ui::Lab;
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+struct State {
+    plan: Plan,
+    results: Vec<Option<Result<Bar, String>>>,
+    pool: Option<Pool>,
+}
+
+thread_local! {
+    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+}
+
+/// The readings study of figure `figure`, on the controls' other settings and at most `cap` seeds per bar.
+#[component]
+pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl IntoView {
+    let key = RwSignal::new(READINGS[0].key.to_string());
+    let running = RwSignal::new(false);
+    let status = RwSignal::new(String::new());
+    let table: RwSignal<Option<ReadingsTable>> = RwSignal::new(None);
+    let cancel = move || {
+        if let Some(pool) = STATE.with(|s| s.borrow_mut().take().and_then(|st| st.pool)) {
+            pool.cancel();
+        }
+        running.set(false);
+    };
+    let start = move |_| {
+        cancel();
+        table.set(None);
+        let base = lab.scenario.with_untracked(|s| s.desktop_grid.clone().unwrap_or_default());
+        let rule = CiRule { max_seeds: cap.get_untracked(), ..CiRule::default() };
+        let planned = parse_axis(&format!("{}=all", key.get_untracked()), READINGS)
+            .and_then(|axis| plan(figure.get_untracked(), &base, &combinations(&[axis]), rule));
+        let p = match planned {
+            Ok(p) => p,
+            Err(e) => return status.set(e),
+        };
+        let jobs: Vec<Job> =
+            p.jobs.iter().map(|(_, j)| Job::Figure(AnyFigureJob::DesktopGrid(Box::new(j.clone())))).collect();
+        let n = jobs.len();
+        let on_done: OnDone = Rc::new(move |i, outcome| {
+            let r = match outcome {
+                Outcome::Figure(r) => match *r {
+                    AnyFigureResult::DesktopGrid(bar) => Ok(*bar),
+                },
+                Outcome::Failed(message) => Err(message),
+                Outcome::Finished(_) => Err("a figure job gave a run's report".into()),
+            };
+            let finished = STATE.with(|s| {
+                let mut s = s.borrow_mut();
+                let st = s.as_mut()?;
+                *st.results.get_mut(i)? = Some(r);
+                let done = st.results.iter().filter(|r| r.is_some()).count();
+                if done < n {
+                    return Some((done, None, None));
+                }
+                let all: Vec<Result<Bar, String>> = st.results.iter().flatten().cloned().collect();
+                Some((done, Some(st.plan.table(&all)), st.pool.take()))
+            });
+            let Some((done, t, pool)) = finished else { return };
+            status.set(format!("{done} of {n} bars computed"));
+            if let Some(t) = t {
+                table.set(Some(t));
+                running.set(false);
+                status.set(format!("finished: {n} bars"));
+                // Called from a worker's own message handler: end the workers after it returns.
+                set_timeout(move || drop(pool), std::time::Duration::ZERO);
+            }
+        });
+        STATE.with(|s| *s.borrow_mut() = Some(State { plan: p, results: vec![None; n], pool: None }));
+        match Pool::start(jobs, on_done) {
+            Ok(pool) => {
+                STATE.with(|s| {
+                    if let Some(st) = s.borrow_mut().as_mut() {
+                        st.pool = Some(pool);
+                    }
+                });
+                running.set(true);
+                status.set(format!("0 of {n} bars computed…"));
+            }
+            Err(e) => status.set(e),
+        }
+    };
+    Effect::new(move |_| {
+        figure.track();
+        cancel();
+        table.set(None);
+        status.set(String::new());
+    });
+    on_cleanup(cancel);
+    view! {
+        <div class="readings" id="dg-readings">
+            <h3>"Which assumption carries this result?"</h3>
+            <p class="help">"Where the paper leaves a decision open, bagsim makes it a named reading (docs/desktop_grid.md, \"Readings\"). Run this figure's findings under every value of one reading, the default first, on the controls' other settings. The same code as "<code>"bagsim dg-figure N --readings KEY=all"</code>"."</p>
+            <div class="paper-bar">
+                <label>"Reading "
+                    <select id="dg-readings-key" disabled=move || running.get() on:change=move |ev| key.set(event_target_value(&ev))>
+                        {reading_options(READINGS, key)}
+                    </select>
+                </label>
+                <button id="dg-readings-run" disabled=move || running.get() on:click=start>"Run under each reading"</button>
+                <button id="dg-readings-cancel" class="small" disabled=move || !running.get() on:click=move |_| { cancel(); status.set("cancelled".into()) }>"Cancel"</button>
+                <span id="dg-readings-status" aria-live="polite" data-running=move || running.get().to_string()>{move || status.get()}</span>
+            </div>
+            <p class="help" id="dg-readings-rests">{move || rests_on(READINGS, &key.get())}</p>
+            <ReadingsTableView table=table id="dg-readings-table"/>
+        </div>
+    }
+}

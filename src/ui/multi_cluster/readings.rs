@@ -1,0 +1,193 @@
+//! "Which assumption carries this result?": the findings of the chosen paper figure under every value of one
+//! reading (docs/model.md, "Readings"), run in the page's worker pool with the code of `bagsim reproduce
+//! --readings` (`figures::study::Study`), round by round when seeds are added until the verdicts resolve.
+
+use crate::family::multi_cluster::config::McScenario;
+use crate::family::multi_cluster::figures::study::Study;
+use crate::family::multi_cluster::figures::{FigureId, RunResult, RunSpec, DEFAULT_SEEDS};
+use crate::family::multi_cluster::readings::READINGS;
+use crate::readings::{combinations, parse_axis, ReadingsTable, Seeds, AUTO_CAP};
+use crate::registry::AnyReport;
+use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The study and the workers of its round, outside the reactive graph.
+struct State {
+    study: Study,
+    round: Vec<(usize, RunSpec)>,
+    left: usize,
+    pool: Option<Pool>,
+    generation: u32,
+}
+
+thread_local! {
+    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+    static GENERATION: RefCell<u32> = const { RefCell::new(0) };
+}
+
+#[derive(Clone, Copy)]
+struct Readings {
+    figure: Signal<FigureId>,
+    key: RwSignal<String>,
+    auto: RwSignal<bool>,
+    running: RwSignal<bool>,
+    status: RwSignal<String>,
+    table: RwSignal<Option<ReadingsTable>>,
+}
+
+impl Readings {
+    fn start(self) {
+        self.cancel();
+        let seeds = if self.auto.get_untracked() {
+            Seeds::Auto { start: DEFAULT_SEEDS, cap: AUTO_CAP }
+        } else {
+            Seeds::Fixed(DEFAULT_SEEDS)
+        };
+        let axis = match parse_axis(&format!("{}=all", self.key.get_untracked()), READINGS) {
+            Ok(a) => a,
+            Err(e) => return self.status.set(e),
+        };
+        let study = match Study::new(self.figure.get_untracked(), &McScenario::default(), &combinations(&[axis]), seeds)
+        {
+            Ok(s) => s,
+            Err(e) => return self.status.set(e),
+        };
+        let generation = GENERATION.with(|g| {
+            *g.borrow_mut() += 1;
+            *g.borrow()
+        });
+        STATE.with(|s| {
+            *s.borrow_mut() = Some(State { study, round: Vec::new(), left: 0, pool: None, generation });
+        });
+        self.table.set(None);
+        self.running.set(true);
+        self.next_round(generation);
+    }
+
+    /// Starts the next round's runs, or ends the study when none are left.
+    fn next_round(self, generation: u32) {
+        let round = STATE.with(|s| s.borrow().as_ref().map(|st| st.study.next_round())).unwrap_or_default();
+        if round.is_empty() {
+            return self.finish();
+        }
+        let jobs: Vec<Job> = round.iter().map(|(_, spec)| Job::Run(Box::new(spec.scenario.clone().into()))).collect();
+        let n = jobs.len();
+        let on_done: OnDone = Rc::new(move |job, outcome| self.on_done(generation, job, outcome));
+        match Pool::start(jobs, on_done) {
+            Ok(pool) => {
+                STATE.with(|s| {
+                    if let Some(st) = s.borrow_mut().as_mut() {
+                        st.round = round;
+                        st.left = n;
+                        st.pool = Some(pool);
+                    }
+                });
+                self.status.set(format!("running {n} runs…"));
+            }
+            Err(e) => {
+                self.status.set(e);
+                self.running.set(false);
+            }
+        }
+    }
+
+    fn on_done(self, generation: u32, job: usize, outcome: Outcome) {
+        let left = STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            let st = s.as_mut().filter(|st| st.generation == generation)?;
+            let (combo, spec) = st.round.get(job)?.clone();
+            let result = match outcome {
+                Outcome::Finished(r) => match *r {
+                    AnyReport::MultiCluster(r) => Ok(RunResult::of(&r)),
+                    _ => Err("a run gave another family's report".to_string()),
+                },
+                Outcome::Figure(_) => Err("a run gave a figure job's result".to_string()),
+                Outcome::Failed(m) => Err(m),
+            };
+            st.study.add(combo, &spec, result);
+            st.left -= 1;
+            Some((st.left, st.round.len()))
+        });
+        let Some((left, n)) = left else { return };
+        self.status.set(format!("{} of {n} runs of this round in", n - left));
+        if left > 0 {
+            return;
+        }
+        let all_final = STATE.with(|s| {
+            let mut s = s.borrow_mut();
+            let st = s.as_mut()?;
+            let done = st.study.end_round();
+            Some((st.pool.take(), done, st.study.table()))
+        });
+        if let Some((pool, done, table)) = all_final {
+            // Called from a worker's own message handler: end the round's workers after it returns.
+            set_timeout(move || drop(pool), std::time::Duration::ZERO);
+            self.table.set(Some(table));
+            if done {
+                self.finish();
+            } else {
+                self.next_round(generation);
+            }
+        }
+    }
+
+    fn finish(self) {
+        self.running.set(false);
+        self.status.set("finished".into());
+    }
+
+    fn cancel(self) {
+        if let Some(pool) = STATE.with(|s| s.borrow_mut().take().and_then(|st| st.pool)) {
+            pool.cancel();
+        }
+        if self.running.get_untracked() {
+            self.running.set(false);
+            self.status.set("cancelled".into());
+        }
+    }
+}
+
+/// The readings study of the paper figure chosen above.
+#[component]
+pub fn McReadings(#[prop(into)] figure: Signal<FigureId>) -> impl IntoView {
+    let r = Readings {
+        figure,
+        key: RwSignal::new(READINGS[0].key.to_string()),
+        auto: RwSignal::new(false),
+        running: RwSignal::new(false),
+        status: RwSignal::new(String::new()),
+        table: RwSignal::new(None),
+    };
+    Effect::new(move |_| {
+        figure.track();
+        r.cancel();
+        r.table.set(None);
+        r.status.set(String::new());
+    });
+    on_cleanup(move || r.cancel());
+    view! {
+        <div class="readings" id="mc-readings">
+            <h3>"Which assumption carries this result?"</h3>
+            <p class="paper-section">"Where the paper leaves a decision open, bagsim makes it a named reading (docs/model.md, \"Readings\"). Run this figure's findings under every value of one reading, the default first; the other settings stay at their defaults. The same code as "<code>"bagsim reproduce FIG --readings KEY=all"</code>"."</p>
+            <div class="paper-bar">
+                <label>"Reading "
+                    <select id="mc-readings-key" disabled=move || r.running.get()
+                        on:change=move |ev| r.key.set(event_target_value(&ev))>
+                        {reading_options(READINGS, r.key)}
+                    </select>
+                </label>
+                <label><input type="checkbox" id="mc-readings-auto" disabled=move || r.running.get()
+                    prop:checked=move || r.auto.get() on:change=move |ev| r.auto.set(event_target_checked(&ev))/>
+                    {format!(" add seeds until resolved (5 → {AUTO_CAP})")}</label>
+                <button id="mc-readings-run" class="primary" disabled=move || r.running.get() on:click=move |_| r.start()>"Run under each reading"</button>
+                <button id="mc-readings-cancel" disabled=move || !r.running.get() on:click=move |_| r.cancel()>"Cancel"</button>
+                <span id="mc-readings-status" class="status" data-running=move || r.running.get().to_string()>{move || r.status.get()}</span>
+            </div>
+            <p class="paper-section" id="mc-readings-rests">{move || rests_on(READINGS, &r.key.get())}</p>
+            <ReadingsTableView table=r.table id="mc-readings-table"/>
+        </div>
+    }
+}
