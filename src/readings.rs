@@ -95,16 +95,19 @@ pub fn label(c: &Combination) -> String {
     c.iter().map(|(k, n, _)| format!("{}={n}", k.rsplit('.').next().unwrap_or(k))).collect::<Vec<_>>().join(" ")
 }
 
-/// The scenario with the combination's values set at their keys; an error names the key that does not fit.
+/// The scenario with the combination's values set at their keys; an error names the key that does not fit. Goes
+/// through JSON text rather than `serde_json::Value` so that the page's wasm reuses the scenario's one text
+/// deserializer instead of carrying a second one per scenario type.
 pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<T, String> {
+    let text = serde_json::to_string(s).map_err(|e| e.to_string())?;
     if c.is_empty() {
-        return serde_json::from_value(serde_json::to_value(s).map_err(|e| e.to_string())?).map_err(|e| e.to_string());
+        return serde_json::from_str(&text).map_err(|e| e.to_string());
     }
-    let mut json = serde_json::to_value(s).map_err(|e| e.to_string())?;
+    let mut json: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     for (k, _, v) in c {
         set_path(&mut json, k, v.clone())?;
     }
-    serde_json::from_value(json).map_err(|e| format!("readings {}: {e}", label(c)))
+    serde_json::from_str(&json.to_string()).map_err(|e| format!("readings {}: {e}", label(c)))
 }
 
 /// The findings of a figure under one combination of readings.

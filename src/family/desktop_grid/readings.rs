@@ -18,7 +18,7 @@ pub const READINGS: &[Reading] = &[
     Reading {
         key: "desktop_grid.transfer_time",
         values: &[("paper", "[240.0, 720.0]"), ("none", "[0.0, 0.0]")],
-        rests_on: "checkpoint transfers take U[240, 720] s ([Anglano09] §IV-A); none isolates their cost",
+        rests_on: "checkpoint transfers take U[240, 720] s (§IV-C); none isolates their cost",
     },
     Reading {
         key: "desktop_grid.long_idle",
