@@ -44,14 +44,14 @@ fn small_base() -> McScenario {
     s
 }
 
-/// Readings of the architecture or the horizon leave the workload bit for bit as it was; the load split and the
-/// calibration change it (and only they, of the readings listed).
+/// Readings of the architecture or the horizon leave the workload bit for bit as it was; the workload readings and
+/// the platform (whose capacity scales the streams) change it.
 #[test]
 fn each_reading_changes_only_what_it_names() {
     let base = small_base();
     let w0 = run::prepare(&base).unwrap().generated.workload;
     for r in READINGS {
-        let touches_workload = r.key.starts_with("workload.");
+        let touches_workload = r.key.starts_with("workload.") || r.key.starts_with("platform.");
         for (name, _) in &r.values[1..] {
             let axis = parse_axis(&format!("{}={name}", r.key), READINGS).unwrap();
             let s = apply(&base, &combinations(&[axis])[0]).unwrap();
@@ -109,4 +109,16 @@ fn auto_seeds_stop_at_the_cap() {
     assert!(open_rows > 0, "no verdict stayed open: the case no longer tests the cap");
     assert!(table.rows.iter().any(|r| r.capped));
     assert!(table.markdown().contains("not resolved after 3 seeds"));
+}
+
+/// Under 20 equal clusters the two load splits give each stream the same share: the workloads are identical.
+#[test]
+fn on_equal_clusters_the_two_load_splits_coincide() {
+    let mut s = small_base();
+    s.platform.preset = Some(bagsim::family::multi_cluster::platform::PlatformPreset::Uniform20);
+    let mut t = s.clone();
+    t.workload.load_split = bagsim::workload::streams::LoadSplit::Capacity;
+    let (a, b) = (run::prepare(&s).unwrap().generated.workload, run::prepare(&t).unwrap().generated.workload);
+    assert!(a == b, "the load splits differ on equal clusters");
+    assert_ne!(a, run::prepare(&small_base()).unwrap().generated.workload);
 }

@@ -318,8 +318,9 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "platform.preset",
         unit: "",
-        allowed: "das2_g5k",
-        meaning: "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 ([Iosup08] §4.1)",
+        allowed: "das2_g5k, uniform20",
+        meaning: "das2_g5k: DAS-2 + Grid'5000, 20 clusters, 3 674 processors, speeds 1.0–1.75 ([Iosup08] §4.1); \
+                  uniform20: 20 clusters of 184 processors at speed 1.41 (the same totals within 0.2%)",
     },
     Param {
         path: "platform.clusters",

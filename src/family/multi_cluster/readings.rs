@@ -24,6 +24,12 @@ pub const READINGS: &[Reading] = &[
         rests_on: "\"Each of the 20 clusters … receives an independent stream of jobs\" (§4.2)",
     },
     Reading {
+        key: "platform.preset",
+        values: &[("das2_g5k", "\"das2_g5k\""), ("uniform20", "\"uniform20\"")],
+        rests_on: "\"a total of 20 clusters and over 3500 processors … between 1.0 and 1.75\" (§4.1); the paper lists \
+                   no clusters",
+    },
+    Reading {
         key: "architecture.eligible_set",
         values: &[("dispatched", "\"dispatched\""), ("completed", "\"completed\"")],
         rests_on: "\"Only after all the tasks in the schedule are completed is a new eligible set generated\" (§2.2)",

@@ -103,6 +103,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
     let is_csp = Memo::new(move |_| sc.with(|s| s.multi_cluster.architecture.kind == Architecture::Csp));
     let scheduling_name = Memo::new(move |_| sc.with(|s| s.multi_cluster.scheduling.kind()));
     let custom_platform = Memo::new(move |_| sc.with(|s| s.multi_cluster.platform.preset.is_none()));
+    let preset_is = move |p: PlatformPreset| sc.with(|s| s.multi_cluster.platform.preset == Some(p));
     let clusters = Memo::new(move |_| sc.with(|s| s.multi_cluster.platform.clusters().unwrap_or_default()));
 
     let workload_summary = Signal::derive(move || {
@@ -304,12 +305,16 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         </Section>
 
         <Section id="sec-platform" title="Platform" summary=platform_summary>
-        {field(lab, "Clusters", "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (Iosup et al. 2008, §4.1; documented preset). A task of reference runtime R runs R / speed seconds.", "platform", view! {
+        {field(lab, "Clusters", "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (Iosup et al. 2008, §4.1; documented preset); or 20 equal clusters with the same totals, a reading under which the two load splits coincide. A task of reference runtime R runs R / speed seconds.", "platform", view! {
             <select id="platform-preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| {
                 if v == "custom" { s.multi_cluster.platform.clusters = Some(s.multi_cluster.platform.clusters()?); s.multi_cluster.platform.preset = None; }
-                else { s.multi_cluster.platform.preset = Some(PlatformPreset::Das2G5k); s.multi_cluster.platform.clusters = None; }
+                else {
+                    s.multi_cluster.platform.preset = Some(if v == "uniform20" { PlatformPreset::Uniform20 } else { PlatformPreset::Das2G5k });
+                    s.multi_cluster.platform.clusters = None;
+                }
                 Ok(()) }) }>
-                <option value="das2_g5k" selected=move || !custom_platform.get()>"DAS-2 + Grid'5000 (20 clusters)"</option>
+                <option value="das2_g5k" selected=move || preset_is(PlatformPreset::Das2G5k)>"DAS-2 + Grid'5000 (20 clusters)"</option>
+                <option value="uniform20" selected=move || preset_is(PlatformPreset::Uniform20)>"20 equal clusters (184 processors, speed 1.41)"</option>
                 <option value="custom" selected=move || custom_platform.get()>"custom (edit below)"</option>
             </select>
         })}
