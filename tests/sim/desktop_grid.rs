@@ -90,6 +90,8 @@ fn settings(selection: BotSelection, thresh: u32, seed: u64) -> DgSettings {
         thresh,
         checkpoint_period: 1800.0,
         transfer: [240.0, 720.0],
+        checkpoint_store: Default::default(),
+        long_idle: Default::default(),
         horizon: 1e12,
         sample_interval: 1e5,
         seed,

@@ -7,6 +7,7 @@ mod contract;
 mod data_grid;
 mod desktop_grid;
 mod determinism;
+mod dg_readings;
 mod dg_saturation;
 mod erlang;
 mod fit_bits;

@@ -31,6 +31,51 @@ impl Heterogeneity {
     }
 }
 
+/// Whether a replica stops computing while it stores a checkpoint (a reading: [Anglano09] gives the transfer time,
+/// not whether computing waits for it; docs/desktop_grid.md, "Readings").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckpointStore {
+    /// The replica pauses for the transfer, then computes on.
+    #[default]
+    Blocking,
+    /// The transfer runs beside the computation; the checkpoint counts once it has arrived.
+    Async,
+}
+
+impl CheckpointStore {
+    pub const ALL: [CheckpointStore; 2] = [CheckpointStore::Blocking, CheckpointStore::Async];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckpointStore::Blocking => "blocking",
+            CheckpointStore::Async => "async",
+        }
+    }
+}
+
+/// Which candidate tasks' idle time LongIdle compares (a reading of [Anglano09] §III-C).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LongIdleRule {
+    /// Every candidate task's accumulated time without a running replica, also of tasks that have one now (frozen).
+    #[default]
+    Accumulated,
+    /// Only candidate tasks without a running replica now; when there is none, the accumulated rule decides.
+    Unreplicated,
+}
+
+impl LongIdleRule {
+    pub const ALL: [LongIdleRule; 2] = [LongIdleRule::Accumulated, LongIdleRule::Unreplicated];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LongIdleRule::Accumulated => "accumulated",
+            LongIdleRule::Unreplicated => "unreplicated",
+        }
+    }
+}
+
 /// A desktop-grid run ([Anglano09]); the scenario's `seed` seeds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -69,6 +114,10 @@ pub struct DesktopGridConfig {
     pub checkpoint_period: f64,
     /// Checkpoint transfer (store or retrieve) time, uniform in this range, s.
     pub transfer_time: [f64; 2],
+    /// Whether computing stops while a checkpoint is stored (blocking) or goes on (async).
+    pub checkpoint_store: CheckpointStore,
+    /// LongIdle: the idle time of every candidate task (accumulated) or of those without a replica (unreplicated).
+    pub long_idle: LongIdleRule,
     /// End of the run, s; null = 4 × the expected submission window (bots / λ).
     pub horizon: Option<f64>,
     /// Interval between time-series samples, s; null = horizon / 2 000, at least 60 s.
@@ -95,6 +144,8 @@ impl Default for DesktopGridConfig {
             rep_thresh: None,
             checkpoint_period: 1_800.0,
             transfer_time: [240.0, 720.0],
+            checkpoint_store: CheckpointStore::Blocking,
+            long_idle: LongIdleRule::Accumulated,
             horizon: None,
             sample_interval: None,
         }
@@ -333,6 +384,20 @@ pub const PARAMS: &[Param] = &[
         unit: "s",
         allowed: "[lo, hi], 0 ≤ lo ≤ hi ≤ 10^6",
         meaning: "checkpoint transfer time, uniform in this range ([240, 720] s)",
+    },
+    Param {
+        path: "desktop_grid.checkpoint_store",
+        unit: "",
+        allowed: "blocking, async",
+        meaning: "blocking: a replica stops computing while it stores a checkpoint (default); async: it computes on \
+                  and the checkpoint counts once stored (docs/desktop_grid.md, \"Readings\")",
+    },
+    Param {
+        path: "desktop_grid.long_idle",
+        unit: "",
+        allowed: "accumulated, unreplicated",
+        meaning: "LongIdle compares the accumulated idle time of every candidate task (default) or only of those \
+                  without a running replica now",
     },
     Param {
         path: "desktop_grid.horizon",

@@ -5,6 +5,7 @@
 
 use super::availability::GroupLaw;
 use super::bot_selection::{BotSelection, BotView, SelectBag};
+use super::config::{CheckpointStore, LongIdleRule};
 use super::machines::Platform;
 use super::wqr_ft::TaskPool;
 use crate::engine::{EventQueue, Rng};
@@ -23,6 +24,10 @@ pub struct DgSettings {
     pub checkpoint_period: f64,
     /// Checkpoint transfer time range, s.
     pub transfer: [f64; 2],
+    /// Whether computing stops while a checkpoint is stored.
+    pub checkpoint_store: CheckpointStore,
+    /// LongIdle's idle-time rule.
+    pub long_idle: LongIdleRule,
     pub horizon: f64,
     pub sample_interval: f64,
     pub seed: u64,
@@ -35,7 +40,16 @@ enum Ev {
     Arrival(u32),
     Fail(u32),
     Repair(u32),
-    Phase { m: u32, gen: u32 },
+    Phase {
+        m: u32,
+        gen: u32,
+    },
+    /// An asynchronous store of `progress` s of work arrives, unless the replica has ended (`gen` differs).
+    Stored {
+        m: u32,
+        gen: u32,
+        progress: f64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,6 +83,8 @@ struct Slot {
     phase_start: f64,
     /// The replica stored a checkpoint better than its task's best: it is not useless ([Anglano09] §IV).
     improved: bool,
+    /// An asynchronous store is in flight (at most one per replica).
+    storing: bool,
     prev: u32,
     next: u32,
     free_pos: u32,
@@ -180,6 +196,7 @@ impl DgSimulation {
                 progress: 0.0,
                 phase_start: 0.0,
                 improved: false,
+                storing: false,
                 prev: NONE,
                 next: NONE,
                 free_pos: i as u32,
@@ -187,8 +204,10 @@ impl DgSimulation {
                 up_total: 0.0,
             })
             .collect();
+        let mut pool = TaskPool::new(bots, tasks, s.thresh, s.selection.needs_idle_times());
+        pool.set_unreplicated_only(s.long_idle == LongIdleRule::Unreplicated);
         DgSimulation {
-            pool: TaskPool::new(bots, tasks, s.thresh, s.selection.needs_idle_times()),
+            pool,
             policy: s.selection.build(),
             power: platform.machines.iter().map(|m| m.power).collect(),
             machine_group: platform.machines.iter().map(|m| m.group).collect(),
@@ -365,6 +384,7 @@ impl DgSimulation {
             Ev::Fail(m) => self.fail(m, now),
             Ev::Repair(m) => self.repair(m, now),
             Ev::Phase { m, gen } => self.phase_end(m, gen, now),
+            Ev::Stored { m, gen, progress } => self.stored(m, gen, progress),
         }
         self.dispatch_loop(now);
         if self.s.stop_when_done && self.c.finished_bots == self.workload.bots.len() as u64 {
@@ -417,6 +437,7 @@ impl DgSimulation {
             sl.start = now;
             sl.progress = from;
             sl.improved = false;
+            sl.storing = false;
             sl.prev = NONE;
             sl.next = head;
         }
@@ -465,6 +486,18 @@ impl DgSimulation {
         match sl.phase {
             Phase::Retrieve => self.compute(m, now),
             Phase::Compute { completes: true } => self.complete(m, now),
+            Phase::Compute { completes: false } if self.s.checkpoint_store == CheckpointStore::Async => {
+                // The store goes on beside the computation; a checkpoint due while one is in flight is skipped.
+                let progress = sl.progress + (now - sl.phase_start) * self.power[m as usize];
+                let storing = sl.storing;
+                self.slots[m as usize].progress = progress;
+                if !storing {
+                    let d = self.transfer_time();
+                    self.slots[m as usize].storing = true;
+                    self.schedule(now + d, Ev::Stored { m, gen, progress });
+                }
+                self.compute(m, now);
+            }
             Phase::Compute { completes: false } => {
                 let progress = sl.progress + (now - sl.phase_start) * self.power[m as usize];
                 let d = self.transfer_time();
@@ -475,16 +508,32 @@ impl DgSimulation {
                 self.schedule(now + d, Ev::Phase { m, gen });
             }
             Phase::Upload { progress } => {
-                self.c.checkpoints_taken += 1;
-                let t = sl.task as usize;
-                if progress > self.best[t] {
-                    self.best[t] = progress;
-                    self.slots[m as usize].improved = true;
-                }
+                self.checkpoint_stored(m, progress);
                 self.compute(m, now);
             }
             Phase::Idle => self.c.stale_events += 1,
         }
+    }
+
+    /// A checkpoint of `progress` s of work has reached the server.
+    fn checkpoint_stored(&mut self, m: u32, progress: f64) {
+        self.c.checkpoints_taken += 1;
+        let t = self.slots[m as usize].task as usize;
+        if progress > self.best[t] {
+            self.best[t] = progress;
+            self.slots[m as usize].improved = true;
+        }
+    }
+
+    /// An asynchronous store arrives: it counts if its replica is still running.
+    fn stored(&mut self, m: u32, gen: u32, progress: f64) {
+        let sl = &mut self.slots[m as usize];
+        if sl.gen != gen || sl.task == NONE {
+            self.c.stale_events += 1;
+            return;
+        }
+        sl.storing = false;
+        self.checkpoint_stored(m, progress);
     }
 
     /// Ends machine `m`'s replica (completed, cancelled or killed), accounting its time; the machine keeps its state.
@@ -499,6 +548,7 @@ impl DgSimulation {
         sl.task = NONE;
         sl.bot = NONE;
         sl.phase = Phase::Idle;
+        sl.storing = false;
         sl.gen = sl.gen.wrapping_add(1);
         sl.prev = NONE;
         sl.next = NONE;

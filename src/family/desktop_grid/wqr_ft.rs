@@ -21,6 +21,8 @@ fn unkey(k: i64) -> f64 {
 pub struct TaskPool {
     thresh: u32,
     track_idle: bool,
+    /// LongIdle compares only tasks without a running replica when there are any.
+    unreplicated_only: bool,
     /// Running replicas of each task.
     rep: Vec<u32>,
     /// Position of each pending task in its bucket.
@@ -61,6 +63,7 @@ impl TaskPool {
         TaskPool {
             thresh,
             track_idle,
+            unreplicated_only: false,
             rep: vec![0; tasks],
             pos: vec![0; tasks],
             idle_acc: if track_idle { vec![0.0; tasks] } else { Vec::new() },
@@ -124,9 +127,17 @@ impl TaskPool {
         Some(bucket[i])
     }
 
+    /// LongIdle compares only tasks without a running replica while there are any (`LongIdleRule::Unreplicated`).
+    pub fn set_unreplicated_only(&mut self, on: bool) {
+        self.unreplicated_only = on;
+    }
+
     /// LongIdle's choice at `now`: the BoT whose candidate task has been idle longest, the oldest on ties; O(log n).
     pub fn longest_idle_bot(&self, now: f64) -> Option<u32> {
         let g = self.top_growing.last().map(|&(k, r)| (unkey(k) + now, u32::MAX - r));
+        if self.unreplicated_only && g.is_some() {
+            return g.map(|x| x.1);
+        }
         let f = self.top_frozen.last().map(|&(k, r)| (unkey(k), u32::MAX - r));
         match (g, f) {
             (Some(a), Some(b)) => Some(if a.0 > b.0 || (a.0 == b.0 && a.1 < b.1) { a.1 } else { b.1 }),
