@@ -8,7 +8,7 @@ mod readings;
 use crate::family::contract::Header;
 use crate::family::desktop_grid::availability::AvailabilityLevel;
 use crate::family::desktop_grid::bot_selection::BotSelection;
-use crate::family::desktop_grid::config::Heterogeneity;
+use crate::family::desktop_grid::config::{CheckpointStore, Heterogeneity, LongIdleRule};
 use crate::family::desktop_grid::workload::Mix;
 use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
 use crate::family::Family;
@@ -288,6 +288,10 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
                 |s, t| { dg(s).weibull_shape = number(t, "a shape such as 0.7")?; Ok(()) })}
             {number_field(lab, Ctl { id: "dg-checkpoint", label: "Checkpoint period [s]", help: "a running replica saves a checkpoint after every this many seconds of its own execution", path: "desktop_grid.checkpoint_period" }, "60", |s| cfg_of(s).checkpoint_period.to_string(),
                 |s, t| { dg(s).checkpoint_period = number(t, "seconds, e.g. 1800")?; Ok(()) })}
+            {select_field(lab, Ctl { id: "dg-store", label: "Checkpoint store (a reading)", help: "blocking: the replica stops computing while its checkpoint is stored (U[240, 720] s); async: it computes on and the checkpoint counts once stored. The paper does not say; docs/desktop_grid.md, Readings", path: "desktop_grid.checkpoint_store" }, (&CheckpointStore::ALL, CheckpointStore::name,
+                |v| v.name().to_string()), |s| cfg_of(s).checkpoint_store, |s, v| dg(s).checkpoint_store = v)}
+            {select_field(lab, Ctl { id: "dg-long-idle", label: "LongIdle's idle time (a reading)", help: "accumulated: every candidate task's time without a replica, frozen while it has one; unreplicated: only tasks without a replica now compete (§III-C)", path: "desktop_grid.long_idle" }, (&LongIdleRule::ALL, LongIdleRule::name,
+                |v| v.name().to_string()), |s| cfg_of(s).long_idle, |s, v| dg(s).long_idle = v)}
             {number_field(lab, Ctl { id: "dg-bots", label: "Number of BoTs", help: "how many BoTs the run submits; each holds work of the application size", path: "desktop_grid.bots" }, "1", |s| cfg_of(s).bots.to_string(),
                 |s, t| { dg(s).bots = parse(t, "a whole number of BoTs")?; Ok(()) })}
             {number_field(lab, Ctl { id: "dg-horizon", label: "Horizon [days]", help: "the run stops here at the latest; empty = 4 × the expected submission window", path: "desktop_grid.horizon" }, "1", |s| cfg_of(s).horizon.map_or(String::new(), |h| (h / 86_400.0).to_string()),

@@ -1,7 +1,7 @@
 //! The scenario form: one control per parameter, each with the paper's definition; bad input is reported at the
 //! control and changes nothing else.
 
-use crate::family::multi_cluster::architecture::Architecture;
+use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove};
 use crate::family::multi_cluster::platform::{das2_g5k, Cluster, PlatformPreset};
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
@@ -13,7 +13,7 @@ use crate::ui::{remember, Lab};
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::generators::Generator;
 use crate::workload::model::{Calibration, Preset};
-use crate::workload::streams::Streams;
+use crate::workload::streams::{LoadSplit, Streams};
 use leptos::prelude::*;
 
 fn parse_number(text: &str, what: &str) -> Result<f64, String> {
@@ -39,6 +39,9 @@ fn control_id(path: &str) -> &'static str {
         "workload.arrival_pattern" => "arrival-pattern",
         "workload.streams" => "streams",
         "workload.calibration" => "calibration",
+        "workload.load_split" => "load-split",
+        "architecture.eligible_set" => "eligible-set",
+        "architecture.fcondor_move" => "fcondor-move",
         "workload.median_size" => "median-size",
         "workload.mean_runtime" => "mean-runtime",
         "workload.max_size" => "max-size",
@@ -219,7 +222,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                     .into_iter().map(|(p, v, name)| view! { <option value=v selected=move || sc.with(|s| s.multi_cluster.workload.arrival_pattern == p)>{name}</option> }).collect_view()}
             </select>
         })}
-        {field(lab, "Streams", "Per cluster: each cluster receives its own independent stream with its own users, at the target load of its own capacity (Iosup et al. 2008, §4.2). Global: one stream for the platform, user u homed at cluster u mod C.", "workload.streams", view! {
+        {field(lab, "Streams", "Per cluster: each cluster receives its own independent stream with its own users, scaled as the load split says (Iosup et al. 2008, §4.2). Global: one stream for the platform, user u homed at cluster u mod C.", "workload.streams", view! {
             <select id="streams" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.streams", |s| {
                 s.multi_cluster.workload.streams = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
                 {Streams::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.workload.streams == m)>{match m { Streams::PerCluster => "One per cluster (the paper)", Streams::Global => "One global stream" }}</option> }).collect_view()}
@@ -229,6 +232,12 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             <select id="calibration" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.calibration", |s| {
                 s.multi_cluster.workload.calibration = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
                 {Calibration::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.workload.calibration == m)>{match m { Calibration::Minutes => "Minutes, ART ≤ 30 days (the paper's task counts)", Calibration::Seconds => "Seconds, ART ≤ 2^20 s (earlier)" }}</option> }).collect_view()}
+            </select>
+        })}
+        {field(lab, "Load split (a reading)", "How the per-cluster streams share the target load. Equal: every stream carries the same share of the platform's load (the default: Iosup et al. 2008 §5.5 says sep-c cannot complete all tasks from 50% load, impossible if each cluster ran at the load of its own capacity). Capacity: each stream carries the load of its own cluster. docs/model.md, Readings.", "workload.load_split", view! {
+            <select id="load-split" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.load_split", |s| {
+                s.multi_cluster.workload.load_split = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
+                {LoadSplit::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.workload.load_split == m)>{match m { LoadSplit::Equal => "Equal shares (default)", LoadSplit::Capacity => "In proportion to capacity" }}</option> }).collect_view()}
             </select>
         })}
         {field(lab, "Median BoT size", "Rescales BoT sizes to this median keeping their coefficient of variation (§5.2, Fig. 6: 10–50). Empty: the preset's.", "workload.median_size",
@@ -252,6 +261,18 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 {Architecture::ALL.iter().map(|a| { let a = *a; view! {
                     <option value=a.name() title=a.description() selected=move || sc.with(|s| s.multi_cluster.architecture.kind == a)>{a.name()}</option>
                 }}).collect_view()}
+            </select>
+        })}
+        {field(lab, "New eligible set (a reading)", "\"Only after all the tasks in the schedule are completed is a new eligible set generated\" (§2.2). Dispatched: once every task of the set has been sent to a processor (the default); completed: once every one has finished. docs/model.md, Readings.", "architecture.eligible_set", view! {
+            <select id="eligible-set" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "architecture.eligible_set", |s| {
+                s.multi_cluster.architecture.eligible_set = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
+                {EligibleSet::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.architecture.eligible_set == m)>{match m { EligibleSet::Dispatched => "When dispatched (default)", EligibleSet::Completed => "When completed" }}</option> }).collect_view()}
+            </select>
+        })}
+        {field(lab, "fcondor moves (a reading)", "When an fcondor user moves to the next cluster: as soon as one of its tasks queues (task, the default), or after a BoT sent whole to one cluster of which some task queued (BoT).", "architecture.fcondor_move", view! {
+            <select id="fcondor-move" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "architecture.fcondor_move", |s| {
+                s.multi_cluster.architecture.fcondor_move = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
+                {FcondorMove::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.architecture.fcondor_move == m)>{match m { FcondorMove::Task => "Task by task (default)", FcondorMove::Bot => "BoT by BoT" }}</option> }).collect_view()}
             </select>
         })}
         <div class="field" style=move || if is_csp.get() { "" } else { "display:none" }>
