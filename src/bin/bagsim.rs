@@ -369,6 +369,10 @@ mod cli {
                 if csv.is_some() && run.rows_csv().is_none() {
                     return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family.name()));
                 }
+                // Warnings (a long run, a load that cannot be stable) are said before the run, not after it.
+                for w in run.start().warnings.iter().filter(|w| w.starts_with("a long run")) {
+                    eprintln!("bagsim: warning: {w}");
+                }
                 let start = std::time::Instant::now();
                 let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
                 let report = run.full_report(report);

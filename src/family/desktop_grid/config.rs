@@ -7,6 +7,12 @@ use super::workload::Mix;
 use crate::family::contract::Param;
 use serde::{Deserialize, Serialize};
 
+/// Most events a run may be expected to take (about a quarter of an hour natively; more in the page).
+pub const MAX_EVENTS: f64 = 2e9;
+
+/// Events above which a run is warned to be long.
+pub const LONG_EVENTS: f64 = 1e8;
+
 /// Largest number of machines a configuration may build.
 pub const MAX_MACHINES: f64 = 100_000.0;
 
@@ -188,6 +194,51 @@ impl DesktopGridConfig {
         mttf.iter().map(|&m| GroupLaw::new(m, self.weibull_shape, mttr, sd)).collect()
     }
 
+    /// Expected number of machines (total power over the mean power of a machine).
+    fn expected_machines(&self) -> f64 {
+        match self.heterogeneity {
+            Heterogeneity::Homogeneous => self.total_power / self.power,
+            Heterogeneity::Heterogeneous => self.total_power / (0.5 * (self.power_range[0] + self.power_range[1])),
+        }
+    }
+
+    /// The run's work, estimated before it starts, as an upper bound (docs/desktop_grid.md, "Budget"): the events of
+    /// the machines' failures and repairs up to the horizon (a run that ends sooner has fewer) (3 × machines × horizon / (MTTF + MTTR), machines spread evenly over
+    /// the groups: a failure, its repair and the killed replica's stale event) and of the tasks (a start, an end and a checkpoint store per period of
+    /// computing). Returns (events, the parameter that drives them).
+    pub fn estimated_events(&self) -> (f64, &'static str) {
+        let machines = self.expected_machines();
+        let groups = self.group_laws();
+        let cycles_per_s = groups.iter().map(|g| 1.0 / (g.mttf + g.mttr)).sum::<f64>() / groups.len().max(1) as f64;
+        let up = if groups.is_empty() {
+            1.0
+        } else {
+            groups.iter().map(GroupLaw::availability).sum::<f64>() / groups.len() as f64
+        };
+        let rate = super::workload::LoadFigures::of(self.total_power * up.max(1e-9), self.application_size, self.load)
+            .bot_rate;
+        let horizon = self.horizon.unwrap_or(4.0 * f64::from(self.bots) / rate);
+        // A failure, its repair, and the pending phase event of the replica it kills (then stale).
+        let failures = 3.0 * machines * horizon * cycles_per_s;
+        // Tasks: the application size over the mix's mean task work (Eq. 4: class granularity, U[X/2, 3X/2]).
+        let shares = self.mix.shares();
+        let total: f64 = shares.iter().sum();
+        let mean_work: f64 =
+            shares.iter().zip(super::workload::CLASS_GRANULARITY).map(|(p, x)| p / total * x).sum::<f64>();
+        let tasks = f64::from(self.bots) * (self.application_size / mean_work).max(1.0);
+        let power = match self.heterogeneity {
+            Heterogeneity::Homogeneous => self.power,
+            Heterogeneity::Heterogeneous => self.power_range[0],
+        };
+        let segments = 1.0 + mean_work / power / self.checkpoint_period;
+        let task_events = tasks * (2.0 + segments.min(1e6));
+        if failures >= task_events {
+            (failures + task_events, "horizon, mttf and repair_mean (failures and repairs over the horizon)")
+        } else {
+            (failures + task_events, "bots and application_size (tasks)")
+        }
+    }
+
     /// Checks every value a run depends on.
     pub fn validate(&self) -> Result<(), ConfigError> {
         range("total_power", self.total_power, 1.0, 1e6, "")?;
@@ -258,6 +309,16 @@ impl DesktopGridConfig {
         }
         if let Some(s) = self.sample_interval {
             range("sample_interval", s, 1.0, 1e11, " s")?;
+        }
+        let (events, driver) = self.estimated_events();
+        if events > MAX_EVENTS {
+            return Err(ConfigError {
+                field: "desktop_grid.horizon".into(),
+                message: format!(
+                    "the run would take about {events:.1e} events, driven by {driver}; at most {MAX_EVENTS:.0e}: \
+                     shorten the horizon, raise mttf or run fewer BoTs"
+                ),
+            });
         }
         Ok(())
     }

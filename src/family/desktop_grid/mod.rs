@@ -56,6 +56,14 @@ pub fn simulation(s: &DgScenario) -> Result<(DgSimulation, DgWorkloadSummary), S
     if cfg.load >= 1.0 {
         warnings.push(format!("load {} ≥ 1: the system cannot be stable ([Anglano09] §IV-B, note 3)", cfg.load));
     }
+    let (events, driver) = cfg.estimated_events();
+    if events > config::LONG_EVENTS {
+        warnings.push(format!(
+            "a long run: about {events:.1e} events, driven by {driver} (about {:.0} s natively, several times that in \
+             the page)",
+            events / 1e7
+        ));
+    }
     let summary = DgWorkloadSummary {
         bots: w.bots.len() as u64,
         tasks: w.runtimes.len() as u64,

@@ -103,7 +103,7 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
     on_cleanup(cancel);
     view! {
         <div class="readings" id="dg-readings">
-            <h3>"Which assumption carries this result?"</h3>
+            <h2 class="readings-title">"Which assumption carries this result?"</h2>
             <p class="help">"Where the paper leaves a decision open, bagsim makes it a named reading (docs/desktop_grid.md, \"Readings\"). Run this figure's findings under every value of one reading, the default first, on the controls' other settings. The same code as "<code>"bagsim dg-figure N --readings KEY=all"</code>"."</p>
             <div class="paper-bar">
                 <label>"Reading "
