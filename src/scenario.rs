@@ -85,6 +85,15 @@ impl Default for ScenarioFile {
 impl<'de> Deserialize<'de> for Scenario {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let f = ScenarioFile::deserialize(deserializer)?;
+        if f.family != Family::MultiCluster {
+            if let Some(key) = unused_multi_cluster_key(&f) {
+                return Err(serde::de::Error::custom(format!(
+                    "{key}: a multi-cluster key, which a {} scenario does not use; remove it (or set family to \
+                     multi_cluster)",
+                    f.family.name()
+                )));
+            }
+        }
         Ok(Scenario {
             family: f.family,
             multi_cluster: McScenario {
@@ -104,6 +113,28 @@ impl<'de> Deserialize<'de> for Scenario {
             data_grid: f.data_grid,
         })
     }
+}
+
+/// The first multi-cluster key a file of another family sets to something other than its default: such a key would
+/// change nothing, so it is refused rather than ignored. Files that carry every multi-cluster key at its default (as
+/// desktop-grid files once did) still read.
+fn unused_multi_cluster_key(f: &ScenarioFile) -> Option<&'static str> {
+    let d = McScenario::default();
+    [
+        (f.platform != d.platform, "platform"),
+        (f.workload != d.workload, "workload"),
+        (f.architecture != d.architecture, "architecture"),
+        (f.selection != d.selection, "selection"),
+        (f.scheduling != d.scheduling, "scheduling"),
+        (f.predictor != d.predictor, "predictor"),
+        (f.inaccuracy != d.inaccuracy, "inaccuracy"),
+        (f.scheduling_period != d.scheduling_period, "scheduling_period"),
+        (f.horizon != d.horizon, "horizon"),
+        (f.sample_interval != d.sample_interval, "sample_interval"),
+    ]
+    .into_iter()
+    .find(|(differs, _)| *differs)
+    .map(|(_, key)| key)
 }
 
 impl Serialize for Scenario {

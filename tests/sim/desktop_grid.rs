@@ -319,19 +319,27 @@ fn scenario_family_defaults_and_errors() {
 }
 
 /// A desktop-grid scenario is written as its seed and its own section; the files written before that, which carried
-/// every multi-cluster key too (as `bagsim scenario --family desktop_grid` printed them), still read, and run to the
-/// very same report.
+/// every multi-cluster key at its default too (as `bagsim scenario --family desktop_grid` printed them), still read,
+/// and run to the very same report. A multi-cluster key set to anything else would change nothing, so it is refused,
+/// naming the key.
 #[test]
 fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() {
     let cfg = DesktopGridConfig { bots: 12, load: 0.6, mix: desktop_grid::workload::Mix::Short, ..Default::default() };
     let s = dg(cfg, 5);
-    // The older form: every multi-cluster key (with a non-default value, which must not matter), then the family.
-    let mut old = serde_json::to_value(Scenario::from(McScenario { inaccuracy: 250.0, ..Default::default() })).unwrap();
-    let fields = old.as_object_mut().unwrap();
-    fields.insert("seed".into(), 5.into());
-    fields.insert("family".into(), "desktop_grid".into());
-    fields.insert("desktop_grid".into(), serde_json::to_value(s.desktop_grid.clone().unwrap()).unwrap());
-    assert!(fields.contains_key("workload") && fields.contains_key("scheduling"));
+    // The older form: every multi-cluster key at its default, then the family.
+    let older = |mc: McScenario| {
+        let mut old = serde_json::to_value(Scenario::from(mc)).unwrap();
+        let fields = old.as_object_mut().unwrap();
+        fields.insert("seed".into(), 5.into());
+        fields.insert("family".into(), "desktop_grid".into());
+        fields.insert("desktop_grid".into(), serde_json::to_value(s.desktop_grid.clone().unwrap()).unwrap());
+        assert!(fields.contains_key("workload") && fields.contains_key("scheduling"));
+        old
+    };
+    let refused = Scenario::from_json(&older(McScenario { inaccuracy: 250.0, ..Default::default() }).to_string());
+    let e = refused.expect_err("a multi-cluster key that would change nothing");
+    assert!(e.message.contains("inaccuracy: a multi-cluster key"), "{e:?}");
+    let old = older(McScenario::default());
     let read = Scenario::from_json(&old.to_string()).expect("the older form reads");
     assert_eq!(read.desktop_grid, s.desktop_grid);
     let written = serde_json::to_value(&read).unwrap();
