@@ -7,6 +7,8 @@ pub enum Verdict {
     Disagrees,
     /// The intervals overlap, or the claim holds for some series and not others.
     Unresolved,
+    /// Not every run the finding depends on is in yet: no verdict is drawn from part of the data.
+    Waiting,
 }
 
 impl Verdict {
@@ -15,6 +17,7 @@ impl Verdict {
             Verdict::Agrees => "agrees",
             Verdict::Disagrees => "disagrees",
             Verdict::Unresolved => "not resolved",
+            Verdict::Waiting => "waiting",
         }
     }
 }

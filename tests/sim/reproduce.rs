@@ -126,3 +126,25 @@ fn verdicts_follow_the_intervals() {
     // Everything finished: the paper's 44% and 53% at 95% load are not what we see.
     assert_eq!(verdict(&clear, 2), Verdict::Disagrees);
 }
+
+/// A figure with some runs still out draws no verdict: every finding is "waiting", whatever the partial data say
+/// (here they would agree); once the last run is in, the verdicts appear.
+#[test]
+fn no_verdict_from_a_partial_figure() {
+    let f = FigureId::Fig11.figure();
+    let runs = f.runs(4);
+    let mut r = FigureResult::new(f.clone(), 4);
+    let (last, first) = runs.split_last().unwrap();
+    for spec in first {
+        let v = [1.0, 3.0, 2.0][spec.series] + 0.01 * spec.seed as f64;
+        r.add(spec, result(1000.0 * v, v, 1.0));
+    }
+    for c in claims(&r) {
+        assert_eq!(c.verdict, Verdict::Waiting, "{}: {}", c.paper, c.ours);
+        assert!(c.ours.contains(&format!("{} of {} runs in", runs.len() - 1, runs.len())), "{}", c.ours);
+    }
+    let v = [1.0, 3.0, 2.0][last.series] + 0.01 * last.seed as f64;
+    r.add(last, result(1000.0 * v, v, 1.0));
+    assert!(claims(&r).iter().all(|c| c.verdict != Verdict::Waiting));
+    assert_eq!(claims(&r)[0].verdict, Verdict::Agrees);
+}

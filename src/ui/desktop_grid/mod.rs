@@ -262,14 +262,14 @@ fn short_events(n: f64) -> String {
     }
 }
 
-/// Seconds as "under a second", "12 s", "4 min".
+/// Seconds as "under a second", "at most about 12 s", "at most about 4 min".
 fn duration(s: f64) -> String {
     if s < 1.0 {
         "under a second".into()
     } else if s < 120.0 {
-        format!("{s:.0} s")
+        format!("at most about {s:.0} s")
     } else {
-        format!("{:.0} min", s / 60.0)
+        format!("at most about {:.0} min", s / 60.0)
     }
 }
 
@@ -325,7 +325,7 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
                 if events > limit {
                     format!("Before Run: about {events:.1e} events, driven by {driver}: more than the {limit:.0e} a run may take; Run is refused.")
                 } else {
-                    format!("Before Run: at most about {} events, driven by {driver}; at most about {} in this tab.", short_events(events), duration(events / 3e6))
+                    format!("Before Run: at most about {} events, driven by {driver}; {} in this tab.", short_events(events), duration(events / 3e6))
                 }
             })}</p>
         </div>

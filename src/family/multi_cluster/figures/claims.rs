@@ -93,8 +93,23 @@ fn series(r: &FigureResult, name: &str) -> usize {
     r.figure.series.iter().position(|s| *s == name).expect("series of the figure")
 }
 
-/// The claims of a figure, checked on its results.
+/// The claims of a figure, checked on its results once every run is in (a failed run counts as in: the panel says
+/// it failed); before that, every claim is "waiting", with how many runs are in, and no verdict is drawn from part
+/// of the data.
 pub fn claims(r: &FigureResult) -> Vec<Claim> {
+    let found = checked(r);
+    let (done, total) = (r.done() + r.failures.len(), r.total());
+    if done >= total {
+        return found;
+    }
+    found
+        .into_iter()
+        .map(|c| Claim { ours: format!("waiting: {done} of {total} runs in"), verdict: Verdict::Waiting, ..c })
+        .collect()
+}
+
+/// The claims of a figure, checked on whatever results it holds.
+fn checked(r: &FigureResult) -> Vec<Claim> {
     let f = &r.figure;
     let says = f.paper_says;
     let all_x: Vec<usize> = (0..r.x_count()).collect();
