@@ -15,6 +15,7 @@ step "clippy (wasm32: page and worker)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warnings
 step "native tests"
 cargo test --locked
+cargo test --locked -p docs-html
 step "benchmark builds"
 cargo bench --bench engine --no-run --locked
 step "browser tests"

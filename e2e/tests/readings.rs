@@ -74,6 +74,15 @@ async fn multi_cluster_readings_match_the_native_study() {
         assert_eq!(cells, native_cells(&native), "the page's readings table differs from the native study");
         js(&client, "document.querySelector('#mc-readings').scrollIntoView(); return true;", vec![]).await;
         println!("screenshot: {}", screenshot(&client, "readings-mc.png").await.display());
+        // The help links to the docs published with the page, at the section it names.
+        let href = js(&client, "return document.querySelector('#mc-readings a').href;", vec![]).await;
+        let href = href.as_str().expect("a link in the readings help").to_string();
+        assert!(href.contains("/docs/model.html#"), "{href}");
+        client.goto(&href).await.unwrap();
+        let anchor = href.split('#').nth(1).unwrap().to_string();
+        let found = js(&client, "return !!document.getElementById(arguments[0]);", vec![serde_json::json!(anchor)]).await;
+        assert_eq!(found, serde_json::json!(true), "{href} has no element #{anchor}");
+        println!("screenshot: {}", screenshot(&client, "docs-readings.png").await.display());
     })
     .await;
 }

@@ -64,13 +64,35 @@ pub(crate) struct Ctl {
     pub path: &'static str,
 }
 
+/// Help text in which each mention of a project doc (`docs/model.md`) links to its page published with the site
+/// (`docs/model.html`), so a page user can follow it.
+pub(crate) fn help_text(text: &'static str) -> impl IntoView {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("docs/") {
+        let tail = &rest[i..];
+        let Some(end) = tail.find(".md") else { break };
+        let name = &tail[5..end];
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            break;
+        }
+        parts.push(
+            view! { {&rest[..i]}<a href=format!("docs/{name}.html") target="_blank">{format!("docs/{name}")}</a> }
+                .into_any(),
+        );
+        rest = &tail[end + 3..];
+    }
+    parts.push(view! { {rest} }.into_any());
+    parts
+}
+
 /// A labelled control with its help text and its error line.
 pub(crate) fn field(lab: Lab, c: Ctl, input: AnyView) -> impl IntoView {
     view! {
         <div class="field">
             <label for=c.id title=c.help>{c.label}</label>
             {input}
-            <div class="help">{c.help}</div>
+            <div class="help">{help_text(c.help)}</div>
             {error_view(lab, c.path)}
         </div>
     }

@@ -272,7 +272,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
     view! {
         <details class="dg-figures" id="dg-figures">
             <summary>"Paper figures (Anglano & Canonico 2009, §IV-C)"</summary>
-            <p class="help">"Each bar is a task mix and a BoT selection policy on the figure's configuration, with the other settings of the controls (number of BoTs, checkpoints, …). Seeds are added until every 95% confidence interval is within 2.5% of its mean, as in the paper, up to the cap; a bar is \"unbounded\" when the 95% interval of its seeds' queue growth lies above one BoT in ten (docs/desktop_grid.md), and its execution makespan is still shown. The same code as " <code>"bagsim dg-figure"</code> "."</p>
+            <p class="help">"Each bar is a task mix and a BoT selection policy on the figure's configuration, with the other settings of the controls (number of BoTs, checkpoints, …). Seeds are added until every 95% confidence interval is within 2.5% of its mean, as in the paper, up to the cap; a bar is \"unbounded\" when the 95% interval of its seeds' queue growth lies above one BoT in ten (" <a href="docs/desktop_grid.html#saturation-of-a-bar-a-test-over-the-seeds" target="_blank">"docs/desktop_grid: Saturation"</a> "), and its execution makespan is still shown. The same code as " <code>"bagsim dg-figure"</code> "."</p>
             <div class="field">
                 <label for="dg-figure">"Figure"</label>
                 <select id="dg-figure" on:change=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { chosen.set(n) } }>

@@ -104,7 +104,7 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
     view! {
         <div class="readings" id="dg-readings">
             <h2 class="readings-title">"Which assumption carries this result?"</h2>
-            <p class="help">"Where the paper leaves a decision open, bagsim makes it a named reading (docs/desktop_grid.md, \"Readings\"). Run this figure's findings under every value of one reading, the default first, on the controls' other settings. The same code as "<code>"bagsim dg-figure N --readings KEY=all"</code>"."</p>
+            <p class="help">"Where the paper leaves a decision open, bagsim makes it a named reading (" <a href="docs/desktop_grid.html#readings-decisions-the-paper-leaves-open" target="_blank">"docs/desktop_grid: Readings"</a> "). Run this figure's findings under every value of one reading, the default first, on the controls' other settings. The same code as "<code>"bagsim dg-figure N --readings KEY=all"</code>"."</p>
             <div class="paper-bar">
                 <label>"Reading "
                     <select id="dg-readings-key" disabled=move || running.get() on:change=move |ev| key.set(event_target_value(&ev))>

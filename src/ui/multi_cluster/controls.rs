@@ -61,7 +61,7 @@ fn field(lab: Lab, label: &'static str, help: &'static str, path: &'static str, 
         <div class="field">
             <label title=help for=control_id(path)>{label}</label>
             {input}
-            <div class="help">{help}</div>
+            <div class="help">{crate::ui::form::help_text(help)}</div>
             {error_view(lab, path)}
         </div>
     }

@@ -171,7 +171,7 @@ pub fn McReadings(#[prop(into)] figure: Signal<FigureId>) -> impl IntoView {
     view! {
         <div class="readings" id="mc-readings">
             <h3>"Which assumption carries this result?"</h3>
-            <p class="paper-section">"Where the paper leaves a decision open, bagsim makes it a named reading (docs/model.md, \"Readings\"). Run this figure's findings under every value of one reading, the default first; the other settings stay at their defaults. The same code as "<code>"bagsim reproduce FIG --readings KEY=all"</code>"."</p>
+            <p class="paper-section">"Where the paper leaves a decision open, bagsim makes it a named reading (" <a href="docs/model.html#readings-the-decisions-the-paper-leaves-open" target="_blank">"docs/model: Readings"</a> "). Run this figure's findings under every value of one reading, the default first; the other settings stay at their defaults. The same code as "<code>"bagsim reproduce FIG --readings KEY=all"</code>"."</p>
             <div class="paper-bar">
                 <label>"Reading "
                     <select id="mc-readings-key" disabled=move || r.running.get()
