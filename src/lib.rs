@@ -9,6 +9,7 @@
 
 pub mod engine;
 pub mod family;
+pub mod lessons;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;
 pub mod protocol;

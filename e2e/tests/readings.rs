@@ -80,7 +80,8 @@ async fn multi_cluster_readings_match_the_native_study() {
         assert!(href.contains("/docs/model.html#"), "{href}");
         client.goto(&href).await.unwrap();
         let anchor = href.split('#').nth(1).unwrap().to_string();
-        let found = js(&client, "return !!document.getElementById(arguments[0]);", vec![serde_json::json!(anchor)]).await;
+        let found =
+            js(&client, "return !!document.getElementById(arguments[0]);", vec![serde_json::json!(anchor)]).await;
         assert_eq!(found, serde_json::json!(true), "{href} has no element #{anchor}");
         println!("screenshot: {}", screenshot(&client, "docs-readings.png").await.display());
     })

@@ -162,6 +162,14 @@ mod cli {
             #[arg(long)]
             jobs: Option<usize>,
         },
+        /// Run a lesson (a guided experiment of lessons/, as the page's "Lessons" runs it) and print its answer per
+        /// variant; without ID, list the lessons.
+        Lesson {
+            id: Option<String>,
+            /// Worker threads (default: all cores).
+            #[arg(long)]
+            jobs: Option<usize>,
+        },
         /// List the readings of a family: the decisions its paper leaves open, as scenario keys with named values
         /// (the default first), and the sentence each rests on.
         Readings {
@@ -347,6 +355,36 @@ mod cli {
                     None => Default::default(),
                 };
                 mc::reproduce_readings(&figure, &base, &readings, seeds, &out, jobs)
+            }
+            Command::Lesson { id, jobs } => {
+                let Some(id) = id else {
+                    for l in bagsim::lessons::all() {
+                        match l {
+                            Ok(l) => say!("{:<20} {}", l.id, l.title),
+                            Err(e) => say!("(bad lesson) {e}"),
+                        }
+                    }
+                    return Ok(());
+                };
+                let lesson = bagsim::lessons::find(&id)?;
+                let runs = lesson.runs()?;
+                let values = bagsim::parallel::map(&runs, bagsim::parallel::threads(jobs), |_, (_, _, s)| {
+                    registry::run_any(s).map_err(|e| e.to_string()).and_then(|r| lesson.value(&r))
+                })
+                .into_iter()
+                .collect::<Result<Vec<f64>, String>>()?;
+                say!(
+                    "{}\n\n{}\n\n{} ({} seed(s) each):",
+                    lesson.title,
+                    lesson.question,
+                    lesson.metric_label,
+                    lesson.seeds
+                );
+                for (v, mean) in lesson.means(&values).iter().enumerate() {
+                    say!("  {:<40} {}", lesson.variants[v].label, mean);
+                }
+                say!("\n{}", lesson.explanation);
+                Ok(())
             }
             Command::Readings { family } => {
                 let family = match family {

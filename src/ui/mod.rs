@@ -9,6 +9,7 @@ mod download;
 mod family_switch;
 mod fit_plots;
 mod form;
+mod lessons;
 mod login_logout;
 mod multi_cluster;
 mod pool;
@@ -415,6 +416,8 @@ fn warnings_view(warnings: Vec<String>) -> impl IntoView {
 
 #[component]
 fn App() -> impl IntoView {
+    // Read before the scenario replaces the address (`remember`).
+    let lesson = lessons::requested();
     let lab = Lab::new();
     // Before the scenario is written back into the address, which drops `?present=1`.
     let present = present::Present::start(lab, &multi_cluster::CHARTS);
@@ -455,6 +458,7 @@ fn App() -> impl IntoView {
         <FamilyPanel lab=lab family=Family::MultiCluster>
             <Show when=move || paper_on.get()><multi_cluster::paper::PaperFigures/></Show>
         </FamilyPanel>
+        <lessons::Lessons initial=lesson/>
         <main>
             <aside class="controls" aria-label="scenario">
                 <FamilySwitch lab=lab/>

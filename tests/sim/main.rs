@@ -15,6 +15,7 @@ mod fit_bits;
 mod fuzz;
 mod hand_cases;
 mod invariants;
+mod lessons;
 mod readings;
 mod reproduce;
 mod samplers;
