@@ -33,6 +33,17 @@ fn tt_order(a: &Bar, b: &Bar) -> Option<Ordering> {
     }
 }
 
+/// A finding checked case by case: any case the other way disagrees; every case as stated agrees; else open.
+fn tally(yes: usize, no: usize, open: usize) -> Verdict {
+    if no > 0 {
+        Verdict::Disagrees
+    } else if open == 0 && yes > 0 {
+        Verdict::Agrees
+    } else {
+        Verdict::Unresolved
+    }
+}
+
 fn tt_text(b: &Bar) -> String {
     match b.saturation {
         Saturation::Bounded => format!("{} {:.1} h", b.policy.label(), b.turnaround.0 / 3600.0),
@@ -63,13 +74,7 @@ fn better(bars: &[Bar], paper: &str, mixes: &[Mix], better: &[BotSelection], wor
         }
         ours.push(format!("{}: {}", m.label(), row.join(", ")));
     }
-    let verdict = if no > 0 {
-        Verdict::Disagrees
-    } else if open == 0 && yes > 0 {
-        Verdict::Agrees
-    } else {
-        Verdict::Unresolved
-    };
+    let verdict = tally(yes, no, open);
     Claim {
         paper: paper.into(),
         ours: format!("TT {} ({yes} pairs as stated, {no} the other way, {open} not resolved)", ours.join("; ")),
@@ -100,13 +105,7 @@ fn saturation(bars: &[Bar], paper: &str, mixes: &[Mix], policies: &[BotSelection
             ));
         }
     }
-    let verdict = if no > 0 {
-        Verdict::Disagrees
-    } else if open == 0 && yes > 0 {
-        Verdict::Agrees
-    } else {
-        Verdict::Unresolved
-    };
+    let verdict = tally(yes, no, open);
     Claim { paper: paper.into(), ours: ours.join("; "), verdict }
 }
 
@@ -134,13 +133,7 @@ fn identical(bars: &[Bar], paper: &str, mixes: &[Mix], a: BotSelection, b: BotSe
         }
         ours.push(format!("{}: {} vs {}", m.label(), tt_text(x), tt_text(y)));
     }
-    let verdict = if no > 0 {
-        Verdict::Disagrees
-    } else if open == 0 && yes > 0 {
-        Verdict::Agrees
-    } else {
-        Verdict::Unresolved
-    };
+    let verdict = tally(yes, no, open);
     Claim { paper: paper.into(), ours: format!("TT {}", ours.join("; ")), verdict }
 }
 
@@ -167,13 +160,7 @@ fn less_waste(bars: &[Bar], paper: &str, mixes: &[Mix], lower: &[BotSelection], 
             .collect();
         ours.push(format!("{}: {}", m.label(), row.join(", ")));
     }
-    let verdict = if no > 0 {
-        Verdict::Disagrees
-    } else if open == 0 && yes > 0 {
-        Verdict::Agrees
-    } else {
-        Verdict::Unresolved
-    };
+    let verdict = tally(yes, no, open);
     Claim {
         paper: paper.into(),
         ours: format!("RWT {} ({yes} pairs as stated, {no} the other way, {open} not resolved)", ours.join("; ")),

@@ -151,6 +151,17 @@ fn figure_svg(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usi
     s
 }
 
+/// A bar job's outcome from the pool as the bar or why there is none.
+pub(super) fn bar_of(outcome: Outcome) -> Result<Bar, String> {
+    match outcome {
+        Outcome::Figure(r) => match *r {
+            AnyFigureResult::DesktopGrid(bar) => Ok(*bar),
+        },
+        Outcome::Failed(message) => Err(message),
+        Outcome::Finished(_) => Err("a figure job gave a run's report".into()),
+    }
+}
+
 /// The "Paper figures" panel of the desktop-grid family.
 #[component]
 pub fn DgFigures(lab: Lab) -> impl IntoView {
@@ -180,13 +191,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
         shown_figure.set(Some(f.number));
         status.set(format!("0 of {n} bars computed…"));
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let r = match outcome {
-                Outcome::Figure(r) => match *r {
-                    AnyFigureResult::DesktopGrid(bar) => Ok(*bar),
-                },
-                Outcome::Failed(message) => Err(message),
-                Outcome::Finished(_) => Err("a figure job gave a run's report".into()),
-            };
+            let r = bar_of(outcome);
             bars.update(|b| {
                 if let Some(slot) = b.get_mut(i) {
                     *slot = Some(r);

@@ -52,13 +52,7 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
             p.jobs.iter().map(|(_, j)| Job::Figure(AnyFigureJob::DesktopGrid(Box::new(j.clone())))).collect();
         let n = jobs.len();
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let r = match outcome {
-                Outcome::Figure(r) => match *r {
-                    AnyFigureResult::DesktopGrid(bar) => Ok(*bar),
-                },
-                Outcome::Failed(message) => Err(message),
-                Outcome::Finished(_) => Err("a figure job gave a run's report".into()),
-            };
+            let r = super::figures::bar_of(outcome);
             let finished = STATE.with(|s| {
                 let mut s = s.borrow_mut();
                 let st = s.as_mut()?;
