@@ -229,3 +229,47 @@ async fn projector_mode_by_link_steps_through_the_charts_with_the_arrow_keys() {
     })
     .await;
 }
+
+/// The canvases shown in `container` (a family's results).
+async fn visible_in(client: &Client, container: &str) -> Vec<String> {
+    let v = js(
+        client,
+        "return [...document.querySelectorAll(arguments[0] + ' figure.chart canvas')].filter(c => c.getClientRects().length > 0
+            && getComputedStyle(c.closest('figure')).display !== 'none').map(c => c.id);",
+        vec![json!(container)],
+    )
+    .await;
+    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default()
+}
+
+/// Projector mode for the desktop-grid and data-grid families: their cards, and their own charts one at a time,
+/// drawn after a run and stepped with the arrow keys.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn projector_mode_shows_each_familys_own_charts() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        for (family, container, cards, shot) in [
+            ("desktop_grid", "#dg-results", "#dg-cards", "classroom-present-dg.png"),
+            ("data_grid", "#dd-results", "#dd-cards", "classroom-present-dd.png"),
+        ] {
+            set_control(&client, "#family", family).await;
+            if family == "desktop_grid" {
+                set_control(&client, "#dg-bots", "30").await;
+            }
+            run_to_the_end(&client).await;
+            click(&client, "#present").await;
+            let first = visible_in(&client, container).await;
+            assert_eq!(first.len(), 1, "{family}: projector mode shows {first:?}");
+            assert!(non_white_pixels(&client, &format!("#{}", first[0])).await > 1000, "{family}: {first:?} not drawn");
+            let card = js(&client, "return !!document.querySelector(arguments[0] + ' .card');", vec![json!(cards)]).await;
+            assert_eq!(card, json!(true), "{family}: no cards in projector mode");
+            println!("screenshot: {}", screenshot(&client, shot).await.display());
+            press(&client, Key::Right).await;
+            let next = visible_in(&client, container).await;
+            assert_eq!(next.len(), 1, "{family}: after → projector mode shows {next:?}");
+            assert_ne!(next, first, "{family}: → did not step to another chart");
+            press(&client, Key::Escape).await;
+        }
+    })
+    .await;
+}

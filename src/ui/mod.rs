@@ -420,7 +420,11 @@ fn App() -> impl IntoView {
     let lesson = lessons::requested();
     let lab = Lab::new();
     // Before the scenario is written back into the address, which drops `?present=1`.
-    let present = present::Present::start(lab, &multi_cluster::CHARTS);
+    let present = present::Present::start(lab, |family| match family {
+        Family::MultiCluster => multi_cluster::CHARTS.to_vec(),
+        Family::DesktopGrid => desktop_grid::charts_list(),
+        Family::DataGrid => data_grid::charts_list(),
+    });
     let initial = initial_scenario(&lab);
     lab.scenario.set(initial.clone());
     remember(&initial);
@@ -481,10 +485,10 @@ fn App() -> impl IntoView {
             <section class="results" aria-label="results">
                 <RunBar lab=lab present=present/>
                 <FamilyPanel lab=lab family=Family::DesktopGrid>
-                    <desktop_grid::DgResults lab=lab/>
+                    <desktop_grid::DgResults lab=lab present=present/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::DataGrid>
-                    <data_grid::DataGridResults lab=lab/>
+                    <data_grid::DataGridResults lab=lab present=present/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
                     <multi_cluster::Cards lab=lab/>

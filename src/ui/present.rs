@@ -2,6 +2,7 @@
 //! width, stepped through with the arrow keys, the cards always in view.
 
 use super::{charts, Lab};
+use crate::family::Family;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -10,20 +11,26 @@ use wasm_bindgen::JsCast;
 pub struct Present {
     pub on: RwSignal<bool>,
     pub index: RwSignal<usize>,
-    /// The charts it steps through: canvas id and title.
-    pub charts: &'static [(&'static str, &'static str)],
+    lab: Lab,
+    /// The charts it steps through for each family: canvas id and title.
+    charts: fn(Family) -> Vec<(&'static str, &'static str)>,
 }
 
 impl Present {
     /// Reads `?present=1` from the page's address, applies the mode to the document and listens to the arrow keys.
-    /// `charts` lists the charts it steps through (canvas id, title).
-    pub fn start(lab: Lab, charts: &'static [(&'static str, &'static str)]) -> Present {
+    /// `charts` lists the charts it steps through for each family (canvas id, title).
+    pub fn start(lab: Lab, charts: fn(Family) -> Vec<(&'static str, &'static str)>) -> Present {
         let wanted = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
             .and_then(|p| p.get("present"))
             .is_some_and(|v| v == "1");
-        let p = Present { on: RwSignal::new(wanted), index: RwSignal::new(0), charts };
+        let p = Present { on: RwSignal::new(wanted), index: RwSignal::new(0), lab, charts };
+        // Another family shows its own charts from the first.
+        Effect::new(move |_| {
+            lab.scenario.with(|s| s.family);
+            p.index.set(0);
+        });
         Effect::new(move |before: Option<bool>| {
             let on = p.on.get();
             charts::set_projector(on);
@@ -73,13 +80,31 @@ impl Present {
         p
     }
 
+    /// The charts of the family shown.
+    pub fn list(self) -> Vec<(&'static str, &'static str)> {
+        (self.charts)(self.lab.scenario.with(|s| s.family))
+    }
+
+    /// Whether chart `i` of the family shown is the one projector mode shows.
+    pub fn is_current(self, i: usize) -> bool {
+        self.index.get() == i
+    }
+
     /// Shows the next (`+1`) or previous (`-1`) chart, wrapping around.
     pub fn step(self, by: i32) {
-        let n = self.charts.len() as i32;
+        let n = self.list().len().max(1) as i32;
         self.index.update(|i| *i = ((*i as i32 + by).rem_euclid(n)) as usize);
-        // Bring the chart shown into view (below the cards, which stay at the top).
-        if let Some(stepper) =
-            web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector("nav.stepper").ok().flatten())
+        // Bring the chart shown into view (below the cards, which stay at the top): the stepper of the family
+        // shown, whose id starts with its prefix.
+        let prefix = match self.lab.scenario.with_untracked(|s| s.family) {
+            Family::MultiCluster => "",
+            Family::DesktopGrid => "dg-",
+            Family::DataGrid => "dd-",
+        };
+        if let Some(stepper) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&format!("{prefix}chart-prev")))
+            .and_then(|b| b.parent_element())
         {
             stepper.scroll_into_view();
         }
@@ -100,15 +125,16 @@ pub fn PresentButton(p: Present) -> impl IntoView {
 
 /// Previous / next and which chart is shown, in projector mode.
 #[component]
-pub fn ChartStepper(p: Present) -> impl IntoView {
+pub fn ChartStepper(p: Present, #[prop(optional)] prefix: &'static str) -> impl IntoView {
     view! {
         <nav class="stepper" aria-label="charts" hidden=move || !p.on.get()>
-            <button id="chart-prev" on:click=move |_| p.step(-1)>"◀ Previous chart"</button>
-            <span id="chart-position" aria-live="polite">{move || {
-                let i = p.index.get();
-                format!("Chart {} of {}: {}", i + 1, p.charts.len(), p.charts[i].1)
+            <button id=format!("{prefix}chart-prev") on:click=move |_| p.step(-1)>"◀ Previous chart"</button>
+            <span id=format!("{prefix}chart-position") aria-live="polite">{move || {
+                let list = p.list();
+                let i = p.index.get().min(list.len().saturating_sub(1));
+                list.get(i).map_or(String::new(), |c| format!("Chart {} of {}: {}", i + 1, list.len(), c.1))
             }}</span>
-            <button id="chart-next" on:click=move |_| p.step(1)>"Next chart ▶"</button>
+            <button id=format!("{prefix}chart-next") on:click=move |_| p.step(1)>"Next chart ▶"</button>
             <span class="hint">"(or the ← → keys)"</span>
         </nav>
     }

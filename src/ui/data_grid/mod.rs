@@ -184,8 +184,15 @@ fn GanttNumbers(site: ArcRwSignal<usize>, version: ArcRwSignal<u64>) -> impl Int
 }
 
 /// The cards, live charts, Gantt view and scheme comparison of a data-grid run.
+/// The charts projector mode steps through (canvas id, title): the time series, then the Gantt view.
+pub(crate) fn charts_list() -> Vec<(&'static str, &'static str)> {
+    let mut list = charts::CHARTS.to_vec();
+    list.push((charts::GANTT, "Gantt view of a site"));
+    list
+}
+
 #[component]
-pub fn DataGridResults(lab: Lab) -> impl IntoView {
+pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoView {
     let st = state();
     {
         let st = st.clone();
@@ -250,15 +257,16 @@ pub fn DataGridResults(lab: Lab) -> impl IntoView {
             <div class="dg-results" id="dd-results">
                 <p class="dg-live" id="dd-live" aria-live="polite">{live.clone()}</p>
                 <div class="cards" id="dd-cards">{cards.clone()}</div>
+                <crate::ui::present::ChartStepper p=present prefix="dd-"/>
                 <div class="charts">
-                    {charts::CHARTS.iter().map(|&(id, title)| view! {
-                        <figure class="chart">
+                    {charts::CHARTS.iter().enumerate().map(|(i, &(id, title))| view! {
+                        <figure class=move || if present.is_current(i) { "chart current" } else { "chart" }>
                             <canvas id=id width="560" height="320" role="img" aria-label=format!("{title}: chart")></canvas>
                             <figcaption>{title}</figcaption>
                         </figure>
                     }).collect_view()}
                 </div>
-                <figure class="chart gantt">
+                <figure class=move || if present.is_current(charts::CHARTS.len()) { "chart gantt current" } else { "chart gantt" }>
                     <div class="field">
                         <label for="dd-gantt-site">"Gantt view of site "</label>
                         <select id="dd-gantt-site" prop:value={let site = site.clone(); move || site.get().to_string()}

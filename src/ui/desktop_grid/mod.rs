@@ -277,6 +277,11 @@ fn cfg_of(s: &Scenario) -> DesktopGridConfig {
     s.desktop_grid.clone().unwrap_or_default()
 }
 
+/// The charts projector mode steps through (canvas id, title).
+pub(crate) fn charts_list() -> Vec<(&'static str, &'static str)> {
+    CHARTS.iter().map(|&(id, title, _, _)| (id, title)).collect()
+}
+
 /// The desktop-grid controls.
 #[component]
 pub fn DgControls(lab: Lab) -> impl IntoView {
@@ -334,7 +339,7 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
 
 /// The cards and the live charts of a desktop-grid run.
 #[component]
-pub fn DgResults(lab: Lab) -> impl IntoView {
+pub fn DgResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoView {
     let st = state();
     // A new run empties the results.
     {
@@ -406,9 +411,10 @@ pub fn DgResults(lab: Lab) -> impl IntoView {
             <div class="dg-results" id="dg-results">
                 <p class="dg-live" id="dg-live" aria-live="polite">{live.clone()}</p>
                 <div class="cards" id="dg-cards">{show_cards.clone()}</div>
+                <crate::ui::present::ChartStepper p=present prefix="dg-"/>
                 <div class="charts">
-                    {CHARTS.iter().map(|&(id, title, _, _)| view! {
-                        <figure class="chart">
+                    {CHARTS.iter().enumerate().map(|(i, &(id, title, _, _))| view! {
+                        <figure class=move || if present.is_current(i) { "chart current" } else { "chart" }>
                             <canvas id=id width="560" height="320" role="img" aria-label=format!("{title} over simulated time: chart")></canvas>
                             <figcaption>{title}</figcaption>
                         </figure>

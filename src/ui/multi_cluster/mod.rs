@@ -263,7 +263,7 @@ pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
             {CHARTS.iter().enumerate().map(|(i, &(id, title))| {
                 let wide = id == "chart-cdf";
                 let class = move || {
-                    let current = if present.index.get() == i { " current" } else { "" };
+                    let current = if present.is_current(i) { " current" } else { "" };
                     format!("chart{}{current}", if wide { " wide" } else { "" })
                 };
                 // Projector mode draws at the size it is shown, so that type and lines stay sharp.
