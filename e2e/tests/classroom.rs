@@ -261,7 +261,8 @@ async fn projector_mode_shows_each_familys_own_charts() {
             let first = visible_in(&client, container).await;
             assert_eq!(first.len(), 1, "{family}: projector mode shows {first:?}");
             assert!(non_white_pixels(&client, &format!("#{}", first[0])).await > 1000, "{family}: {first:?} not drawn");
-            let card = js(&client, "return !!document.querySelector(arguments[0] + ' .card');", vec![json!(cards)]).await;
+            let card =
+                js(&client, "return !!document.querySelector(arguments[0] + ' .card');", vec![json!(cards)]).await;
             assert_eq!(card, json!(true), "{family}: no cards in projector mode");
             println!("screenshot: {}", screenshot(&client, shot).await.display());
             press(&client, Key::Right).await;
