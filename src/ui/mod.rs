@@ -459,10 +459,6 @@ fn App() -> impl IntoView {
         {move || lab.banner.get().map(|b| view! {
             <section aria-label="link error"><div id="banner-error" class="banner" role="alert">{b}</div></section>
         })}
-        <FamilyPanel lab=lab family=Family::MultiCluster>
-            <Show when=move || paper_on.get()><multi_cluster::paper::PaperFigures/></Show>
-        </FamilyPanel>
-        <lessons::Lessons initial=lesson/>
         <main>
             <aside class="controls" aria-label="scenario">
                 <FamilySwitch lab=lab/>
@@ -500,6 +496,11 @@ fn App() -> impl IntoView {
                 </FamilyPanel>
             </section>
         </main>
+        // The simulator first at every width; then the lessons and the paper's figures.
+        <lessons::Lessons initial=lesson/>
+        <FamilyPanel lab=lab family=Family::MultiCluster>
+            <Show when=move || paper_on.get()><multi_cluster::paper::PaperFigures/></Show>
+        </FamilyPanel>
         <Show when=move || footer_on.get()><footer>
             <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
             <references::References/>
