@@ -29,6 +29,17 @@ pub enum Outcome {
     Failed(String),
 }
 
+impl Outcome {
+    /// A figure job's result, or why there is none.
+    pub fn figure(self) -> Result<AnyFigureResult, String> {
+        match self {
+            Outcome::Figure(r) => Ok(*r),
+            Outcome::Failed(message) => Err(message),
+            Outcome::Finished(_) => Err("a figure job gave a run's report".into()),
+        }
+    }
+}
+
 /// Called once per job, with the job's index in the list given to [`Pool::start`].
 pub type OnDone = Rc<dyn Fn(usize, Outcome)>;
 

@@ -7,7 +7,7 @@ use crate::family::desktop_grid::bot_selection::BotSelection;
 use crate::family::desktop_grid::claims::claims;
 use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
 use crate::registry::{AnyFigureJob, AnyFigureResult};
-use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::badge;
 use crate::ui::Lab;
 use leptos::prelude::*;
@@ -151,17 +151,6 @@ fn figure_svg(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usi
     s
 }
 
-/// A bar job's outcome from the pool as the bar or why there is none.
-pub(super) fn bar_of(outcome: Outcome) -> Result<Bar, String> {
-    match outcome {
-        Outcome::Figure(r) => match *r {
-            AnyFigureResult::DesktopGrid(bar) => Ok(*bar),
-        },
-        Outcome::Failed(message) => Err(message),
-        Outcome::Finished(_) => Err("a figure job gave a run's report".into()),
-    }
-}
-
 /// The "Paper figures" panel of the desktop-grid family.
 #[component]
 pub fn DgFigures(lab: Lab) -> impl IntoView {
@@ -191,7 +180,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
         shown_figure.set(Some(f.number));
         status.set(format!("0 of {n} bars computed…"));
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let r = bar_of(outcome);
+            let r = outcome.figure().map(|AnyFigureResult::DesktopGrid(bar)| *bar);
             bars.update(|b| {
                 if let Some(slot) = b.get_mut(i) {
                     *slot = Some(r);

@@ -6,7 +6,7 @@ use crate::family::desktop_grid::figures::{Bar, CiRule};
 use crate::family::desktop_grid::readings::READINGS;
 use crate::family::desktop_grid::study::{plan, Plan};
 use crate::readings::{combinations, parse_axis, ReadingsTable};
-use crate::registry::AnyFigureJob;
+use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
 use crate::ui::Lab;
@@ -52,7 +52,7 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
             p.jobs.iter().map(|(_, j)| Job::Figure(AnyFigureJob::DesktopGrid(Box::new(j.clone())))).collect();
         let n = jobs.len();
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let r = super::figures::bar_of(outcome);
+            let r = outcome.figure().map(|AnyFigureResult::DesktopGrid(bar)| *bar);
             let finished = STATE.with(|s| {
                 let mut s = s.borrow_mut();
                 let st = s.as_mut()?;
