@@ -217,3 +217,53 @@ pub fn readings(family: Family) -> &'static [crate::readings::Reading] {
         Family::DataGrid => crate::family::data_grid::readings::READINGS,
     }
 }
+
+/// A sweep's `--set KEY` as the JSON path it sets in a scenario of `family` (e.g. `load` → `workload.load`).
+pub fn sweep_path(family: Family, key: &str) -> String {
+    match family {
+        Family::MultiCluster => crate::family::multi_cluster::sweep::path_of(key).to_string(),
+        Family::DesktopGrid => crate::family::desktop_grid::sweep::path_of(key),
+        Family::DataGrid => crate::family::data_grid::sweep::path_of(key),
+    }
+}
+
+/// The CSV columns of a sweep of `family`, after the axis columns.
+pub fn sweep_header(family: Family) -> String {
+    match family {
+        Family::MultiCluster => crate::family::multi_cluster::sweep::sweep_header(),
+        Family::DesktopGrid => crate::family::desktop_grid::sweep::SWEEP_HEADER.to_string(),
+        Family::DataGrid => crate::family::data_grid::sweep::SWEEP_HEADER.to_string(),
+    }
+}
+
+impl AnyReport {
+    /// The report's CSV row in a sweep (the columns of `sweep_header`).
+    pub fn sweep_row(&self) -> String {
+        match self {
+            AnyReport::MultiCluster(r) => crate::family::multi_cluster::sweep::sweep_row(r),
+            AnyReport::DesktopGrid(r) => crate::family::desktop_grid::sweep::sweep_row(r),
+            AnyReport::DataGrid(r) => crate::family::data_grid::sweep::sweep_row(r),
+        }
+    }
+
+    /// The family's report as JSON without its time series (and a multi-cluster run's per-user table): what a
+    /// sweep keeps of each run.
+    pub fn slim_json(self) -> serde_json::Value {
+        match self {
+            AnyReport::MultiCluster(mut r) => {
+                r.metrics.series.clear();
+                r.metrics.users.clear();
+                serde_json::to_value(r)
+            }
+            AnyReport::DesktopGrid(mut r) => {
+                r.metrics.series.clear();
+                serde_json::to_value(r)
+            }
+            AnyReport::DataGrid(mut r) => {
+                r.metrics.series.clear();
+                serde_json::to_value(r)
+            }
+        }
+        .expect("a report is plain data")
+    }
+}

@@ -1,4 +1,4 @@
-//! The native command-line front end: `bagsim scenario | run | sweep | reproduce | generate | trace`.
+//! The native command-line front end: `bagsim scenario | run | sweep | merge | slurm | reproduce | generate | trace`.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -21,8 +21,12 @@ mod dg;
 mod mc;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/study.rs"]
+mod study;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::{data_grid, dg, mc};
+    use super::{data_grid, dg, mc, study};
     use bagsim::family::Family;
     use bagsim::registry::{self, AnyReport};
     use bagsim::run;
@@ -122,22 +126,64 @@ mod cli {
             #[arg(long)]
             csv: Option<PathBuf>,
         },
-        /// Run the cartesian product of --set values on all cores; writes CSV and JSON.
+        /// Run the cartesian product of --set values on all cores; writes CSV and JSON. With --plan N, write the
+        /// study's manifest (every point with its scenario, in N shards) instead of running it; with --manifest M
+        /// --shard I, run one shard of a planned study (I defaults to $SLURM_ARRAY_TASK_ID); `bagsim merge M` then
+        /// writes the files a local sweep writes. See "Studies on a Slurm cluster" in the README.
         Sweep {
-            scenario: PathBuf,
+            /// The base scenario (not with --manifest).
+            #[arg(required_unless_present = "manifest", conflicts_with = "manifest")]
+            scenario: Option<PathBuf>,
             /// KEY=V1,V2,… (keys: load, scheduling, selection, architecture, seed, inaccuracy, preset, pattern,
             /// median_size, mean_runtime, monitoring_period, or any JSON path such as workload.max_size; for a
             /// desktop_grid scenario: availability, heterogeneity, mix, load, bot_selection, rep_thresh, bots,
             /// checkpoint_period, weibull_shape, seed; for a data_grid scenario: scheme, backfill_rule, estimates,
             /// runtime_factor, data_share, data_max_mb, jobs, seed; a list element as path.index, e.g. data_grid.sites.0)
-            #[arg(long = "set", required = true)]
+            #[arg(long = "set", required_unless_present = "manifest", conflicts_with = "manifest")]
             sets: Vec<String>,
-            /// Output file stem: writes STEM.csv and STEM.json.
+            /// Output file stem: writes STEM.csv and STEM.json (with --plan: STEM.manifest.json).
             #[arg(long, default_value = "sweep")]
             out: PathBuf,
             /// Worker threads (default: all cores).
             #[arg(long)]
             jobs: Option<usize>,
+            /// Plan the study in N shards: write STEM.manifest.json and run nothing.
+            #[arg(long, value_name = "N", conflicts_with = "manifest")]
+            plan: Option<usize>,
+            /// Run one shard of this planned study; writes STEM.shard-I.json beside the manifest.
+            #[arg(long, value_name = "M")]
+            manifest: Option<PathBuf>,
+            /// The shard to run, 0 … N−1 (default: $SLURM_ARRAY_TASK_ID).
+            #[arg(long, value_name = "I", requires = "manifest")]
+            shard: Option<usize>,
+        },
+        /// Merge the shards of a planned study into STEM.csv and STEM.json, the files a local sweep writes; names
+        /// every missing or failed shard (exit code 3) instead of merging part of the study.
+        Merge {
+            manifest: PathBuf,
+            /// Output file stem (default: the manifest's).
+            #[arg(long)]
+            out: Option<PathBuf>,
+        },
+        /// Write a Slurm job-array script for a planned study (STEM.sbatch: one shard per array task), the merge as a
+        /// job that waits for it (STEM.merge.sbatch, --dependency=afterok), and STEM.submit.sh, which submits both.
+        Slurm {
+            manifest: PathBuf,
+            /// sbatch --time of one shard.
+            #[arg(long, default_value = "01:00:00")]
+            time: String,
+            /// sbatch --cpus-per-task (each shard runs its points on that many threads).
+            #[arg(long, default_value_t = 1)]
+            cpus: usize,
+            /// sbatch --partition (default: the cluster's default partition).
+            #[arg(long)]
+            partition: Option<String>,
+            /// Further sbatch options for every job, e.g. --extra=--account=ABC (repeatable).
+            #[arg(long = "extra", value_name = "OPTION")]
+            extra: Vec<String>,
+            /// The bagsim the jobs run (default: this one).
+            #[arg(long)]
+            bagsim: Option<PathBuf>,
         },
         /// Re-run an experiment of [Iosup08] §5 (fig3 … fig11, or all) with several seeds per point:
         /// writes STEM-FIG.csv (means, 95% intervals, every seed), STEM-FIG.svg (the figure) and STEM-FIG.md
@@ -433,7 +479,15 @@ mod cli {
                 }
                 Ok(())
             }
-            Command::Sweep { scenario, sets, out, jobs } => sweep(&load(&scenario)?, &sets, &out, jobs),
+            Command::Sweep { scenario, sets, out, jobs, plan, manifest, shard } => match (manifest, scenario) {
+                (Some(m), _) => study::shard(&m, shard, jobs),
+                (None, Some(scenario)) => study::sweep(&load(&scenario)?, &sets, &out, jobs, plan),
+                (None, None) => Err("sweep: give a scenario, or --manifest".into()),
+            },
+            Command::Merge { manifest, out } => study::merge(&manifest, out.as_deref()),
+            Command::Slurm { manifest, time, cpus, partition, extra, bagsim } => {
+                study::slurm(&manifest, &study::SlurmOptions { time, cpus, partition, extra, bagsim })
+            }
             Command::Trace {
                 file,
                 delta,
@@ -849,92 +903,6 @@ mod cli {
                 job += 1;
             }
         }
-        Ok(())
-    }
-
-    use bagsim::readings::{json_value, set_path};
-
-    fn sweep(base: &Scenario, sets: &[String], out: &std::path::Path, jobs: Option<usize>) -> Result<(), String> {
-        let mut axes: Vec<(String, Vec<String>)> = Vec::new();
-        for s in sets {
-            let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s:?}: expected KEY=V1,V2,…"))?;
-            let values: Vec<String> = v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
-            if values.is_empty() {
-                return Err(format!("--set {s:?}: no values"));
-            }
-            axes.push((k.trim().to_string(), values));
-        }
-        // The cartesian product, checked before anything runs.
-        let mut points: Vec<(Vec<String>, Scenario)> = vec![(Vec::new(), base.clone())];
-        for (key, values) in &axes {
-            let mut next = Vec::new();
-            for (labels, s) in &points {
-                for v in values {
-                    let mut json = serde_json::to_value(s).expect("serializable");
-                    let path = match base.family {
-                        Family::DesktopGrid => dg::path_of(key),
-                        Family::DataGrid => data_grid::path_of(key),
-                        Family::MultiCluster => mc::path_of(key).to_string(),
-                    };
-                    set_path(&mut json, &path, json_value(v))?;
-                    let text = json.to_string();
-                    let scenario = Scenario::from_json(&text).map_err(|e| format!("--set {key}={v}: {e}"))?;
-                    let mut l = labels.clone();
-                    l.push(v.clone());
-                    next.push((l, scenario));
-                }
-            }
-            points = next;
-        }
-        let jobs = bagsim::parallel::threads(jobs);
-        eprintln!("sweep: {} runs on {jobs} threads", points.len());
-        let results = bagsim::parallel::map(&points, jobs, |i, (labels, s)| {
-            let r = registry::run_any(s).map_err(|e| e.to_string());
-            eprintln!("  [{}/{}] {}", i + 1, points.len(), labels.join(" "));
-            r
-        });
-        let mut csv: String = axes.iter().map(|(k, _)| format!("{k},")).collect();
-        csv.push_str(&match base.family {
-            Family::MultiCluster => mc::sweep_header(),
-            Family::DesktopGrid => dg::SWEEP_HEADER.to_string(),
-            Family::DataGrid => data_grid::SWEEP_HEADER.to_string(),
-        });
-        csv.push('\n');
-        let mut reports = Vec::new();
-        for ((labels, _), r) in points.iter().zip(results) {
-            for l in labels {
-                csv.push_str(l);
-                csv.push(',');
-            }
-            // The JSON keeps every figure but the time series (and the per-user table of a multi-cluster run).
-            let slim = match r? {
-                AnyReport::MultiCluster(mut r) => {
-                    csv.push_str(&mc::sweep_row(&r));
-                    r.metrics.series.clear();
-                    r.metrics.users.clear();
-                    serde_json::to_value(r)
-                }
-                AnyReport::DesktopGrid(mut r) => {
-                    csv.push_str(&dg::sweep_row(&r));
-                    r.metrics.series.clear();
-                    serde_json::to_value(r)
-                }
-                AnyReport::DataGrid(mut r) => {
-                    csv.push_str(&data_grid::sweep_row(&r));
-                    r.metrics.series.clear();
-                    serde_json::to_value(r)
-                }
-            }
-            .expect("serializable");
-            csv.push('\n');
-            reports.push(serde_json::json!({ "point": labels, "report": slim }));
-        }
-        let csv_path = out.with_extension("csv");
-        let json_path = out.with_extension("json");
-        std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
-        let json = serde_json::to_string_pretty(&serde_json::json!({ "axes": axes, "runs": reports })).expect("json");
-        std::fs::write(&json_path, json).map_err(|e| format!("{}: {e}", json_path.display()))?;
-        say!("wrote {} and {}", csv_path.display(), json_path.display());
         Ok(())
     }
 }

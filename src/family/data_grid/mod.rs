@@ -12,6 +12,7 @@ pub mod readings;
 pub mod scheme;
 pub mod sim;
 pub mod site;
+pub mod sweep;
 pub mod workload;
 
 pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Scheme};

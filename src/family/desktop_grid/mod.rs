@@ -13,6 +13,7 @@ pub mod readings;
 pub mod report;
 pub mod sim;
 pub mod study;
+pub mod sweep;
 pub mod workload;
 pub mod wqr_ft;
 

@@ -11,3 +11,4 @@ pub mod policy;
 pub mod readings;
 pub mod run;
 pub mod simulation;
+pub mod sweep;

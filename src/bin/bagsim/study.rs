@@ -1,0 +1,234 @@
+//! `bagsim sweep` (local, or planned in shards), `bagsim sweep --manifest M --shard I`, `bagsim merge` and
+//! `bagsim slurm`: the file side of `bagsim::study`, which holds the rules.
+
+use bagsim::scenario::Scenario;
+use bagsim::study::{axes, plan, shard_path, stem_of, Manifest, RunRow, ShardOutput};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename, so a re-run or a
+/// re-queued task never leaves a torn file.
+fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut f = std::fs::File::create(&tmp).map_err(fail)?;
+    f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)
+}
+
+/// The points of `indices` on `jobs` threads, in order, with a progress line each on stderr.
+fn run_points(m: &Manifest, indices: &[usize], jobs: usize) -> Vec<Result<RunRow, String>> {
+    bagsim::parallel::map(indices, jobs, |n, &k| {
+        let r = bagsim::study::run_point(&m.points[k]);
+        let labels = m.points[k].labels.join(" ");
+        match &r {
+            Ok(_) => eprintln!("  [{}/{}] {labels}", n + 1, indices.len()),
+            Err(e) => eprintln!("  [{}/{}] {labels}: {e}", n + 1, indices.len()),
+        }
+        r
+    })
+}
+
+/// `bagsim sweep SCENARIO --set …`: runs every point here (a study of one shard, merged at once), or with `--plan N`
+/// writes the manifest of N shards.
+pub fn sweep(
+    base: &Scenario,
+    sets: &[String],
+    out: &Path,
+    jobs: Option<usize>,
+    shards: Option<usize>,
+) -> Result<(), String> {
+    let m = plan(base, axes(sets)?, shards.unwrap_or(1))?;
+    if shards.is_some() {
+        let mut path = out.as_os_str().to_owned();
+        path.push(".manifest.json");
+        let path = PathBuf::from(path);
+        write_atomic(&path, &serde_json::to_string_pretty(&m).expect("json"))?;
+        say!("planned {} points in {} shards (study {}): wrote {}", m.points.len(), m.shards, m.study, path.display());
+        say!("run a shard:   bagsim sweep --manifest {} --shard I   (I = 0 … {})", path.display(), m.shards - 1);
+        say!("on Slurm:      bagsim slurm {}", path.display());
+        say!("then:          bagsim merge {}", path.display());
+        return Ok(());
+    }
+    let jobs = bagsim::parallel::threads(jobs);
+    eprintln!("sweep: {} runs on {jobs} threads", m.points.len());
+    let shard = m.run_shard(0, |idx, _| run_points(&m, idx, jobs))?;
+    let (csv, json) = m.merge(&[Ok(Some(shard))]).map_err(|p| p.to_string().trim_end().to_string())?;
+    write_outputs(out, &csv, &json)
+}
+
+fn write_outputs(stem: &Path, csv: &str, json: &str) -> Result<(), String> {
+    let (csv_path, json_path) = (stem.with_extension("csv"), stem.with_extension("json"));
+    write_atomic(&csv_path, csv)?;
+    write_atomic(&json_path, json)?;
+    say!("wrote {} and {}", csv_path.display(), json_path.display());
+    Ok(())
+}
+
+fn read_manifest(path: &Path) -> Result<Manifest, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Manifest::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `bagsim sweep --manifest M [--shard I]`: runs one shard and writes its outcome beside the manifest, failed
+/// points included (then exits non-zero, so a job array marks the task failed).
+pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Result<(), String> {
+    let m = read_manifest(manifest)?;
+    let i = match shard {
+        Some(i) => i,
+        None => {
+            let v = std::env::var("SLURM_ARRAY_TASK_ID")
+                .map_err(|_| "--shard: not given, and SLURM_ARRAY_TASK_ID is not set".to_string())?;
+            v.trim().parse().map_err(|_| format!("SLURM_ARRAY_TASK_ID {v:?} is not a shard index"))?
+        }
+    };
+    m.check_shard(i)?;
+    let jobs = bagsim::parallel::threads(jobs);
+    let count = m.shard_points(i).count();
+    eprintln!("shard {i} of study {}: {count} runs on {jobs} threads", m.study);
+    let out = m.run_shard(i, |idx, _| run_points(&m, idx, jobs))?;
+    let failed = out.points.iter().filter(|p| p.outcome.is_err()).count();
+    let path = shard_path(&stem_of(manifest), i);
+    write_atomic(&path, &serde_json::to_string(&out).expect("json"))?;
+    say!("wrote {}", path.display());
+    if failed > 0 {
+        return Err(format!("shard {i}: {failed} of {count} runs failed (their reasons are in {})", path.display()));
+    }
+    Ok(())
+}
+
+/// `bagsim merge M`: the study's CSV and JSON, or the list of shards to run again.
+pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
+    let m = read_manifest(manifest)?;
+    let stem = stem_of(manifest);
+    let outputs: Vec<Result<Option<ShardOutput>, String>> = (0..m.shards)
+        .map(|i| {
+            let path = shard_path(&stem, i);
+            match std::fs::read_to_string(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(format!("{}: {e}", path.display())),
+                Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
+            }
+        })
+        .collect();
+    match m.merge(&outputs) {
+        Ok((csv, json)) => write_outputs(out.unwrap_or(&stem), &csv, &json),
+        Err(p) => {
+            let list: Vec<String> = p.shards().iter().map(|i| i.to_string()).collect();
+            Err(format!(
+                "{}: the study is not complete, nothing merged\n{}run them again: bagsim sweep --manifest {} --shard I, \
+                 or on Slurm: sbatch --array={} {}.sbatch",
+                manifest.display(),
+                p,
+                manifest.display(),
+                list.join(","),
+                stem.display()
+            ))
+        }
+    }
+}
+
+/// What `bagsim slurm` puts in the job scripts.
+pub struct SlurmOptions {
+    pub time: String,
+    pub cpus: usize,
+    pub partition: Option<String>,
+    pub extra: Vec<String>,
+    pub bagsim: Option<PathBuf>,
+}
+
+/// A word for a POSIX shell, in single quotes.
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// `bagsim slurm M`: STEM.sbatch (the array, one shard per task), STEM.merge.sbatch and STEM.submit.sh.
+pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Result<(), String> {
+    let m = read_manifest(manifest)?;
+    if o.cpus == 0 || o.cpus > 1024 {
+        return Err(format!("--cpus {} is out of range; allowed 1–1024", o.cpus));
+    }
+    for (what, v) in [("--time", &o.time)].into_iter().chain(o.partition.iter().map(|p| ("--partition", p))) {
+        if v.is_empty() || v.chars().any(|c| c.is_whitespace() || c == '\'') {
+            return Err(format!("{what} {v:?}: expected one word"));
+        }
+    }
+    let manifest = std::fs::canonicalize(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    let stem = stem_of(&manifest);
+    let bagsim = match &o.bagsim {
+        Some(p) => p.clone(),
+        None => std::env::current_exe().map_err(|e| format!("where is this bagsim? {e}; give --bagsim"))?,
+    };
+    let (bagsim, man, st) =
+        (quote(&bagsim.to_string_lossy()), quote(&manifest.to_string_lossy()), stem.to_string_lossy().to_string());
+    let mut common = String::new();
+    if let Some(p) = &o.partition {
+        common.push_str(&format!("#SBATCH --partition={p}\n"));
+    }
+    for e in &o.extra {
+        common.push_str(&format!("#SBATCH {e}\n"));
+    }
+    let array = format!(
+        "#!/bin/sh\n\
+         # bagsim study {study}: {points} runs in {n} shards, one per array task (planned by bagsim {version}).\n\
+         # Re-run one shard: sbatch --array=I {st}.sbatch\n\
+         #SBATCH --job-name=bagsim-{study}\n\
+         #SBATCH --array=0-{last}\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         #SBATCH --time={time}\n\
+         #SBATCH --output={st}.shard-%a.log\n\
+         {common}\
+         exec {bagsim} sweep --manifest {man} --shard \"$SLURM_ARRAY_TASK_ID\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\"\n",
+        study = m.study,
+        points = m.points.len(),
+        n = m.shards,
+        version = m.bagsim_version,
+        last = m.shards - 1,
+        cpus = o.cpus,
+        time = o.time,
+    );
+    let merge = format!(
+        "#!/bin/sh\n\
+         # Merges bagsim study {study} into {st}.csv and {st}.json once every shard has succeeded.\n\
+         #SBATCH --job-name=bagsim-{study}-merge\n\
+         #SBATCH --cpus-per-task=1\n\
+         #SBATCH --time={time}\n\
+         #SBATCH --output={st}.merge.log\n\
+         {common}\
+         exec {bagsim} merge {man}\n",
+        study = m.study,
+        time = o.time,
+    );
+    let submit = format!(
+        "#!/bin/sh\n\
+         # Submits bagsim study {study}: the shards as a job array, the merge as a job that starts when every shard\n\
+         # has succeeded (--dependency=afterok). If a shard fails, the merge never starts: `bagsim merge` names the\n\
+         # shards to run again, `sbatch --array=I {st}.sbatch` re-runs them, and `bagsim merge` completes the study.\n\
+         set -e\n\
+         array=$(sbatch --parsable {arr})\n\
+         array=${{array%%;*}}\n\
+         merge=$(sbatch --parsable --dependency=afterok:\"$array\" {mrg})\n\
+         merge=${{merge%%;*}}\n\
+         echo \"shards: job $array (array 0-{last}); merge: job $merge, after every shard has succeeded\"\n\
+         echo \"results: {st}.csv and {st}.json\"\n",
+        study = m.study,
+        arr = quote(&format!("{st}.sbatch")),
+        mrg = quote(&format!("{st}.merge.sbatch")),
+        last = m.shards - 1,
+    );
+    for (suffix, text) in [(".sbatch", &array), (".merge.sbatch", &merge), (".submit.sh", &submit)] {
+        let path = PathBuf::from(format!("{st}{suffix}"));
+        write_atomic(&path, text)?;
+        say!("wrote {}", path.display());
+    }
+    say!("submit: sh {}", quote(&format!("{st}.submit.sh")));
+    Ok(())
+}

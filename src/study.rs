@@ -1,0 +1,380 @@
+//! A sweep as a study that can be spread over machines: the plan (every point with its full scenario, split into
+//! shards), a shard's outcome (run anywhere, e.g. as one task of a Slurm job array), and the merge of every shard
+//! into the very files a local `bagsim sweep` writes. A local sweep is a plan of one shard, run and merged here, so
+//! the two cannot drift apart.
+
+use crate::family::Family;
+use crate::readings::{json_value, set_path};
+use crate::registry;
+use crate::scenario::Scenario;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The version of the manifest and shard files; a file of another version is refused.
+pub const FORMAT: u32 = 1;
+
+/// One `--set KEY=V1,V2,…` axis: the key as given and its values, in order.
+pub type Axis = (String, Vec<String>);
+
+/// One point of a study: its axis values and the whole scenario it runs (seed included).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub labels: Vec<String>,
+    pub scenario: Value,
+}
+
+/// A planned study (`bagsim sweep … --plan N` writes it as `STEM.manifest.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// `FORMAT`.
+    pub bagsim_study: u32,
+    /// The bagsim that planned it; a shard run by another version says so.
+    pub bagsim_version: String,
+    /// A fingerprint of the axes, points and shard count: a shard's outcome names the study it belongs to.
+    pub study: String,
+    pub family: Family,
+    pub axes: Vec<Axis>,
+    /// Point `i` belongs to shard `i % shards`, so the costly end of an axis is spread over every shard.
+    pub shards: usize,
+    pub points: Vec<Point>,
+}
+
+/// What one run of a study gives: its CSV row (after the axis columns) and its report without time series.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRow {
+    pub row: String,
+    pub report: Value,
+}
+
+/// The outcome of one point: its row, or why it could not run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointOutcome {
+    pub index: usize,
+    pub outcome: Result<RunRow, String>,
+}
+
+/// What one shard wrote (`STEM.shard-I.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardOutput {
+    pub bagsim_study: u32,
+    pub bagsim_version: String,
+    pub study: String,
+    pub shard: usize,
+    pub points: Vec<PointOutcome>,
+}
+
+/// Why a study cannot be merged: every shard that is missing or failed, by index.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MergeProblems {
+    pub missing: Vec<usize>,
+    /// A shard whose file is there but unusable (another study, another format, a point missing) or a point that failed.
+    pub failed: Vec<(usize, String)>,
+}
+
+impl MergeProblems {
+    pub fn is_empty(&self) -> bool {
+        self.missing.is_empty() && self.failed.is_empty()
+    }
+
+    /// Every shard to run again, in order.
+    pub fn shards(&self) -> Vec<usize> {
+        let mut all: Vec<usize> = self.missing.iter().copied().chain(self.failed.iter().map(|(i, _)| *i)).collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+}
+
+impl std::fmt::Display for MergeProblems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.missing.is_empty() {
+            let list: Vec<String> = self.missing.iter().map(|i| i.to_string()).collect();
+            writeln!(f, "missing shards: {} (no output file)", list.join(","))?;
+        }
+        for (i, why) in &self.failed {
+            writeln!(f, "failed shard {i}: {why}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses `--set KEY=V1,V2,…` arguments into axes.
+pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
+    let mut axes = Vec::new();
+    for s in sets {
+        let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s:?}: expected KEY=V1,V2,…"))?;
+        let values: Vec<String> = v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
+        if values.is_empty() {
+            return Err(format!("--set {s:?}: no values"));
+        }
+        axes.push((k.trim().to_string(), values));
+    }
+    Ok(axes)
+}
+
+/// The cartesian product of the axes over `base`, each point's scenario checked before anything runs; split into
+/// `shards` shards (1–100 000, and no more than the points).
+pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest, String> {
+    let mut points: Vec<(Vec<String>, Scenario)> = vec![(Vec::new(), base.clone())];
+    for (key, values) in &axes {
+        let path = registry::sweep_path(base.family, key);
+        let mut next = Vec::with_capacity(points.len() * values.len());
+        for (labels, s) in &points {
+            for v in values {
+                let mut json = serde_json::to_value(s).expect("a scenario is plain data");
+                set_path(&mut json, &path, json_value(v))?;
+                let scenario = Scenario::from_json(&json.to_string()).map_err(|e| format!("--set {key}={v}: {e}"))?;
+                let mut l = labels.clone();
+                l.push(v.clone());
+                next.push((l, scenario));
+            }
+        }
+        points = next;
+    }
+    if shards == 0 || shards > 100_000 {
+        return Err(format!("--plan {shards} is out of range; allowed 1–100000 shards"));
+    }
+    if shards > points.len() {
+        return Err(format!(
+            "--plan {shards}: the study has only {} points; allowed 1–{} shards",
+            points.len(),
+            points.len()
+        ));
+    }
+    let points: Vec<Point> = points
+        .into_iter()
+        .map(|(labels, s)| Point { labels, scenario: serde_json::to_value(&s).expect("a scenario is plain data") })
+        .collect();
+    let study = fingerprint(&serde_json::to_string(&(&axes, &points, shards)).expect("plain data"));
+    Ok(Manifest {
+        bagsim_study: FORMAT,
+        bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
+        study,
+        family: base.family,
+        axes,
+        shards,
+        points,
+    })
+}
+
+/// FNV-1a, 64 bits, as 16 hex digits: the same on every machine and in every build.
+fn fingerprint(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+impl Manifest {
+    /// Reads a manifest, refusing another format.
+    pub fn from_json(text: &str) -> Result<Manifest, String> {
+        let m: Manifest = serde_json::from_str(text).map_err(|e| format!("not a study manifest: {e}"))?;
+        if m.bagsim_study != FORMAT {
+            return Err(format!("study format {} is not {FORMAT}, the one this bagsim reads", m.bagsim_study));
+        }
+        if m.shards == 0 {
+            return Err("shards: 0 is out of range; allowed 1 or more".into());
+        }
+        Ok(m)
+    }
+
+    /// The indices of the points of shard `i`.
+    pub fn shard_points(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        (i..self.points.len()).step_by(self.shards)
+    }
+
+    /// Checks a shard index (`--shard` or `SLURM_ARRAY_TASK_ID`).
+    pub fn check_shard(&self, i: usize) -> Result<(), String> {
+        if i >= self.shards {
+            return Err(format!("--shard {i} is out of range; this study has shards 0–{}", self.shards - 1));
+        }
+        Ok(())
+    }
+
+    /// Runs shard `i`, its points on `run_points` (which keeps their order: `parallel::map` natively).
+    pub fn run_shard(
+        &self,
+        i: usize,
+        run_points: impl FnOnce(&[usize], &(dyn Fn(usize) -> Result<RunRow, String> + Sync)) -> Vec<Result<RunRow, String>>,
+    ) -> Result<ShardOutput, String> {
+        self.check_shard(i)?;
+        let indices: Vec<usize> = self.shard_points(i).collect();
+        let rows = run_points(&indices, &|k| run_point(&self.points[k]));
+        Ok(ShardOutput {
+            bagsim_study: FORMAT,
+            bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
+            study: self.study.clone(),
+            shard: i,
+            points: indices.into_iter().zip(rows).map(|(index, outcome)| PointOutcome { index, outcome }).collect(),
+        })
+    }
+
+    /// Merges the shards' outputs (`outputs[i]` is shard `i`'s: `Ok(None)` when it has none, `Err` when its file
+    /// could not be read) into the CSV and JSON a local sweep writes; every missing or failed shard is named instead
+    /// of merging part of the study.
+    pub fn merge(&self, outputs: &[Result<Option<ShardOutput>, String>]) -> Result<(String, String), MergeProblems> {
+        let mut problems = MergeProblems::default();
+        let mut rows: Vec<Option<&RunRow>> = vec![None; self.points.len()];
+        for i in 0..self.shards {
+            let out = match outputs.get(i) {
+                None | Some(Ok(None)) => {
+                    problems.missing.push(i);
+                    continue;
+                }
+                Some(Err(why)) => {
+                    problems.failed.push((i, why.clone()));
+                    continue;
+                }
+                Some(Ok(Some(out))) => out,
+            };
+            if let Some(why) = self.foreign(i, out) {
+                problems.failed.push((i, why));
+                continue;
+            }
+            for p in &out.points {
+                match &p.outcome {
+                    Ok(r) => rows[p.index] = Some(r),
+                    Err(e) => problems.failed.push((i, format!("point {} ({}): {e}", p.index, self.label(p.index)))),
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let rows: Vec<&RunRow> = rows.into_iter().map(|r| r.expect("every shard held all its points")).collect();
+        Ok(self.assemble(&rows))
+    }
+
+    /// Why a shard's output does not fit this study, if it does not.
+    fn foreign(&self, i: usize, out: &ShardOutput) -> Option<String> {
+        if out.bagsim_study != FORMAT {
+            return Some(format!("its file is of study format {}, not {FORMAT}", out.bagsim_study));
+        }
+        if out.study != self.study || out.shard != i {
+            return Some(format!(
+                "its file belongs to study {} shard {}, not {} shard {i}",
+                out.study, out.shard, self.study
+            ));
+        }
+        let expected: Vec<usize> = self.shard_points(i).collect();
+        let got: Vec<usize> = out.points.iter().map(|p| p.index).collect();
+        (expected != got).then(|| format!("its file holds points {got:?}, not {expected:?}"))
+    }
+
+    fn label(&self, k: usize) -> String {
+        self.axes
+            .iter()
+            .zip(&self.points[k].labels)
+            .map(|((key, _), v)| format!("{key}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The CSV (axis columns, then the family's) and JSON (`axes`, `runs`: each point with its report) of a sweep.
+    pub fn assemble(&self, rows: &[&RunRow]) -> (String, String) {
+        let mut csv: String = self.axes.iter().map(|(k, _)| format!("{k},")).collect();
+        csv.push_str(&registry::sweep_header(self.family));
+        csv.push('\n');
+        let mut runs = Vec::with_capacity(rows.len());
+        for (p, r) in self.points.iter().zip(rows) {
+            for l in &p.labels {
+                csv.push_str(l);
+                csv.push(',');
+            }
+            csv.push_str(&r.row);
+            csv.push('\n');
+            runs.push(serde_json::json!({ "point": p.labels, "report": r.report }));
+        }
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "axes": self.axes, "runs": runs })).expect("json");
+        (csv, json)
+    }
+}
+
+/// Runs one point of a study to its sweep row.
+pub fn run_point(p: &Point) -> Result<RunRow, String> {
+    let s = Scenario::from_json(&p.scenario.to_string()).map_err(|e| e.to_string())?;
+    let r = registry::run_any(&s).map_err(|e| e.to_string())?;
+    Ok(RunRow { row: r.sweep_row(), report: r.slim_json() })
+}
+
+/// Where the files of the study whose manifest is `manifest` go: `STEM.manifest.json` → `STEM`.
+pub fn stem_of(manifest: &std::path::Path) -> std::path::PathBuf {
+    let s = manifest.to_string_lossy();
+    let stem = s.strip_suffix(".manifest.json").or_else(|| s.strip_suffix(".json")).unwrap_or(&s);
+    std::path::PathBuf::from(stem)
+}
+
+/// Shard `i`'s output file next to `stem`.
+pub fn shard_path(stem: &std::path::Path, i: usize) -> std::path::PathBuf {
+    let mut s = stem.as_os_str().to_owned();
+    s.push(format!(".shard-{i}.json"));
+    s.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Scenario {
+        Scenario::from_json(r#"{"workload": {"submission_period": 3600}}"#).unwrap()
+    }
+
+    fn fake(m: &Manifest, i: usize) -> ShardOutput {
+        m.run_shard(i, |idx, _| {
+            idx.iter().map(|k| Ok(RunRow { row: format!("r{k}"), report: Value::from(*k) })).collect()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn points_are_dealt_round_robin_and_every_point_once() {
+        let axes = axes(&["load=0.2,0.5,0.95".into(), "scheduling=ECT,FPLT".into()]).unwrap();
+        let m = plan(&tiny(), axes, 4).unwrap();
+        assert_eq!(m.points.len(), 6);
+        let mut seen: Vec<usize> = (0..4).flat_map(|i| m.shard_points(i).collect::<Vec<_>>()).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..6).collect::<Vec<_>>());
+        assert_eq!(m.shard_points(1).collect::<Vec<_>>(), vec![1, 5]);
+        assert_eq!(m.points[5].labels, vec!["0.95", "FPLT"]);
+        assert_eq!(m.points[5].scenario["workload"]["load"], 0.95);
+    }
+
+    #[test]
+    fn a_merge_names_missing_foreign_and_failed_shards() {
+        let m = plan(&tiny(), axes(&["load=0.2,0.5,0.8,0.9".into()]).unwrap(), 3).unwrap();
+        let other = plan(&tiny(), axes(&["load=0.2,0.5,0.8,0.95".into()]).unwrap(), 3).unwrap();
+        assert_ne!(m.study, other.study);
+        let mut failed = fake(&m, 2);
+        failed.points[0].outcome = Err("boom".into());
+        let outs = vec![Ok(None), Ok(Some(fake(&other, 1))), Ok(Some(failed))];
+        let p = m.merge(&outs).unwrap_err();
+        assert_eq!(p.missing, vec![0]);
+        assert_eq!(p.failed.len(), 2);
+        assert!(p.failed[0].1.contains("belongs to study"), "{}", p.failed[0].1);
+        assert!(p.failed[1].1.contains("load=0.8") && p.failed[1].1.contains("boom"), "{}", p.failed[1].1);
+        assert_eq!(p.shards(), vec![0, 1, 2]);
+        let whole: Vec<_> = (0..3).map(|i| Ok(Some(fake(&m, i)))).collect();
+        let (csv, _) = m.merge(&whole).unwrap();
+        let lines: Vec<&str> = csv.lines().skip(1).collect();
+        assert_eq!(lines, vec!["0.2,r0", "0.5,r1", "0.8,r2", "0.9,r3"]);
+    }
+
+    #[test]
+    fn shard_counts_and_indices_out_of_range_are_refused() {
+        let ax = || axes(&["load=0.2,0.5".into()]).unwrap();
+        assert!(plan(&tiny(), ax(), 0).unwrap_err().contains("allowed 1–100000"));
+        assert!(plan(&tiny(), ax(), 3).unwrap_err().contains("only 2 points"));
+        let m = plan(&tiny(), ax(), 2).unwrap();
+        assert!(m.check_shard(2).unwrap_err().contains("shards 0–1"));
+        assert!(plan(&tiny(), axes(&["load=2".into()]).unwrap(), 1).unwrap_err().contains("workload.load"));
+    }
+
+    #[test]
+    fn paths_follow_the_manifest_stem() {
+        let stem = stem_of(std::path::Path::new("out/study.manifest.json"));
+        assert_eq!(stem, std::path::PathBuf::from("out/study"));
+        assert_eq!(shard_path(&stem, 7), std::path::PathBuf::from("out/study.shard-7.json"));
+    }
+}
