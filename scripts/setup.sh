@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every tool bagsim needs on a fresh machine of this kind. Idempotent: a second run only checks.
 # Uses only crates.io, Debian's packages and the npm registry. With --browser it also installs Chromium and
-# chromedriver (for the tests); serving the page does not need them.
+# chromedriver (for the tests); serving the page does not need them. With --slurm it also installs Debian's slurm-wlm
+# and munge (for scripts/slurm/test.sh, which starts daemons of its own in a temporary directory, not the system's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,13 +18,27 @@ if ! rustup target list --installed | grep -q wasm32-unknown-unknown; then
 fi
 
 browser=0
-[ "${1:-}" = "--browser" ] && browser=1
+slurm=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) browser=1 ;;
+    --slurm) slurm=1 ;;
+    *) echo "usage: $0 [--browser] [--slurm]" >&2; exit 2 ;;
+  esac
+done
 
 if [ "$browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
   step "installing Debian chromium and chromium-driver"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if [ "$slurm" = 1 ] && ! { command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged; } >/dev/null; then
+  step "installing Debian slurm-wlm and munge"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq slurm-wlm munge >/dev/null
 fi
 
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then

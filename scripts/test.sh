@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine and runs every check CI runs: formatting, clippy (native and wasm32), the native tests
-# (unit + the one integration binary), the benchmark build, and the browser tests (built page in headless
+# (unit + the one integration binary), a study as a Slurm job array on a real single-node Slurm, the benchmark
+# build, and the browser tests (built page in headless
 # Chromium, and wasm-bindgen-test of the worker protocol). `.ci/run` calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --browser
+scripts/setup.sh --browser --slurm
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
 step() { printf '\n== %s\n' "$*"; }
 step "format"
@@ -16,6 +17,8 @@ cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warning
 step "native tests"
 cargo test --locked
 cargo test --locked -p docs-html
+step "a study on a real Slurm (single node on 127.0.0.1)"
+scripts/slurm/test.sh
 step "benchmark builds"
 cargo bench --bench engine --no-run --locked
 step "browser tests"

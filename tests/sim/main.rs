@@ -20,6 +20,7 @@ mod readings;
 mod reproduce;
 mod samplers;
 mod streams;
+mod study;
 mod trace;
 mod workload_generators;
 mod workload_model;
