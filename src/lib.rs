@@ -21,8 +21,6 @@ pub use family::multi_cluster::run;
 pub mod scenario;
 pub mod share;
 pub mod stats;
-/// Sweeps as studies spread over shards (Slurm job arrays) and merged; native only.
-#[cfg(not(target_arch = "wasm32"))]
 pub mod study;
 pub mod trace;
 pub mod workload;

@@ -10,6 +10,8 @@ use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub mod table;
+
 /// The version of the manifest and shard files; a file of another version is refused.
 pub const FORMAT: u32 = 1;
 
@@ -194,6 +196,7 @@ impl Manifest {
     }
 
     /// Runs shard `i`, its points on `run_points` (which keeps their order: `parallel::map` natively).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn run_shard(
         &self,
         i: usize,
@@ -292,7 +295,8 @@ impl Manifest {
     }
 }
 
-/// Runs one point of a study to its sweep row.
+/// Runs one point of a study to its sweep row (natively; the page runs its sweeps in its workers).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_point(p: &Point) -> Result<RunRow, String> {
     let s = Scenario::from_json(&p.scenario.to_string()).map_err(|e| e.to_string())?;
     let r = registry::run_any(&s).map_err(|e| e.to_string())?;
