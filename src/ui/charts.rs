@@ -481,3 +481,70 @@ pub fn draw_sweep<DB: DrawingBackend>(
     }
     Ok(())
 }
+
+/// A study's lines (`study::table::Line`): the mean of each point, and its 95% interval as a vertical bar where it
+/// has two seeds or more.
+pub fn draw_study<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    lines_in: &[crate::study::table::Line],
+) -> DrawResult<DB> {
+    let finite = |p: &&crate::study::table::LinePoint| p.y.mean.is_finite();
+    let xs: Vec<f64> = lines_in.iter().flat_map(|l| l.points.iter().filter(finite).map(|p| p.x)).collect();
+    let mut ys: Vec<f64> = Vec::new();
+    for p in lines_in.iter().flat_map(|l| l.points.iter().filter(finite)) {
+        ys.push(p.y.mean);
+        if p.y.half_width.is_finite() {
+            ys.extend([p.y.low(), p.y.high()]);
+        }
+    }
+    if xs.is_empty() {
+        return empty(root, title);
+    }
+    root.fill(&WHITE)?;
+    let (x_lo, x_hi) =
+        (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+    let x_pad = ((x_hi - x_lo) * 0.05).max(x_lo.abs() * 0.05).max(1e-9);
+    let (y_lo, y_hi) =
+        (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+    let y_pad = ((y_hi - y_lo) * 0.1).max(y_hi.abs() * 0.05).max(1e-9);
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", font(16)))
+        .margin(8)
+        .x_label_area_size(font(32))
+        .y_label_area_size(font(56))
+        .build_cartesian_2d(
+            x_lo - x_pad..x_hi + x_pad,
+            (y_lo - y_pad).min(if y_lo >= 0.0 { 0.0 } else { y_lo - y_pad })..y_hi + y_pad,
+        )?;
+    chart
+        .configure_mesh()
+        .label_style(("sans-serif", font(12)))
+        .axis_desc_style(("sans-serif", font(12)))
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .x_label_formatter(&|v| short_number(*v))
+        .y_label_formatter(&|v| short_number(*v))
+        .draw()?;
+    for (colour, line) in lines_in.iter().enumerate() {
+        let pts: Vec<(f64, f64)> = line.points.iter().filter(finite).map(|p| (p.x, p.y.mean)).collect();
+        run_line!(chart, pts.clone(), colour);
+        run_markers!(chart, pts, colour);
+        let c = PALETTE[colour % PALETTE.len()].stroke_width(width());
+        chart.draw_series(
+            line.points
+                .iter()
+                .filter(|p| p.y.mean.is_finite() && p.y.half_width.is_finite())
+                .map(|p| PathElement::new(vec![(p.x, p.y.low()), (p.x, p.y.high())], c)),
+        )?;
+    }
+    for (i, line) in lines_in.iter().enumerate() {
+        let c = PALETTE[i % PALETTE.len()];
+        let y = 34 + 16 * i as i32;
+        root.draw(&Rectangle::new([(70, y), (84, y + 10)], c.filled()))?;
+        root.draw(&Text::new(line.label.clone(), (90, y - 1), ("sans-serif", font(13)).into_font().color(&BLACK)))?;
+    }
+    Ok(())
+}

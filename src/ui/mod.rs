@@ -17,6 +17,7 @@ mod present;
 mod readings;
 mod references;
 mod section;
+mod study;
 mod trace_lab;
 mod views;
 
@@ -494,6 +495,7 @@ fn App() -> impl IntoView {
                     <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
                     <Show when=move || sweep_on.get()><multi_cluster::Sweep lab=lab/></Show>
                 </FamilyPanel>
+                <Show when=move || sweep_on.get()><study::OpenStudy/></Show>
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
