@@ -16,8 +16,13 @@ fn merged_study() -> String {
     let base = Scenario::from_json(r#"{"workload": {"submission_period": 21600}}"#).unwrap();
     let sets: Vec<String> = ["load=0.5,0.9", "scheduling=ECT,RR", "seed=1,2,3"].iter().map(|s| s.to_string()).collect();
     let m = plan(&base, axes(&sets).unwrap(), 3).unwrap();
-    let outs: Vec<_> =
-        (0..3).map(|i| Ok(Some(m.run_shard(i, |idx, run| idx.iter().map(|&k| run(k)).collect()).unwrap()))).collect();
+    let outs: Vec<_> = (0..3)
+        .map(|i| {
+            Ok(Some(
+                m.run_shard(i, |idx| idx.iter().map(|&k| bagsim::study::run_point(&m.points[k])).collect()).unwrap(),
+            ))
+        })
+        .collect();
     m.merge(&outs).unwrap().0
 }
 

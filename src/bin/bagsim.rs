@@ -201,6 +201,10 @@ mod cli {
             /// A multi-cluster scenario file the figure's runs start from instead of the defaults.
             #[arg(long)]
             base: Option<PathBuf>,
+            /// Plan the figures' runs as a study in N shards (STEM.manifest.json) instead of running them; run the
+            /// shards with `bagsim sweep --manifest`, then `bagsim merge` writes what this command writes.
+            #[arg(long, value_name = "N")]
+            plan: Option<usize>,
             /// Output file stem.
             #[arg(long, default_value = "reproduce")]
             out: PathBuf,
@@ -385,10 +389,21 @@ mod cli {
                 }
                 Ok(())
             }
-            Command::Reproduce { figure, seeds, readings, base, out, jobs } => {
+            Command::Reproduce { figure, seeds, readings, base, out, jobs, plan } => {
                 let seeds =
                     bagsim::readings::Seeds::parse(&seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
                 let jobs = bagsim::parallel::threads(jobs);
+                if let Some(shards) = plan {
+                    let bagsim::readings::Seeds::Fixed(n) = seeds else {
+                        return Err("--plan needs a fixed number of seeds (--seeds auto adds seeds in rounds)".into());
+                    };
+                    if !readings.is_empty() || base.is_some() {
+                        return Err(
+                            "--plan runs the figures as the paper set them: without --readings and --base".into()
+                        );
+                    }
+                    return study::write_manifest(&mc::reproduce_plan(&figure, n, shards)?, &out);
+                }
                 if readings.is_empty() && base.is_none() {
                     if let bagsim::readings::Seeds::Fixed(n) = seeds {
                         return mc::reproduce(&figure, n, &out, jobs);

@@ -34,11 +34,21 @@ pub struct Manifest {
     pub bagsim_version: String,
     /// A fingerprint of the axes, points and shard count: a shard's outcome names the study it belongs to.
     pub study: String,
+    /// What the points are and what their outcomes are: `sweep` (a `RunRow` each, merged into a sweep's CSV and
+    /// JSON) or a command's own kind, e.g. `reproduce` (the runs of [Iosup08]'s figures); `spec` is the kind's own.
+    #[serde(default = "sweep_kind")]
+    pub kind: String,
+    #[serde(default)]
+    pub spec: Value,
     pub family: Family,
     pub axes: Vec<Axis>,
     /// Point `i` belongs to shard `i % shards`, so the costly end of an axis is spread over every shard.
     pub shards: usize,
     pub points: Vec<Point>,
+}
+
+fn sweep_kind() -> String {
+    "sweep".into()
 }
 
 /// What one run of a study gives: its CSV row (after the axis columns) and its report without time series.
@@ -48,11 +58,11 @@ pub struct RunRow {
     pub report: Value,
 }
 
-/// The outcome of one point: its row, or why it could not run.
+/// The outcome of one point (of its kind: a `RunRow` in a sweep), or why it could not run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointOutcome {
     pub index: usize,
-    pub outcome: Result<RunRow, String>,
+    pub outcome: Result<Value, String>,
 }
 
 /// What one shard wrote (`STEM.shard-I.json`).
@@ -133,30 +143,11 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
         }
         points = next;
     }
-    if shards == 0 || shards > 100_000 {
-        return Err(format!("--plan {shards} is out of range; allowed 1–100000 shards"));
-    }
-    if shards > points.len() {
-        return Err(format!(
-            "--plan {shards}: the study has only {} points; allowed 1–{} shards",
-            points.len(),
-            points.len()
-        ));
-    }
     let points: Vec<Point> = points
         .into_iter()
         .map(|(labels, s)| Point { labels, scenario: serde_json::to_value(&s).expect("a scenario is plain data") })
         .collect();
-    let study = fingerprint(&serde_json::to_string(&(&axes, &points, shards)).expect("plain data"));
-    Ok(Manifest {
-        bagsim_study: FORMAT,
-        bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
-        study,
-        family: base.family,
-        axes,
-        shards,
-        points,
-    })
+    Manifest::new("sweep", Value::Null, base.family, axes, points, shards)
 }
 
 /// FNV-1a, 64 bits, as 16 hex digits: the same on every machine and in every build.
@@ -170,6 +161,36 @@ fn fingerprint(text: &str) -> String {
 }
 
 impl Manifest {
+    /// A study of `kind` over `points` in `shards` shards (1–100 000, and no more than the points).
+    pub fn new(
+        kind: &str,
+        spec: Value,
+        family: Family,
+        axes: Vec<Axis>,
+        points: Vec<Point>,
+        shards: usize,
+    ) -> Result<Manifest, String> {
+        if shards == 0 || shards > 100_000 {
+            return Err(format!("--plan {shards} is out of range; allowed 1–100000 shards"));
+        }
+        if shards > points.len() {
+            let n = points.len();
+            return Err(format!("--plan {shards}: the study has only {n} points; allowed 1–{n} shards"));
+        }
+        let study = fingerprint(&serde_json::to_string(&(kind, &spec, &axes, &points, shards)).expect("plain data"));
+        Ok(Manifest {
+            bagsim_study: FORMAT,
+            bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
+            study,
+            kind: kind.to_string(),
+            spec,
+            family,
+            axes,
+            shards,
+            points,
+        })
+    }
+
     /// Reads a manifest, refusing another format.
     pub fn from_json(text: &str) -> Result<Manifest, String> {
         let m: Manifest = serde_json::from_str(text).map_err(|e| format!("not a study manifest: {e}"))?;
@@ -195,16 +216,16 @@ impl Manifest {
         Ok(())
     }
 
-    /// Runs shard `i`, its points on `run_points` (which keeps their order: `parallel::map` natively).
-    #[cfg(not(target_arch = "wasm32"))]
+    /// Runs shard `i`: `run_points` gives the outcomes of the points of these indices, in their order (the kind's
+    /// runner on `parallel::map` natively; `run_point` for a sweep).
     pub fn run_shard(
         &self,
         i: usize,
-        run_points: impl FnOnce(&[usize], &(dyn Fn(usize) -> Result<RunRow, String> + Sync)) -> Vec<Result<RunRow, String>>,
+        run_points: impl FnOnce(&[usize]) -> Vec<Result<Value, String>>,
     ) -> Result<ShardOutput, String> {
         self.check_shard(i)?;
         let indices: Vec<usize> = self.shard_points(i).collect();
-        let rows = run_points(&indices, &|k| run_point(&self.points[k]));
+        let rows = run_points(&indices);
         Ok(ShardOutput {
             bagsim_study: FORMAT,
             bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -218,8 +239,26 @@ impl Manifest {
     /// could not be read) into the CSV and JSON a local sweep writes; every missing or failed shard is named instead
     /// of merging part of the study.
     pub fn merge(&self, outputs: &[Result<Option<ShardOutput>, String>]) -> Result<(String, String), MergeProblems> {
+        let values = self.outcomes(outputs)?;
+        let mut rows = Vec::with_capacity(values.len());
+        for (k, v) in values.into_iter().enumerate() {
+            let row: RunRow = serde_json::from_value(v.clone()).map_err(|e| MergeProblems {
+                missing: Vec::new(),
+                failed: vec![(k % self.shards, format!("point {k} is not a sweep's run: {e}"))],
+            })?;
+            rows.push(row);
+        }
+        Ok(self.assemble(&rows.iter().collect::<Vec<_>>()))
+    }
+
+    /// Every point's outcome in the points' order, from the shards' outputs (as `merge` takes them), or every
+    /// missing or failed shard.
+    pub fn outcomes<'a>(
+        &self,
+        outputs: &'a [Result<Option<ShardOutput>, String>],
+    ) -> Result<Vec<&'a Value>, MergeProblems> {
         let mut problems = MergeProblems::default();
-        let mut rows: Vec<Option<&RunRow>> = vec![None; self.points.len()];
+        let mut rows: Vec<Option<&Value>> = vec![None; self.points.len()];
         for i in 0..self.shards {
             let out = match outputs.get(i) {
                 None | Some(Ok(None)) => {
@@ -246,8 +285,7 @@ impl Manifest {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let rows: Vec<&RunRow> = rows.into_iter().map(|r| r.expect("every shard held all its points")).collect();
-        Ok(self.assemble(&rows))
+        Ok(rows.into_iter().map(|r| r.expect("every shard held all its points")).collect())
     }
 
     /// Why a shard's output does not fit this study, if it does not.
@@ -295,12 +333,12 @@ impl Manifest {
     }
 }
 
-/// Runs one point of a study to its sweep row (natively; the page runs its sweeps in its workers).
+/// Runs one point of a sweep to its row (natively; the page runs its sweeps in its workers).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run_point(p: &Point) -> Result<RunRow, String> {
+pub fn run_point(p: &Point) -> Result<Value, String> {
     let s = Scenario::from_json(&p.scenario.to_string()).map_err(|e| e.to_string())?;
     let r = registry::run_any(&s).map_err(|e| e.to_string())?;
-    Ok(RunRow { row: r.sweep_row(), report: r.slim_json() })
+    Ok(serde_json::to_value(RunRow { row: r.sweep_row(), report: r.slim_json() }).expect("plain data"))
 }
 
 /// Where the files of the study whose manifest is `manifest` go: `STEM.manifest.json` → `STEM`.
@@ -326,8 +364,10 @@ mod tests {
     }
 
     fn fake(m: &Manifest, i: usize) -> ShardOutput {
-        m.run_shard(i, |idx, _| {
-            idx.iter().map(|k| Ok(RunRow { row: format!("r{k}"), report: Value::from(*k) })).collect()
+        m.run_shard(i, |idx| {
+            idx.iter()
+                .map(|k| Ok(serde_json::to_value(RunRow { row: format!("r{k}"), report: Value::from(*k) }).unwrap()))
+                .collect()
         })
         .unwrap()
     }

@@ -115,7 +115,9 @@ impl StudyTable {
     pub fn lines(&self, x: usize, column: usize) -> Vec<Line> {
         let seed = self.axes.iter().position(|(k, _)| k == "seed");
         let rest: Vec<usize> = (0..self.axes.len()).filter(|&a| a != x && Some(a) != seed).collect();
-        let mut out: Vec<(String, Vec<(f64, Vec<f64>, usize)>)> = Vec::new();
+        // Per line: its label, and per x its values and how many runs it has.
+        type Acc = Vec<(f64, Vec<f64>, usize)>;
+        let mut out: Vec<(String, Acc)> = Vec::new();
         for r in &self.rows {
             let label = if rest.is_empty() {
                 self.columns[column].clone()

@@ -1,9 +1,18 @@
 //! The multi-cluster commands of `bagsim`: run summary, sweep keys and columns, and `bagsim reproduce` for the
 //! experiments of [Iosup08] §5.
 
+use bagsim::family::multi_cluster::figures::{
+    claims::claims, claims::panel_markdown, run_point, svg::figure_svg, FigureId, FigureResult, RunResult, RunSpec,
+};
+use bagsim::family::Family;
 use bagsim::run::Report;
+use bagsim::scenario::Scenario;
 use bagsim::stats::Stats;
+use bagsim::study::{Manifest, Point};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::io::Write;
+use std::path::Path;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
@@ -72,56 +81,157 @@ pub fn print_summary(r: &Report) {
     );
 }
 
-/// `bagsim reproduce FIG|all`: the experiments of [Iosup08] §5 with several seeds, their CSV, SVG and panel.
-pub fn reproduce(which: &str, seeds: u32, out: &std::path::Path, jobs: usize) -> Result<(), String> {
-    use bagsim::family::multi_cluster::figures::{
-        claims::claims, claims::panel_markdown, run_point, svg::figure_svg, FigureId, FigureResult,
-    };
+fn figure_ids(which: &str) -> Result<Vec<FigureId>, String> {
+    Ok(if which.eq_ignore_ascii_case("all") { FigureId::ALL.to_vec() } else { vec![which.parse()?] })
+}
+
+fn check_seeds(seeds: u32) -> Result<(), String> {
     if !(1..=100).contains(&seeds) {
         return Err(format!("--seeds {seeds} is out of range; allowed 1–100"));
     }
-    let figures: Vec<FigureId> =
-        if which.eq_ignore_ascii_case("all") { FigureId::ALL.to_vec() } else { vec![which.parse()?] };
+    Ok(())
+}
+
+/// `bagsim reproduce FIG|all`: the experiments of [Iosup08] §5 with several seeds, their CSV, SVG and panel.
+pub fn reproduce(which: &str, seeds: u32, out: &Path, jobs: usize) -> Result<(), String> {
+    check_seeds(seeds)?;
     let all_start = std::time::Instant::now();
-    for id in figures {
+    for id in figure_ids(which)? {
         let start = std::time::Instant::now();
-        let figure = id.figure();
-        let runs = figure.runs(seeds);
-        let mut result = FigureResult::new(figure, seeds);
+        let runs = id.figure().runs(seeds);
         let results = bagsim::parallel::map(&runs, jobs, |_, spec| run_point(&spec.scenario));
-        for (spec, r) in runs.iter().zip(results) {
-            match r {
-                Ok(r) => result.add(spec, r),
-                Err(e) => {
-                    result.failures.push(format!("{} seed {}: {e}", result.figure.series[spec.series], spec.seed))
-                }
-            }
-        }
-        let stem = out.display().to_string();
-        let (csv_path, svg_path) = (format!("{stem}-{}.csv", id.name()), format!("{stem}-{}.svg", id.name()));
-        std::fs::write(&csv_path, result.to_csv()).map_err(|e| format!("{csv_path}: {e}"))?;
-        std::fs::write(&svg_path, figure_svg(&result)).map_err(|e| format!("{svg_path}: {e}"))?;
-        let md_path = format!("{stem}-{}.md", id.name());
-        std::fs::write(&md_path, panel_markdown(&result)).map_err(|e| format!("{md_path}: {e}"))?;
-        say!(
-            "\n{} — {} ({}; {} runs, {} seeds per point, {:.1} s)",
-            id.name(),
-            result.figure.title,
-            result.figure.section,
-            runs.len(),
-            seeds,
-            start.elapsed().as_secs_f64()
-        );
-        for c in claims(&result) {
-            say!("  paper:   {}", c.paper);
-            say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
-        }
-        for f in &result.failures {
-            say!("  failed run: {f}");
-        }
-        say!("  wrote {csv_path}, {svg_path} and {md_path}");
+        finish_figure(id, seeds, &runs, results, out, Some(start.elapsed().as_secs_f64()))?;
     }
     say!("\ntotal {:.1} s", all_start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Writes a figure's CSV, SVG and panel from its runs' results and prints its findings with verdicts.
+fn finish_figure(
+    id: FigureId,
+    seeds: u32,
+    runs: &[RunSpec],
+    results: Vec<Result<RunResult, String>>,
+    out: &Path,
+    elapsed: Option<f64>,
+) -> Result<(), String> {
+    let figure = id.figure();
+    let mut result = FigureResult::new(figure.clone(), seeds);
+    for (spec, r) in runs.iter().zip(results) {
+        match r {
+            Ok(r) => result.add(spec, r),
+            Err(e) => result.failures.push(format!("{} seed {}: {e}", result.figure.series[spec.series], spec.seed)),
+        }
+    }
+    let stem = out.display().to_string();
+    let (csv_path, svg_path) = (format!("{stem}-{}.csv", id.name()), format!("{stem}-{}.svg", id.name()));
+    std::fs::write(&csv_path, result.to_csv()).map_err(|e| format!("{csv_path}: {e}"))?;
+    std::fs::write(&svg_path, figure_svg(&result)).map_err(|e| format!("{svg_path}: {e}"))?;
+    let md_path = format!("{stem}-{}.md", id.name());
+    std::fs::write(&md_path, panel_markdown(&result)).map_err(|e| format!("{md_path}: {e}"))?;
+    say!(
+        "\n{} — {} ({}; {} runs, {} seeds per point{})",
+        id.name(),
+        result.figure.title,
+        result.figure.section,
+        runs.len(),
+        seeds,
+        elapsed.map_or(String::new(), |t| format!(", {t:.1} s"))
+    );
+    for c in claims(&result) {
+        say!("  paper:   {}", c.paper);
+        say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
+    }
+    for f in &result.failures {
+        say!("  failed run: {f}");
+    }
+    say!("  wrote {csv_path}, {svg_path} and {md_path}");
+    Ok(())
+}
+
+/// What a study of kind `reproduce` keeps of a run: a figure's `RunResult`, an undefined mean as null.
+#[derive(Serialize, Deserialize)]
+struct RunResultFile {
+    makespan: Option<f64>,
+    nsl: Option<f64>,
+    finished_fraction: Option<f64>,
+    class_makespan: Vec<Option<f64>>,
+    class_nsl: Vec<Option<f64>>,
+}
+
+fn some(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn nan(x: Option<f64>) -> f64 {
+    x.unwrap_or(f64::NAN)
+}
+
+/// `bagsim reproduce FIG|all --plan N`: the figures' runs as a study of kind `reproduce` in N shards.
+pub fn reproduce_plan(which: &str, seeds: u32, shards: usize) -> Result<Manifest, String> {
+    check_seeds(seeds)?;
+    let ids = figure_ids(which)?;
+    let mut points = Vec::new();
+    for &id in &ids {
+        let figure = id.figure();
+        for spec in figure.runs(seeds) {
+            let labels = vec![
+                id.name().to_string(),
+                figure.series[spec.series].to_string(),
+                spec.point.to_string(),
+                spec.seed.to_string(),
+            ];
+            let scenario = serde_json::to_value(Scenario::from(spec.scenario)).expect("plain data");
+            points.push(Point { labels, scenario });
+        }
+    }
+    let spec = serde_json::json!({ "figures": ids.iter().map(|id| id.name()).collect::<Vec<_>>(), "seeds": seeds });
+    let axes = ["figure", "series", "point", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
+    Manifest::new("reproduce", spec, Family::MultiCluster, axes, points, shards)
+}
+
+/// Runs one point of a `reproduce` study.
+pub fn reproduce_point(p: &Point) -> Result<Value, String> {
+    let s = Scenario::from_json(&p.scenario.to_string()).map_err(|e| e.to_string())?;
+    let r = run_point(s.as_multi_cluster().map_err(|e| e.to_string())?)?;
+    let file = RunResultFile {
+        makespan: some(r.makespan),
+        nsl: some(r.nsl),
+        finished_fraction: some(r.finished_fraction),
+        class_makespan: r.class_makespan.iter().copied().map(some).collect(),
+        class_nsl: r.class_nsl.iter().copied().map(some).collect(),
+    };
+    Ok(serde_json::to_value(file).expect("plain data"))
+}
+
+/// `bagsim merge` of a `reproduce` study: every figure's files and findings, as `bagsim reproduce` gives them.
+pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+    let seeds = m.spec["seeds"].as_u64().ok_or("the manifest's spec has no seeds")? as u32;
+    let names = m.spec["figures"].as_array().ok_or("the manifest's spec has no figures")?;
+    let mut rest = outcomes;
+    for name in names {
+        let id: FigureId = name.as_str().ok_or("a figure's name is not a string")?.parse()?;
+        let runs = id.figure().runs(seeds);
+        if rest.len() < runs.len() {
+            return Err(format!("the study has {} runs; {} needs {} more", outcomes.len(), id.name(), runs.len()));
+        }
+        let (mine, next) = rest.split_at(runs.len());
+        rest = next;
+        let results = mine
+            .iter()
+            .map(|v| {
+                let f: RunResultFile = serde_json::from_value((*v).clone()).map_err(|e| e.to_string())?;
+                Ok(RunResult {
+                    makespan: nan(f.makespan),
+                    nsl: nan(f.nsl),
+                    finished_fraction: nan(f.finished_fraction),
+                    class_makespan: f.class_makespan.into_iter().map(nan).collect(),
+                    class_nsl: f.class_nsl.into_iter().map(nan).collect(),
+                })
+            })
+            .collect();
+        finish_figure(id, seeds, &runs, results, out, None)?;
+    }
     Ok(())
 }
 

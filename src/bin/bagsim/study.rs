@@ -2,7 +2,8 @@
 //! `bagsim slurm`: the file side of `bagsim::study`, which holds the rules.
 
 use bagsim::scenario::Scenario;
-use bagsim::study::{axes, plan, shard_path, stem_of, Manifest, RunRow, ShardOutput};
+use bagsim::study::{axes, plan, shard_path, stem_of, Manifest, Point, ShardOutput};
+use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -24,10 +25,22 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     std::fs::rename(&tmp, path).map_err(fail)
 }
 
+/// How a point of a study of some kind runs.
+pub type Runner = fn(&Point) -> Result<Value, String>;
+
+/// The runner of a manifest's kind.
+fn runner(m: &Manifest) -> Result<Runner, String> {
+    match m.kind.as_str() {
+        "sweep" => Ok(bagsim::study::run_point),
+        "reproduce" => Ok(super::mc::reproduce_point),
+        other => Err(format!("kind {other:?} is not a study this bagsim runs (sweep, reproduce)")),
+    }
+}
+
 /// The points of `indices` on `jobs` threads, in order, with a progress line each on stderr.
-fn run_points(m: &Manifest, indices: &[usize], jobs: usize) -> Vec<Result<RunRow, String>> {
+pub fn run_points(m: &Manifest, run: Runner, indices: &[usize], jobs: usize) -> Vec<Result<Value, String>> {
     bagsim::parallel::map(indices, jobs, |n, &k| {
-        let r = bagsim::study::run_point(&m.points[k]);
+        let r = run(&m.points[k]);
         let labels = m.points[k].labels.join(" ");
         match &r {
             Ok(_) => eprintln!("  [{}/{}] {labels}", n + 1, indices.len()),
@@ -48,21 +61,26 @@ pub fn sweep(
 ) -> Result<(), String> {
     let m = plan(base, axes(sets)?, shards.unwrap_or(1))?;
     if shards.is_some() {
-        let mut path = out.as_os_str().to_owned();
-        path.push(".manifest.json");
-        let path = PathBuf::from(path);
-        write_atomic(&path, &serde_json::to_string_pretty(&m).expect("json"))?;
-        say!("planned {} points in {} shards (study {}): wrote {}", m.points.len(), m.shards, m.study, path.display());
-        say!("run a shard:   bagsim sweep --manifest {} --shard I   (I = 0 … {})", path.display(), m.shards - 1);
-        say!("on Slurm:      bagsim slurm {}", path.display());
-        say!("then:          bagsim merge {}", path.display());
-        return Ok(());
+        return write_manifest(&m, out);
     }
     let jobs = bagsim::parallel::threads(jobs);
     eprintln!("sweep: {} runs on {jobs} threads", m.points.len());
-    let shard = m.run_shard(0, |idx, _| run_points(&m, idx, jobs))?;
+    let shard = m.run_shard(0, |idx| run_points(&m, bagsim::study::run_point, idx, jobs))?;
     let (csv, json) = m.merge(&[Ok(Some(shard))]).map_err(|p| p.to_string().trim_end().to_string())?;
     write_outputs(out, &csv, &json)
+}
+
+/// Writes a planned study's manifest as STEM.manifest.json and says what to do next.
+pub fn write_manifest(m: &Manifest, out: &Path) -> Result<(), String> {
+    let mut path = out.as_os_str().to_owned();
+    path.push(".manifest.json");
+    let path = PathBuf::from(path);
+    write_atomic(&path, &serde_json::to_string_pretty(m).expect("json"))?;
+    say!("planned {} runs in {} shards (study {}): wrote {}", m.points.len(), m.shards, m.study, path.display());
+    say!("run a shard:   bagsim sweep --manifest {} --shard I   (I = 0 … {})", path.display(), m.shards - 1);
+    say!("on Slurm:      bagsim slurm {}", path.display());
+    say!("then:          bagsim merge {}", path.display());
+    Ok(())
 }
 
 fn write_outputs(stem: &Path, csv: &str, json: &str) -> Result<(), String> {
@@ -91,10 +109,11 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Resu
         }
     };
     m.check_shard(i)?;
+    let run = runner(&m)?;
     let jobs = bagsim::parallel::threads(jobs);
     let count = m.shard_points(i).count();
     eprintln!("shard {i} of study {}: {count} runs on {jobs} threads", m.study);
-    let out = m.run_shard(i, |idx, _| run_points(&m, idx, jobs))?;
+    let out = m.run_shard(i, |idx| run_points(&m, run, idx, jobs))?;
     let failed = out.points.iter().filter(|p| p.outcome.is_err()).count();
     let path = shard_path(&stem_of(manifest), i);
     write_atomic(&path, &serde_json::to_string(&out).expect("json"))?;
@@ -119,8 +138,12 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
             }
         })
         .collect();
-    match m.merge(&outputs) {
-        Ok((csv, json)) => write_outputs(out.unwrap_or(&stem), &csv, &json),
+    let merged = match m.kind.as_str() {
+        "reproduce" => m.outcomes(&outputs).map(|o| super::mc::reproduce_merge(&m, &o, out.unwrap_or(&stem))),
+        _ => m.merge(&outputs).map(|(csv, json)| write_outputs(out.unwrap_or(&stem), &csv, &json)),
+    };
+    match merged {
+        Ok(written) => written,
         Err(p) => {
             let list: Vec<String> = p.shards().iter().map(|i| i.to_string()).collect();
             Err(format!(
