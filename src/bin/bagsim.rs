@@ -97,6 +97,10 @@ mod cli {
             readings: Vec<String>,
             #[arg(long, default_value = "dg")]
             out: PathBuf,
+            /// Plan the figures' bars as a study in N shards (STEM.manifest.json) instead of running them; run the
+            /// shards with `bagsim sweep --manifest`, then `bagsim merge` prints and writes what this command does.
+            #[arg(long, value_name = "N")]
+            plan: Option<usize>,
             /// Worker threads (default: all cores).
             #[arg(long)]
             jobs: Option<usize>,
@@ -340,7 +344,7 @@ mod cli {
                 }
                 data_grid::figure(&figure, &base, seeds, &out, bagsim::parallel::threads(jobs))
             }
-            Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, readings, out, jobs } => {
+            Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, readings, out, jobs, plan } => {
                 let mut base = match scenario {
                     Some(p) => load(&p)?.desktop_grid.unwrap_or_default(),
                     None => Default::default(),
@@ -354,6 +358,12 @@ mod cli {
                     ));
                 }
                 let rule = bagsim::family::desktop_grid::figures::CiRule { min_seeds, max_seeds, rel: 0.025 };
+                if let Some(shards) = plan {
+                    if !readings.is_empty() {
+                        return Err("--plan runs the figures' bars; without --readings".into());
+                    }
+                    return study::write_manifest(&dg::figure_plan(&figure, &base, rule, shards)?, &out);
+                }
                 if readings.is_empty() {
                     dg::figure(&figure, &base, rule, &out, bagsim::parallel::threads(jobs))
                 } else {

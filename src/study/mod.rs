@@ -18,11 +18,12 @@ pub const FORMAT: u32 = 1;
 /// One `--set KEY=V1,V2,…` axis: the key as given and its values, in order.
 pub type Axis = (String, Vec<String>);
 
-/// One point of a study: its axis values and the whole scenario it runs (seed included).
+/// One point of a study: its axis values and what it runs, whole: a scenario with its seed (a sweep, `reproduce`)
+/// or a family's figure job (`dg-figure`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     pub labels: Vec<String>,
-    pub scenario: Value,
+    pub job: Value,
 }
 
 /// A planned study (`bagsim sweep … --plan N` writes it as `STEM.manifest.json`).
@@ -145,7 +146,7 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
     }
     let points: Vec<Point> = points
         .into_iter()
-        .map(|(labels, s)| Point { labels, scenario: serde_json::to_value(&s).expect("a scenario is plain data") })
+        .map(|(labels, s)| Point { labels, job: serde_json::to_value(&s).expect("a scenario is plain data") })
         .collect();
     Manifest::new("sweep", Value::Null, base.family, axes, points, shards)
 }
@@ -336,7 +337,7 @@ impl Manifest {
 /// Runs one point of a sweep to its row (natively; the page runs its sweeps in its workers).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_point(p: &Point) -> Result<Value, String> {
-    let s = Scenario::from_json(&p.scenario.to_string()).map_err(|e| e.to_string())?;
+    let s = Scenario::from_json(&p.job.to_string()).map_err(|e| e.to_string())?;
     let r = registry::run_any(&s).map_err(|e| e.to_string())?;
     Ok(serde_json::to_value(RunRow { row: r.sweep_row(), report: r.slim_json() }).expect("plain data"))
 }
@@ -382,7 +383,7 @@ mod tests {
         assert_eq!(seen, (0..6).collect::<Vec<_>>());
         assert_eq!(m.shard_points(1).collect::<Vec<_>>(), vec![1, 5]);
         assert_eq!(m.points[5].labels, vec!["0.95", "FPLT"]);
-        assert_eq!(m.points[5].scenario["workload"]["load"], 0.95);
+        assert_eq!(m.points[5].job["workload"]["load"], 0.95);
     }
 
     #[test]

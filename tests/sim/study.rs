@@ -58,31 +58,45 @@ fn every_family_merges_to_the_local_sweep() {
     );
 }
 
-/// `bagsim reproduce FIG --plan N`, its shards and `bagsim merge` write the very files `bagsim reproduce` writes.
-#[test]
-fn a_planned_figure_merges_to_the_files_reproduce_writes() {
-    let dir = std::env::temp_dir().join(format!("bagsim-study-fig-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bagsim = |args: &[&str]| {
+/// Runs `command` (e.g. `reproduce fig3 --seeds 2`) locally and as a study of `shards` shards merged, in `dir`, and
+/// checks the files `files` (with `STEM` for the output stem) are byte for byte the same and so are the findings.
+fn planned_equals_local(dir: &std::path::Path, command: &[&str], shards: usize, files: &[&str]) {
+    let bagsim = |args: &[String]| {
         let out =
-            std::process::Command::new(env!("CARGO_BIN_EXE_bagsim")).args(args).current_dir(&dir).output().unwrap();
+            std::process::Command::new(env!("CARGO_BIN_EXE_bagsim")).args(args).current_dir(dir).output().unwrap();
         assert!(out.status.success(), "bagsim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     };
-    let local = bagsim(&["reproduce", "fig3", "--seeds", "2", "--out", "local"]);
-    bagsim(&["reproduce", "fig3", "--seeds", "2", "--plan", "3", "--out", "st"]);
-    for i in ["0", "1", "2"] {
-        bagsim(&["sweep", "--manifest", "st.manifest.json", "--shard", i]);
+    let args = |extra: &[&str]| command.iter().chain(extra).map(|a| a.to_string()).collect::<Vec<_>>();
+    let local = bagsim(&args(&["--out", "local"]));
+    bagsim(&args(&["--plan", &shards.to_string(), "--out", "st"]));
+    for i in 0..shards {
+        bagsim(&["sweep", "--manifest", "st.manifest.json", "--shard", &i.to_string()].map(String::from));
     }
-    let merged = bagsim(&["merge", "st.manifest.json"]);
-    for ext in ["csv", "svg", "md"] {
-        let a = std::fs::read(dir.join(format!("local-fig3.{ext}"))).unwrap();
-        let b = std::fs::read(dir.join(format!("st-fig3.{ext}"))).unwrap();
-        assert!(a == b, "fig3.{ext} differs");
+    let merged = bagsim(&["merge", "st.manifest.json"].map(String::from));
+    for f in files {
+        let a = std::fs::read(dir.join(f.replace("STEM", "local"))).unwrap();
+        let b = std::fs::read(dir.join(f.replace("STEM", "st"))).unwrap();
+        assert!(a == b, "{command:?}: {f} differs");
     }
     // The findings printed are the same (the local run adds its times).
     let verdicts = |s: &str| s.lines().filter(|l| l.contains("bagsim:")).map(str::to_string).collect::<Vec<_>>();
-    assert!(!verdicts(&local).is_empty());
-    assert_eq!(verdicts(&local), verdicts(&merged));
+    assert!(!verdicts(&local).is_empty(), "{command:?} printed no finding");
+    assert_eq!(verdicts(&local), verdicts(&merged), "{command:?}");
+}
+
+/// `bagsim reproduce FIG --plan N` and `bagsim dg-figure N --plan N`, their shards and `bagsim merge` write the very
+/// files the commands write.
+#[test]
+fn planned_figures_merge_to_the_files_their_commands_write() {
+    let dir = std::env::temp_dir().join(format!("bagsim-study-fig-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    planned_equals_local(
+        &dir,
+        &["reproduce", "fig3", "--seeds", "2"],
+        3,
+        &["STEM-fig3.csv", "STEM-fig3.svg", "STEM-fig3.md"],
+    );
+    planned_equals_local(&dir, &["dg-figure", "2", "--bots", "30", "--max-seeds", "4"], 4, &["STEM-fig2.csv"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

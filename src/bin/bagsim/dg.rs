@@ -2,10 +2,14 @@
 //! with the paper's confidence rule.
 
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
-use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule};
+use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule, FigurePreset};
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
+use bagsim::family::Family;
 use bagsim::stats::Stats;
+use bagsim::study::{Manifest, Point};
+use serde_json::Value;
 use std::io::Write;
+use std::path::Path;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
@@ -104,6 +108,19 @@ pub fn figure(
     jobs: usize,
 ) -> Result<(), String> {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
+    for f in chosen_figures(which)? {
+        let start = std::time::Instant::now();
+        // Each bar is the job the page's figure pool sends a worker (`BarJob::run`).
+        let clock = || start.elapsed().as_secs_f64();
+        let bars: Vec<Bar> = bagsim::parallel::map(&bar_jobs(&f, base, rule), jobs, |_, job| job.run(&clock))
+            .into_iter()
+            .collect::<Result<_, _>>()?;
+        finish_figure(&f, &bars, rule, out, Some(start.elapsed().as_secs_f64()))?;
+    }
+    Ok(())
+}
+
+fn chosen_figures(which: &str) -> Result<Vec<FigurePreset>, String> {
     let all = figures();
     let chosen: Vec<_> = if which.eq_ignore_ascii_case("all") {
         all
@@ -114,61 +131,144 @@ pub fn figure(
     if chosen.is_empty() {
         return Err(format!("{which:?}: no such figure; [Anglano09] §IV-C has Figs. 2–17"));
     }
-    for f in chosen {
-        let start = std::time::Instant::now();
-        let cells: Vec<_> = f.mixes.iter().flat_map(|&m| BotSelection::ALL.iter().map(move |&p| (m, p))).collect();
-        // Each bar is the job the page's figure pool sends a worker (`BarJob::run`).
-        let clock = || start.elapsed().as_secs_f64();
-        let bars: Vec<Bar> = bagsim::parallel::map(&cells, jobs, |_, &(mix, policy)| {
-            BarJob { figure: f.number, mix, policy, base: base.clone(), rule }.run(&clock)
+    Ok(chosen)
+}
+
+/// A figure's bars as jobs: every mix under every BoT selection policy.
+fn bar_jobs(f: &FigurePreset, base: &DesktopGridConfig, rule: CiRule) -> Vec<BarJob> {
+    f.mixes
+        .iter()
+        .flat_map(|&mix| {
+            BotSelection::ALL.iter().map(move |&policy| BarJob {
+                figure: f.number,
+                mix,
+                policy,
+                base: base.clone(),
+                rule,
+            })
         })
-        .into_iter()
-        .collect::<Result<_, _>>()?;
-        say!("\nFig. {} — {} ({:.1} s)", f.number, f.title, start.elapsed().as_secs_f64());
+        .collect()
+}
+
+/// Prints a figure's bars and findings and writes STEM-figN.csv.
+fn finish_figure(f: &FigurePreset, bars: &[Bar], rule: CiRule, out: &Path, elapsed: Option<f64>) -> Result<(), String> {
+    say!("\nFig. {} — {}{}", f.number, f.title, elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)")));
+    say!(
+        "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}  {}",
+        "mix",
+        "policy",
+        "seeds",
+        "TT [h]",
+        "makespan [h]",
+        "WT [h]",
+        "RWT [%]",
+        "saturation (seeds saturated; growth)"
+    );
+    for b in bars {
         say!(
-            "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}  {}",
-            "mix",
-            "policy",
-            "seeds",
-            "TT [h]",
-            "makespan [h]",
-            "WT [h]",
-            "RWT [%]",
-            "saturation (seeds saturated; growth)"
+            "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}  {} ({}/{}; {:.3} ±{:.3})",
+            b.mix.label(),
+            b.policy.label(),
+            b.seeds,
+            if b.cap_hit { "*" } else { " " },
+            cell(&b.turnaround, b.unbounded, 1.0 / 3600.0),
+            // The execution makespan of the finished BoTs is finite even when their turnaround is not.
+            cell(&b.makespan, false, 1.0 / 3600.0),
+            cell(&b.waiting, b.unbounded, 1.0 / 3600.0),
+            cell(&b.rwt, false, 100.0),
+            b.saturation.label(),
+            b.saturated_seeds,
+            b.seeds,
+            b.growth.0,
+            b.growth.1
         );
-        for b in &bars {
-            say!(
-                "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}  {} ({}/{}; {:.3} ±{:.3})",
-                b.mix.label(),
-                b.policy.label(),
-                b.seeds,
-                if b.cap_hit { "*" } else { " " },
-                cell(&b.turnaround, b.unbounded, 1.0 / 3600.0),
-                // The execution makespan of the finished BoTs is finite even when their turnaround is not.
-                cell(&b.makespan, false, 1.0 / 3600.0),
-                cell(&b.waiting, b.unbounded, 1.0 / 3600.0),
-                cell(&b.rwt, false, 100.0),
-                b.saturation.label(),
-                b.saturated_seeds,
-                b.seeds,
-                b.growth.0,
-                b.growth.1
-            );
+    }
+    if bars.iter().any(|b| b.cap_hit) {
+        say!(
+            "  * the seed cap ({}) was reached before the saturation was resolved or every interval was within {}%",
+            rule.max_seeds,
+            rule.rel * 100.0
+        );
+    }
+    for c in bagsim::family::desktop_grid::claims::claims(f, bars) {
+        say!("  paper:   {}", c.paper);
+        say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
+    }
+    let path = format!("{}-fig{}.csv", out.display(), f.number);
+    std::fs::write(&path, bars_csv(bars)).map_err(|e| format!("{path}: {e}"))?;
+    say!("  wrote {path}");
+    Ok(())
+}
+
+/// `bagsim dg-figure N|all --plan N`: the figures' bars as a study of kind `dg-figure` in N shards, a bar a point.
+pub fn figure_plan(which: &str, base: &DesktopGridConfig, rule: CiRule, shards: usize) -> Result<Manifest, String> {
+    base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let chosen = chosen_figures(which)?;
+    let points = chosen
+        .iter()
+        .flat_map(|f| bar_jobs(f, base, rule))
+        .map(|job| Point {
+            labels: vec![job.figure.to_string(), job.mix.label().to_string(), job.policy.label().to_string()],
+            job: serde_json::to_value(&job).expect("plain data"),
+        })
+        .collect();
+    let spec = serde_json::json!({ "figures": chosen.iter().map(|f| f.number).collect::<Vec<_>>(), "rule": rule });
+    let axes = ["figure", "mix", "policy"].iter().map(|k| (k.to_string(), Vec::new())).collect();
+    Manifest::new("dg-figure", spec, Family::DesktopGrid, axes, points, shards)
+}
+
+/// A bar as a shard keeps it: its pairs with an undefined mean or width as null.
+fn bar_to_value(b: &Bar) -> Value {
+    let pair = |p: (f64, f64)| serde_json::json!([p.0.is_finite().then_some(p.0), p.1.is_finite().then_some(p.1)]);
+    let mut v = serde_json::to_value(b).expect("plain data");
+    for (k, p) in [
+        ("growth", b.growth),
+        ("turnaround", b.turnaround),
+        ("makespan", b.makespan),
+        ("waiting", b.waiting),
+        ("rwt", b.rwt),
+    ] {
+        v[k] = pair(p);
+    }
+    v
+}
+
+fn bar_of_value(v: &Value) -> Result<Bar, String> {
+    let mut v = v.clone();
+    let nan = |x: &Value| x.as_f64().unwrap_or(f64::NAN);
+    let mut pairs = Vec::new();
+    for k in ["growth", "turnaround", "makespan", "waiting", "rwt"] {
+        pairs.push((nan(&v[k][0]), nan(&v[k][1])));
+        v[k] = serde_json::json!([0.0, 0.0]);
+    }
+    let mut b: Bar = serde_json::from_value(v).map_err(|e| format!("not a desktop-grid bar: {e}"))?;
+    (b.growth, b.turnaround, b.makespan, b.waiting, b.rwt) = (pairs[0], pairs[1], pairs[2], pairs[3], pairs[4]);
+    Ok(b)
+}
+
+/// Runs one bar of a `dg-figure` study.
+pub fn figure_point(p: &Point) -> Result<Value, String> {
+    let job: BarJob = serde_json::from_value(p.job.clone()).map_err(|e| format!("not a desktop-grid bar job: {e}"))?;
+    let start = std::time::Instant::now();
+    job.run(&|| start.elapsed().as_secs_f64()).map(|b| bar_to_value(&b))
+}
+
+/// `bagsim merge` of a `dg-figure` study: every figure's table, findings and CSV, as `bagsim dg-figure` gives them.
+pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+    let rule: CiRule =
+        serde_json::from_value(m.spec["rule"].clone()).map_err(|e| format!("the manifest's rule: {e}"))?;
+    let bars = outcomes.iter().map(|v| bar_of_value(v)).collect::<Result<Vec<_>, _>>()?;
+    for f in figures() {
+        let mine: Vec<Bar> = m
+            .points
+            .iter()
+            .zip(&bars)
+            .filter(|(p, _)| p.labels[0] == f.number.to_string())
+            .map(|(_, b)| b.clone())
+            .collect();
+        if !mine.is_empty() {
+            finish_figure(&f, &mine, rule, out, None)?;
         }
-        if bars.iter().any(|b| b.cap_hit) {
-            say!(
-                "  * the seed cap ({}) was reached before the saturation was resolved or every interval was within {}%",
-                rule.max_seeds,
-                rule.rel * 100.0
-            );
-        }
-        for c in bagsim::family::desktop_grid::claims::claims(&f, &bars) {
-            say!("  paper:   {}", c.paper);
-            say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
-        }
-        let path = format!("{}-fig{}.csv", out.display(), f.number);
-        std::fs::write(&path, bars_csv(&bars)).map_err(|e| format!("{path}: {e}"))?;
-        say!("  wrote {path}");
     }
     Ok(())
 }

@@ -181,8 +181,8 @@ pub fn reproduce_plan(which: &str, seeds: u32, shards: usize) -> Result<Manifest
                 spec.point.to_string(),
                 spec.seed.to_string(),
             ];
-            let scenario = serde_json::to_value(Scenario::from(spec.scenario)).expect("plain data");
-            points.push(Point { labels, scenario });
+            let job = serde_json::to_value(Scenario::from(spec.scenario)).expect("plain data");
+            points.push(Point { labels, job });
         }
     }
     let spec = serde_json::json!({ "figures": ids.iter().map(|id| id.name()).collect::<Vec<_>>(), "seeds": seeds });
@@ -192,7 +192,7 @@ pub fn reproduce_plan(which: &str, seeds: u32, shards: usize) -> Result<Manifest
 
 /// Runs one point of a `reproduce` study.
 pub fn reproduce_point(p: &Point) -> Result<Value, String> {
-    let s = Scenario::from_json(&p.scenario.to_string()).map_err(|e| e.to_string())?;
+    let s = Scenario::from_json(&p.job.to_string()).map_err(|e| e.to_string())?;
     let r = run_point(s.as_multi_cluster().map_err(|e| e.to_string())?)?;
     let file = RunResultFile {
         makespan: some(r.makespan),

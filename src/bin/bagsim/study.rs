@@ -33,7 +33,8 @@ fn runner(m: &Manifest) -> Result<Runner, String> {
     match m.kind.as_str() {
         "sweep" => Ok(bagsim::study::run_point),
         "reproduce" => Ok(super::mc::reproduce_point),
-        other => Err(format!("kind {other:?} is not a study this bagsim runs (sweep, reproduce)")),
+        "dg-figure" => Ok(super::dg::figure_point),
+        other => Err(format!("kind {other:?} is not a study this bagsim runs (sweep, reproduce, dg-figure)")),
     }
 }
 
@@ -140,6 +141,7 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
         .collect();
     let merged = match m.kind.as_str() {
         "reproduce" => m.outcomes(&outputs).map(|o| super::mc::reproduce_merge(&m, &o, out.unwrap_or(&stem))),
+        "dg-figure" => m.outcomes(&outputs).map(|o| super::dg::figure_merge(&m, &o, out.unwrap_or(&stem))),
         _ => m.merge(&outputs).map(|(csv, json)| write_outputs(out.unwrap_or(&stem), &csv, &json)),
     };
     match merged {
