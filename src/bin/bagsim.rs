@@ -359,10 +359,12 @@ mod cli {
                 }
                 let rule = bagsim::family::desktop_grid::figures::CiRule { min_seeds, max_seeds, rel: 0.025 };
                 if let Some(shards) = plan {
-                    if !readings.is_empty() {
-                        return Err("--plan runs the figures' bars; without --readings".into());
-                    }
-                    return study::write_manifest(&dg::figure_plan(&figure, &base, rule, shards)?, &out);
+                    let m = if readings.is_empty() {
+                        dg::figure_plan(&figure, &base, rule, shards)?
+                    } else {
+                        dg::readings_plan(&figure, &base, &readings, rule, shards)?
+                    };
+                    return study::write_manifest(&m, &out);
                 }
                 if readings.is_empty() {
                     dg::figure(&figure, &base, rule, &out, bagsim::parallel::threads(jobs))
@@ -403,29 +405,33 @@ mod cli {
                 let seeds =
                     bagsim::readings::Seeds::parse(&seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
                 let jobs = bagsim::parallel::threads(jobs);
+                let base_scenario = match &base {
+                    Some(p) => load(p)?.as_multi_cluster().map_err(|e| format!("--base {}: {e}", p.display()))?.clone(),
+                    None => Default::default(),
+                };
                 if let Some(shards) = plan {
                     let bagsim::readings::Seeds::Fixed(n) = seeds else {
-                        return Err("--plan needs a fixed number of seeds (--seeds auto adds seeds in rounds)".into());
+                        return Err("--plan needs a fixed number of seeds: --seeds auto decides each round of seeds \
+                                    from the verdicts of the last"
+                            .into());
                     };
-                    if !readings.is_empty() || base.is_some() {
-                        return Err(
-                            "--plan runs the figures as the paper set them: without --readings and --base".into()
-                        );
-                    }
-                    return study::write_manifest(&mc::reproduce_plan(&figure, n, shards)?, &out);
+                    let m = if !readings.is_empty() {
+                        mc::readings_plan(&figure, &base_scenario, &readings, n, shards)?
+                    } else if base.is_some() {
+                        return Err("--base is for --readings studies; --plan without them plans the figures as the \
+                                    paper set them"
+                            .into());
+                    } else {
+                        mc::reproduce_plan(&figure, n, shards)?
+                    };
+                    return study::write_manifest(&m, &out);
                 }
                 if readings.is_empty() && base.is_none() {
                     if let bagsim::readings::Seeds::Fixed(n) = seeds {
                         return mc::reproduce(&figure, n, &out, jobs);
                     }
                 }
-                let base = match base {
-                    Some(p) => {
-                        load(&p)?.as_multi_cluster().map_err(|e| format!("--base {}: {e}", p.display()))?.clone()
-                    }
-                    None => Default::default(),
-                };
-                mc::reproduce_readings(&figure, &base, &readings, seeds, &out, jobs)
+                mc::reproduce_readings(&figure, &base_scenario, &readings, seeds, &out, jobs)
             }
             Command::Lesson { id, jobs } => {
                 let Some(id) = id else {

@@ -80,13 +80,16 @@ fn planned_equals_local(dir: &std::path::Path, command: &[&str], shards: usize, 
         assert!(a == b, "{command:?}: {f} differs");
     }
     // The findings printed are the same (the local run adds its times).
-    let verdicts = |s: &str| s.lines().filter(|l| l.contains("bagsim:")).map(str::to_string).collect::<Vec<_>>();
+    let verdicts = |s: &str| {
+        let verdict = |l: &&str| ["agrees", "disagrees", "not resolved", "bagsim:"].iter().any(|w| l.contains(w));
+        s.lines().filter(verdict).map(str::to_string).collect::<Vec<_>>()
+    };
     assert!(!verdicts(&local).is_empty(), "{command:?} printed no finding");
     assert_eq!(verdicts(&local), verdicts(&merged), "{command:?}");
 }
 
-/// `bagsim reproduce FIG --plan N` and `bagsim dg-figure N --plan N`, their shards and `bagsim merge` write the very
-/// files the commands write.
+/// `bagsim reproduce FIG --plan N` and `bagsim dg-figure N --plan N`, with and without `--readings`, their shards and
+/// `bagsim merge` write the very files the commands write.
 #[test]
 fn planned_figures_merge_to_the_files_their_commands_write() {
     let dir = std::env::temp_dir().join(format!("bagsim-study-fig-{}", std::process::id()));
@@ -98,5 +101,18 @@ fn planned_figures_merge_to_the_files_their_commands_write() {
         &["STEM-fig3.csv", "STEM-fig3.svg", "STEM-fig3.md"],
     );
     planned_equals_local(&dir, &["dg-figure", "2", "--bots", "30", "--max-seeds", "4"], 4, &["STEM-fig2.csv"]);
+    std::fs::write(dir.join("day.json"), r#"{"workload": {"submission_period": 86400}}"#).unwrap();
+    planned_equals_local(
+        &dir,
+        &["reproduce", "fig11", "--seeds", "2", "--readings", "load_split=all", "--base", "day.json"],
+        3,
+        &["STEM-fig11-readings.md", "STEM-fig11-readings.csv"],
+    );
+    planned_equals_local(
+        &dir,
+        &["dg-figure", "2", "--bots", "30", "--max-seeds", "4", "--readings", "checkpoint_store=all"],
+        5,
+        &["STEM-fig2-readings.md", "STEM-fig2-readings.csv"],
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

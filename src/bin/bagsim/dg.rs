@@ -3,8 +3,11 @@
 
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule, FigurePreset};
+use bagsim::family::desktop_grid::readings::READINGS;
+use bagsim::family::desktop_grid::study::study;
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
 use bagsim::family::Family;
+use bagsim::readings::{combinations, parse_axis, Combination, ReadingsTable};
 use bagsim::stats::Stats;
 use bagsim::study::{Manifest, Point};
 use serde_json::Value;
@@ -280,42 +283,128 @@ pub fn figure_readings(
     base: &DesktopGridConfig,
     specs: &[String],
     rule: CiRule,
-    out: &std::path::Path,
+    out: &Path,
     jobs: usize,
 ) -> Result<(), String> {
-    use bagsim::family::desktop_grid::readings::READINGS;
-    use bagsim::family::desktop_grid::study::study;
-    use bagsim::readings::{combinations, parse_axis};
-    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
-    let combos = combinations(&axes);
-    let numbers: Vec<u32> = if which.eq_ignore_ascii_case("all") {
-        (2..=17).collect()
-    } else {
-        vec![which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?]
-    };
-    for n in numbers {
+    let combos = readings_combos(specs)?;
+    for n in readings_figures(which)? {
         let start = std::time::Instant::now();
         let clock = || start.elapsed().as_secs_f64();
         let run = |js: &[BarJob]| bagsim::parallel::map(js, jobs, |_, j| j.run(&clock));
         let table = study(n, base, &combos, rule, &run)?;
-        say!("\n{} under {} reading(s) ({:.1} s)", table.title, combos.len(), start.elapsed().as_secs_f64());
-        for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
-            say!("  paper: {}", claim.paper);
-            for row in &table.rows {
-                let c = &row.claims[k];
-                say!("    {:<32} {:<13} {}", row.label, c.verdict.label(), c.ours);
-            }
-        }
+        finish_readings(n, &table, combos.len(), out, Some(start.elapsed().as_secs_f64()))?;
+    }
+    Ok(())
+}
+
+fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, String> {
+    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
+    Ok(combinations(&axes))
+}
+
+fn readings_figures(which: &str) -> Result<Vec<u32>, String> {
+    Ok(if which.eq_ignore_ascii_case("all") {
+        (2..=17).collect()
+    } else {
+        vec![which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?]
+    })
+}
+
+/// Prints a readings table and writes it as STEM-figN-readings.md and .csv.
+fn finish_readings(
+    n: u32,
+    table: &ReadingsTable,
+    combos: usize,
+    out: &Path,
+    elapsed: Option<f64>,
+) -> Result<(), String> {
+    let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
+    say!("\n{} under {} reading(s){t}", table.title, combos);
+    for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
+        say!("  paper: {}", claim.paper);
         for row in &table.rows {
-            for f in &row.failures {
-                say!("  {}: failed bar: {f}", row.label);
-            }
+            let c = &row.claims[k];
+            say!("    {:<32} {:<13} {}", row.label, c.verdict.label(), c.ours);
         }
-        let stem = out.display().to_string();
-        let (md, csv) = (format!("{stem}-fig{n}-readings.md"), format!("{stem}-fig{n}-readings.csv"));
-        std::fs::write(&md, table.markdown()).map_err(|e| format!("{md}: {e}"))?;
-        std::fs::write(&csv, table.csv()).map_err(|e| format!("{csv}: {e}"))?;
-        say!("  wrote {md} and {csv}");
+    }
+    for row in &table.rows {
+        for f in &row.failures {
+            say!("  {}: failed bar: {f}", row.label);
+        }
+    }
+    let stem = out.display().to_string();
+    let (md, csv) = (format!("{stem}-fig{n}-readings.md"), format!("{stem}-fig{n}-readings.csv"));
+    std::fs::write(&md, table.markdown()).map_err(|e| format!("{md}: {e}"))?;
+    std::fs::write(&csv, table.csv()).map_err(|e| format!("{csv}: {e}"))?;
+    say!("  wrote {md} and {csv}");
+    Ok(())
+}
+
+/// The bar jobs a readings study of figure `n` runs (one batch), recorded without running them.
+fn recorded_jobs(
+    n: u32,
+    base: &DesktopGridConfig,
+    combos: &[Combination],
+    rule: CiRule,
+) -> Result<Vec<BarJob>, String> {
+    let recorded = std::cell::RefCell::new(Vec::new());
+    let record = |js: &[BarJob]| {
+        recorded.borrow_mut().extend(js.iter().cloned());
+        js.iter().map(|_| Err("planned, not run".to_string())).collect()
+    };
+    study(n, base, combos, rule, &record)?;
+    Ok(recorded.into_inner())
+}
+
+/// `bagsim dg-figure N|all --readings … --plan N`: the readings study's bars as a study of kind `dg-readings`.
+pub fn readings_plan(
+    which: &str,
+    base: &DesktopGridConfig,
+    specs: &[String],
+    rule: CiRule,
+    shards: usize,
+) -> Result<Manifest, String> {
+    base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let combos = readings_combos(specs)?;
+    let numbers = readings_figures(which)?;
+    let mut points = Vec::new();
+    for &n in &numbers {
+        for job in recorded_jobs(n, base, &combos, rule)? {
+            let labels = vec![n.to_string(), job.mix.label().to_string(), job.policy.label().to_string()];
+            points.push(Point { labels, job: serde_json::to_value(&job).expect("plain data") });
+        }
+    }
+    let spec = serde_json::json!({ "figures": numbers, "rule": rule, "readings": specs, "base": base });
+    let axes = ["figure", "mix", "policy"].iter().map(|k| (k.to_string(), Vec::new())).collect();
+    Manifest::new("dg-readings", spec, Family::DesktopGrid, axes, points, shards)
+}
+
+/// `bagsim merge` of a `dg-readings` study: the tables `bagsim dg-figure --readings` prints and writes.
+pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+    let rule: CiRule =
+        serde_json::from_value(m.spec["rule"].clone()).map_err(|e| format!("the manifest's rule: {e}"))?;
+    let specs: Vec<String> =
+        serde_json::from_value(m.spec["readings"].clone()).map_err(|e| format!("readings: {e}"))?;
+    let base: DesktopGridConfig =
+        serde_json::from_value(m.spec["base"].clone()).map_err(|e| format!("the manifest's base: {e}"))?;
+    let numbers: Vec<u32> = serde_json::from_value(m.spec["figures"].clone()).map_err(|e| format!("figures: {e}"))?;
+    let combos = readings_combos(&specs)?;
+    let mut rest = outcomes;
+    for n in numbers {
+        let count = recorded_jobs(n, &base, &combos, rule)?.len();
+        if rest.len() < count {
+            return Err(format!("the study has {} bars; Fig. {n} needs {count} more", outcomes.len()));
+        }
+        let (mine, next) = rest.split_at(count);
+        rest = next;
+        let bars: Vec<Result<Bar, String>> = mine.iter().map(|v| bar_of_value(v)).collect();
+        // The study asks for the same bars in the same order as when it was planned: it gets them back.
+        let replay = |js: &[BarJob]| {
+            assert_eq!(js.len(), bars.len(), "a readings study runs its bars in one batch");
+            bars.clone()
+        };
+        let table = study(n, &base, &combos, rule, &replay)?;
+        finish_readings(n, &table, combos.len(), out, None)?;
     }
     Ok(())
 }

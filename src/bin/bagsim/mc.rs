@@ -1,10 +1,14 @@
 //! The multi-cluster commands of `bagsim`: run summary, sweep keys and columns, and `bagsim reproduce` for the
 //! experiments of [Iosup08] §5.
 
+use bagsim::family::multi_cluster::config::McScenario;
 use bagsim::family::multi_cluster::figures::{
-    claims::claims, claims::panel_markdown, run_point, svg::figure_svg, FigureId, FigureResult, RunResult, RunSpec,
+    claims::claims, claims::panel_markdown, run_point, study::study, svg::figure_svg, FigureId, FigureResult,
+    RunResult, RunSpec,
 };
+use bagsim::family::multi_cluster::readings::READINGS;
 use bagsim::family::Family;
+use bagsim::readings::{combinations, parse_axis, Combination, ReadingsTable, Seeds};
 use bagsim::run::Report;
 use bagsim::scenario::Scenario;
 use bagsim::stats::Stats;
@@ -167,6 +171,18 @@ fn nan(x: Option<f64>) -> f64 {
     x.unwrap_or(f64::NAN)
 }
 
+/// A run's figure result as a shard keeps it.
+fn run_result_of(v: &Value) -> Result<RunResult, String> {
+    let f: RunResultFile = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+    Ok(RunResult {
+        makespan: nan(f.makespan),
+        nsl: nan(f.nsl),
+        finished_fraction: nan(f.finished_fraction),
+        class_makespan: f.class_makespan.into_iter().map(nan).collect(),
+        class_nsl: f.class_nsl.into_iter().map(nan).collect(),
+    })
+}
+
 /// `bagsim reproduce FIG|all --plan N`: the figures' runs as a study of kind `reproduce` in N shards.
 pub fn reproduce_plan(which: &str, seeds: u32, shards: usize) -> Result<Manifest, String> {
     check_seeds(seeds)?;
@@ -217,19 +233,7 @@ pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<
         }
         let (mine, next) = rest.split_at(runs.len());
         rest = next;
-        let results = mine
-            .iter()
-            .map(|v| {
-                let f: RunResultFile = serde_json::from_value((*v).clone()).map_err(|e| e.to_string())?;
-                Ok(RunResult {
-                    makespan: nan(f.makespan),
-                    nsl: nan(f.nsl),
-                    finished_fraction: nan(f.finished_fraction),
-                    class_makespan: f.class_makespan.into_iter().map(nan).collect(),
-                    class_nsl: f.class_nsl.into_iter().map(nan).collect(),
-                })
-            })
-            .collect();
+        let results = mine.iter().map(|v| run_result_of(v)).collect();
         finish_figure(id, seeds, &runs, results, out, None)?;
     }
     Ok(())
@@ -240,51 +244,137 @@ pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<
 /// and CSV.
 pub fn reproduce_readings(
     which: &str,
-    base: &bagsim::family::multi_cluster::config::McScenario,
+    base: &McScenario,
     specs: &[String],
-    seeds: bagsim::readings::Seeds,
-    out: &std::path::Path,
+    seeds: Seeds,
+    out: &Path,
     jobs: usize,
 ) -> Result<(), String> {
-    use bagsim::family::multi_cluster::figures::{run_point, study::study, FigureId};
-    use bagsim::family::multi_cluster::readings::READINGS;
-    use bagsim::readings::{combinations, parse_axis};
-    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
-    let combos = combinations(&axes);
-    let figures: Vec<FigureId> =
-        if which.eq_ignore_ascii_case("all") { FigureId::ALL.to_vec() } else { vec![which.parse()?] };
-    for id in figures {
+    let combos = readings_combos(specs)?;
+    for id in figure_ids(which)? {
         let start = std::time::Instant::now();
-        let run = |specs: &[bagsim::family::multi_cluster::figures::RunSpec]| {
-            bagsim::parallel::map(specs, jobs, |_, spec| run_point(&spec.scenario))
-        };
+        let run = |specs: &[RunSpec]| bagsim::parallel::map(specs, jobs, |_, spec| run_point(&spec.scenario));
         let table = study(id, base, &combos, seeds, &run)?;
-        let md = table.markdown();
-        let stem = out.display().to_string();
-        let (md_path, csv_path) =
-            (format!("{stem}-{}-readings.md", id.name()), format!("{stem}-{}-readings.csv", id.name()));
-        std::fs::write(&md_path, &md).map_err(|e| format!("{md_path}: {e}"))?;
-        std::fs::write(&csv_path, table.csv()).map_err(|e| format!("{csv_path}: {e}"))?;
-        say!(
-            "\n{} — {} under {} reading(s) ({:.1} s)",
-            id.name(),
-            table.title,
-            combos.len(),
-            start.elapsed().as_secs_f64()
-        );
-        for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
-            say!("  paper: {}", claim.paper);
-            for row in &table.rows {
-                let c = &row.claims[k];
-                say!("    {:<40} {:<13} ({} seeds) {}", row.label, c.verdict.label(), row.seeds, c.ours);
-            }
-        }
+        finish_readings(id, &table, combos.len(), out, Some(start.elapsed().as_secs_f64()))?;
+    }
+    Ok(())
+}
+
+fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, String> {
+    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
+    Ok(combinations(&axes))
+}
+
+/// Prints a readings table and writes it as STEM-FIG-readings.md and .csv.
+fn finish_readings(
+    id: FigureId,
+    table: &ReadingsTable,
+    combos: usize,
+    out: &Path,
+    elapsed: Option<f64>,
+) -> Result<(), String> {
+    let stem = out.display().to_string();
+    let (md_path, csv_path) =
+        (format!("{stem}-{}-readings.md", id.name()), format!("{stem}-{}-readings.csv", id.name()));
+    std::fs::write(&md_path, table.markdown()).map_err(|e| format!("{md_path}: {e}"))?;
+    std::fs::write(&csv_path, table.csv()).map_err(|e| format!("{csv_path}: {e}"))?;
+    let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
+    say!("\n{} — {} under {} reading(s){t}", id.name(), table.title, combos);
+    for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
+        say!("  paper: {}", claim.paper);
         for row in &table.rows {
-            for f in &row.failures {
-                say!("  {}: failed run: {f}", row.label);
-            }
+            let c = &row.claims[k];
+            say!("    {:<40} {:<13} ({} seeds) {}", row.label, c.verdict.label(), row.seeds, c.ours);
         }
-        say!("  wrote {md_path} and {csv_path}");
+    }
+    for row in &table.rows {
+        for f in &row.failures {
+            say!("  {}: failed run: {f}", row.label);
+        }
+    }
+    say!("  wrote {md_path} and {csv_path}");
+    Ok(())
+}
+
+/// The runs a readings study of figure `id` asks for with a fixed number of seeds (one round), recorded without
+/// running them.
+fn recorded_runs(
+    id: FigureId,
+    base: &McScenario,
+    combos: &[Combination],
+    seeds: Seeds,
+) -> Result<Vec<RunSpec>, String> {
+    let recorded = std::cell::RefCell::new(Vec::new());
+    let record = |specs: &[RunSpec]| {
+        recorded.borrow_mut().extend(specs.iter().cloned());
+        specs.iter().map(|_| Err("planned, not run".to_string())).collect()
+    };
+    study(id, base, combos, seeds, &record)?;
+    Ok(recorded.into_inner())
+}
+
+/// `bagsim reproduce FIG|all --readings … --seeds N --plan N`: the readings study's runs as a study of kind
+/// `reproduce-readings` (a fixed number of seeds: `--seeds auto` decides its next round from the last one's verdicts).
+pub fn readings_plan(
+    which: &str,
+    base: &McScenario,
+    specs: &[String],
+    seeds: u32,
+    shards: usize,
+) -> Result<Manifest, String> {
+    check_seeds(seeds)?;
+    let combos = readings_combos(specs)?;
+    let ids = figure_ids(which)?;
+    let mut points = Vec::new();
+    for &id in &ids {
+        let figure = id.figure();
+        for spec in recorded_runs(id, base, &combos, Seeds::Fixed(seeds))? {
+            let labels = vec![
+                id.name().to_string(),
+                figure.series[spec.series].to_string(),
+                spec.point.to_string(),
+                spec.seed.to_string(),
+            ];
+            points
+                .push(Point { labels, job: serde_json::to_value(Scenario::from(spec.scenario)).expect("plain data") });
+        }
+    }
+    let spec = serde_json::json!({
+        "figures": ids.iter().map(|id| id.name()).collect::<Vec<_>>(),
+        "seeds": seeds,
+        "readings": specs,
+        "base": Scenario::from(base.clone()),
+    });
+    let axes = ["figure", "series", "point", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
+    Manifest::new("reproduce-readings", spec, Family::MultiCluster, axes, points, shards)
+}
+
+/// `bagsim merge` of a `reproduce-readings` study: the tables `bagsim reproduce --readings` prints and writes.
+pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+    let seeds = m.spec["seeds"].as_u64().ok_or("the manifest's spec has no seeds")? as u32;
+    let specs: Vec<String> =
+        serde_json::from_value(m.spec["readings"].clone()).map_err(|e| format!("readings: {e}"))?;
+    let base = Scenario::from_json(&m.spec["base"].to_string()).map_err(|e| format!("base: {e}"))?;
+    let base = base.as_multi_cluster().map_err(|e| e.to_string())?;
+    let combos = readings_combos(&specs)?;
+    let names = m.spec["figures"].as_array().ok_or("the manifest's spec has no figures")?;
+    let mut rest = outcomes;
+    for name in names {
+        let id: FigureId = name.as_str().ok_or("a figure's name is not a string")?.parse()?;
+        let n = recorded_runs(id, base, &combos, Seeds::Fixed(seeds))?.len();
+        if rest.len() < n {
+            return Err(format!("the study has {} runs; {} needs {n} more", outcomes.len(), id.name()));
+        }
+        let (mine, next) = rest.split_at(n);
+        rest = next;
+        let results: Vec<Result<RunResult, String>> = mine.iter().map(|v| run_result_of(v)).collect();
+        // The study asks for the same runs in the same order as when it was planned: it gets them back.
+        let replay = |specs: &[RunSpec]| {
+            assert_eq!(specs.len(), results.len(), "a fixed-seed readings study runs one round");
+            results.clone()
+        };
+        let table = study(id, base, &combos, Seeds::Fixed(seeds), &replay)?;
+        finish_readings(id, &table, combos.len(), out, None)?;
     }
     Ok(())
 }

@@ -32,9 +32,11 @@ pub type Runner = fn(&Point) -> Result<Value, String>;
 fn runner(m: &Manifest) -> Result<Runner, String> {
     match m.kind.as_str() {
         "sweep" => Ok(bagsim::study::run_point),
-        "reproduce" => Ok(super::mc::reproduce_point),
-        "dg-figure" => Ok(super::dg::figure_point),
-        other => Err(format!("kind {other:?} is not a study this bagsim runs (sweep, reproduce, dg-figure)")),
+        "reproduce" | "reproduce-readings" => Ok(super::mc::reproduce_point),
+        "dg-figure" | "dg-readings" => Ok(super::dg::figure_point),
+        other => Err(format!(
+            "kind {other:?} is not a study this bagsim runs (sweep, reproduce, reproduce-readings, dg-figure, dg-readings)"
+        )),
     }
 }
 
@@ -142,6 +144,8 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
     let merged = match m.kind.as_str() {
         "reproduce" => m.outcomes(&outputs).map(|o| super::mc::reproduce_merge(&m, &o, out.unwrap_or(&stem))),
         "dg-figure" => m.outcomes(&outputs).map(|o| super::dg::figure_merge(&m, &o, out.unwrap_or(&stem))),
+        "dg-readings" => m.outcomes(&outputs).map(|o| super::dg::readings_merge(&m, &o, out.unwrap_or(&stem))),
+        "reproduce-readings" => m.outcomes(&outputs).map(|o| super::mc::readings_merge(&m, &o, out.unwrap_or(&stem))),
         _ => m.merge(&outputs).map(|(csv, json)| write_outputs(out.unwrap_or(&stem), &csv, &json)),
     };
     match merged {
