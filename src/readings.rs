@@ -38,6 +38,32 @@ pub struct Axis {
 /// Runs a batch of jobs (in parallel natively, in the worker pool on the page): one result per job, in order.
 pub type Batch<'a, J, R> = &'a dyn Fn(&[J]) -> Vec<Result<R, String>>;
 
+/// Runs `study` with a batch that records the jobs it asks for and runs none (each is answered "planned, not run",
+/// so a study with a fixed number of seeds asks once): the jobs, to run elsewhere (a study in shards) and give back
+/// with `replay`, and what the study returned.
+pub fn record<J: Clone, R, T>(study: impl FnOnce(Batch<'_, J, R>) -> T) -> (Vec<J>, T) {
+    let recorded = std::cell::RefCell::new(Vec::new());
+    let batch = |jobs: &[J]| {
+        recorded.borrow_mut().extend(jobs.iter().cloned());
+        jobs.iter().map(|_| Err("planned, not run".to_string())).collect()
+    };
+    let out = study(&batch);
+    (recorded.into_inner(), out)
+}
+
+/// A batch that answers with `results`, in the order `record` saw the jobs; a batch of another length (not the
+/// study that was recorded) has every job refused.
+pub fn replay<J, R: Clone>(results: Vec<Result<R, String>>) -> impl Fn(&[J]) -> Vec<Result<R, String>> {
+    move |jobs: &[J]| {
+        if jobs.len() == results.len() {
+            results.clone()
+        } else {
+            let why = format!("the study asked for {} runs; {} were planned", jobs.len(), results.len());
+            jobs.iter().map(|_| Err(why.clone())).collect()
+        }
+    }
+}
+
 /// One combination: a value for every axis, as (key, name, JSON value).
 pub type Combination = Vec<(String, String, Value)>;
 
@@ -286,6 +312,22 @@ pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A study that asks for the squares of 1..=n and sums the answers it gets.
+    fn sum_of_squares(n: u32, batch: Batch<'_, u32, u32>) -> Result<u32, String> {
+        let jobs: Vec<u32> = (1..=n).collect();
+        batch(&jobs).into_iter().map(|r| r.map(|x| x * x)).sum()
+    }
+
+    #[test]
+    fn a_recorded_study_replays_to_the_same_answer_as_a_run() {
+        let (jobs, planned) = record(|b| sum_of_squares(3, b));
+        assert_eq!(jobs, vec![1, 2, 3]);
+        assert_eq!(planned, Err("planned, not run".to_string()));
+        let outcomes: Vec<Result<u32, String>> = jobs.iter().map(|&j| Ok(j)).collect();
+        assert_eq!(sum_of_squares(3, &replay(outcomes.clone())), Ok(14));
+        assert!(sum_of_squares(4, &replay(outcomes)).unwrap_err().contains("asked for 4 runs; 3 were planned"));
+    }
 
     const R: &[Reading] =
         &[Reading { key: "a.split", values: &[("equal", "\"equal\""), ("cap", "\"capacity\"")], rests_on: "" }];

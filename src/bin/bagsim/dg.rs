@@ -7,7 +7,7 @@ use bagsim::family::desktop_grid::readings::READINGS;
 use bagsim::family::desktop_grid::study::study;
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
 use bagsim::family::Family;
-use bagsim::readings::{combinations, parse_axis, Combination, ReadingsTable};
+use bagsim::readings::{combinations, parse_axis, record, replay, Combination, ReadingsTable};
 use bagsim::stats::Stats;
 use bagsim::study::{Manifest, Point};
 use serde_json::Value;
@@ -347,13 +347,8 @@ fn recorded_jobs(
     combos: &[Combination],
     rule: CiRule,
 ) -> Result<Vec<BarJob>, String> {
-    let recorded = std::cell::RefCell::new(Vec::new());
-    let record = |js: &[BarJob]| {
-        recorded.borrow_mut().extend(js.iter().cloned());
-        js.iter().map(|_| Err("planned, not run".to_string())).collect()
-    };
-    study(n, base, combos, rule, &record)?;
-    Ok(recorded.into_inner())
+    let (jobs, table) = record(|batch| study(n, base, combos, rule, batch));
+    table.map(|_| jobs)
 }
 
 /// `bagsim dg-figure N|all --readings … --plan N`: the readings study's bars as a study of kind `dg-readings`.
@@ -399,11 +394,7 @@ pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(
         rest = next;
         let bars: Vec<Result<Bar, String>> = mine.iter().map(|v| bar_of_value(v)).collect();
         // The study asks for the same bars in the same order as when it was planned: it gets them back.
-        let replay = |js: &[BarJob]| {
-            assert_eq!(js.len(), bars.len(), "a readings study runs its bars in one batch");
-            bars.clone()
-        };
-        let table = study(n, &base, &combos, rule, &replay)?;
+        let table = study(n, &base, &combos, rule, &replay(bars))?;
         finish_readings(n, &table, combos.len(), out, None)?;
     }
     Ok(())

@@ -8,7 +8,7 @@ use bagsim::family::multi_cluster::figures::{
 };
 use bagsim::family::multi_cluster::readings::READINGS;
 use bagsim::family::Family;
-use bagsim::readings::{combinations, parse_axis, Combination, ReadingsTable, Seeds};
+use bagsim::readings::{combinations, parse_axis, record, replay, Combination, ReadingsTable, Seeds};
 use bagsim::run::Report;
 use bagsim::scenario::Scenario;
 use bagsim::stats::Stats;
@@ -304,13 +304,8 @@ fn recorded_runs(
     combos: &[Combination],
     seeds: Seeds,
 ) -> Result<Vec<RunSpec>, String> {
-    let recorded = std::cell::RefCell::new(Vec::new());
-    let record = |specs: &[RunSpec]| {
-        recorded.borrow_mut().extend(specs.iter().cloned());
-        specs.iter().map(|_| Err("planned, not run".to_string())).collect()
-    };
-    study(id, base, combos, seeds, &record)?;
-    Ok(recorded.into_inner())
+    let (runs, table) = record(|batch| study(id, base, combos, seeds, batch));
+    table.map(|_| runs)
 }
 
 /// `bagsim reproduce FIG|all --readings … --seeds N --plan N`: the readings study's runs as a study of kind
@@ -368,12 +363,8 @@ pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(
         let (mine, next) = rest.split_at(n);
         rest = next;
         let results: Vec<Result<RunResult, String>> = mine.iter().map(|v| run_result_of(v)).collect();
-        // The study asks for the same runs in the same order as when it was planned: it gets them back.
-        let replay = |specs: &[RunSpec]| {
-            assert_eq!(specs.len(), results.len(), "a fixed-seed readings study runs one round");
-            results.clone()
-        };
-        let table = study(id, base, &combos, Seeds::Fixed(seeds), &replay)?;
+        // The study asks for the same runs in the same order as when it was planned: it gets their outcomes back.
+        let table = study(id, base, &combos, Seeds::Fixed(seeds), &replay(results))?;
         finish_readings(id, &table, combos.len(), out, None)?;
     }
     Ok(())
