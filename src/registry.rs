@@ -2,6 +2,7 @@
 //! Everything that drives a run (the CLI, the worker, the tests) goes through `AnyRun`, which dispatches the family
 //! contract (`family::contract::FamilyRun`) to the scenario's family.
 
+use crate::family::contract::Estimate;
 use crate::family::contract::{Budget, FamilyRun, Header, Start};
 use crate::family::data_grid::{DataGridDetail, DataGridReport, DataGridRun};
 use crate::family::desktop_grid::figures::{Bar, BarJob};
@@ -10,7 +11,7 @@ use crate::family::multi_cluster::live::McDetail;
 use crate::family::Family;
 use crate::run::{McRun, Report};
 use crate::scenario::{Scenario, ScenarioError};
-use crate::trace::Trace;
+use crate::trace::{Trace, TraceSize};
 use serde::{Deserialize, Serialize};
 
 /// A run of any family.
@@ -89,23 +90,65 @@ impl AnyFigureJob {
 }
 
 impl AnyRun {
-    /// Validates the scenario and builds its family's run; `trace` is a trace imported already under a name (the
-    /// page's worker, which cannot read files), used when the scenario's `workload.trace.path` names it.
+    /// Validates the scenario, checks its budget (`estimate`: a run over it is refused before anything is generated
+    /// or simulated) and builds its family's run, whose warnings then begin with the budget's (a long or large run).
+    /// `trace` is a trace imported already under a name (the page's worker, which cannot read files), used when the
+    /// scenario's trace (`workload.trace.path`, `data_grid.trace`) names it.
     pub fn build(s: &Scenario, trace: Option<(&str, &Trace)>) -> Result<AnyRun, ScenarioError> {
+        s.validate()?;
+        let named = |name: &str| trace.filter(|(n, _)| *n == name).map(|(_, t)| t);
         match s.family {
-            Family::MultiCluster => Ok(AnyRun::MultiCluster(Box::new(McRun::build(&s.multi_cluster, trace)?))),
+            Family::MultiCluster => {
+                let m = &s.multi_cluster;
+                let run = match &m.workload.trace {
+                    Some(t) => {
+                        // The trace is read first: its size is not in the scenario.
+                        let read;
+                        let trace = match named(&t.path) {
+                            Some(trace) => trace,
+                            None => {
+                                read = crate::run::read_scenario_trace(t)?;
+                                &read
+                            }
+                        };
+                        let budget = estimate(s, Some(&trace.report.size));
+                        budget.check()?;
+                        let mut run = McRun::build(m, Some((&t.path, trace)))?;
+                        run.warn(budget.warnings());
+                        run
+                    }
+                    None => {
+                        let budget = estimate(s, None);
+                        budget.check()?;
+                        let mut run = McRun::build(m, None)?;
+                        run.warn(budget.warnings());
+                        run
+                    }
+                };
+                Ok(AnyRun::MultiCluster(Box::new(run)))
+            }
             Family::DesktopGrid => {
-                s.validate()?;
-                Ok(AnyRun::DesktopGrid(Box::new(DgRun::new(&s.desktop_grid_scenario())?)))
+                let budget = estimate(s, None);
+                budget.check()?;
+                let mut run = DgRun::new(&s.desktop_grid_scenario())?;
+                run.warn(budget.warnings());
+                Ok(AnyRun::DesktopGrid(Box::new(run)))
             }
             Family::DataGrid => {
-                s.validate()?;
                 let d = s.data_grid_scenario();
                 let name = d.data_grid.trace.as_str();
-                let run = match trace {
-                    Some((n, t)) if n == name => DataGridRun::new(&d, t)?,
-                    _ => DataGridRun::new(&d, &log(name)?)?,
+                let read;
+                let log = match named(name) {
+                    Some(t) => t,
+                    None => {
+                        read = log(name)?;
+                        &read
+                    }
                 };
+                let budget = estimate(s, Some(&log.report.size));
+                budget.check()?;
+                let mut run = DataGridRun::new(&d, log)?;
+                run.warn(budget.warnings());
                 Ok(AnyRun::DataGrid(Box::new(run)))
             }
         }
@@ -174,6 +217,34 @@ impl FamilyRun for AnyRun {
             AnyRun::MultiCluster(r) => AnyReport::MultiCluster(Box::new(r.report(wall_s))),
             AnyRun::DesktopGrid(r) => AnyReport::DesktopGrid(Box::new(r.report(wall_s))),
             AnyRun::DataGrid(r) => AnyReport::DataGrid(Box::new(r.report(wall_s))),
+        }
+    }
+}
+
+/// What a run of the scenario will cost, estimated before anything runs (docs/budget.md): the events it takes and
+/// what it holds in memory, each with the key that drives it. `trace` is the size of the trace the scenario names
+/// (`workload.trace.path`, `data_grid.trace`) when it has been read; the bundled log's is known. The one estimate
+/// the CLI (`run`, every `sweep` point), the worker and the page check (`Estimate::check`) and show.
+pub fn estimate(s: &Scenario, trace: Option<&TraceSize>) -> Estimate {
+    match s.family {
+        Family::MultiCluster => crate::family::multi_cluster::budget::estimate(&s.multi_cluster, trace),
+        Family::DesktopGrid => s.desktop_grid.clone().unwrap_or_default().estimate(),
+        Family::DataGrid => {
+            let d = s.data_grid.clone().unwrap_or_default();
+            let bundled = crate::trace::bundled::HPC2N_SIZE;
+            d.estimate(if d.trace == crate::trace::bundled::HPC2N { Some(&bundled) } else { trace })
+        }
+    }
+}
+
+/// The trace a scenario's run reads, by the name the scenario gives it (a multi-cluster trace or a data-grid log),
+/// when it is not the bundled log: its size is needed for the scenario's estimate.
+pub fn trace_named(s: &Scenario) -> Option<&str> {
+    match s.family {
+        Family::MultiCluster => s.multi_cluster.workload.trace.as_ref().map(|t| t.path.as_str()),
+        Family::DesktopGrid => None,
+        Family::DataGrid => {
+            s.data_grid.as_ref().map(|d| d.trace.as_str()).filter(|&n| n != crate::trace::bundled::HPC2N)
         }
     }
 }

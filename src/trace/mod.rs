@@ -203,6 +203,46 @@ pub struct ImportReport {
     pub extra_columns: u64,
     /// `Key: value` header comments, in file order (a key may repeat, e.g. SWF's `Partition`).
     pub header: Vec<(String, String)>,
+    /// The kept jobs' size, for a run's budget (`TraceSize`).
+    #[serde(default)]
+    pub size: TraceSize,
+}
+
+/// How much a trace holds, for the budget of a run on it (docs/budget.md): its jobs, the processors they use in
+/// all, their work and the span of their submit times. Counted as the jobs are read, so the page knows it from the
+/// import report alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TraceSize {
+    pub jobs: u64,
+    /// Jobs of one processor (the tasks of a run that leaves parallel jobs out).
+    pub serial_jobs: u64,
+    /// Σ processors of the jobs (the tasks of a run that splits parallel jobs).
+    pub processors: u64,
+    /// Σ run time × processors, processor-seconds.
+    pub work: f64,
+    /// Earliest and latest submit time, s (0 and 0 for no job).
+    pub first_submit: f64,
+    pub last_submit: f64,
+}
+
+impl TraceSize {
+    /// Adds a job.
+    fn add(&mut self, submit: f64, run: f64, procs: u32) {
+        if self.jobs == 0 {
+            (self.first_submit, self.last_submit) = (submit, submit);
+        }
+        self.jobs += 1;
+        self.serial_jobs += u64::from(procs == 1);
+        self.processors += u64::from(procs);
+        self.work += run * f64::from(procs);
+        self.first_submit = self.first_submit.min(submit);
+        self.last_submit = self.last_submit.max(submit);
+    }
+
+    /// Last submit − first, s.
+    pub fn span(&self) -> f64 {
+        self.last_submit - self.first_submit
+    }
 }
 
 impl ImportReport {
@@ -220,6 +260,7 @@ impl ImportReport {
             first_skips: Vec::new(),
             extra_columns: 0,
             header: Vec::new(),
+            size: TraceSize::default(),
         }
     }
 
@@ -562,6 +603,7 @@ impl Parser {
                     queue: self.intern(tokens[14]),
                     structure: raw.structure.map(|i| self.intern(tokens[i])),
                 };
+                self.trace.report.size.add(job.submit, job.run, job.procs);
                 self.trace.jobs.push(job);
                 self.trace.report.jobs += 1;
             }

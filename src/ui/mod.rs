@@ -1,6 +1,7 @@
 //! The page: scenario controls, the live run (progress, cards, charts), pinned runs, sweeps, sharing and export.
 //! Only this module and the worker touch web APIs; the simulator is reached through the protocol types.
 
+mod budget;
 mod charts;
 mod client;
 mod data_grid;
@@ -208,6 +209,12 @@ impl Lab {
         if !self.errors.with_untracked(|e| e.is_empty()) {
             return;
         }
+        // Over budget: refused here, before a worker is asked (docs/budget.md).
+        if let Some(why) = budget::refusal(&self.scenario.get_untracked()) {
+            self.status.set(Status::Failed);
+            self.message.set(why);
+            return;
+        }
         let run_id = self.run_id.get_untracked() + 1;
         self.run_id.set(run_id);
         self.crashed.set(None);
@@ -392,6 +399,7 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
         <div id="message" class="message">{move || lab.message.get()}
             {move || warnings_view(lab.warnings.get())}
         </div>
+        <budget::EstimateLine lab=lab/>
     }
 }
 

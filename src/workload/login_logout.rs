@@ -122,7 +122,7 @@ pub fn sessions(user: &UserRates, rng: &mut Rng, until: f64) -> Result<Vec<Sessi
         if out.len() > MAX_SESSIONS {
             return Err(format!(
                 "user {:?} would log in more than {MAX_SESSIONS} times before {until:.3e} s of the model's clock; its \
-                 job rate mu ({}) is too low for the load asked, raise mu or lower the load",
+                 job rate mu ({:e}) is too low for the load asked, raise mu or lower the load",
                 user.name, user.mu
             ));
         }

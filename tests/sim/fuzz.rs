@@ -102,7 +102,8 @@ fn random_scenarios_are_refused_by_name_or_run_with_their_invariants() {
     let (mut refused, mut ran) = (0, 0);
     for case in 0..400 {
         let text = scenario(&mut rng).to_string();
-        let built = Scenario::from_json(&text).and_then(|s| AnyRun::build(&s, None));
+        let parsed = Scenario::from_json(&text);
+        let built = parsed.clone().and_then(|s| AnyRun::build(&s, None));
         let mut run = match built {
             Err(e) => {
                 refused += 1;
@@ -113,8 +114,17 @@ fn random_scenarios_are_refused_by_name_or_run_with_their_invariants() {
             Ok(run) => run,
         };
         ran += 1;
-        run.step(Budget::Events(200_000));
+        let over = run.step(Budget::Events(200_000));
         let h = run.header();
+        // A run that ended took no more than its budget said (docs/budget.md): its estimate bounds its events (a few
+        // thousand are below any budget).
+        let estimate = bagsim::registry::estimate(&parsed.expect("it ran"), None);
+        assert!(
+            !over || h.events as f64 <= 4.0 * estimate.events + 10_000.0,
+            "case {case}: {} events, estimated {:.0} for {text}",
+            h.events,
+            estimate.events
+        );
         assert!(h.finished_tasks <= h.tasks && h.now.is_finite() && h.now >= 0.0, "case {case}: {h:?} for {text}");
         let _ = run.take_detail();
         let report = run.report(0.0);

@@ -1,7 +1,8 @@
 //! The `data_grid` section of a scenario: sites, data, load, estimates, metascheduling scheme and backfill rule of
 //! [Liu10] §III–IV, every value editable and checked with a message that names the field and the allowed range.
 
-use crate::family::contract::{Param, ScenarioError};
+use crate::family::contract::{Driver, Estimate, Param, Part, ScenarioError};
+use crate::trace::TraceSize;
 use serde::{Deserialize, Serialize};
 
 /// The metascheduling schemes compared in [Liu10] §IV.
@@ -169,6 +170,81 @@ impl DataGridConfig {
             range("sample_interval", s, 1.0, 1e11, " s")?;
         }
         Ok(())
+    }
+}
+
+/// Events a queued job placed again by a compression costs, measured (docs/budget.md, "Data grid").
+pub const REPLACEMENT_EVENTS: f64 = 8.0;
+
+impl DataGridConfig {
+    /// What a run will cost, estimated before it starts (docs/budget.md, "Data grid"): its jobs (the window of the
+    /// log, `trace` its size; without it, `jobs`), about four events each, the samples, and the work of conservative
+    /// backfilling: every job that ends early places each job queued at its site again. Past an offered load ρ of 1
+    /// the queue grows to n (1 − 1/ρ) by the last submission and drains after it, so the ends see about
+    /// n (1 − 1/ρ) / 2 queued jobs spread over the sites; below it, a few per site.
+    pub fn estimate(&self, trace: Option<&TraceSize>) -> Estimate {
+        let sites = self.sites.len().max(1) as f64;
+        let capacity: f64 = self.sites.iter().map(|&p| f64::from(p)).sum();
+        let (n, rho, span) = match trace {
+            Some(t) => {
+                let n = (t.jobs.saturating_sub(u64::from(self.first_job))).min(u64::from(self.jobs)) as f64;
+                let span = t.span() * n / (t.jobs.max(1) as f64);
+                let rho = if t.span() > 0.0 { t.work * self.runtime_factor / (capacity * t.span()) } else { 1.0 };
+                (n, rho, span)
+            }
+            None => (f64::from(self.jobs), 1.0, 0.0),
+        };
+        // Below a load of 1 a site's queue holds a few jobs (measured: about 4 ρ / (1 − ρ), reservations being
+        // longer than runtimes); above it, the backlog of the fluid model.
+        let queued =
+            (1.0 + 4.0 * rho / (1.0 - rho).abs()).min(n / sites) + n * (1.0 - 1.0 / rho.max(1.0)) / 2.0 / sites;
+        // Accurate estimates end no job early: nothing is compressed.
+        let replacements = if self.estimates == Estimates::Accurate { 0.0 } else { n * queued };
+        // Samples: one per interval, but never more than about a thousand to the latest reservation's end, which
+        // lies up to (ρ − 1) × span after the last submission.
+        let interval = self.sample_interval.unwrap_or((span / 1_000.0).max(60.0));
+        let thousand_steps = |length: f64| 1_000.0 * (1.0 + (1.0 + length / (1_000.0 * interval)).ln());
+        let samples = (span / interval).min(thousand_steps(span)) + thousand_steps(span * rho.max(1.0));
+        let events = 4.0 * n + samples + REPLACEMENT_EVENTS * replacements;
+        let events_driver = if REPLACEMENT_EVENTS * replacements > 4.0 * n {
+            Driver::new(
+                "data_grid.runtime_factor",
+                format!(
+                    "queued jobs placed again at every early end: the offered load {rho:.2} > 1 queues many of the \
+                     {n:.0} jobs"
+                ),
+            )
+        } else {
+            Driver::new("data_grid.jobs", "the jobs of the window")
+        };
+        let log = trace.map_or(0.0, |t| t.jobs as f64);
+        Estimate {
+            events,
+            events_driver,
+            memory: vec![
+                Part {
+                    what: "jobs",
+                    count: n,
+                    bytes_each: 320.0 + 8.0 * sites,
+                    driver: Driver::new("data_grid.jobs", "the jobs of the window"),
+                    most: Some(f64::from(MAX_JOBS)),
+                },
+                Part {
+                    what: "log jobs",
+                    count: log,
+                    bytes_each: 112.0,
+                    driver: Driver::new("data_grid.trace", "the jobs of the log read"),
+                    most: None,
+                },
+                Part {
+                    what: "series samples",
+                    count: samples,
+                    bytes_each: 96.0 + 16.0 * sites,
+                    driver: Driver::new("data_grid.sample_interval", "one per sample_interval"),
+                    most: None,
+                },
+            ],
+        }
     }
 }
 

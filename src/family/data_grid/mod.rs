@@ -82,6 +82,11 @@ impl DataGridRun {
         &self.sim
     }
 
+    /// Adds warnings said before the run starts (a long or large run), first.
+    pub fn warn(&mut self, warnings: Vec<String>) {
+        self.sim.warnings_mut().splice(0..0, warnings);
+    }
+
     /// What the workload turned out to be: jobs (as BoTs and tasks), the offered load, warnings.
     pub fn start(&self) -> Start {
         let w = &self.sim.workload().summary;

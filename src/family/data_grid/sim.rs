@@ -105,6 +105,8 @@ pub struct Simulation {
     turnaround_sum: f64,
     /// Largest reservation end given so far, s.
     latest: f64,
+    /// Queued jobs placed again by compressions (the work of conservative backfilling besides its events).
+    replacements: u64,
 }
 
 impl Simulation {
@@ -142,6 +144,7 @@ impl Simulation {
             events: 0,
             turnaround_sum: 0.0,
             latest: w.jobs.last().map_or(0.0, |j| j.submit),
+            replacements: 0,
             w,
         }
     }
@@ -151,6 +154,10 @@ impl Simulation {
     }
     pub fn events(&self) -> u64 {
         self.events
+    }
+    /// Queued jobs placed again by compressions so far.
+    pub fn replacements(&self) -> u64 {
+        self.replacements
     }
     pub fn jobs(&self) -> usize {
         self.w.jobs.len()
@@ -170,6 +177,10 @@ impl Simulation {
     }
     pub fn workload(&self) -> &Workload {
         &self.w
+    }
+    /// The workload's warnings, to add to.
+    pub fn warnings_mut(&mut self) -> &mut Vec<String> {
+        &mut self.w.summary.warnings
     }
     /// The latest end of any reservation so far, s (the run ends by then unless jobs are still to arrive).
     pub fn horizon(&self) -> f64 {
@@ -358,6 +369,7 @@ impl Simulation {
     fn compress(&mut self, k: usize, now: f64) {
         self.sites[k].profile.trim(now);
         let queued: Vec<u32> = self.sites[k].queue.iter().copied().collect();
+        self.replacements += queued.len() as u64;
         for j in queued {
             let j = j as usize;
             let st = self.state[j];

@@ -4,14 +4,8 @@
 use super::availability::{AvailabilityLevel, GroupLaw};
 use super::bot_selection::BotSelection;
 use super::workload::Mix;
-use crate::family::contract::Param;
+use crate::family::contract::{Driver, Estimate, Param, Part};
 use serde::{Deserialize, Serialize};
-
-/// Most events a run may be expected to take (about a quarter of an hour natively; more in the page).
-pub const MAX_EVENTS: f64 = 2e9;
-
-/// Events above which a run is warned to be long.
-pub const LONG_EVENTS: f64 = 1e8;
 
 /// Largest number of machines a configuration may build.
 pub const MAX_MACHINES: f64 = 100_000.0;
@@ -202,11 +196,12 @@ impl DesktopGridConfig {
         }
     }
 
-    /// The run's work, estimated before it starts, as an upper bound (docs/desktop_grid.md, "Budget"): the events of
-    /// the machines' failures and repairs up to the horizon (a run that ends sooner has fewer) (3 × machines × horizon / (MTTF + MTTR), machines spread evenly over
-    /// the groups: a failure, its repair and the killed replica's stale event) and of the tasks (a start, an end and a checkpoint store per period of
-    /// computing). Returns (events, the parameter that drives them).
-    pub fn estimated_events(&self) -> (f64, &'static str) {
+    /// What a run will cost, estimated before it starts (docs/budget.md, "Desktop grid"), as an upper bound: the
+    /// events of the machines' failures and repairs up to the horizon (3 × machines × horizon / (MTTF + MTTR),
+    /// machines spread evenly over the groups: a failure, its repair and the killed replica's stale event; a run
+    /// that ends sooner has fewer) and of the tasks' replicas (a start, an end and a checkpoint store per period of
+    /// computing, up to the replication threshold per task as far as the machines go round); its memory: the time series, the tasks and the machines.
+    pub fn estimate(&self) -> Estimate {
         let machines = self.expected_machines();
         let groups = self.group_laws();
         let cycles_per_s = groups.iter().map(|g| 1.0 / (g.mttf + g.mttr)).sum::<f64>() / groups.len().max(1) as f64;
@@ -231,11 +226,49 @@ impl DesktopGridConfig {
             Heterogeneity::Heterogeneous => self.power_range[0],
         };
         let segments = 1.0 + mean_work / power / self.checkpoint_period;
-        let task_events = tasks * (2.0 + segments.min(1e6));
-        if failures >= task_events {
-            (failures + task_events, "horizon, mttf and repair_mean (failures and repairs over the horizon)")
+        // Replicas: up to the threshold per task, as far as the machines go round a BoT's tasks; without a threshold
+        // (FCFS-Excl) every machine freed takes a replica of a task still running, so a BoT of n tasks starts about
+        // machines × (1 + 1/2 + … + 1/n) replicas.
+        let per_bot = (self.application_size / mean_work).max(1.0);
+        let copies = if self.threshold() == u32::MAX {
+            (machines * (per_bot.ln() + 0.58 + 0.5 / per_bot) / per_bot).max(1.0)
         } else {
-            (failures + task_events, "bots and application_size (tasks)")
+            (f64::from(self.threshold()) + 1.0).min((machines / per_bot).max(1.0))
+        };
+        let task_events = copies * tasks * (2.0 + segments.min(1e6));
+        let events_driver = if failures >= task_events {
+            Driver::new("desktop_grid.horizon", "failures and repairs over the horizon: horizon, mttf and repair_mean")
+        } else {
+            Driver::new("desktop_grid.bots", "the tasks of the BoTs: bots × application_size / the mix's task work")
+        };
+        let interval = self.sample_interval.unwrap_or((horizon / 2_000.0).max(60.0));
+        Estimate {
+            events: failures + task_events,
+            events_driver,
+            memory: vec![
+                Part {
+                    what: "series samples",
+                    count: horizon / interval,
+                    // A sample in the run and its copy in the report.
+                    bytes_each: 80.0,
+                    driver: Driver::new("desktop_grid.sample_interval", "one per sample_interval up to the horizon"),
+                    most: Some(super::MAX_SAMPLES),
+                },
+                Part {
+                    what: "tasks",
+                    count: tasks,
+                    bytes_each: 96.0,
+                    driver: Driver::new("desktop_grid.bots", "bots × application_size / the mix's task work"),
+                    most: None,
+                },
+                Part {
+                    what: "machines",
+                    count: machines,
+                    bytes_each: 160.0,
+                    driver: Driver::new("desktop_grid.total_power", "total_power / the power of a machine"),
+                    most: None,
+                },
+            ],
         }
     }
 
@@ -309,16 +342,6 @@ impl DesktopGridConfig {
         }
         if let Some(s) = self.sample_interval {
             range("sample_interval", s, 1.0, 1e11, " s")?;
-        }
-        let (events, driver) = self.estimated_events();
-        if events > MAX_EVENTS {
-            return Err(ConfigError {
-                field: "desktop_grid.horizon".into(),
-                message: format!(
-                    "the run would take about {events:.1e} events, driven by {driver}; at most {MAX_EVENTS:.0e}: \
-                     shorten the horizon, raise mttf or run fewer BoTs"
-                ),
-            });
         }
         Ok(())
     }

@@ -57,14 +57,6 @@ pub fn simulation(s: &DgScenario) -> Result<(DgSimulation, DgWorkloadSummary), S
     if cfg.load >= 1.0 {
         warnings.push(format!("load {} ≥ 1: the system cannot be stable ([Anglano09] §IV-B, note 3)", cfg.load));
     }
-    let (events, driver) = cfg.estimated_events();
-    if events > config::LONG_EVENTS {
-        warnings.push(format!(
-            "a long run: about {events:.1e} events, driven by {driver} (about {:.0} s natively, several times that in \
-             the page)",
-            events / 1e7
-        ));
-    }
     let summary = DgWorkloadSummary {
         bots: w.bots.len() as u64,
         tasks: w.runtimes.len() as u64,
@@ -149,6 +141,11 @@ impl DgRun {
 
     /// What the workload turned out to be; the load of a desktop-grid workload is exact by construction
     /// (λ = L / C, Eq. 7).
+    /// Adds warnings said before the run starts (a long or large run), first.
+    pub fn warn(&mut self, warnings: Vec<String>) {
+        self.summary.warnings.splice(0..0, warnings);
+    }
+
     pub fn start(&self) -> Start {
         let w = &self.summary;
         Start { bots: w.bots, tasks: w.tasks, achieved_load: w.load, warnings: w.warnings.clone() }

@@ -2,6 +2,7 @@
 //! architectures, task selection and scheduling policies, and the run loop.
 
 pub mod architecture;
+pub mod budget;
 pub mod config;
 pub mod figures;
 pub mod live;

@@ -66,11 +66,7 @@ pub fn prepare(s: &McScenario) -> Result<Prepared, ScenarioError> {
     s.validate()?;
     let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
     if let Some(t) = &s.workload.trace {
-        let trace = read_trace(t).map_err(|e| match e {
-            ImportError::Io(m) => ScenarioError { field: "workload.trace.path".into(), message: m },
-            e => ScenarioError { field: "workload.trace.path".into(), message: format!("{}: {e}", t.path) },
-        })?;
-        return prepare_trace(t, &trace, clusters);
+        return prepare_trace(t, &read_scenario_trace(t)?, clusters);
     }
     if let Some(g) = &s.workload.generator {
         return prepare_generator(s, g, clusters);
@@ -158,6 +154,14 @@ fn prepare_trace(t: &TraceConfig, trace: &Trace, clusters: Vec<Cluster>) -> Resu
     let achieved_load = e.workload.total_work() / (capacity(&clusters) * period);
     let generated = Generated { workload: e.workload, iat_scale: 1.0, achieved_load, warnings };
     Ok(Prepared { clusters, generated, streams: Vec::new(), trace_period: Some(period) })
+}
+
+/// Reads the trace a scenario replays (natively a file; in the page, an error that says to import it first).
+pub fn read_scenario_trace(t: &TraceConfig) -> Result<Trace, ScenarioError> {
+    read_trace(t).map_err(|e| match e {
+        ImportError::Io(m) => ScenarioError { field: "workload.trace.path".into(), message: m },
+        e => ScenarioError { field: "workload.trace.path".into(), message: format!("{}: {e}", t.path) },
+    })
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -306,6 +310,11 @@ impl McRun {
     pub fn start(&self) -> Start {
         let w = &self.summary;
         Start { bots: w.bots, tasks: w.tasks, achieved_load: w.achieved_load, warnings: w.warnings.clone() }
+    }
+
+    /// Adds warnings said before the run starts (a long or large run), first.
+    pub fn warn(&mut self, warnings: Vec<String>) {
+        self.summary.warnings.splice(0..0, warnings);
     }
 
     /// The report `bagsim run --out` writes: `report` with the predictors' accuracy on this workload.

@@ -253,26 +253,6 @@ fn dg(s: &mut Scenario) -> &mut DesktopGridConfig {
     s.desktop_grid.get_or_insert_with(DesktopGridConfig::default)
 }
 
-/// An event count in words: 94 000, 8.1 million.
-fn short_events(n: f64) -> String {
-    if n >= 1e6 {
-        format!("{:.1} million", n / 1e6)
-    } else {
-        format!("{:.0}", (n / 1e3).round() * 1e3)
-    }
-}
-
-/// Seconds as "under a second", "at most about 12 s", "at most about 4 min".
-fn duration(s: f64) -> String {
-    if s < 1.0 {
-        "under a second".into()
-    } else if s < 120.0 {
-        format!("at most about {s:.0} s")
-    } else {
-        format!("at most about {:.0} min", s / 60.0)
-    }
-}
-
 fn cfg_of(s: &Scenario) -> DesktopGridConfig {
     s.desktop_grid.clone().unwrap_or_default()
 }
@@ -323,16 +303,6 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
                 |s, t| { dg(s).horizon = if t.trim().is_empty() { None } else { Some(number(t, "days")? * 86_400.0) }; Ok(()) })}
             {number_field(lab, Ctl { id: "dg-seed", label: "Seed", help: "the seed of every random stream: the same seed gives the same run", path: "seed" }, "1", |s| s.seed().to_string(),
                 |s, t| { s.set_seed(parse(t, "a whole number ≥ 0")?); Ok(()) })}
-            <p class="help" id="dg-estimate" aria-live="polite">{move || lab.scenario.with(|s| {
-                let cfg = cfg_of(s);
-                let (events, driver) = cfg.estimated_events();
-                let limit = crate::family::desktop_grid::config::MAX_EVENTS;
-                if events > limit {
-                    format!("Before Run: about {events:.1e} events, driven by {driver}: more than the {limit:.0e} a run may take; Run is refused.")
-                } else {
-                    format!("Before Run: at most about {} events, driven by {driver}; {} in this tab.", short_events(events), duration(events / 3e6))
-                }
-            })}</p>
         </div>
     }
 }

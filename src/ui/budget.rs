@@ -1,0 +1,46 @@
+//! The page's budget (docs/budget.md): the estimate of the scenario's run, shown under the run bar before Run, and
+//! the refusal of a run over budget before anything is sent to a worker. The estimate and the check are the
+//! registry's, the code the CLI and the worker run; the page adds the size of a trace it has imported.
+
+use super::{trace_lab, Lab};
+use crate::family::contract::Estimate;
+use crate::registry;
+use crate::scenario::Scenario;
+use leptos::prelude::*;
+
+/// The scenario's estimate, with the size of the trace it names when the Workload lab has imported it; None when
+/// the scenario names a trace that is not imported (its run would be refused for that).
+fn estimate(s: &Scenario) -> Option<Estimate> {
+    match registry::trace_named(s) {
+        Some(name) => trace_lab::imported_size(name).map(|size| registry::estimate(s, Some(&size))),
+        None => Some(registry::estimate(s, None)),
+    }
+}
+
+/// Why a run of the scenario is refused before it starts (over budget), naming the key that drives it.
+pub(crate) fn refusal(s: &Scenario) -> Option<String> {
+    estimate(s)?.check().err().map(|e| format!("Refused before it started, over budget: {e}"))
+}
+
+/// "Before Run: at most about … events …", or the refusal a run would meet.
+#[component]
+pub(crate) fn EstimateLine(lab: Lab) -> impl IntoView {
+    let line = Memo::new(move |_| {
+        lab.scenario.with(|s| {
+            if s.validate().is_err() {
+                return (false, String::new());
+            }
+            match estimate(s) {
+                None => (false, "Before Run: the estimate waits for the trace the scenario names.".to_string()),
+                Some(e) => match e.check() {
+                    Err(err) => (true, format!("Before Run: over budget, Run is refused: {err}")),
+                    Ok(()) => (false, format!("Before Run: {}.", e.summary())),
+                },
+            }
+        })
+    });
+    view! {
+        <p id="estimate" class=move || if line.get().0 { "estimate over" } else { "estimate" } aria-live="polite"
+            data-over=move || line.get().0.to_string()>{move || line.get().1}</p>
+    }
+}
