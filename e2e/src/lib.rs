@@ -855,10 +855,25 @@ pub fn scenario_param(s: &bagsim::scenario::Scenario) -> String {
 /// A run of a small scenario takes well under a second natively; this bounds a slow, loaded machine.
 pub const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// Opens `url` and waits until the worker is ready.
+/// Opens `url` and waits until the worker is ready. A first open (a fresh profile, no link) would run the
+/// first-open scenarios at once, so `url` gets `autorun=0` unless it says otherwise: the tests start from the
+/// defaults, ready (the first open has its own test).
 pub async fn open_ready(client: &Client, url: &str) {
-    client.goto(url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+    let url = without_autorun(url);
+    client.goto(&url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
     wait_status(client, &["ready"], READY_TIMEOUT).await;
+}
+
+/// `url` with `autorun=0` added, unless it has an `autorun` parameter already.
+pub fn without_autorun(url: &str) -> String {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    if query.split('&').any(|kv| kv == "autorun" || kv.starts_with("autorun=")) {
+        return url.to_string();
+    }
+    match query {
+        "" => format!("{path}?autorun=0"),
+        q => format!("{path}?{q}&autorun=0"),
+    }
 }
 
 /// The scenario the page keeps in its URL (`?scenario=`), decoded; panics if there is none or it is damaged.

@@ -2,20 +2,59 @@
 //! page's workers, its answer equals `bagsim lesson` (the same library code run natively) and its explanation shows;
 //! the prediction stays after a reload; axe-core finds no violation with the lesson open.
 //!
+//! In projector mode the arrow keys step through a lesson's parts one at a time, the run part runs it, and a link
+//! opens a lesson at a given part.
+//!
 //! Run with scripts/test-browser.sh (it builds the page first). One browser per test; `--test-threads=1`.
 
 use std::time::Duration;
 
 use bagsim::lessons;
 use bagsim::registry::run_any;
+use e2e::fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use e2e::fantoccini::key::Key;
+use e2e::fantoccini::Client;
 use e2e::*;
+use serde_json::json;
+
+/// The answer of lesson `id` per variant, as `bagsim lesson ID` computes it (the same library code, natively).
+fn native_answer(id: &str) -> Vec<f64> {
+    let lesson = lessons::find(id).unwrap();
+    let values: Vec<f64> =
+        lesson.runs().unwrap().iter().map(|(_, _, s)| lesson.value(&run_any(s).unwrap()).unwrap()).collect();
+    lesson.means(&values)
+}
+
+/// The answer the page shows, per variant (the rows' `data-value`).
+async fn page_answer(client: &Client) -> Vec<f64> {
+    let rows = js(
+        client,
+        "return [...document.querySelectorAll('#lesson-answer tbody tr')].map(r => r.dataset.value);",
+        vec![],
+    )
+    .await;
+    rows.as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse::<f64>().unwrap()).collect()
+}
+
+fn assert_same(page: &[f64], native: &[f64]) {
+    println!("lesson answer: page {page:?}, native {native:?}");
+    assert_eq!(page.len(), native.len());
+    for (p, n) in page.iter().zip(native) {
+        assert!(p.to_bits() == n.to_bits(), "page {p} vs native {n}");
+    }
+}
+
+async fn wait_lesson_finished(client: &Client) {
+    wait_for(client, Duration::from_secs(120), "#lesson-status finished", || async {
+        let s = text(client, "#lesson-status").await.unwrap_or_default();
+        s.starts_with("finished").then_some(())
+    })
+    .await;
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lesson_runs_from_question_to_explanation_with_the_native_numbers() {
-    let lesson = lessons::find("load").unwrap();
-    let values: Vec<f64> =
-        lesson.runs().unwrap().iter().map(|(_, _, s)| lesson.value(&run_any(s).unwrap()).unwrap()).collect();
-    let native = lesson.means(&values);
+    let native = native_answer("load");
     with_browser(|client, base| async move {
         let url = format!("{base}?lesson=load");
         open_ready(&client, &url).await;
@@ -23,23 +62,8 @@ async fn a_lesson_runs_from_question_to_explanation_with_the_native_numbers() {
         assert!(question.contains("mean wait"), "the lesson's question is not shown: {question:?}");
         set_control(&client, "#lesson-prediction", "it doubles at each step").await;
         click(&client, "#lesson-run").await;
-        wait_for(&client, Duration::from_secs(120), "#lesson-status finished", || async {
-            let s = text(&client, "#lesson-status").await.unwrap_or_default();
-            s.starts_with("finished").then_some(())
-        })
-        .await;
-        let rows = js(
-            &client,
-            "return [...document.querySelectorAll('#lesson-answer tbody tr')].map(r => r.dataset.value);",
-            vec![],
-        )
-        .await;
-        let page: Vec<f64> =
-            rows.as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse::<f64>().unwrap()).collect();
-        assert_eq!(page.len(), native.len());
-        for (p, n) in page.iter().zip(&native) {
-            assert!(p.to_bits() == n.to_bits(), "page {p} vs native {n}");
-        }
+        wait_lesson_finished(&client).await;
+        assert_same(&page_answer(&client).await, &native);
         let why = text(&client, "#lesson-explanation").await.unwrap_or_default();
         assert!(why.contains("1 / (1 − load)"), "no explanation: {why:?}");
         let violations = axe_violations(&client, "with a lesson open").await;
@@ -50,6 +74,86 @@ async fn a_lesson_runs_from_question_to_explanation_with_the_native_numbers() {
         open_ready(&client, &url).await;
         let kept = prop(&client, "#lesson-prediction", "value").await;
         assert_eq!(kept, serde_json::json!("it doubles at each step"));
+    })
+    .await;
+}
+
+async fn press(client: &Client, key: Key) {
+    let k: char = key.into();
+    let keys = KeyActions::new("keyboard".into()).then(KeyAction::Down { value: k }).then(KeyAction::Up { value: k });
+    client.perform_actions(keys).await.unwrap_or_else(|e| panic!("cannot press {key:?}: {e}"));
+}
+
+/// The ids of the lesson's parts that are displayed.
+async fn shown_parts(client: &Client) -> Vec<String> {
+    let v = js(
+        client,
+        "return [...document.querySelectorAll('.lesson-steps > li')].filter(li => li.getClientRects().length > 0).map(li => li.id);",
+        vec![],
+    )
+    .await;
+    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default()
+}
+
+/// Projector mode by link steps through a lesson, one part per key press: the question, the prediction, the run
+/// (which runs it), the answer next to the prediction with `bagsim lesson`'s numbers, the explanation. A link
+/// opens a lesson at a given part; a step that is not one is said.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn projector_mode_steps_through_a_lesson_with_the_arrow_keys() {
+    let native = native_answer("load");
+    with_browser(|client, base| async move {
+        open_ready(&client, &format!("{base}?present=1&lesson=load")).await;
+        let classes = js(&client, "return document.documentElement.className;", vec![]).await;
+        let classes = classes.as_str().unwrap_or_default().to_string();
+        assert!(classes.contains("present") && classes.contains("lesson-present"), "html class: {classes:?}");
+        let main_shown =
+            js(&client, "return document.querySelector('#run').getClientRects().length > 0;", vec![]).await;
+        assert_eq!(main_shown, json!(false), "the simulator is shown beside the lesson in projector mode");
+        let parts = ["question", "prediction", "run", "answer", "explanation"].map(|p| format!("lesson-part-{p}"));
+        assert_eq!(shown_parts(&client).await, [parts[0].clone()], "the lesson does not open at its question alone");
+        let (_, search) = location(&client).await;
+        assert!(search.ends_with("&present=1&lesson=load&step=1"), "the address does not hold the step: {search}");
+        press(&client, Key::Right).await;
+        assert_eq!(shown_parts(&client).await, [parts[1].clone()], "→ from the question");
+        set_control(&client, "#lesson-prediction", "it grows tenfold").await;
+        press(&client, Key::Right).await;
+        assert_eq!(shown_parts(&client).await, [parts[2].clone()], "→ from the prediction");
+        // Reaching the run runs the lesson, with no click.
+        wait_lesson_finished(&client).await;
+        press(&client, Key::Right).await;
+        assert_eq!(shown_parts(&client).await, [parts[3].clone()], "→ from the run");
+        assert_same(&page_answer(&client).await, &native);
+        assert_eq!(text(&client, "#lesson-your-prediction").await.as_deref(), Some("it grows tenfold"));
+        let position = text(&client, "#lesson-position").await.unwrap_or_default();
+        assert!(position.starts_with("Part 4 of 5"), "{position:?}");
+        println!("screenshot: {}", screenshot(&client, "lesson-present-answer.png").await.display());
+        press(&client, Key::Right).await;
+        assert_eq!(shown_parts(&client).await, [parts[4].clone()], "→ from the answer");
+        let why = text(&client, "#lesson-explanation").await.unwrap_or_default();
+        assert!(why.contains("1 / (1 − load)"), "no explanation: {why:?}");
+        press(&client, Key::Right).await;
+        assert_eq!(shown_parts(&client).await, [parts[4].clone()], "→ after the last part leaves it");
+        press(&client, Key::Left).await;
+        assert_eq!(shown_parts(&client).await, [parts[3].clone()], "← steps back");
+        let violations = axe_violations(&client, "stepping through a lesson in projector mode").await;
+        assert!(violations.is_empty(), "axe-core in a lesson's projector mode:\n  {}", violations.join("\n  "));
+        press(&client, Key::Escape).await;
+        assert_eq!(shown_parts(&client).await, parts, "leaving projector mode shows every part");
+
+        // A link at the explanation: the lesson runs by itself and shows its last part with the native numbers.
+        open_ready(&client, &format!("{base}?present=1&lesson=load&step=5")).await;
+        assert_eq!(shown_parts(&client).await, [parts[4].clone()], "?step=5 does not open at the explanation");
+        wait_lesson_finished(&client).await;
+        let why = text(&client, "#lesson-explanation").await.unwrap_or_default();
+        assert!(why.contains("1 / (1 − load)"), "no explanation after the run: {why:?}");
+        press(&client, Key::Left).await;
+        assert_same(&page_answer(&client).await, &native);
+        println!("screenshot: {}", screenshot(&client, "lesson-present-link.png").await.display());
+
+        // A step that is not one is said, and the lesson opens at its question.
+        open_ready(&client, &format!("{base}?lesson=load&step=9")).await;
+        let alert = text(&client, "#lessons [role=alert]").await.unwrap_or_default();
+        assert!(alert.contains("step \"9\"") && alert.contains("allowed 1–5"), "{alert:?}");
     })
     .await;
 }

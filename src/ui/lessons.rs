@@ -1,10 +1,12 @@
 //! "Lessons": the guided experiments of `lessons/` (docs/lessons.md). A lesson is a question, a prediction the
 //! student writes (kept only in this browser), one click that runs the experiment in the page's workers, the answer
 //! next to the prediction, and an explanation citing the paper. `?lesson=ID` opens one; the numbers are those of
-//! `bagsim lesson ID`.
+//! `bagsim lesson ID`. `&step=K` opens it at its K-th part (1–5); in projector mode the arrow keys step through
+//! the parts one at a time, and reaching the run runs it.
 
 use crate::lessons::{self, Lesson};
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::present::Present;
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -14,10 +16,41 @@ thread_local! {
     static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
 }
 
-/// The lesson asked for by the address (`?lesson=ID`), read once when the page opens.
-pub fn requested() -> Option<String> {
+/// A lesson's parts, in the order a class goes through them: element id and name.
+pub const PARTS: [(&str, &str); 5] = [
+    ("lesson-part-question", "Question"),
+    ("lesson-part-prediction", "Your prediction"),
+    ("lesson-part-run", "Run the experiment"),
+    ("lesson-part-answer", "The answer next to the prediction"),
+    ("lesson-part-explanation", "Why"),
+];
+
+/// The part that runs the lesson: reaching it in projector mode, or a link to it or a later one, starts the runs.
+const RUN_PART: usize = 2;
+
+/// The lesson asked for by the address (`?lesson=ID`, read once when the page opens) and the part `&step=K` asks
+/// for (0-based), or why that step cannot be shown.
+pub struct Requested {
+    pub id: String,
+    pub part: Result<Option<usize>, String>,
+}
+
+/// What the address asks for: `?lesson=ID[&step=K]`.
+pub fn requested() -> Option<Requested> {
     let search = web_sys::window()?.location().search().ok()?;
-    web_sys::UrlSearchParams::new_with_str(&search).ok()?.get("lesson")
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    let id = params.get("lesson")?;
+    let part = match params.get("step") {
+        None => Ok(None),
+        Some(k) => match k.trim().parse::<usize>() {
+            Ok(k) if (1..=PARTS.len()).contains(&k) => Ok(Some(k - 1)),
+            _ => Err(format!(
+                "The link's step {k:?} is not a step of a lesson; allowed 1–{}. The lesson opens at its question.",
+                PARTS.len()
+            )),
+        },
+    };
+    Some(Requested { id, part })
 }
 
 fn prediction_key(id: &str) -> String {
@@ -41,27 +74,56 @@ fn readable(x: f64) -> String {
     }
 }
 
-/// The Lessons section; `initial` is the lesson the address asked for.
+/// The Lessons section; `initial` is what the address asked for. In projector mode with a lesson (`present.lesson`)
+/// it shows one part at a time, and the rest of the page makes way (style: `html.lesson-present`).
 #[component]
-pub fn Lessons(initial: Option<String>) -> impl IntoView {
+pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
     let all: Vec<Lesson> = lessons::all().into_iter().filter_map(Result::ok).collect();
-    let first = initial.clone().filter(|id| all.iter().any(|l| &l.id == id)).unwrap_or_else(|| all[0].id.clone());
-    let chosen = RwSignal::new(first);
+    // A link's mistakes are said, never guessed around in silence.
+    let mut link_errors = Vec::new();
+    let (asked, link_part) = match initial {
+        Some(r) => {
+            let part = r.part.unwrap_or_else(|e| {
+                link_errors.push(e);
+                None
+            });
+            if let Err(e) = lessons::find(&r.id) {
+                link_errors.push(format!("This link's lesson could not be opened: {e}."));
+            }
+            (Some(r.id), part)
+        }
+        None => (None, None),
+    };
+    let opened_by_link = asked.is_some();
+    let first = asked.filter(|id| all.iter().any(|l| &l.id == id)).unwrap_or_else(|| all[0].id.clone());
+    let chosen = RwSignal::new(first.clone());
     let prediction = RwSignal::new(String::new());
     let status = RwSignal::new(String::new());
     let running = RwSignal::new(false);
     // Per run (variant-major), its value once in.
     let values: RwSignal<Vec<Option<Result<f64, String>>>> = RwSignal::new(Vec::new());
     let lesson = move || lessons::find(&chosen.get()).ok();
-    Effect::new(move |_| {
+    // The part projector mode shows, when it steps through this section's lesson.
+    let shown_part = move || present.lesson.with(|l| l.as_ref().map(|(_, part)| *part));
+    if present.on.get_untracked() && opened_by_link {
+        present.lesson.set(Some((first, link_part.unwrap_or(0))));
+    }
+    Effect::new(move |before: Option<String>| {
         let id = chosen.get();
         prediction.set(LocalStorage::get::<String>(prediction_key(&id)).unwrap_or_default());
-        values.set(Vec::new());
-        status.set(String::new());
-        POOL.with(|p| p.borrow_mut().take());
-        running.set(false);
+        // Another lesson starts afresh (at its question, in projector mode).
+        if before.is_some() {
+            values.set(Vec::new());
+            status.set(String::new());
+            POOL.with(|p| p.borrow_mut().take());
+            running.set(false);
+            if present.lesson.with_untracked(Option::is_some) {
+                present.lesson.set(Some((id.clone(), 0)));
+            }
+        }
+        id
     });
-    let run = move |_| {
+    let run = move || {
         let Ok(l) = lessons::find(&chosen.get_untracked()) else { return };
         let runs = match l.runs() {
             Ok(r) => r,
@@ -101,6 +163,45 @@ pub fn Lessons(initial: Option<String>) -> impl IntoView {
             Err(e) => status.set(e),
         }
     };
+    // Reaching the run (stepping in projector mode, or a link to it or to a later part) runs the lesson once.
+    Effect::new(move |_| {
+        let part = shown_part().or(link_part.filter(|_| opened_by_link));
+        if part.is_some_and(|p| p >= RUN_PART) && values.with_untracked(Vec::is_empty) && !running.get_untracked() {
+            run();
+        }
+    });
+    // The section is open when a link asks for a lesson or projector mode steps through one; a link's part is
+    // brought into view.
+    let details = NodeRef::<leptos::html::Details>::new();
+    Effect::new(move |_| {
+        let presenting = shown_part().is_some();
+        if let Some(d) = details.get() {
+            if presenting || opened_by_link {
+                d.set_open(true);
+            }
+            if presenting || link_part.is_some() {
+                let part = shown_part().or(link_part).unwrap_or(0);
+                let target = if presenting { "lessons" } else { PARTS[part].0 };
+                set_timeout(
+                    move || {
+                        if let Some(e) =
+                            web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(target))
+                        {
+                            e.scroll_into_view();
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
+            }
+        }
+    });
+    let part_class = move |i: usize| {
+        move || match shown_part() {
+            Some(p) if p == i => "current",
+            None if link_part == Some(i) => "current",
+            _ => "",
+        }
+    };
     // The answer per variant once every run is in: (label, mean), or the first failure.
     let answer = move || -> Option<Result<Vec<(String, f64)>, String>> {
         let l = lesson()?;
@@ -118,10 +219,21 @@ pub fn Lessons(initial: Option<String>) -> impl IntoView {
             Some(Ok(l.variants.iter().map(|v| v.label.clone()).zip(l.means(&nums)).collect()))
         })
     };
+    let after_the_run = move || {
+        values.with(|v| {
+            let done = v.iter().filter(|x| x.is_some()).count();
+            if v.is_empty() {
+                "after the run".to_string()
+            } else {
+                format!("after the run ({done} of {} runs in)", v.len())
+            }
+        })
+    };
     view! {
         <section aria-label="Lessons">
-        <details class="lessons" id="lessons" open=initial.is_some()>
+        <details class="lessons" id="lessons" node_ref=details>
             <summary><h2 class="lessons-title">"Lessons: guided experiments for a class"</h2></summary>
+            {link_errors.into_iter().map(|e| view! { <p class="field-error" role="alert">{e}</p> }).collect_view()}
             <div class="paper-bar">
                 <label>"Lesson "
                     <select id="lesson" disabled=move || running.get() on:change=move |ev| chosen.set(event_target_value(&ev))>
@@ -132,11 +244,18 @@ pub fn Lessons(initial: Option<String>) -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
+                <button id="lesson-present" hidden=move || shown_part().is_some()
+                    title="Projector mode, one part of the lesson at a time (the ← → keys step through them)"
+                    on:click=move |_| {
+                        present.on.set(true);
+                        present.lesson.set(Some((chosen.get_untracked(), 0)));
+                    }>"Present this lesson"</button>
             </div>
+            <LessonStepper present=present/>
             {move || lesson().map(|l| view! {
                 <ol class="lesson-steps">
-                    <li><strong>"Question. "</strong><span id="lesson-question">{l.question.clone()}</span></li>
-                    <li>
+                    <li id=PARTS[0].0 class=part_class(0)><strong>"Question. "</strong><span id="lesson-question">{l.question.clone()}</span></li>
+                    <li id=PARTS[1].0 class=part_class(1)>
                         <label for="lesson-prediction"><strong>"Your prediction. "</strong>{l.predict.clone()}</label>
                         <textarea id="lesson-prediction" rows="2" prop:value=move || prediction.get()
                             on:input=move |ev| {
@@ -146,15 +265,15 @@ pub fn Lessons(initial: Option<String>) -> impl IntoView {
                                 prediction.set(text);
                             }></textarea>
                     </li>
-                    <li>
+                    <li id=PARTS[2].0 class=part_class(2)>
                         <strong>"Run the experiment. "</strong>
                         {format!("{} variants × {} seed(s); the answer is the mean over the seeds.", l.variants.len(), l.seeds)}
-                        " "<button id="lesson-run" class="primary" disabled=move || running.get() on:click=run>"Run"</button>
+                        " "<button id="lesson-run" class="primary" disabled=move || running.get() on:click=move |_| run()>"Run"</button>
                         " "<span id="lesson-status" aria-live="polite">{move || status.get()}</span>
                     </li>
-                    <li><strong>"The answer. "</strong>
+                    <li id=PARTS[3].0 class=part_class(3)><strong>"The answer. "</strong>
                         {move || match answer() {
-                            None => view! { <span>"after the run"</span> }.into_any(),
+                            None => view! { <span>{after_the_run()}</span> }.into_any(),
                             Some(Err(e)) => view! { <span class="field-error">{format!("a run failed: {e}")}</span> }.into_any(),
                             Some(Ok(rows)) => view! {
                                 <table class="readings-table" id="lesson-answer">
@@ -163,16 +282,41 @@ pub fn Lessons(initial: Option<String>) -> impl IntoView {
                                         <tr data-value=mean.to_string()><td>{label}</td><td>{readable(mean)}</td></tr>
                                     }).collect_view()}</tbody>
                                 </table>
-                                <p>"Your prediction: " <em>{move || { let p = prediction.get(); if p.trim().is_empty() { "(none written)".to_string() } else { p } }}</em></p>
-                                <p id="lesson-explanation"><strong>"Why. "</strong>{l.explanation.clone()}</p>
                             }.into_any(),
                         }}
+                        <p>"Your prediction: " <em id="lesson-your-prediction">{move || { let p = prediction.get(); if p.trim().is_empty() { "(none written)".to_string() } else { p } }}</em></p>
+                    </li>
+                    <li id=PARTS[4].0 class=part_class(4)><strong>"Why. "</strong>
+                        {
+                            let why = l.explanation.clone();
+                            move || match answer() {
+                                Some(Ok(_)) => view! { <span id="lesson-explanation">{why.clone()}</span> }.into_any(),
+                                _ => view! { <span>{after_the_run()}</span> }.into_any(),
+                            }
+                        }
                     </li>
                 </ol>
                 <p class="help">"The same numbers: " <code>{format!("bagsim lesson {}", l.id)}</code>
-                    ". A link to this lesson: " <code>{format!("?lesson={}", l.id)}</code> "."</p>
+                    ". A link to this lesson: " <code>{format!("?lesson={}", l.id)}</code>
+                    "; at its third part: " <code>{format!("?lesson={}&step=3", l.id)}</code>
+                    "; in projector mode: " <code>{format!("?present=1&lesson={}", l.id)}</code> "."</p>
             })}
         </details>
         </section>
+    }
+}
+
+/// Previous / next part and where the class is, when projector mode steps through a lesson.
+#[component]
+fn LessonStepper(present: Present) -> impl IntoView {
+    let part = move || present.lesson.with(|l| l.as_ref().map_or(0, |(_, p)| *p));
+    view! {
+        <nav class="stepper lesson-stepper" aria-label="lesson parts" hidden=move || present.lesson.with(Option::is_none)>
+            <button id="lesson-prev" disabled=move || part() == 0 on:click=move |_| present.step_lesson(-1)>"◀ Previous"</button>
+            <span id="lesson-position" aria-live="polite">{move || format!("Part {} of {}: {}", part() + 1, PARTS.len(), PARTS[part()].1)}</span>
+            <button id="lesson-next" disabled=move || part() + 1 == PARTS.len() on:click=move |_| present.step_lesson(1)>"Next ▶"</button>
+            <span class="hint">"(or the ← → keys)"</span>
+            <button id="lesson-leave" on:click=move |_| present.on.set(false)>"Leave projector mode"</button>
+        </nav>
     }
 }

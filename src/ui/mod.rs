@@ -139,7 +139,8 @@ fn send(msg: &ToWorker) {
     });
 }
 
-/// Reads `?scenario=` and `?autorun=1`, else the last scenario from localStorage.
+/// Reads `?scenario=` and `?autorun=1`, else the last scenario from localStorage; on a first open (neither, and no
+/// `?lesson=`), the first-open runs unless `?autorun=0`.
 fn initial_scenario(lab: &Lab) -> Scenario {
     let window = web_sys::window().expect("a window");
     let search = window.location().search().unwrap_or_default();
@@ -161,21 +162,22 @@ fn initial_scenario(lab: &Lab) -> Scenario {
             }
         }
     }
-    stored().unwrap_or_default()
+    match stored() {
+        Some(s) => s,
+        None if get("autorun").as_deref() != Some("0") && get("lesson").is_none() => {
+            multi_cluster::first_open::start(*lab)
+        }
+        None => Scenario::default(),
+    }
 }
 
-thread_local! {
-    /// Projector mode is on (`present::Present`): the address keeps `&present=1`.
-    static PRESENTING: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Keeps the scenario in the URL (with `&present=1` in projector mode) and in localStorage.
+/// Keeps the scenario in the URL (with `&present=1` in projector mode, and the lesson and its step when it steps
+/// through one) and in localStorage.
 fn remember(s: &Scenario) {
     let Some(window) = web_sys::window() else { return };
     // Private browsing or a full quota refuses to store: the link in the URL still holds the scenario.
     let _ = LocalStorage::set(STORAGE_KEY, s);
-    let present = if PRESENTING.with(Cell::get) { "&present=1" } else { "" };
-    let url = format!("?scenario={}{present}", share::to_link(s));
+    let url = format!("?scenario={}{}", share::to_link(s), present::address_suffix());
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
@@ -507,7 +509,7 @@ fn App() -> impl IntoView {
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
-        <lessons::Lessons initial=lesson/>
+        <lessons::Lessons initial=lesson present=present/>
         <FamilyPanel lab=lab family=Family::MultiCluster>
             <Show when=move || paper_on.get()><multi_cluster::paper::PaperFigures/></Show>
         </FamilyPanel>

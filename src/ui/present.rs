@@ -1,16 +1,32 @@
 //! Projector mode (a button, or `?present=1` in a link): large type, thick lines, one chart at a time at full
-//! width, stepped through with the arrow keys, the cards always in view.
+//! width, stepped through with the arrow keys, the cards always in view. With a lesson (`?present=1&lesson=ID`, or
+//! the lesson's "Present this lesson"), the arrow keys step through the lesson's parts instead (`lessons.rs`).
 
-use super::{charts, Lab};
+use super::{charts, lessons, Lab};
 use crate::family::Family;
 use leptos::prelude::*;
+use std::cell::RefCell;
 use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// What the address adds to the scenario while projector mode is on: `&present=1`, and the lesson and its
+    /// step (1-based) when it steps through one, so that a reload or a copied link opens the same view.
+    static SUFFIX: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// What the address adds to `?scenario=…` (`super::remember`).
+pub fn address_suffix() -> String {
+    SUFFIX.with(|s| s.borrow().clone())
+}
 
 /// Whether projector mode is on, and which chart it shows.
 #[derive(Clone, Copy)]
 pub struct Present {
     pub on: RwSignal<bool>,
     pub index: RwSignal<usize>,
+    /// The lesson projector mode steps through, and the part of it shown (0-based, `lessons::PARTS`); None: the
+    /// charts.
+    pub lesson: RwSignal<Option<(String, usize)>>,
     lab: Lab,
     /// The charts it steps through for each family: canvas id and title.
     charts: fn(Family) -> Vec<(&'static str, &'static str)>,
@@ -25,7 +41,8 @@ impl Present {
             .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
             .and_then(|p| p.get("present"))
             .is_some_and(|v| v == "1");
-        let p = Present { on: RwSignal::new(wanted), index: RwSignal::new(0), lab, charts };
+        let p =
+            Present { on: RwSignal::new(wanted), index: RwSignal::new(0), lesson: RwSignal::new(None), lab, charts };
         // Another family shows its own charts from the first.
         Effect::new(move |_| {
             lab.scenario.with(|s| s.family);
@@ -37,15 +54,32 @@ impl Present {
             if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
                 let _ = root.class_list().toggle_with_force("present", on);
             }
-            // The address keeps `&present=1` while the mode is on, so a reload or a copied link stays in it.
-            super::PRESENTING.with(|c| c.set(on));
-            super::remember(&lab.scenario.get_untracked());
+            // Leaving projector mode leaves the lesson's steps too.
+            if !on {
+                p.lesson.set(None);
+            }
             // The canvases change size with the mode, which clears them: redraw once they have (at start, the
             // page draws them itself).
             if before.is_some() {
                 set_timeout(move || lab.version.update(|v| *v += 1), std::time::Duration::ZERO);
             }
             on
+        });
+        Effect::new(move |_| {
+            let (on, lesson) = (p.on.get(), p.lesson.get());
+            let suffix = match (on, &lesson) {
+                (false, _) => String::new(),
+                (true, None) => "&present=1".into(),
+                (true, Some((id, part))) => {
+                    format!("&present=1&lesson={}&step={}", js_sys::encode_uri_component(id), part + 1)
+                }
+            };
+            if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+                let _ = root.class_list().toggle_with_force("lesson-present", on && lesson.is_some());
+            }
+            SUFFIX.with(|s| *s.borrow_mut() = suffix);
+            // The address keeps the mode while it is on, so a reload or a copied link stays in it.
+            super::remember(&lab.scenario.get_untracked());
         });
         let on_key = move |ev: &web_sys::Event| {
             let Some(ev) = ev.dyn_ref::<web_sys::KeyboardEvent>() else { return };
@@ -63,11 +97,11 @@ impl Present {
             match ev.key().as_str() {
                 "ArrowRight" | "PageDown" => {
                     ev.prevent_default();
-                    p.step(1);
+                    p.step_any(1);
                 }
                 "ArrowLeft" | "PageUp" => {
                     ev.prevent_default();
-                    p.step(-1);
+                    p.step_any(-1);
                 }
                 "Escape" => p.on.set(false),
                 _ => {}
@@ -88,6 +122,25 @@ impl Present {
     /// Whether chart `i` of the family shown is the one projector mode shows.
     pub fn is_current(self, i: usize) -> bool {
         self.index.get() == i
+    }
+
+    /// Steps the lesson's parts when it steps through a lesson, else the charts.
+    fn step_any(self, by: i32) {
+        if self.lesson.with_untracked(Option::is_some) {
+            self.step_lesson(by);
+        } else {
+            self.step(by);
+        }
+    }
+
+    /// Shows the lesson's next (`+1`) or previous (`-1`) part; no wrapping: the first part and the last stay.
+    pub fn step_lesson(self, by: i32) {
+        let last = lessons::PARTS.len() as i32 - 1;
+        self.lesson.update(|l| {
+            if let Some((_, part)) = l {
+                *part = (*part as i32 + by).clamp(0, last) as usize;
+            }
+        });
     }
 
     /// Shows the next (`+1`) or previous (`-1`) chart, wrapping around.

@@ -86,8 +86,7 @@ async fn figures(seeds: u32) {
     with_browser_serving(dist.path.clone(), Duration::from_secs(3 * 60 * 60), move |client, server| {
         let url = format!("{}{BASE_PATH}", server.origin());
         async move {
-            client.goto(&url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
-            wait_status(&client, &["ready"], READY_TIMEOUT).await;
+            open_ready(&client, &url).await;
             let workers = js(&client, "return Math.min(4, Math.max(1, navigator.hardwareConcurrency || 2));", vec![])
                 .await
                 .as_u64()
@@ -170,8 +169,7 @@ async fn trace(lines: usize) {
     with_browser_serving(dist.path.clone(), Duration::from_secs(30 * 60), move |client, server| {
         let url = format!("{}{BASE_PATH}", server.origin());
         async move {
-            client.goto(&url).await.unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
-            wait_status(&client, &["ready"], READY_TIMEOUT).await;
+            open_ready(&client, &url).await;
             js(
                 &client,
                 "window.__longTasks = []; window.__longStarts = []; new PerformanceObserver((l) => { \

@@ -2,6 +2,7 @@
 //! comparison of pinned runs, size-class table and load sweep (here), and its paper figures (`paper.rs`).
 
 pub(crate) mod controls;
+pub(crate) mod first_open;
 pub(crate) mod numbers;
 pub(crate) mod paper;
 pub(crate) mod readings;
@@ -61,6 +62,7 @@ pub(crate) fn on_progress(lab: Lab, finished: bool, d: McDetail) {
 pub(crate) fn on_finished(lab: Lab, r: Box<Report>) {
     lab.report.set(Some(r));
     redraw(lab, true);
+    first_open::on_finished(lab);
 }
 
 /// Asks the charts to redraw, at most four times a second while a run streams.
