@@ -87,7 +87,8 @@ async fn a_merged_study_opens_and_draws_its_means_and_intervals() {
             }
         }
         assert!(non_white_pixels(&client, "#chart-study").await > 1000, "the chart is drawn");
-        screenshot(&client, "study").await;
+        js(&client, "document.getElementById('study').scrollIntoView();", vec![]).await;
+        screenshot(&client, "study.png").await;
 
         pick(&client, &bad).await;
         let error = wait_for(&client, Duration::from_secs(30), "the refusal", || async {
