@@ -9,15 +9,56 @@ pub use verdict::{Claim, Verdict};
 
 use serde::{Deserialize, Serialize};
 
-/// Mean, percentiles and maximum of a sample (nearest-rank percentiles); all NaN for an empty sample.
+/// Mean, percentiles and maximum of a sample (nearest-rank percentiles); all NaN for an empty sample, and then
+/// absent from a report, which keeps only the count 0 (README, "Undefined numbers").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     pub count: u64,
+    #[serde(default = "undefined", skip_serializing_if = "is_undefined", deserialize_with = "number_or_undefined")]
     pub mean: f64,
+    #[serde(default = "undefined", skip_serializing_if = "is_undefined", deserialize_with = "number_or_undefined")]
     pub p50: f64,
+    #[serde(default = "undefined", skip_serializing_if = "is_undefined", deserialize_with = "number_or_undefined")]
     pub p90: f64,
+    #[serde(default = "undefined", skip_serializing_if = "is_undefined", deserialize_with = "number_or_undefined")]
     pub p99: f64,
+    #[serde(default = "undefined", skip_serializing_if = "is_undefined", deserialize_with = "number_or_undefined")]
     pub max: f64,
+}
+
+/// An undefined number (the mean of no value) as the simulator holds it: NaN. A report leaves such a number out
+/// (`is_undefined`), a CSV leaves its cell empty (`csv_number`), and the report's `undefined` says why (README,
+/// "Undefined numbers"); read back, an absent number is NaN again.
+pub fn undefined() -> f64 {
+    f64::NAN
+}
+
+/// Whether a number is left out of a report: undefined (NaN) or infinite.
+pub fn is_undefined(x: &f64) -> bool {
+    !x.is_finite()
+}
+
+/// Reads a number that may be undefined: a number, or null as older reports wrote an undefined one.
+pub fn number_or_undefined<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
+/// The reasons a report gives for the numbers it leaves out, by their path in the report's metrics (e.g.
+/// `"turnaround": "no BoT finished"`); empty, and then absent, when every number is defined.
+pub type Undefined = std::collections::BTreeMap<String, String>;
+
+/// Notes `reason` under `path` when the statistic has no value.
+pub fn note_empty(undefined: &mut Undefined, path: &str, stats: &Stats, reason: &str) {
+    if stats.count == 0 {
+        undefined.insert(path.to_string(), reason.to_string());
+    }
+}
+
+/// Notes `reason` under `path` when the number is undefined.
+pub fn note_undefined(undefined: &mut Undefined, path: &str, x: f64, reason: &str) {
+    if !x.is_finite() {
+        undefined.insert(path.to_string(), reason.to_string());
+    }
 }
 
 impl Stats {

@@ -109,10 +109,11 @@ impl Workload {
 
     /// Σ task runtimes × processors on the reference processor, in CPU-seconds.
     pub fn total_work(&self) -> f64 {
+        // From +0 (an empty sum in std starts at −0, which a report would print as "-0").
         if self.procs.is_empty() {
-            self.runtimes.iter().sum()
+            self.runtimes.iter().fold(0.0, |sum, r| sum + r)
         } else {
-            self.runtimes.iter().zip(&self.procs).map(|(r, &p)| r * f64::from(p)).sum()
+            self.runtimes.iter().zip(&self.procs).fold(0.0, |sum, (r, &p)| sum + r * f64::from(p))
         }
     }
 }

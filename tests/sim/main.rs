@@ -16,6 +16,7 @@ mod fuzz;
 mod hand_cases;
 mod invariants;
 mod lessons;
+mod numbers;
 mod readings;
 mod reproduce;
 mod samplers;

@@ -75,7 +75,16 @@ pub fn print_summary(r: &Report) {
     say!("wasted CPU: {:.0} s (RWT {:.4})", m.tasks.wasted, m.tasks.rwt);
     say!("{:<8} {:>7} {:>9} {:>14} {:>10}", "class", "BoTs", "finished", "mean MS [s]", "mean NSL");
     for g in &m.per_class {
-        say!("{:<8} {:>7} {:>9} {:>14.1} {:>10.3}", g.class, g.bots, g.finished, g.makespan.mean, g.nsl.mean);
+        // A class none of whose BoTs finished has no mean: a dash, as in the report, never NaN.
+        let mean = |x: f64, digits: usize| if x.is_finite() { format!("{x:.digits$}") } else { "—".into() };
+        say!(
+            "{:<8} {:>7} {:>9} {:>14} {:>10}",
+            g.class,
+            g.bots,
+            g.finished,
+            mean(g.makespan.mean, 1),
+            mean(g.nsl.mean, 3)
+        );
     }
     say!(
         "events: {} ({} skipped cancellations); wall time {:.3} s",

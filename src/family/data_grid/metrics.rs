@@ -1,7 +1,7 @@
 //! The figures of a data-grid run ([Liu10] §IV-B), each with its formula; times in s.
 
 use super::sim::{JobRecord, Sample, Simulation};
-use crate::stats::Stats;
+use crate::stats::{note_empty, Stats, Undefined};
 use serde::{Deserialize, Serialize};
 
 /// One site's share of the run.
@@ -42,6 +42,10 @@ pub struct DataGridMetrics {
     pub end_time: f64,
     /// The time series.
     pub series: Vec<Sample>,
+    /// Why a number is absent from this report, by its path (README, "Undefined numbers"): e.g. `"overall.makespan":
+    /// "no BoT finished"`. Absent when every number is defined.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub undefined: crate::stats::Undefined,
 }
 
 /// The metrics of a finished (or stopped) simulation over `processors` per site.
@@ -55,25 +59,35 @@ pub fn compute(sim: &Simulation, processors: &[u32]) -> DataGridMetrics {
     let last = done.iter().map(|r| r.end).fold(f64::NEG_INFINITY, f64::max);
     let makespan = if done.is_empty() { 0.0 } else { last - first };
     let capacity: f64 = processors.iter().map(|&p| f64::from(p)).sum();
-    let work: f64 = done.iter().map(|r| r.runtime * f64::from(r.procs)).sum();
-    let held: f64 = done.iter().map(|r| (r.end - r.hold_start) * f64::from(r.procs)).sum();
+    let work = done.iter().fold(0.0, |sum, r| sum + r.runtime * f64::from(r.procs));
+    let held = done.iter().fold(0.0, |sum, r| sum + (r.end - r.hold_start) * f64::from(r.procs));
     let ratio = |x: f64, d: f64| if d > 0.0 { x / d } else { 0.0 };
     let per_site = processors
         .iter()
         .enumerate()
         .map(|(k, &p)| {
             let mine = done.iter().filter(|r| r.site as usize == k);
-            let w: f64 = mine.clone().map(|r| r.runtime * f64::from(r.procs)).sum();
+            // From +0: an empty sum in std is −0, which a report would print as "-0".
+            let w = mine.clone().fold(0.0, |sum, r| sum + r.runtime * f64::from(r.procs));
             SiteMetrics { processors: p, jobs: mine.count() as u64, utilization: ratio(w, makespan * f64::from(p)) }
         })
         .collect();
+    let turnaround = collect(&|r| Some(r.end - r.submit));
+    let waiting = collect(&|r| Some(r.hold_start - r.submit));
+    let transfer = collect(&|r| (r.data_mb > 0.0).then_some(r.transfer_end - r.transfer_start));
+    let computation = collect(&|r| Some(r.runtime));
+    let mut undefined = Undefined::new();
+    for (name, stats) in [("turnaround", &turnaround), ("waiting", &waiting), ("computation", &computation)] {
+        note_empty(&mut undefined, name, stats, "no job ended");
+    }
+    note_empty(&mut undefined, "transfer", &transfer, "no job that ended moved data");
     DataGridMetrics {
         jobs: sim.jobs() as u64,
         finished: done.len() as u64,
-        turnaround: collect(&|r| Some(r.end - r.submit)),
-        waiting: collect(&|r| Some(r.hold_start - r.submit)),
-        transfer: collect(&|r| (r.data_mb > 0.0).then_some(r.transfer_end - r.transfer_start)),
-        computation: collect(&|r| Some(r.runtime)),
+        turnaround,
+        waiting,
+        transfer,
+        computation,
         utilization: ratio(work, makespan * capacity),
         held_utilization: ratio(held, makespan * capacity),
         makespan,
@@ -82,6 +96,7 @@ pub fn compute(sim: &Simulation, processors: &[u32]) -> DataGridMetrics {
         events: sim.events(),
         end_time: sim.now(),
         series: sim.samples().to_vec(),
+        undefined,
     }
 }
 

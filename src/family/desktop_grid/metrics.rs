@@ -3,7 +3,7 @@
 //! → last completion, so TT = WT + execution makespan, Eq. 1); RWT; counters; saturation.
 
 use super::sim::{DgCounters, DgSample, DgSimulation};
-use crate::stats::Stats;
+use crate::stats::{note_empty, Stats, Undefined};
 use serde::{Deserialize, Serialize};
 
 /// The metrics of a run.
@@ -38,6 +38,10 @@ pub struct DgMetrics {
     pub relative_growth: f64,
     /// Machines up, replicas running, queue length, BoTs in the system over time.
     pub series: Vec<DgSample>,
+    /// Why a number is absent from this report, by its path (README, "Undefined numbers"): e.g. `"overall.makespan":
+    /// "no BoT finished"`. Absent when every number is defined.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub undefined: crate::stats::Undefined,
 }
 
 /// Least-squares slope of (x, y).
@@ -111,6 +115,13 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
     let last = w.bots.last().map_or(0.0, |b| b.arrival);
     let (saturated, growth_rate) = saturation(sim.samples(), first, last, bots, unfinished_bots);
     let relative_growth = relative_growth(growth_rate, first, last, bots);
+    let (turnaround, waiting, execution_makespan) = (Stats::of(&mut tt), Stats::of(&mut wt), Stats::of(&mut ms));
+    let mut undefined = Undefined::new();
+    for (name, stats) in
+        [("turnaround", &turnaround), ("waiting", &waiting), ("execution_makespan", &execution_makespan)]
+    {
+        note_empty(&mut undefined, name, stats, "no BoT finished");
+    }
     DgMetrics {
         bots,
         finished_bots: c.finished_bots,
@@ -118,9 +129,9 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
         tasks: w.runtimes.len() as u64,
         finished_tasks: c.finished_tasks,
         unfinished_tasks: w.runtimes.len() as u64 - c.finished_tasks,
-        turnaround: Stats::of(&mut tt),
-        waiting: Stats::of(&mut wt),
-        execution_makespan: Stats::of(&mut ms),
+        turnaround,
+        waiting,
+        execution_makespan,
         rwt: if c.replica_time > 0.0 { c.wasted_time / c.replica_time } else { 0.0 },
         end_time: sim.end_time(),
         counters: c,
@@ -128,6 +139,7 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
         growth_rate,
         relative_growth,
         series: sim.samples().to_vec(),
+        undefined,
     }
 }
 

@@ -2,7 +2,7 @@
 //! Every figure states its formula and unit; unfinished work is counted, never dropped.
 
 use crate::family::multi_cluster::simulation::{Outcome, Sample};
-use crate::stats::Stats;
+use crate::stats::{note_empty, note_undefined, Stats, Undefined};
 use crate::workload::size_class::{size_class, SIZE_CLASSES};
 use serde::{Deserialize, Serialize};
 
@@ -63,10 +63,25 @@ pub struct UserFigures {
     /// CPU-seconds consumed by the user's copies (finished, cancelled and, at the horizon, running).
     pub consumption: f64,
     /// Mean task wait, s.
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
     pub mean_wait: f64,
     /// Medernach's normalized waiting time = mean wait / (tasks × mean task runtime) ([Medernach05] Eq. 4.1).
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
     pub normalized_wait: f64,
     /// Mean task slowdown (finished tasks).
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
     pub mean_slowdown: f64,
 }
 
@@ -83,6 +98,11 @@ pub struct SystemFigures {
     /// Completion events of cancelled replicas, skipped.
     pub stale_events: u64,
     /// Jain's fairness index over the users' mean task slowdowns, (Σx)² / (n·Σx²), 1 = perfectly fair.
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
     pub jain_slowdown: f64,
 }
 
@@ -97,6 +117,10 @@ pub struct Metrics {
     pub system: SystemFigures,
     /// Time series, sampled every `sample_interval` seconds.
     pub series: Vec<Sample>,
+    /// Why a number is absent from this report, by its path (README, "Undefined numbers"): e.g. `"overall.makespan":
+    /// "no BoT finished"`. Absent when every number is defined.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub undefined: crate::stats::Undefined,
 }
 
 /// BoT-level raw values.
@@ -268,7 +292,27 @@ pub fn compute(o: &Outcome) -> Metrics {
         stale_events: o.stale_events,
         jain_slowdown: jain,
     };
-    Metrics { overall, per_class, tasks: task_figures, users, system, series: o.samples.to_vec() }
+    let mut undefined = Undefined::new();
+    for (at, g) in std::iter::once(("overall".to_string(), &overall))
+        .chain(per_class.iter().enumerate().map(|(i, g)| (format!("per_class[{i}]"), g)))
+    {
+        let of = if at == "overall" { String::new() } else { format!(" of class {}", g.class) };
+        for (name, stats) in [("makespan", &g.makespan), ("nsl", &g.nsl), ("exec_makespan", &g.exec_makespan)] {
+            note_empty(&mut undefined, &format!("{at}.{name}"), stats, &format!("no BoT{of} finished"));
+        }
+        note_empty(&mut undefined, &format!("{at}.wait"), &g.wait, &format!("no BoT{of} started"));
+    }
+    note_empty(&mut undefined, "tasks.wait", &task_figures.wait, "no task started");
+    note_empty(&mut undefined, "tasks.response", &task_figures.response, "no task finished");
+    note_empty(&mut undefined, "tasks.slowdown", &task_figures.slowdown, "no task finished");
+    if users.iter().any(|u| !u.mean_wait.is_finite() || !u.normalized_wait.is_finite()) {
+        undefined.insert("users[].mean_wait".into(), "absent for a user none of whose tasks started".into());
+    }
+    if users.iter().any(|u| !u.mean_slowdown.is_finite()) {
+        undefined.insert("users[].mean_slowdown".into(), "absent for a user none of whose tasks finished".into());
+    }
+    note_undefined(&mut undefined, "system.jain_slowdown", system.jain_slowdown, "no user has a finished task");
+    Metrics { overall, per_class, tasks: task_figures, users, system, series: o.samples.to_vec(), undefined }
 }
 
 /// One line per BoT: bot, user, size, arrival, first start, last completion (s), makespan (s), NSL, finished.
