@@ -71,7 +71,9 @@ async fn a_merged_study_opens_and_draws_its_means_and_intervals() {
         assert!(summary.contains("multi_cluster family, 12 runs"), "{summary}");
         assert!(summary.contains("3 seeds per point"), "{summary}");
         let series = attr(&client, "#chart-study", "data-series").await.expect("the chart's data");
-        let lines: Vec<(String, Vec<(f64, f64, f64, usize)>)> = serde_json::from_str(&series).unwrap();
+        // Per line: its label, and per point x, mean, 95% half-width and seeds.
+        type Points = Vec<(f64, f64, f64, usize)>;
+        let lines: Vec<(String, Points)> = serde_json::from_str(&series).unwrap();
         assert_eq!(lines.iter().map(|l| l.0.as_str()).collect::<Vec<_>>(), vec!["ECT", "RR"]);
         for (policy, points) in &lines {
             assert_eq!(points.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0.5, 0.9]);
