@@ -16,14 +16,8 @@ thread_local! {
     static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
 }
 
-/// A lesson's parts, in the order a class goes through them: element id and name.
-pub const PARTS: [(&str, &str); 5] = [
-    ("lesson-part-question", "Question"),
-    ("lesson-part-prediction", "Your prediction"),
-    ("lesson-part-run", "Run the experiment"),
-    ("lesson-part-answer", "The answer next to the prediction"),
-    ("lesson-part-explanation", "Why"),
-];
+/// A lesson's parts (projector mode steps through them, so they are defined there).
+use crate::ui::present::LESSON_PARTS as PARTS;
 
 /// The part that runs the lesson: reaching it in projector mode, or a link to it or a later one, starts the runs.
 const RUN_PART: usize = 2;

@@ -2,11 +2,20 @@
 //! width, stepped through with the arrow keys, the cards always in view. With a lesson (`?present=1&lesson=ID`, or
 //! the lesson's "Present this lesson"), the arrow keys step through the lesson's parts instead (`lessons.rs`).
 
-use super::{charts, lessons, Lab};
+use super::{charts, Lab};
 use crate::family::Family;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
+
+/// A lesson's parts, in the order a class goes through them (`lessons.rs` draws them): element id and name.
+pub const LESSON_PARTS: [(&str, &str); 5] = [
+    ("lesson-part-question", "Question"),
+    ("lesson-part-prediction", "Your prediction"),
+    ("lesson-part-run", "Run the experiment"),
+    ("lesson-part-answer", "The answer next to the prediction"),
+    ("lesson-part-explanation", "Why"),
+];
 
 thread_local! {
     /// What the address adds to the scenario while projector mode is on: `&present=1`, and the lesson and its
@@ -24,7 +33,7 @@ pub fn address_suffix() -> String {
 pub struct Present {
     pub on: RwSignal<bool>,
     pub index: RwSignal<usize>,
-    /// The lesson projector mode steps through, and the part of it shown (0-based, `lessons::PARTS`); None: the
+    /// The lesson projector mode steps through, and the part of it shown (0-based, `LESSON_PARTS`); None: the
     /// charts.
     pub lesson: RwSignal<Option<(String, usize)>>,
     lab: Lab,
@@ -135,7 +144,7 @@ impl Present {
 
     /// Shows the lesson's next (`+1`) or previous (`-1`) part; no wrapping: the first part and the last stay.
     pub fn step_lesson(self, by: i32) {
-        let last = lessons::PARTS.len() as i32 - 1;
+        let last = LESSON_PARTS.len() as i32 - 1;
         self.lesson.update(|l| {
             if let Some((_, part)) = l {
                 *part = (*part as i32 + by).clamp(0, last) as usize;
