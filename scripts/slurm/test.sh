@@ -6,7 +6,7 @@
 #      never starts, `bagsim merge` names shard 1 and exits non-zero; `sbatch --array=1` re-runs it and `bagsim
 #      merge` completes the study, equal to the local sweep again.
 # Every wait is bounded; the daemons are stopped by their process ids and the directory removed, whatever happens.
-# Usage: scripts/slurm/test.sh [BAGSIM]   (default: target/debug/bagsim, built if missing)
+# Usage: scripts/slurm/test.sh [BAGSIM]   (default: the debug build in the cargo target directory, built first)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -16,8 +16,9 @@ die() { printf '[slurm-test] FAILED: %s\n' "$*" >&2; exit 1; }
 BAGSIM=${1:-}
 if [ -z "$BAGSIM" ]; then
   cargo build --locked --bin bagsim
-  BAGSIM="$ROOT/target/debug/bagsim"
+  BAGSIM="${CARGO_TARGET_DIR:-$ROOT/target}/debug/bagsim"
 fi
+[ -x "$BAGSIM" ] || die "no bagsim at $BAGSIM"
 
 work=$(mktemp -d /tmp/bagsim-slurm-test-XXXXXX)
 cluster="$work/cluster"
