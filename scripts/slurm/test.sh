@@ -83,10 +83,16 @@ scontrol release "$array"
 wait_done "$array" 120
 [ -f "$work/b.shard-0.json" ] && [ -f "$work/b.shard-2.json" ] || die "shards 0 and 2 did not run"
 [ ! -f "$work/b.shard-1.json" ] || die "the cancelled shard 1 left an output"
-reason=$(squeue -h -j "$merge" -o %r)
-case "$reason" in
-  *DependencyNeverSatisfied*) say "   the merge job waits forever ($reason)"; scancel "$merge" ;;
-  *) die "the merge job's reason is '$reason', not DependencyNeverSatisfied" ;;
+# slurmctld re-evaluates dependencies in its scheduling loop: give it up to 60 s to see that afterok cannot hold.
+for _ in $(seq 120); do
+  reason=$(squeue -h -j "$merge" -o %r)
+  [ "$reason" = DependencyNeverSatisfied ] && break
+  sleep 0.5
+done
+state=$(squeue -h -j "$merge" -o %T)
+case "$state/$reason" in
+  PENDING/DependencyNeverSatisfied | PENDING/Dependency) say "   the merge job has not started ($state, $reason)"; scancel "$merge" ;;
+  *) die "the merge job is $state ($reason), not pending on its dependency" ;;
 esac
 if out=$("$BAGSIM" merge "$work/b.manifest.json" 2>&1); then die "merge of an incomplete study succeeded: $out"; fi
 printf '%s\n' "$out" | grep -q "missing shards: 1 " || die "merge did not name shard 1: $out"
