@@ -976,6 +976,9 @@ pub async fn run_paper_figure(client: &Client, figure: &str, seeds: u32, timeout
     (csv, elapsed)
 }
 
+/// The longest an axe-core pass may take.
+pub const AXE_TIMEOUT: Duration = Duration::from_secs(180);
+
 /// Injects the pinned axe-core into the page (once) and returns the violations it finds in the whole document,
 /// as "rule: help (n nodes: selectors)" lines.
 pub async fn axe_violations(client: &Client, when: &str) -> Vec<String> {
@@ -989,6 +992,11 @@ pub async fn axe_violations(client: &Client, when: &str) -> Vec<String> {
         vec![serde_json::json!(source)],
     )
     .await;
+    // axe walks the whole document; with every chart's numbers shown as tables it takes many seconds on a busy
+    // 2-core machine, beyond WebDriver's default 30 s for a script. The time it took is printed below.
+    let timeouts = fantoccini::wd::TimeoutConfiguration::new(Some(AXE_TIMEOUT), None, None);
+    client.update_timeouts(timeouts).await.unwrap_or_else(|e| panic!("cannot set the script timeout: {e}"));
+    let started = std::time::Instant::now();
     let result = client
         .execute_async(
             "const done = arguments[arguments.length - 1];
@@ -1002,7 +1010,7 @@ pub async fn axe_violations(client: &Client, when: &str) -> Vec<String> {
         .unwrap_or_else(|e| panic!("axe.run failed ({when}): {e}"));
     let v: Vec<String> =
         result.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default();
-    println!("axe, {when}: {} violations", v.len());
+    println!("axe, {when}: {} violations ({:.1} s)", v.len(), started.elapsed().as_secs_f64());
     v
 }
 
