@@ -484,8 +484,9 @@ mod cli {
                 if csv.is_some() && run.rows_csv().is_none() {
                     return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family.name()));
                 }
-                // Warnings (a long run, a load that cannot be stable) are said before the run, not after it.
-                for w in run.start().warnings.iter().filter(|w| w.starts_with("a long run")) {
+                // Warnings of the budget (a long or a large run) are said before the run, not after it.
+                let before = |w: &&String| w.starts_with("a long run") || w.starts_with("a large run");
+                for w in run.start().warnings.iter().filter(before) {
                     eprintln!("bagsim: warning: {w}");
                 }
                 let start = std::time::Instant::now();

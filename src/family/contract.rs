@@ -341,11 +341,12 @@ impl Estimate {
             ),
             None => String::new(),
         };
+        let page = self.events / PAGE_EVENTS_PER_S;
+        let time = if page < 1.0 { seconds_words(page) } else { format!("about {}", seconds_words(page)) };
         format!(
-            "at most about {} events, driven by {}, and {mem}: about {} in this tab",
+            "at most about {} events, driven by {}, and {mem}: {time} in this tab",
             count_words(self.events),
-            self.events_driver.field,
-            seconds_words(self.events / PAGE_EVENTS_PER_S)
+            self.events_driver.field
         )
     }
 }

@@ -17,9 +17,10 @@ fn estimate(s: &Scenario) -> Option<Estimate> {
     }
 }
 
-/// Why a run of the scenario is refused before it starts (over budget), naming the key that drives it.
+/// Why a run of the scenario is refused before it starts (over budget), naming the key that drives it; the
+/// estimate's line under the run bar gives the count and the limit.
 pub(crate) fn refusal(s: &Scenario) -> Option<String> {
-    estimate(s)?.check().err().map(|e| format!("Refused before it started, over budget: {e}"))
+    estimate(s)?.check().err().map(|e| format!("Refused before it started: over budget at {} (see below).", e.field))
 }
 
 /// "Before Run: at most about … events …", or the refusal a run would meet.

@@ -203,6 +203,12 @@ fn over_budget_runs_are_refused_naming_what_drives_them() {
             r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","value":2.0}}}}}}}}}}"#
         ));
         assert_eq!(e.field, "workload.generator.login_logout.users[0].mu", "{e}");
+        // Drawing the workload alone (bagsim generate, the page's views) is refused the same way.
+        let s = mc(&format!(
+            r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","value":2.0}}}}}}}}}}"#
+        ));
+        let generated = bagsim::run::prepare(&s.multi_cluster).err().expect("refused");
+        assert_eq!(generated, e);
         assert!(e.message.contains("login periods") && e.message.contains("at most"), "{e}");
         assert!(e.message.len() < 400, "{e}");
     }

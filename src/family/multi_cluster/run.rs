@@ -61,9 +61,13 @@ pub struct Prepared {
     pub trace_period: Option<f64>,
 }
 
-/// Validates the scenario and generates its workload.
+/// Validates the scenario, checks the budget of a generated workload (docs/budget.md: a workload too large is
+/// refused before it is drawn, for `bagsim generate` and the page's views too) and generates it.
 pub fn prepare(s: &McScenario) -> Result<Prepared, ScenarioError> {
     s.validate()?;
+    if s.workload.trace.is_none() {
+        super::budget::estimate(s, None).check()?;
+    }
     let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
     if let Some(t) = &s.workload.trace {
         return prepare_trace(t, &read_scenario_trace(t)?, clusters);
