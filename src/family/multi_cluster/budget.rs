@@ -210,10 +210,15 @@ pub fn estimate(s: &McScenario, trace: Option<&TraceSize>) -> Estimate {
             Some(Generator::LoginLogout(g)) => {
                 users = g.users.len() as f64 * n_streams;
                 let (n, i) = sum.most_sessions;
+                // The name as given, cut short: a message never echoes a long value whole.
+                let name = g
+                    .users
+                    .get(i)
+                    .map_or(String::new(), |u| format!(" {:?}", u.name.chars().take(40).collect::<String>()));
                 let user = Driver::new(
                     format!("workload.generator.login_logout.users[{i}].mu"),
                     format!(
-                        "user {i} logs in every 1/lambda + 1/delta s of the model's clock, which runs until the jobs \
+                        "user {i}{name} logs in every 1/lambda + 1/delta s of the model's clock, which runs until the jobs \
                          (mu per second while logged in) carry the load; raise mu or lower the load"
                     ),
                 );
