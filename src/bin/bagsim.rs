@@ -579,15 +579,7 @@ mod cli {
     }
 
     fn thousands(n: u64) -> String {
-        let digits = n.to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                out.push(' ');
-            }
-            out.push(c);
-        }
-        out
+        bagsim::family::contract::group_digits(&n.to_string())
     }
 
     /// `bagsim trace`: import, extract the BoTs, fit, print; JSON with --out.

@@ -172,6 +172,18 @@ fn over(x: f64, limit: f64) -> bool {
     x.is_nan() || x > limit
 }
 
+/// Digits in groups of three from the right: "1234567" → "1 234 567".
+pub fn group_digits(digits: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A count in words: "12 000", "3.4 million", "2 billion", "2.1e13", "unboundedly many".
 pub fn count_words(n: f64) -> String {
     let short = |x: f64, unit: &str| format!("{} {unit}", format!("{x:.1}").trim_end_matches(".0"));
@@ -185,15 +197,7 @@ pub fn count_words(n: f64) -> String {
         short(n / 1e6, "million")
     } else {
         let n = if n >= 1e4 { (n / 1e3).round() * 1e3 } else { n.round() };
-        let digits = format!("{n:.0}");
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                out.push(' ');
-            }
-            out.push(c);
-        }
-        out
+        group_digits(&format!("{n:.0}"))
     }
 }
 
