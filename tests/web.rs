@@ -334,3 +334,36 @@ fn wasm_fits_the_native_bits() {
     let trace = bagsim::trace::import(include_bytes!("data/hpc2n.swf")).expect("the hpc2n excerpt");
     fit_bits::check(&trace, "wasm32");
 }
+
+/// The page's charts measure text with a canvas's `measureText` (`ui/measured.rs`) instead of plotters' own way on
+/// the web (a `<span>` added to the page and laid out): in a page with no style sheet of ours, the two give the
+/// same sizes, within a pixel of rounding, for texts and sizes the charts draw.
+#[wasm_bindgen_test]
+fn text_measured_by_the_canvas_matches_plotters_layout() {
+    use plotters::prelude::{DrawingBackend, IntoFont};
+    use wasm_bindgen::JsCast;
+    let document = web_sys::window().and_then(|w| w.document()).expect("a document");
+    let canvas = || -> web_sys::HtmlCanvasElement {
+        let c: web_sys::HtmlCanvasElement =
+            document.create_element("canvas").expect("a canvas").dyn_into().expect("a canvas element");
+        c.set_width(400);
+        c.set_height(300);
+        c
+    };
+    let plain = plotters_canvas::CanvasBackend::with_canvas_object(canvas()).expect("a 2D context");
+    let measured = bagsim::ui::measured::canvas(canvas()).expect("a 2D context");
+    for (text, size) in [
+        ("Queued tasks", 16.0),
+        ("Mean NSL per size class", 16.0),
+        ("simulated time [days]", 12.0),
+        ("45000", 12.0),
+        ("0.25", 12.0),
+        ("busy / processors", 13.0),
+    ] {
+        let style = plotters::style::TextStyle::from(("sans-serif", size).into_font());
+        let a = plain.estimate_text_size(text, &style).expect("plotters' size");
+        let b = measured.estimate_text_size(text, &style).expect("the canvas's size");
+        let near = |x: u32, y: u32| x.abs_diff(y) <= 1;
+        assert!(near(a.0, b.0) && near(a.1, b.1), "{text:?} at {size} px: plotters {a:?}, measureText {b:?}");
+    }
+}

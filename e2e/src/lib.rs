@@ -680,8 +680,20 @@ pub async fn click(client: &Client, css: &str) {
     e.click().await.unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
 }
 
-/// The number of pixels of a canvas that are neither white nor transparent (getImageData).
+/// Waits until the multi-cluster charts are drawn: the page draws them one per task and marks `#charts` with
+/// `data-drawing` meanwhile.
+pub async fn charts_drawn(client: &Client) {
+    wait_for(client, Duration::from_secs(30), "the charts to be drawn (#charts[data-drawing])", || async {
+        let drawing = js(client, "return !!document.querySelector('#charts[data-drawing]');", vec![]).await;
+        (drawing == json!(false)).then_some(())
+    })
+    .await
+}
+
+/// The number of pixels of a canvas that are neither white nor transparent (getImageData), once the charts are
+/// drawn.
 pub async fn non_white_pixels(client: &Client, css: &str) -> u64 {
+    charts_drawn(client).await;
     let v = js(
         client,
         "const c = document.querySelector(arguments[0]);
@@ -702,6 +714,7 @@ pub async fn non_white_pixels(client: &Client, css: &str) -> u64 {
 
 /// Pixels of the canvas within 12 of `rgb` in every channel (the lines of one run's colour).
 pub async fn colour_pixels(client: &Client, css: &str, rgb: [u8; 3]) -> u64 {
+    charts_drawn(client).await;
     let v = js(
         client,
         "const [c, r, g, b] = [document.querySelector(arguments[0]), ...arguments[1]];

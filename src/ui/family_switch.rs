@@ -1,6 +1,7 @@
 //! The family switch: which scenario family the page shows. Each family's controls and results sit in a
-//! `FamilyPanel` that the switch shows or hides; a hidden panel stays in the document, so its charts, imports and
-//! figures are there again when its family comes back, and a family's settings are kept while another is shown.
+//! `FamilyPanel` that the switch shows or hides. A panel is built when its family is first shown; a hidden panel
+//! stays in the document, so its charts, imports and figures are there again when its family comes back, and a
+//! family's settings are kept while another is shown.
 
 use super::form::{apply, error_view};
 use super::Lab;
@@ -70,13 +71,16 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
     }
 }
 
-/// One family's part of the page, shown while the scenario is of that family.
+/// One family's part of the page, shown while the scenario is of that family. It is built the first time its
+/// family is shown (a page opened on one family does not build the others' controls and charts while it loads)
+/// and kept from then on.
 #[component]
-pub fn FamilyPanel(lab: Lab, family: Family, children: Children) -> impl IntoView {
+pub fn FamilyPanel(lab: Lab, family: Family, children: ChildrenFn) -> impl IntoView {
     let shown = Memo::new(move |_| lab.scenario.with(|s| s.family == family));
+    let built = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get());
     view! {
         <div class="family-panel" data-family=key(family) style:display=move || if shown.get() { "contents" } else { "none" }>
-            {children()}
+            <Show when=move || built.get()>{children()}</Show>
         </div>
     }
 }

@@ -24,6 +24,7 @@ const RUN_PART: usize = 2;
 
 /// The lesson asked for by the address (`?lesson=ID`, read once when the page opens) and the part `&step=K` asks
 /// for (0-based), or why that step cannot be shown.
+#[derive(Clone)]
 pub struct Requested {
     pub id: String,
     pub part: Result<Option<usize>, String>,

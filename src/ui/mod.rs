@@ -10,8 +10,10 @@ mod download;
 mod family_switch;
 mod fit_plots;
 mod form;
+mod later;
 mod lessons;
 mod login_logout;
+pub mod measured;
 mod multi_cluster;
 mod pool;
 mod present;
@@ -438,19 +440,26 @@ fn App() -> impl IntoView {
     });
     let initial = initial_scenario(&lab);
     lab.scenario.set(initial.clone());
-    remember(&initial);
-    // The first view (run bar, cards, empty charts) is painted first; then each other part of the page is rendered
-    // in a task of its own, and the worker and the charts start last, so that no task holds the page for long.
-    // Wide, the paper figures come first, so they are part of the first view (rendered later, they would push the
-    // rest down); narrow, they come after the results and the controls.
-    let wide =
-        web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w > 1100.0);
-    let [controls_on, paper_on, table_on, trace_on, sweep_on, footer_on] = [(); 6].map(|_| RwSignal::new(false));
-    paper_on.set(wide);
-    let mut stages: Vec<Box<dyn FnOnce()>> = [controls_on, paper_on, table_on, sweep_on, trace_on, footer_on]
-        .into_iter()
-        .map(|s| Box::new(move || s.set(true)) as Box<dyn FnOnce()>)
-        .collect();
+    // The first view (run bar, cards) is painted first; then each other part of the page is rendered in a task of
+    // its own, and the worker and the charts start last, so that no task holds the page for long. The lessons and
+    // the paper figures come after the simulator, so rendering them later moves nothing in view; a lesson asked for
+    // by the address is part of the first view. On a first open the parts below the first screen wait until its
+    // result is in or the visitor acts (`later.rs`).
+    let [charts_on, controls_on, lessons_on, paper_on, table_on, trace_on, sweep_on, footer_on] =
+        [(); 8].map(|_| RwSignal::new(false));
+    lessons_on.set(lesson.is_some());
+    let show = |on: RwSignal<bool>| Box::new(move || on.set(true)) as Box<dyn FnOnce()>;
+    // The scenario goes into the address and the browser's storage with the first of them.
+    let mut stages: Vec<Box<dyn FnOnce()>> =
+        vec![Box::new(move || remember(&initial)), show(charts_on), show(controls_on)];
+    let below: Vec<Box<dyn FnOnce()>> =
+        [lessons_on, table_on, sweep_on, trace_on, paper_on, footer_on].into_iter().map(show).collect();
+    let first_open = multi_cluster::first_open::active();
+    if first_open {
+        later::hold(below);
+    } else {
+        stages.extend(below);
+    }
     stages.push(Box::new(move || start_worker(lab)));
     // The empty charts, one per task; the next redraw (a run) draws them all.
     for (id, _) in multi_cluster::CHARTS {
@@ -472,7 +481,9 @@ fn App() -> impl IntoView {
         })}
         <main>
             <aside class="controls" aria-label="scenario">
-                <FamilySwitch lab=lab/>
+                <Show when=move || controls_on.get() || lab.scenario.with(|s| s.family != Family::MultiCluster)>
+                    <FamilySwitch lab=lab/>
+                </Show>
                 <FamilyPanel lab=lab family=Family::DesktopGrid>
                     <desktop_grid::DgControls lab=lab/>
                 </FamilyPanel>
@@ -499,8 +510,10 @@ fn App() -> impl IntoView {
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
                     <multi_cluster::Cards lab=lab/>
-                    <multi_cluster::Compare lab=lab/>
-                    <multi_cluster::Charts lab=lab present=present/>
+                    <Show when=move || charts_on.get()>
+                        <multi_cluster::Compare lab=lab/>
+                        <multi_cluster::Charts lab=lab present=present/>
+                    </Show>
                     <Show when=move || table_on.get()><multi_cluster::ClassTable lab=lab/></Show>
                     <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
                     <Show when=move || sweep_on.get()><multi_cluster::Sweep lab=lab/></Show>
@@ -509,7 +522,7 @@ fn App() -> impl IntoView {
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
-        <lessons::Lessons initial=lesson present=present/>
+        <Show when=move || lessons_on.get()><lessons::Lessons initial=lesson.clone() present=present/></Show>
         <FamilyPanel lab=lab family=Family::MultiCluster>
             <Show when=move || paper_on.get()><multi_cluster::paper::PaperFigures/></Show>
         </FamilyPanel>
@@ -521,7 +534,7 @@ fn App() -> impl IntoView {
 }
 
 /// Runs each step (render a part of the page, start the worker, draw the charts) in a task of its own, in order.
-fn reveal(mut stages: Vec<Box<dyn FnOnce()>>) {
+pub(crate) fn reveal(mut stages: Vec<Box<dyn FnOnce()>>) {
     if stages.is_empty() {
         return;
     }

@@ -4,9 +4,9 @@
 
 use crate::study::table::StudyTable;
 use crate::ui::charts;
+use crate::ui::measured;
 use leptos::prelude::*;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
 /// Larger files are refused before they are read: a study of a million runs is still well under this.
@@ -72,7 +72,7 @@ pub fn OpenStudy() -> impl IntoView {
                 .map(|l| (l.label.as_str(), l.points.iter().map(|p| (p.x, p.y.mean, p.y.half_width, p.y.n)).collect()))
                 .collect();
             let _ = canvas.set_attribute("data-series", &serde_json::to_string(&data).unwrap_or_default());
-            if let Some(b) = CanvasBackend::with_canvas_object(canvas) {
+            if let Some(b) = measured::canvas(canvas) {
                 let root = b.into_drawing_area();
                 let title = format!("{name}: {}", t.columns[ci]);
                 let _ = charts::draw_study(&root, &title, &t.axes[xi].0, &t.columns[ci], &lines);

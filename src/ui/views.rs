@@ -8,6 +8,9 @@ use crate::workload::views::WorkloadViews;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
+/// The backend of the views: SVG, its texts measured without a page layout.
+pub(super) type Svg<'a> = super::measured::Measured<SVGBackend<'a>>;
+
 const W: u32 = 420;
 const H: u32 = 260;
 
@@ -20,10 +23,10 @@ fn fmt_entropy(t: &Temporal) -> String {
 }
 
 /// Draws into an SVG string; a drawing error leaves a message instead of a chart.
-pub(super) fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), String>) -> String {
+pub(super) fn svg(draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -> Result<(), String>) -> String {
     let mut out = String::new();
     let result = {
-        let root = SVGBackend::with_string(&mut out, (W, H)).into_drawing_area();
+        let root = super::measured::Measured(SVGBackend::with_string(&mut out, (W, H))).into_drawing_area();
         root.fill(&WHITE)
             .map_err(|e| e.to_string())
             .and_then(|()| draw(&root))

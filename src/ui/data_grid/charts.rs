@@ -6,8 +6,8 @@ use crate::family::data_grid::gantt::{layout, Hold};
 use crate::family::data_grid::{DataGridReport, JobRecord, Pending, Sample};
 use crate::ui::charts::{short_number, PALETTE};
 use crate::ui::fmt_time;
+use crate::ui::measured;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
 /// The live charts: canvas id and title.
@@ -42,13 +42,13 @@ fn canvas(id: &str) -> Option<web_sys::HtmlCanvasElement> {
 pub fn draw_all(live: &Live, sites: &[u32], site: usize) {
     let t0 = crate::ui::now_ms();
     for (i, &(id, title)) in CHARTS.iter().enumerate() {
-        if let Some(backend) = canvas(id).and_then(CanvasBackend::with_canvas_object) {
+        if let Some(backend) = canvas(id).and_then(measured::canvas) {
             let root = backend.into_drawing_area();
             let _ = draw_series(&root, i, title, &live.samples, sites);
             let _ = root.present();
         }
     }
-    if let Some(backend) = canvas(GANTT).and_then(CanvasBackend::with_canvas_object) {
+    if let Some(backend) = canvas(GANTT).and_then(measured::canvas) {
         let root = backend.into_drawing_area();
         let _ = draw_gantt(&root, &live.jobs, &live.pending, site, sites.get(site).copied().unwrap_or(1));
         let _ = root.present();

@@ -14,10 +14,10 @@ use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSampl
 use crate::family::Family;
 use crate::scenario::Scenario;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
+use crate::ui::measured;
 use crate::ui::{Lab, Throttle};
 use leptos::prelude::*;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 
@@ -151,7 +151,7 @@ fn draw_charts() {
             else {
                 continue;
             };
-            if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
+            if let Some(backend) = measured::canvas(canvas) {
                 let root = backend.into_drawing_area();
                 let _ = draw_series(&root, title, y, &l.samples, pick);
                 let _ = root.present();

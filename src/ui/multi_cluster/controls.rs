@@ -177,6 +177,14 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         })
     };
 
+    // The workload's section is built with the panel; the others follow one per task (the platform's table of
+    // clusters is the largest part of the page), so that none holds the page for long while it loads.
+    let built = RwSignal::new(1u8);
+    for k in 2..=4 {
+        set_timeout(move || built.set(k), std::time::Duration::ZERO);
+    }
+    let at = move |k: u8| move || built.get() >= k;
+
     view! {
         <Section id="sec-workload" title="Workload" summary=workload_summary>
         {move || sc.with(|s| {
@@ -255,6 +263,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
 
         </Section>
 
+        <Show when=at(2)>
         <Section id="sec-resources" title="Resource management" summary=resources_summary>
         {field(lab, "Architecture (Iosup et al. 2008, §2.2)", "sep-c: each user submits to its home cluster only; csp: a global queue over all clusters, fed by a monitoring service; fcondor: a user moves to the next cluster when its tasks start to queue.", "architecture.kind", view! {
             <select id="architecture" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "architecture.kind", |s| { s.multi_cluster.architecture.kind = v.parse()?; Ok(()) }) }>
@@ -284,7 +293,9 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         {field(lab, "Periodic pass [s]", "RMs also schedule periodically; it matters only when information is stale (csp monitoring).", "scheduling_period",
             number_input(lab, "scheduling-period", "scheduling_period", "10", period, |s, t| { s.multi_cluster.scheduling_period = parse_number(t, "seconds, 1 – 86400")?; Ok(()) }))}
         </Section>
+        </Show>
 
+        <Show when=at(3)>
         <Section id="sec-scheduling" title="Scheduling" summary=scheduling_summary>
         {field(lab, "Task selection (Iosup et al. 2008, §2.3)", "Which waiting tasks form the next eligible set.", "selection", view! {
             <select id="selection" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "selection", |s| { s.multi_cluster.selection = v.parse()?; Ok(()) }) }>
@@ -324,7 +335,9 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         {field(lab, "Inaccuracy I [%] (Iosup et al. 2008, §5.3)", "Each runtime estimate is max(R + (E/100)·R, 1 s) with E uniform in [−I, +I]; ECT, FPLT, DFPLT and STFR see only estimates. 0 – 10 000%.", "inaccuracy",
             number_input(lab, "inaccuracy", "inaccuracy", "100", inaccuracy, |s, t| { s.multi_cluster.inaccuracy = parse_number(t, "percent, 0 – 10000")?; Ok(()) }))}
         </Section>
+        </Show>
 
+        <Show when=at(4)>
         <Section id="sec-platform" title="Platform" summary=platform_summary>
         {field(lab, "Clusters", "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (Iosup et al. 2008, §4.1; documented preset); or 20 equal clusters with the same totals, a reading under which the two load splits coincide. A task of reference runtime R runs R / speed seconds.", "platform", view! {
             <select id="platform-preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| {
@@ -362,6 +375,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             <button class="small" on:click=move |_| apply(lab, "platform", |s| { s.multi_cluster.platform.clusters = Some(das2_g5k()); Ok(()) })>"reset to DAS-2 + Grid'5000"</button>
         </div>
         </Section>
+        </Show>
         <button class="small" id="reset" on:click=move |_| { lab.errors.set(Default::default()); remember(&Scenario::default()); lab.scenario.set(Scenario::default()); }>"Reset all to defaults"</button>
     }
 }

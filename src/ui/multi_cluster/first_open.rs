@@ -12,7 +12,8 @@
 //! The runs start two seconds after the worker is ready, when the page has loaded and settled: their live
 //! redraws and messages would otherwise compete with the page's own loading (Lighthouse measured 3.6 s of blocking
 //! time and a layout shift of 0.32 on its emulated phone when they started at once). Anything the visitor does
-//! first (a Run, a changed control) ends the first open.
+//! first (a Run, a changed control) ends the first open. Meanwhile the parts of the page below the first screen
+//! wait (`ui/later.rs`): they are built when the second run is in, or as soon as the visitor acts.
 
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::scenario::Scenario;
@@ -78,6 +79,11 @@ pub(crate) fn start(lab: Lab) -> Scenario {
     first()
 }
 
+/// Whether this is a first open whose runs have not ended.
+pub(crate) fn active() -> bool {
+    STAGE.with(Cell::get) != Stage::Off
+}
+
 /// A run of the current scenario is in: pins the csp run and starts sep-c, or says what the two runs show. A run
 /// of anything else (the visitor changed the scenario meanwhile) ends the first open.
 pub(crate) fn on_finished(lab: Lab) {
@@ -90,12 +96,15 @@ pub(crate) fn on_finished(lab: Lab) {
             STAGE.with(|s| s.set(Stage::SepC));
             lab.start_run();
         }
-        Stage::SepC if shown == second() => lab.message.update(|m| {
-            m.push_str(
-                ". First look: a month at 95% load, the same workload under csp (pinned) and sep-c (this run), \
-                 as in Iosup et al. 2008, §5.5. Change anything and press Run.",
-            )
-        }),
-        _ => {}
+        Stage::SepC if shown == second() => {
+            lab.message.update(|m| {
+                m.push_str(
+                    ". First look: a month at 95% load, the same workload under csp (pinned) and sep-c (this run), \
+                     as in Iosup et al. 2008, §5.5. Change anything and press Run.",
+                )
+            });
+            crate::ui::later::release();
+        }
+        _ => crate::ui::later::release(),
     }
 }

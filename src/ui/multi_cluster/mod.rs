@@ -14,13 +14,13 @@ use crate::registry::AnyReport;
 use crate::run::Report;
 use crate::scenario::Scenario;
 use crate::ui::charts::{self, RunData};
+use crate::ui::measured;
 use crate::ui::pool;
 use crate::ui::present;
 use crate::ui::{download, fmt_time, now_ms, remember, send, trace_lab, Lab, Throttle};
 use leptos::prelude::*;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -65,9 +65,11 @@ pub(crate) fn on_finished(lab: Lab, r: Box<Report>) {
     first_open::on_finished(lab);
 }
 
-/// Asks the charts to redraw, at most four times a second while a run streams.
+/// Asks the charts to redraw, at most four times a second while a run streams, and at once (every chart in one
+/// task) when `force`d.
 pub(crate) fn redraw(lab: Lab, force: bool) {
     if REDRAW.with(|t| t.due(force)) {
+        REDRAWING.with(|r| r.forced.set(force));
         lab.version.update(|v| *v += 1);
     }
 }
@@ -147,7 +149,7 @@ pub(crate) fn draw_on_canvas(id: &str, runs: &[&RunData]) {
     else {
         return;
     };
-    if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
+    if let Some(backend) = measured::canvas(canvas) {
         draw_chart(id, &backend.into_drawing_area(), runs);
     }
 }
@@ -156,7 +158,7 @@ fn export_chart(id: &str, svg: bool) {
     if svg {
         let mut out = String::new();
         with_runs(|runs| {
-            let backend = SVGBackend::with_string(&mut out, (900, 450));
+            let backend = measured::Measured(SVGBackend::with_string(&mut out, (900, 450)));
             draw_chart(id, &backend.into_drawing_area(), runs);
         });
         download::text(&format!("bagsim-{id}.svg"), "image/svg+xml", &out);
@@ -242,6 +244,64 @@ pub(crate) fn Cards(lab: Lab) -> impl IntoView {
     }
 }
 
+/// A redraw draws one chart per task, so that the page answers between them (on a phone, all five at once held
+/// the page for half a second). New data during a redraw is drawn by another one after it; a forced redraw (the
+/// end of a run, a pin) begins at once, ending the one under way. `#charts` says `data-drawing="1"` meanwhile.
+#[derive(Default)]
+struct Redraw {
+    /// Counts the redraws begun; a redraw's next chart is drawn only while it is the latest.
+    generation: Cell<u64>,
+    /// A redraw is under way.
+    busy: Cell<bool>,
+    /// New data came during it: another redraw follows.
+    again: Cell<bool>,
+    /// The next redraw begins at once.
+    forced: Cell<bool>,
+}
+
+thread_local! {
+    static REDRAWING: Redraw = Redraw::default();
+}
+
+fn set_drawing(on: bool) {
+    if let Some(e) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("charts")) {
+        let _ = if on { e.set_attribute("data-drawing", "1") } else { e.remove_attribute("data-drawing") };
+    }
+}
+
+/// Draws chart `i` of [`CHARTS`] and, while this redraw is the latest, the next ones in tasks of their own; `ms` is
+/// the main-thread time spent so far.
+fn draw_from(lab: Lab, generation: u64, i: usize, ms: f64) {
+    if REDRAWING.with(|r| r.generation.get()) != generation {
+        return;
+    }
+    let t0 = now_ms();
+    with_runs(|runs| draw_on_canvas(CHARTS[i].0, runs));
+    let ms = ms + now_ms() - t0;
+    if i + 1 < CHARTS.len() {
+        set_timeout(move || draw_from(lab, generation, i + 1, ms), std::time::Duration::ZERO);
+        return;
+    }
+    lab.draw_ms.update(|d| *d = (ms, d.1.max(ms)));
+    if REDRAWING.with(|r| r.again.replace(false)) {
+        begin(lab);
+    } else {
+        REDRAWING.with(|r| r.busy.set(false));
+        set_drawing(false);
+    }
+}
+
+fn begin(lab: Lab) {
+    let generation = REDRAWING.with(|r| {
+        r.busy.set(true);
+        r.again.set(false);
+        r.generation.set(r.generation.get() + 1);
+        r.generation.get()
+    });
+    set_drawing(true);
+    draw_from(lab, generation, 0, 0.0);
+}
+
 #[component]
 pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
     Effect::new(move |_| {
@@ -249,20 +309,24 @@ pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
         if lab.version.get() == 0 {
             return;
         }
-        let t0 = now_ms();
-        with_runs(|runs| {
-            for (id, _) in CHARTS {
-                draw_on_canvas(id, runs);
-            }
-        });
-        let ms = now_ms() - t0;
-        lab.draw_ms.update(|d| *d = (ms, d.1.max(ms)));
+        let forced = REDRAWING.with(|r| r.forced.replace(false));
+        if forced || !REDRAWING.with(|r| r.busy.get()) {
+            begin(lab);
+        } else {
+            REDRAWING.with(|r| r.again.set(true));
+        }
     });
+    // The first chart is built with the section, the others one per task, so that none holds the page for long.
+    let built = RwSignal::new(1usize);
+    for k in 2..=CHARTS.len() {
+        set_timeout(move || built.set(k), std::time::Duration::ZERO);
+    }
     view! {
         <present::ChartStepper p=present/>
         <div class="charts" id="charts" data-draw-ms=move || lab.draw_ms.get().0.to_string()
             data-draw-ms-max=move || lab.draw_ms.get().1.to_string()>
             {CHARTS.iter().enumerate().map(|(i, &(id, title))| {
+                let shown = move || built.get() > i;
                 let wide = id == "chart-cdf";
                 let class = move || {
                     let current = if present.is_current(i) { " current" } else { "" };
@@ -272,6 +336,7 @@ pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
                 let width = move || if present.on.get() { "1600" } else if wide { "1000" } else { "560" };
                 let height = move || if present.on.get() { "760" } else { "320" };
                 view! {
+                    <Show when=shown>
                     <figure class=class>
                         <canvas id=id width=width height=height role="img"
                             aria-label=format!("{title}: chart; press Numbers for its values")></canvas>
@@ -281,6 +346,7 @@ pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
                             <numbers::ChartNumbers lab=lab id=id title=title/>
                         </figcaption>
                     </figure>
+                    </Show>
                 }
             }).collect_view()}
         </div>
@@ -377,8 +443,13 @@ pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
         LIVE.with(|l| l.borrow_mut().sweep.clear());
         start_sweep(lab, jobs);
     };
+    // The charts are drawn while the section is open: closed, as the page opens, they would be drawn unseen.
+    let open = RwSignal::new(false);
     Effect::new(move |_| {
         lab.sweep_version.track();
+        if !open.get() {
+            return;
+        }
         let (ms, nsl) = LIVE.with(|l| {
             let l = l.borrow();
             let mut ms: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
@@ -408,7 +479,7 @@ pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
             {
                 // The plotted numbers, for whoever wants to check them (the browser test does, against native runs).
                 let _ = canvas.set_attribute("data-series", &serde_json::to_string(lines).unwrap_or_default());
-                if let Some(b) = CanvasBackend::with_canvas_object(canvas) {
+                if let Some(b) = measured::canvas(canvas) {
                     let root = b.into_drawing_area();
                     let _ = charts::draw_sweep(&root, title, y, lines);
                     let _ = root.present();
@@ -417,7 +488,12 @@ pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
         }
     });
     view! {
-        <details class="sweep">
+        <details class="sweep" on:toggle=move |ev| {
+            let now = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open());
+            if now != open.get_untracked() {
+                open.set(now);
+            }
+        }>
             <summary>"Sweep: load 20–95% × policies, in parallel workers (as the paper's Figures 4 and 11)"</summary>
             <div class="sweep-policies">
                 {all.iter().map(|&p| view! {
