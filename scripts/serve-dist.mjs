@@ -11,6 +11,16 @@ const types = {
   ".wasm": "application/wasm", ".svg": "image/svg+xml", ".png": "image/png", ".json": "application/json",
   ".ico": "image/x-icon",
 };
+// Each file is compressed once (a server compressing the 2 MB wasm at every request took CPU from the browser
+// under measurement on a 2-core machine; GitHub Pages serves compressed copies).
+const compressed = new Map();
+const gzipped = (rel, body) => {
+  const hit = compressed.get(rel);
+  if (hit && hit.source.equals(body)) return hit.gz;
+  const gz = gzipSync(body, { level: 9 });
+  compressed.set(rel, { source: body, gz });
+  return gz;
+};
 createServer(async (req, res) => {
   const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
   if (!path.startsWith(base)) { res.writeHead(404); return res.end(); }
@@ -20,7 +30,7 @@ createServer(async (req, res) => {
     let body = await readFile(join(dist, rel));
     const headers = { "content-type": types[extname(rel)] ?? "application/octet-stream", "cache-control": "max-age=600" };
     if ((req.headers["accept-encoding"] ?? "").includes("gzip")) {
-      body = gzipSync(body, { level: 9 });
+      body = gzipped(rel, body);
       headers["content-encoding"] = "gzip";
     }
     res.writeHead(200, headers);
