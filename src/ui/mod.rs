@@ -395,7 +395,7 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
             <span id="events-per-s">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| {
                 let (h, wall) = (&p.header, p.wall);
                 let rate = if wall > 0.0 { h.events as f64 / wall } else { 0.0 };
-                let left = if h.now > 0.0 && wall > 0.0 && h.finished_tasks < h.tasks { (h.horizon - h.now) / (h.now / wall) } else { f64::NAN };
+                let left = if !finished() && h.now > 0.0 && wall > 0.0 && h.finished_tasks < h.tasks { (h.horizon - h.now) / (h.now / wall) } else { f64::NAN };
                 let left = if left.is_finite() { format!(", at most {} left", fmt_time(left)) } else { String::new() };
                 format!("{:.2} M events/s, {} events, {} of {} tasks done, {} queued, {} running{left}", rate / 1e6, h.events, h.finished_tasks, h.tasks, h.queued, h.busy)
             }))}</span>
