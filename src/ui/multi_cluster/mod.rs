@@ -65,8 +65,8 @@ pub(crate) fn on_finished(lab: Lab, r: Box<Report>) {
     first_open::on_finished(lab);
 }
 
-/// Asks the charts to redraw, at most four times a second while a run streams, and at once (every chart in one
-/// task) when `force`d.
+/// Asks the charts to redraw, at most four times a second while a run streams; a `force`d redraw (the end of a
+/// run) is asked for at once and begins at once, ending a redraw under way.
 pub(crate) fn redraw(lab: Lab, force: bool) {
     if REDRAW.with(|t| t.due(force)) {
         REDRAWING.with(|r| r.forced.set(force));
@@ -246,7 +246,7 @@ pub(crate) fn Cards(lab: Lab) -> impl IntoView {
 
 /// A redraw draws one chart per task, so that the page answers between them (on a phone, all five at once held
 /// the page for half a second). New data during a redraw is drawn by another one after it; a forced redraw (the
-/// end of a run, a pin) begins at once, ending the one under way. `#charts` says `data-drawing="1"` meanwhile.
+/// end of a run) begins at once, ending the one under way. `#charts` says `data-drawing="1"` meanwhile.
 #[derive(Default)]
 struct Redraw {
     /// Counts the redraws begun; a redraw's next chart is drawn only while it is the latest.
