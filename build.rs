@@ -10,8 +10,11 @@ fn main() {
     for p in files {
         println!("cargo:rerun-if-changed={}", p.display());
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-        let abs = std::fs::canonicalize(&p).expect("a lesson file");
-        out.push_str(&format!("    ({name:?}, include_str!({:?})),\n", abs.display().to_string()));
+        // Relative to the package, not an absolute path: a target directory shared by two checkouts (CI's fresh
+        // clone) would otherwise keep the other checkout's path, since this script only reruns on a change here.
+        out.push_str(&format!(
+            "    ({name:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/lessons/{name}\"))),\n"
+        ));
     }
     out.push_str("];\n");
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("lessons.rs");
