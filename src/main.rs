@@ -2,7 +2,8 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    bagsim::ui::mount();
+    // The wasm's instantiation and the page's mount are two tasks, not one long one.
+    leptos::prelude::set_timeout(bagsim::ui::mount, std::time::Duration::ZERO);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -120,7 +120,8 @@ pub enum FromWorker {
         run_id: u32,
     },
     /// The run ended with its family's report (`FamilyRun::report`: for a multi-cluster run without
-    /// `predictors`, see `run::report_without_predictors`); `ExportReport` gives the full report.
+    /// `predictors`, see `run::report_without_predictors`), without its time series and per-user table
+    /// (`AnyReport::lean`); `ExportReport` gives the full report.
     Finished {
         run_id: u32,
         report: Box<AnyReport>,

@@ -360,7 +360,8 @@ mod worker {
                 let t0 = now_ms();
                 let report = cur.run.report(cur.wall);
                 let report_s = (now_ms() - t0) / 1000.0;
-                post(&FromWorker::Finished { run_id: cur.run_id, report: Box::new(report.clone()), report_s });
+                let sent = Box::new(report.clone().lean());
+                post(&FromWorker::Finished { run_id: cur.run_id, report: sent, report_s });
                 let finished = guard.take().expect("current run");
                 LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.run, report)));
                 None

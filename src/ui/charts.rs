@@ -268,28 +268,61 @@ pub fn draw_time_series<DB: DrawingBackend>(
         }
     }
     for r in runs {
-        let colour = PALETTE[r.colour % PALETTE.len()];
         let pts: Vec<(f64, f64)> = r.samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect();
         // A few markers along the line, offset per run so that overlapping runs stay apart.
         let stride = (pts.len() / 10).max(1);
         let marks: Vec<(f64, f64)> =
             pts.iter().skip((r.colour * stride / 4) % stride).step_by(stride).copied().collect();
-        let (d, _) = dash(r.colour);
-        let w = width();
-        run_line!(chart, pts, r.colour).label(r.label.clone()).legend(move |(x, y)| {
-            let end = if d == 0 { x + 20 } else { x + d.min(20) };
-            PathElement::new(vec![(x, y), (end, y)], colour.stroke_width(w))
-        });
+        run_line!(chart, pts, r.colour);
         if r.colour > 0 {
             run_markers!(chart, marks, r.colour);
         }
     }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", font(12)))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
+    let entries: Vec<(&str, ShapeStyle, i32)> = runs
+        .iter()
+        .map(|r| {
+            let (d, _) = dash(r.colour);
+            (
+                r.label.as_str(),
+                PALETTE[r.colour % PALETTE.len()].stroke_width(width()),
+                if d == 0 { 20 } else { d.min(20) },
+            )
+        })
+        .collect();
+    legend(&chart.plotting_area().strip_coord_spec(), &entries, font(12))
+}
+
+/// A legend as plotters' `configure_series_labels` draws one (middle right of the plot, on a white box): a line
+/// sample of `length` pixels in its style and the label, per entry. Its text is measured by the backend (the
+/// canvas's own measure); plotters' legend measures each label by laying out the whole page, on every redraw.
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(&str, ShapeStyle, i32)],
+    size: u32,
+) -> DrawResult<DB> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let style = TextStyle::from(("sans-serif", size).into_font()).color(&BLACK);
+    let step = (1.25 * f64::from(size)).round() as i32;
+    let sizes =
+        entries.iter().map(|(label, ..)| area.estimate_text_size(label, &style)).collect::<Result<Vec<_>, _>>()?;
+    let text_w = sizes.iter().map(|s| s.0 as i32).max().unwrap_or(0);
+    let last_h = sizes.last().map_or(0, |s| s.1 as i32);
+    // plotters' sizes: a margin of 10, a legend area of 30, the box 5 pixels from the plot's right edge.
+    let (margin, sample_w) = (10, 30);
+    let n = entries.len() as i32;
+    let (w, h) = (text_w + sample_w + 2 * margin, step * (n - 1) + last_h + 2 * margin);
+    let (area_w, area_h) = area.dim_in_pixel();
+    let (x, y) = (area_w as i32 - w - 5, (area_h as i32 - h) / 2);
+    area.draw(&Rectangle::new([(x, y), (x + w, y + h)], WHITE.mix(0.85).filled()))?;
+    area.draw(&Rectangle::new([(x, y), (x + w, y + h)], BLACK.mix(0.3)))?;
+    for (i, ((label, line, length), (_, text_h))) in entries.iter().zip(&sizes).enumerate() {
+        let top = y + margin + step * i as i32;
+        area.draw(&Text::new(label.to_string(), (x + margin + sample_w, top), style.clone()))?;
+        let mid = top + *text_h as i32 / 2;
+        area.draw(&PathElement::new(vec![(x + margin, mid), (x + margin + length, mid)], *line))?;
+    }
     Ok(())
 }
 

@@ -440,18 +440,30 @@ fn App() -> impl IntoView {
     });
     let initial = initial_scenario(&lab);
     lab.scenario.set(initial.clone());
-    // The first view (run bar, cards) is painted first; then each other part of the page is rendered in a task of
-    // its own, and the worker and the charts start last, so that no task holds the page for long. The lessons and
+    // The first view (run bar, cards) comes first, in the task after the mount; then each other part of the page is
+    // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for
+    // long (the first call of any code also compiles it, in the browsers that compile WebAssembly lazily). The lessons and
     // the paper figures come after the simulator, so rendering them later moves nothing in view; a lesson asked for
     // by the address is part of the first view. On a first open the parts below the first screen wait until its
     // result is in or the visitor acts (`later.rs`).
-    let [charts_on, controls_on, lessons_on, paper_on, table_on, trace_on, sweep_on, footer_on] =
-        [(); 8].map(|_| RwSignal::new(false));
+    let [first_view, charts_on, controls_on, lessons_on, paper_on, table_on, trace_on, sweep_on, footer_on] =
+        [(); 9].map(|_| RwSignal::new(false));
     lessons_on.set(lesson.is_some());
     let show = |on: RwSignal<bool>| Box::new(move || on.set(true)) as Box<dyn FnOnce()>;
-    // The scenario goes into the address and the browser's storage with the first of them.
+    // The mount builds the page's frame, hidden (index.html's `#app hidden`); in the next task the run bar and the
+    // cards are built and the page takes the static skeleton's place, at once: no frame shows both or neither, so
+    // nothing in view moves. The scenario goes into the address and the browser's storage next.
+    let replace_skeleton = move || {
+        first_view.set(true);
+        if let Some(skeleton) = document().get_element_by_id("skeleton") {
+            skeleton.remove();
+        }
+        if let Some(app) = document().get_element_by_id("app") {
+            let _ = app.remove_attribute("hidden");
+        }
+    };
     let mut stages: Vec<Box<dyn FnOnce()>> =
-        vec![Box::new(move || remember(&initial)), show(charts_on), show(controls_on)];
+        vec![Box::new(replace_skeleton), Box::new(move || remember(&initial)), show(charts_on), show(controls_on)];
     let below: Vec<Box<dyn FnOnce()>> =
         [lessons_on, table_on, sweep_on, trace_on, paper_on, footer_on].into_iter().map(show).collect();
     let first_open = multi_cluster::first_open::active();
@@ -461,9 +473,12 @@ fn App() -> impl IntoView {
         stages.extend(below);
     }
     stages.push(Box::new(move || start_worker(lab)));
-    // The empty charts, one per task; the next redraw (a run) draws them all.
-    for (id, _) in multi_cluster::CHARTS {
-        stages.push(Box::new(move || multi_cluster::with_runs(|runs| multi_cluster::draw_on_canvas(id, runs))));
+    // The empty charts, one per task; the next redraw (a run) draws them all. A first open's run draws them within
+    // a second or two: empty axes first would only hold the page longer.
+    if !first_open {
+        for (id, _) in multi_cluster::CHARTS {
+            stages.push(Box::new(move || multi_cluster::with_runs(|runs| multi_cluster::draw_on_canvas(id, runs))));
+        }
     }
     request_animation_frame(move || reveal(stages));
     let processors = move || {
@@ -501,7 +516,7 @@ fn App() -> impl IntoView {
                 </FamilyPanel>
             </aside>
             <section class="results" aria-label="results">
-                <RunBar lab=lab present=present/>
+                <Show when=move || first_view.get()><RunBar lab=lab present=present/></Show>
                 <FamilyPanel lab=lab family=Family::DesktopGrid>
                     <desktop_grid::DgResults lab=lab present=present/>
                 </FamilyPanel>
@@ -509,7 +524,7 @@ fn App() -> impl IntoView {
                     <data_grid::DataGridResults lab=lab present=present/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
-                    <multi_cluster::Cards lab=lab/>
+                    <Show when=move || first_view.get()><multi_cluster::Cards lab=lab/></Show>
                     <Show when=move || charts_on.get()>
                         <multi_cluster::Compare lab=lab/>
                         <multi_cluster::Charts lab=lab present=present/>
@@ -563,15 +578,11 @@ fn start_worker(lab: Lab) {
     }
 }
 
-/// Mounts the page into index.html's `#app`, over the static shell: the skeleton of the cards makes way for the
-/// live ones, the title and the explanation stay.
+/// Mounts the page into index.html's `#app`, under the static shell: the title and the explanation stay, and the
+/// skeleton of the run bar and the cards makes way for the live ones in the next task (`App`).
 pub fn mount() {
     console_error_panic_hook::set_once();
-    let document = web_sys::window().and_then(|w| w.document()).expect("a document");
-    if let Some(skeleton) = document.get_element_by_id("skeleton") {
-        skeleton.remove();
-    }
-    match document.get_element_by_id("app").and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+    match document().get_element_by_id("app").and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
         Some(root) => leptos::mount::mount_to(root, App).forget(),
         None => leptos::mount::mount_to_body(App),
     }
