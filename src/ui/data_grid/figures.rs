@@ -23,8 +23,10 @@ const SEEDS: u64 = 3;
 #[component]
 pub fn DataGridFigures(lab: Lab) -> impl IntoView {
     let number = RwSignal::new(4u32);
-    // values[group][scheme] over seeds, for the figure run last.
-    let values: RwSignal<Vec<[Vec<f64>; 3]>> = RwSignal::new(Vec::new());
+    // values[group][scheme][seed − 1], for the figure run last (None until that run is in). By seed, not in the
+    // order the runs come back: the pool's workers finish them in any order, and a mean summed in another order
+    // can differ in its last bit from the CLI's.
+    let values: RwSignal<Vec<[Vec<Option<f64>>; 3]>> = RwSignal::new(Vec::new());
     let shown = RwSignal::new(None::<u32>);
     let status = RwSignal::new(String::new());
     let start = move |_| {
@@ -40,23 +42,23 @@ pub fn DataGridFigures(lab: Lab) -> impl IntoView {
                     let mut s = base.0.clone();
                     s.set_seed(seed);
                     s.data_grid = Some(f.config(&base.1, g, scheme));
-                    specs.push((g, k));
+                    specs.push((g, k, seed as usize - 1));
                     jobs.push(Job::Run(Box::new(s)));
                 }
             }
         }
         let total = jobs.len();
-        values.set((0..f.groups.len()).map(|_| Default::default()).collect());
+        values.set((0..f.groups.len()).map(|_| std::array::from_fn(|_| vec![None; SEEDS as usize])).collect());
         shown.set(Some(n));
         status.set(format!("running {total} runs…"));
         let metric = f.metric;
         let done = Rc::new(RefCell::new(0usize));
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let (g, k) = specs[i];
+            let (g, k, seed) = specs[i];
             match outcome {
                 Outcome::Finished(r) => {
                     if let AnyReport::DataGrid(r) = *r {
-                        values.update(|v| v[g][k].push(metric.of(&r)));
+                        values.update(|v| v[g][k][seed] = Some(metric.of(&r)));
                     }
                 }
                 Outcome::Failed(m) => status.set(format!("a run failed: {m}")),
@@ -81,10 +83,12 @@ pub fn DataGridFigures(lab: Lab) -> impl IntoView {
         let all = figures();
         let f = all.into_iter().find(|f| f.number == n)?;
         values.with(|v| {
+            // The values in, in seed order.
+            let v: Vec<[Vec<f64>; 3]> = v.iter().map(|g| g.clone().map(|s| s.into_iter().flatten().collect())).collect();
             if v.iter().any(|g| g.iter().any(|s| s.len() < 2)) {
                 return None;
             }
-            let r = FigureResult::of(&f, v);
+            let r = FigureResult::of(&f, &v);
             let rows = r
                 .bars
                 .iter()
