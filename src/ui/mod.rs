@@ -441,11 +441,11 @@ fn App() -> impl IntoView {
     let initial = initial_scenario(&lab);
     lab.scenario.set(initial.clone());
     // The first view (run bar, cards) comes first, in the task after the mount; then each other part of the page is
-    // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for
-    // long (the first call of any code also compiles it, in the browsers that compile WebAssembly lazily). The
-    // lessons and the paper figures come after the simulator, so rendering them later moves nothing in view; a lesson
-    // asked for by the address is part of the first view. On a first open the parts below the first screen wait until its
-    // result is in or the visitor acts (`later.rs`).
+    // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for long
+    // (the first call of any code also compiles it, in the browsers that compile WebAssembly lazily). The lessons and
+    // the paper figures come after the simulator, so rendering them later moves nothing in view; a lesson asked for by
+    // the address is part of the first view. On a first open the parts below the first screen wait until its result is
+    // in or the visitor acts (`later.rs`).
     let [first_view, charts_on, controls_on, lessons_on, paper_on, table_on, trace_on, sweep_on, footer_on] =
         [(); 9].map(|_| RwSignal::new(false));
     lessons_on.set(lesson.is_some());
