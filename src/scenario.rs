@@ -13,6 +13,7 @@ pub use crate::family::contract::{Param, ScenarioError};
 pub use crate::family::multi_cluster::config::{
     ArchitectureConfig, McScenario, PredictorConfig, TraceConfig, WorkloadConfig, DAY, MAX_PERIOD,
 };
+use crate::family::multi_cluster::policy::options::PolicyOptions;
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 
@@ -50,6 +51,7 @@ struct ScenarioFile {
     architecture: ArchitectureConfig,
     selection: SelectionPolicy,
     scheduling: SchedulingPolicy,
+    policy_options: PolicyOptions,
     predictor: PredictorConfig,
     inaccuracy: f64,
     scheduling_period: f64,
@@ -70,6 +72,7 @@ impl Default for ScenarioFile {
             architecture: m.architecture,
             selection: m.selection,
             scheduling: m.scheduling,
+            policy_options: m.policy_options,
             predictor: m.predictor,
             inaccuracy: m.inaccuracy,
             scheduling_period: m.scheduling_period,
@@ -103,6 +106,7 @@ impl<'de> Deserialize<'de> for Scenario {
                 architecture: f.architecture,
                 selection: f.selection,
                 scheduling: f.scheduling,
+                policy_options: f.policy_options,
                 predictor: f.predictor,
                 inaccuracy: f.inaccuracy,
                 scheduling_period: f.scheduling_period,
@@ -120,12 +124,15 @@ impl<'de> Deserialize<'de> for Scenario {
 /// desktop-grid files once did) still read.
 fn unused_multi_cluster_key(f: &ScenarioFile) -> Option<&'static str> {
     let d = McScenario::default();
+    // Files written before the monitoring service's default became periodic carry its earlier default, 0.
+    let earlier = ArchitectureConfig { monitoring_period: 0.0, ..d.architecture.clone() };
     [
         (f.platform != d.platform, "platform"),
         (f.workload != d.workload, "workload"),
-        (f.architecture != d.architecture, "architecture"),
+        (f.architecture != d.architecture && f.architecture != earlier, "architecture"),
         (f.selection != d.selection, "selection"),
         (f.scheduling != d.scheduling, "scheduling"),
+        (f.policy_options != d.policy_options, "policy_options"),
         (f.predictor != d.predictor, "predictor"),
         (f.inaccuracy != d.inaccuracy, "inaccuracy"),
         (f.scheduling_period != d.scheduling_period, "scheduling_period"),

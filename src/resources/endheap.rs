@@ -20,6 +20,23 @@ impl EndHeap {
         self.keys.first().copied()
     }
 
+    /// The smallest key and its slot.
+    pub fn peek_slot(&self) -> Option<(f64, u32)> {
+        Some((*self.keys.first()?, self.slots[0]))
+    }
+
+    /// The key of `slot`, if present.
+    pub fn key(&self, slot: u32) -> Option<f64> {
+        let i = self.pos[slot as usize];
+        (i != ABSENT).then(|| self.keys[i as usize])
+    }
+
+    /// Sets the key of `slot` (inserting it if absent), O(log n).
+    pub fn set(&mut self, slot: u32, key: f64) {
+        self.remove(slot);
+        self.insert(slot, key);
+    }
+
     pub fn insert(&mut self, slot: u32, key: f64) {
         debug_assert_eq!(self.pos[slot as usize], ABSENT);
         self.keys.push(key);

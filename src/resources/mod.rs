@@ -1,10 +1,11 @@
 //! Resources a family may build its platform from: clusters of identical processors with relative speeds, the set
 //! of clusters with a free processor in speed order (`freeset`), and an indexed heap of estimated end times over a
-//! cluster's processors (`endheap`), and the availability profile of a site for advance reservations and
+//! cluster's processors (`endheap`), a Gantt chart of planned work over a cluster's processors (`gantt`), and the availability profile of a site for advance reservations and
 //! conservative backfilling (`profile`). Knows no family.
 
 pub mod endheap;
 pub mod freeset;
+pub mod gantt;
 pub mod profile;
 
 use serde::{Deserialize, Serialize};

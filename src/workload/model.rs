@@ -104,6 +104,47 @@ impl Calibration {
     }
 }
 
+/// How the second parameter of Table 3's normal and log-normal laws is read: N(2.73, 6.1) is printed without
+/// saying whether 6.1 is the standard deviation or the variance (decision and reasoning in docs/model.md, "Which
+/// runtime reading"). Applies to the printed rows (presets) only; an explicit model is always (μ, σ).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormalParam {
+    /// The second parameter is the variance σ²: the Avg row's ART is N(2.73, σ = 2.47).
+    #[default]
+    Variance,
+    /// The second parameter is the standard deviation σ: the Avg row's ART is N(2.73, σ = 6.1).
+    Sd,
+}
+
+impl NormalParam {
+    pub const ALL: [NormalParam; 2] = [NormalParam::Variance, NormalParam::Sd];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NormalParam::Variance => "variance",
+            NormalParam::Sd => "sd",
+        }
+    }
+
+    /// σ from the printed second parameter.
+    pub fn sigma(self, printed: f64) -> f64 {
+        match self {
+            NormalParam::Variance => libm::sqrt(printed),
+            NormalParam::Sd => printed,
+        }
+    }
+
+    /// A printed distribution as this reading reads it (normal and log-normal laws; the others unchanged).
+    pub fn read(self, d: Dist) -> Dist {
+        match d {
+            Dist::Normal { mu, sigma } => Dist::Normal { mu, sigma: self.sigma(sigma) },
+            Dist::LogNormal { mu, sigma } => Dist::LogNormal { mu, sigma: self.sigma(sigma) },
+            other => other,
+        }
+    }
+}
+
 /// The rows of [Iosup08] Table 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Preset {
@@ -181,6 +222,22 @@ impl Preset {
             size: Characteristic::log2(size),
             art: Characteristic::log2(art),
             rtv: Characteristic::log2(rtv),
+        }
+    }
+}
+
+impl Preset {
+    /// The row as a model, its normal and log-normal laws read by `normal` (the printed row is `model()`).
+    pub fn model_read(self, normal: NormalParam) -> BotModel {
+        let m = self.model();
+        let read = |c: Characteristic| Characteristic { dist: normal.read(c.dist), log2: c.log2 };
+        BotModel {
+            users: m.users,
+            iat: read(m.iat),
+            daily_cycle: m.daily_cycle.map(|d| normal.read(d)),
+            size: read(m.size),
+            art: read(m.art),
+            rtv: read(m.rtv),
         }
     }
 }

@@ -29,6 +29,7 @@ pub fn config(architecture: Architecture, selection: SelectionPolicy, scheduling
         fcondor_move: Default::default(),
         selection,
         scheduling,
+        policy_options: Default::default(),
         predictor: PredictorModel::LastValue,
         predictor_input: PredictorInput::Batch,
         inaccuracy: 0.0,

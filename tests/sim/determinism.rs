@@ -27,7 +27,7 @@ fn same_seed_same_report() {
 fn another_policy_sees_the_same_workload() {
     let base = small(9);
     let reference = run::prepare(&base).unwrap().generated.workload;
-    for scheduling in ["ECT", "RR", "WQR-3", "ECT-P"] {
+    for scheduling in ["ECT", "RR", "WQR4x", "ECT-P"] {
         for (selection, arch) in [("S-U-RR", "sep-c"), ("S-BoT", "fcondor"), ("S-T", "csp")] {
             let mut s = base.clone();
             s.scheduling = scheduling.parse().unwrap();

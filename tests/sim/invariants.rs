@@ -90,7 +90,7 @@ fn invariants_hold_over_random_scenarios() {
             // Every replica of a finished task was cancelled; the rest were still running at the horizon.
             assert!(m.tasks.replicas_cancelled > 0 || m.tasks.finished < m.tasks.tasks, "{label}");
         }
-        let max_copies = 1 + sim.config().scheduling.build().max_replicas();
+        let max_copies = 1 + sim.config().scheduling.build(&sim.config().policy_options).max_replicas();
         assert!(m.tasks.replicas_started <= m.tasks.tasks * u64::from(max_copies - 1), "{label}");
         for t in 0..w.tasks() {
             let (st, en) = (sim.task_start(t), sim.task_end(t));

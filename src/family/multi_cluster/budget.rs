@@ -255,13 +255,7 @@ pub fn estimate(s: &McScenario, trace: Option<&TraceSize>) -> Estimate {
     let horizon = s.horizon.unwrap_or(period + 30.0 * DAY);
     let interval = s.sample_interval.unwrap_or((period / 720.0).max(60.0));
     let samples = horizon / interval;
-    let copies = 1.0
-        + f64::from(match s.scheduling {
-            crate::family::multi_cluster::policy::scheduling::SchedulingPolicy::Rr
-            | crate::family::multi_cluster::policy::scheduling::SchedulingPolicy::Stfr => 1,
-            crate::family::multi_cluster::policy::scheduling::SchedulingPolicy::Wqr { replicas } => replicas,
-            _ => 0,
-        });
+    let copies = 1.0 + f64::from(s.scheduling.build(&s.policy_options).max_replicas());
     let stale = s.architecture.kind == super::architecture::Architecture::Csp && s.architecture.monitoring_period > 0.0;
     let periodic = if stale { horizon / s.scheduling_period + horizon / s.architecture.monitoring_period } else { 0.0 };
     // An arrival per BoT, an end per copy of a task, the periodic passes; drawing a login period costs about an event.

@@ -5,6 +5,7 @@
 
 use super::architecture::{Architecture, EligibleSet, FcondorMove};
 use super::platform::PlatformSpec;
+use super::policy::options::PolicyOptions;
 use super::policy::predictor::{PredictorInput, PredictorModel};
 use super::policy::scheduling::SchedulingPolicy;
 use super::policy::selection::SelectionPolicy;
@@ -13,7 +14,7 @@ use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
 use crate::trace::Format;
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::generators::Generator;
-use crate::workload::model::{BotModel, Calibration, Preset};
+use crate::workload::model::{BotModel, Calibration, NormalParam, Preset};
 use crate::workload::streams::{LoadSplit, Streams};
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +36,8 @@ pub struct McScenario {
     pub selection: SelectionPolicy,
     /// Task-scheduling policy ([Iosup08] §2.4).
     pub scheduling: SchedulingPolicy,
+    /// Readings of the policies' definitions: DFPLT's unranked clusters, WQR4x, S-U-Prio's order (docs/model.md).
+    pub policy_options: PolicyOptions,
     /// Runtime predictor used by ECT-P ([Iosup08] §3.7).
     pub predictor: PredictorConfig,
     /// Maximum runtime-estimate inaccuracy I, percent: each estimate is max(R + (E/100)·R, 1), E ~ U[−I, I] ([Iosup08] §5.3).
@@ -56,6 +59,7 @@ impl Default for McScenario {
             architecture: ArchitectureConfig::default(),
             selection: SelectionPolicy::ST,
             scheduling: SchedulingPolicy::Fplt,
+            policy_options: PolicyOptions::default(),
             predictor: PredictorConfig::default(),
             inaccuracy: 0.0,
             scheduling_period: 60.0,
@@ -90,6 +94,9 @@ pub struct WorkloadConfig {
     pub load_split: LoadSplit,
     /// The unit and bounds of the model's runtimes (ART, RTV).
     pub calibration: Calibration,
+    /// Whether the second parameter of the preset row's normal laws is a variance (default) or a standard
+    /// deviation ([Iosup08] Table 3 does not say; docs/model.md).
+    pub normal_param: NormalParam,
     /// A trace replayed as it is instead of the model (absent from the JSON when null, so scenarios without one
     /// serialise as before).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -151,6 +158,7 @@ impl Default for WorkloadConfig {
             streams: Streams::PerCluster,
             load_split: LoadSplit::Equal,
             calibration: Calibration::Minutes,
+            normal_param: NormalParam::Variance,
             trace: None,
             generator: None,
         }
@@ -158,9 +166,9 @@ impl Default for WorkloadConfig {
 }
 
 impl WorkloadConfig {
-    /// The model in force: the explicit one, else the preset's.
+    /// The model in force: the explicit one, else the preset's row read by `normal_param`.
     pub fn bot_model(&self) -> BotModel {
-        self.model.clone().unwrap_or_else(|| self.preset.model())
+        self.model.clone().unwrap_or_else(|| self.preset.model_read(self.normal_param))
     }
 }
 
@@ -169,7 +177,8 @@ impl WorkloadConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct ArchitectureConfig {
     pub kind: Architecture,
-    /// csp only: period of the monitoring service that reports free processors, seconds; 0 = always exact.
+    /// csp only: period of the monitoring service that reports free processors, seconds (default 60 s, the
+    /// period of the RMs' periodic pass; docs/model.md); 0 = always exact.
     pub monitoring_period: f64,
     /// When an RM forms its next eligible set: once the current one is dispatched (default) or completed.
     pub eligible_set: EligibleSet,
@@ -181,7 +190,7 @@ impl Default for ArchitectureConfig {
     fn default() -> Self {
         ArchitectureConfig {
             kind: Architecture::Csp,
-            monitoring_period: 0.0,
+            monitoring_period: 60.0,
             eligible_set: EligibleSet::Dispatched,
             fcondor_move: FcondorMove::Task,
         }
@@ -393,6 +402,13 @@ pub const PARAMS: &[Param] = &[
                   gives the task counts of [Iosup08] §4.2) or seconds, [1 s, 2^20 s] (the earlier reading)",
     },
     Param {
+        path: "workload.normal_param",
+        unit: "",
+        allowed: "variance, sd",
+        meaning: "the second parameter of the preset row's normal laws (Avg ART N(2.73, 6.1)): a variance (default) \
+                  or a standard deviation; [Iosup08] does not say (docs/model.md)",
+    },
+    Param {
         path: "workload.trace",
         unit: "",
         allowed: "null or {path, delta, split_parallel, same_user, format}",
@@ -495,6 +511,25 @@ pub const PARAMS: &[Param] = &[
         meaning: "users per stream",
     },
     Param {
+        path: "policy_options.dfplt_unranked",
+        unit: "",
+        allowed: "first, reference, last",
+        meaning: "DFPLT: where a cluster with no completed task yet ranks: before every ranked one (default), at \
+                  speed 1.0, or after every ranked one",
+    },
+    Param {
+        path: "policy_options.wqr4x",
+        unit: "",
+        allowed: "replicas, copies",
+        meaning: "the paper's WQR4x: four replicas per task (default, [Iosup08] §2.4's naming) or four copies in all",
+    },
+    Param {
+        path: "policy_options.prio_order",
+        unit: "",
+        allowed: "rank, cluster",
+        meaning: "S-U-Prio: users ranked by their Zipf rank in their stream (default), or every user of cluster 0 first",
+    },
+    Param {
         path: "architecture.kind",
         unit: "",
         allowed: "sep-c, csp, fcondor",
@@ -504,7 +539,7 @@ pub const PARAMS: &[Param] = &[
         path: "architecture.monitoring_period",
         unit: "s",
         allowed: "0 – 86 400",
-        meaning: "csp: how often free processors are reported; 0 = exact",
+        meaning: "csp: how often free processors are reported (default 60); 0 = exact",
     },
     Param {
         path: "architecture.eligible_set",

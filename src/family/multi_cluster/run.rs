@@ -190,6 +190,7 @@ pub fn sim_config(s: &McScenario) -> SimConfig {
         fcondor_move: s.architecture.fcondor_move,
         selection: s.selection,
         scheduling: s.scheduling,
+        policy_options: s.policy_options,
         predictor: s.predictor.model,
         predictor_input: s.predictor.input,
         inaccuracy: s.inaccuracy,

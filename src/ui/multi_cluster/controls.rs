@@ -100,7 +100,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
     let replicas = Memo::new(move |_| {
         sc.with(|s| match s.multi_cluster.scheduling {
             SchedulingPolicy::Wqr { replicas } => replicas.to_string(),
-            _ => "3".to_string(),
+            _ => "2".to_string(),
         })
     });
     let is_csp = Memo::new(move |_| sc.with(|s| s.multi_cluster.architecture.kind == Architecture::Csp));
@@ -306,8 +306,8 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         })}
         {field(lab, "Task scheduling (Iosup et al. 2008, §2.4, Table 1)", "Which eligible task goes to which cluster. (R, T): what the policy knows of resources and of task runtimes — K known, H from history, U unknown.", "scheduling", view! {
             <select id="scheduling" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "scheduling", |s| {
-                s.multi_cluster.scheduling = SchedulingPolicy::ALL.into_iter().find(|p| p.kind() == v).ok_or_else(|| format!("{v:?}: not a task-scheduling policy"))?; Ok(()) }) }>
-                {SchedulingPolicy::ALL.into_iter().map(|policy| {
+                s.multi_cluster.scheduling = SchedulingPolicy::MENU.into_iter().find(|p| p.kind() == v).ok_or_else(|| format!("{v:?}: not a task-scheduling policy"))?; Ok(()) }) }>
+                {SchedulingPolicy::MENU.into_iter().map(|policy| {
                     let name = policy.kind();
                     let (r, t) = policy.information();
                     view! { <option value=name selected=move || scheduling_name.get() == name>{format!("{name} ({r:?}, {t:?})")}</option> }
@@ -316,7 +316,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             <div class="policy-info" id="policy-info">{policy_info}</div>
         })}
         <div class="field" style=move || if scheduling_name.get() == "WQR" { "" } else { "display:none" }>
-            <label for="replicas" title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x (4 copies) is WQR-3.">"WQR replicas"</label>
+            <label for="replicas" title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x is its own menu entry (four replicas by default; policy_options.wqr4x).">"WQR replicas"</label>
             {number_input(lab, "replicas", "scheduling", "1", replicas, |s, t| { s.multi_cluster.scheduling = format!("WQR-{}", t.trim()).parse()?; Ok(()) })}
         </div>
         <div class="field" style=move || if scheduling_name.get() == "ECT-P" { "" } else { "display:none" }>

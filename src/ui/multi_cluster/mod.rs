@@ -428,7 +428,7 @@ pub(crate) fn ClassTable(lab: Lab) -> impl IntoView {
 pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
     let policies = RwSignal::new(vec!["FPLT".to_string(), "ECT".to_string(), "RR".to_string()]);
     let loads = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95];
-    let all = ["ECT", "FPLT", "RR", "WQR-3", "DFPLT", "ECT-P", "STFR", "FPF"];
+    let all = ["ECT", "FPLT", "RR", "WQR4x", "DFPLT", "ECT-P", "STFR", "FPF"];
     let start = move |_| {
         let base = lab.scenario.get_untracked();
         let mut jobs = Vec::new();

@@ -135,7 +135,7 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
             rank_claim(r, says[0], "ECT", 1, Metric::Nsl, &all_x),
             rank_claim(r, says[1], "STFR", 0, Metric::Nsl, &all_x),
             rank_claim(r, says[2], "FPF", 0, Metric::Makespan, &all_x),
-            rank_claim(r, says[3], "WQR-3", f.series.len() - 1, Metric::Nsl, &[all_x.len() - 1]),
+            rank_claim(r, says[3], "WQR4x", f.series.len() - 1, Metric::Nsl, &[all_x.len() - 1]),
             pair_claim(r, says[4], "FPLT", "DFPLT", Metric::Makespan, &all_x),
             pair_claim(r, says[4], "ECT", "ECT-P", Metric::Makespan, &all_x),
         ],

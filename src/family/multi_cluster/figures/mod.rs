@@ -122,7 +122,7 @@ fn figure(id: FigureId) -> Figure {
     let loads = STUDY_LOADS.to_vec();
     let load_names = loads.iter().map(|l| format!("{:.0}%", l * 100.0)).collect();
     let classes: Vec<String> = SIZE_CLASSES.iter().map(|c| c.0.to_string()).collect();
-    // The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x is WQR with 3 extra copies).
+    // The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x as policy_options.wqr4x reads it).
     let sched = SchedulingPolicy::ALL.map(SchedulingPolicy::name).to_vec();
     let base = Figure {
         id,
@@ -160,7 +160,7 @@ fn figure(id: FigureId) -> Figure {
             title: "Scheduling policies against the load, csp/S-T",
             section: "§5.1, Table 5 row 1",
             paper_setup: "csp, S-T, all scheduling policies, realistic Avg workloads, load 20–95%, no inaccuracy.",
-            our_setup: "Seven loads (20, 35, 50, 60, 70, 80, 95%); WQR4x is WQR-3 (three extra copies).",
+            our_setup: "Seven loads (20, 35, 50, 60, 70, 80, 95%); WQR4x is WQR with four replicas (policy_options.wqr4x).",
             paper_says: &[
                 "FPLT has the lowest overall MS, and ECT has the second lowest overall NSL",
                 "STFR has the best overall NSL",

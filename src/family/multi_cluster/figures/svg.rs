@@ -50,13 +50,9 @@ pub fn figure_svg(r: &FigureResult) -> String {
     s
 }
 
-/// The paper's name for a series (WQR-3 is its WQR4x).
+/// The paper's name for a series.
 pub fn label(name: &str) -> String {
-    if name == "WQR-3" {
-        "WQR4x (WQR-3)".into()
-    } else {
-        name.into()
-    }
+    name.into()
 }
 
 fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {

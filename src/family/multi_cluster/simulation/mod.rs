@@ -11,12 +11,13 @@ mod rm;
 use crate::engine::{stream_seed, EventQueue};
 use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove};
 use crate::family::multi_cluster::platform::Cluster;
+use crate::family::multi_cluster::policy::options::PolicyOptions;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel, PredictorState};
 use crate::family::multi_cluster::policy::scheduling::{Choice, Estimate, ResourceView, SchedulingPolicy};
 use crate::family::multi_cluster::policy::selection::{SelectionPolicy, SelectionView};
-use crate::resources::endheap::EndHeap;
+use crate::resources::gantt::{Gantt, Planned};
 use crate::workload::Workload;
-use rm::{Part, Rm};
+use rm::{Part, PlannedTask, Rm};
 
 /// What the run loop needs besides the workload and the clusters.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +31,8 @@ pub struct SimConfig {
     pub fcondor_move: FcondorMove,
     pub selection: SelectionPolicy,
     pub scheduling: SchedulingPolicy,
+    /// The readings of the policies' definitions (DFPLT's unranked clusters, WQR4x, S-U-Prio's order).
+    pub policy_options: PolicyOptions,
     pub predictor: PredictorModel,
     pub predictor_input: PredictorInput,
     /// Maximum estimate inaccuracy I, percent.
@@ -63,10 +66,11 @@ struct ClusterState {
     processors: u32,
     free: Vec<u32>,
     busy: u32,
-    /// Tasks sent by the global RM that found no free processor (csp with stale information), FCFS.
-    local_queue: std::collections::VecDeque<(u32, u32)>,
-    /// Estimated end times of running copies, for ECT (empty otherwise).
-    ends: EndHeap,
+    /// Tasks sent by the global RM that found no free processor (csp with stale information), FCFS, with their
+    /// place in ECT's chart.
+    local_queue: std::collections::VecDeque<(u32, u32, Option<Planned>)>,
+    /// ECT's Gantt chart of the cluster (None for the other policies).
+    chart: Option<Gantt>,
     /// Busy processor-seconds up to `last_change`.
     busy_area: f64,
     last_change: f64,
@@ -150,6 +154,8 @@ pub struct Simulation {
     proc_bot: Vec<u32>,
     /// Ring of processors running copies of the same task.
     proc_next_copy: Vec<u32>,
+    /// Where ECT planned the task a processor runs (empty for the other policies).
+    proc_plan: Vec<Option<Planned>>,
     // Tasks.
     task_start: Vec<f64>,
     task_end: Vec<f64>,
@@ -202,7 +208,7 @@ impl Simulation {
     pub fn new(cfg: SimConfig, clusters: Vec<Cluster>, workload: Workload) -> Self {
         let speed: Vec<f64> = clusters.iter().map(|c| c.speed).collect();
         let total_processors: u64 = clusters.iter().map(|c| u64::from(c.processors)).sum();
-        let probe = cfg.scheduling.build();
+        let probe = cfg.scheduling.build(&cfg.policy_options);
         let tracks_ends = probe.uses_end_estimates();
         let uses_prediction = probe.estimate() == Estimate::Predicted;
         let mut states = Vec::with_capacity(clusters.len());
@@ -219,21 +225,28 @@ impl Simulation {
                 free,
                 busy: 0,
                 local_queue: Default::default(),
-                ends: EndHeap::new(if tracks_ends { c.processors as usize } else { 0 }),
+                chart: tracks_ends.then(|| Gantt::new(c.processors)),
                 busy_area: 0.0,
                 last_change: 0.0,
             });
             first += c.processors;
         }
         let n_users = workload.users.max(workload.bots.iter().map(|b| b.user + 1).max().unwrap_or(0)) as usize;
+        // Per-cluster streams number user r of stream c as c · n + r (S-U-Prio's rank order needs n).
+        let per_stream = if !workload.bots.is_empty() && workload.bots.iter().all(|b| b.home.is_some()) {
+            Some(workload.users / clusters.len() as u32).filter(|&n| n * clusters.len() as u32 == workload.users)
+        } else {
+            None
+        };
+        let per_stream = per_stream.unwrap_or(0);
         let (rms, rm_of_cluster) = match cfg.architecture {
             Architecture::Csp => {
                 let mut all: Vec<u32> = (0..clusters.len() as u32).collect();
                 all.sort_by(|&a, &b| speed[b as usize].total_cmp(&speed[a as usize]).then(a.cmp(&b)));
-                (vec![Rm::new(&cfg, all, &speed, n_users)], vec![0; clusters.len()])
+                (vec![Rm::new(&cfg, all, &speed, n_users, per_stream)], vec![0; clusters.len()])
             }
             Architecture::SepC | Architecture::Fcondor => (
-                (0..clusters.len() as u32).map(|c| Rm::new(&cfg, vec![c], &speed, n_users)).collect(),
+                (0..clusters.len() as u32).map(|c| Rm::new(&cfg, vec![c], &speed, n_users, per_stream)).collect(),
                 (0..clusters.len() as u32).collect(),
             ),
         };
@@ -262,6 +275,7 @@ impl Simulation {
             proc_start: vec![0.0; total_processors as usize],
             proc_next_copy: (0..total_processors as u32).collect(),
             proc_bot: vec![0; total_processors as usize],
+            proc_plan: if tracks_ends { vec![None; total_processors as usize] } else { Vec::new() },
             proc_cluster,
             task_start: vec![f64::NAN; tasks],
             task_end: vec![f64::NAN; tasks],
@@ -664,11 +678,13 @@ impl Simulation {
             match self.choose(r, estimate) {
                 Choice::Start(c) => {
                     self.rms[r].pop_eligible();
-                    self.dispatch(r, task, bot, c, estimate);
+                    let plan = self.plan(c, estimate);
+                    self.dispatch(r, task, bot, c, plan);
                 }
                 Choice::Reserve(c) => {
                     self.rms[r].pop_eligible();
-                    self.rms[r].reserve(c, task, bot, estimate);
+                    let plan = self.plan(c, estimate).expect("only policies with a chart queue at a cluster");
+                    self.rms[r].reserve(c, PlannedTask { task, bot, plan });
                 }
                 Choice::Wait => break,
             }
@@ -678,20 +694,27 @@ impl Simulation {
         }
     }
 
-    /// A reserved task goes first to its cluster once that has a free processor (as its RM sees it).
+    /// The tasks queued at cluster c start, first come first served, while it has free processors (as its RM
+    /// sees them).
     fn serve_reservation(&mut self, r: usize, c: u32) {
-        if self.rms[r].reserved[c as usize] && self.rms[r].free_set.contains(c) {
-            if let Some((task, bot, estimate)) = self.rms[r].take_reservation(c) {
-                self.dispatch(r, task, bot, c, estimate);
-            }
+        while self.rms[r].queued[c as usize] > 0 && self.rms[r].free_set.contains(c) {
+            let q = self.rms[r].take_reservation(c).expect("queued");
+            self.dispatch(r, q.task, q.bot, c, Some(q.plan));
         }
+    }
+
+    /// Enters a task placed on cluster c in the cluster's chart (policies that keep one).
+    fn plan(&mut self, c: u32, estimate: f64) -> Option<Planned> {
+        let now = self.now();
+        let speed = self.speed[c as usize];
+        self.clusters[c as usize].chart.as_mut().map(|g| g.plan(now, estimate / speed).0)
     }
 
     /// RM r's scheduling policy places a task of runtime estimate `estimate`, on the RM's view of the clusters.
     fn choose(&mut self, r: usize, estimate: f64) -> Choice {
         let clusters = &self.clusters;
         let now = self.queue.now();
-        let earliest_end = |c: u32| clusters[c as usize].ends.peek().unwrap_or(now);
+        let free_at = |c: u32| clusters[c as usize].chart.as_ref().map_or(now, |g| g.free_at(now));
         let rm = &mut self.rms[r];
         let view = ResourceView {
             now,
@@ -699,27 +722,27 @@ impl Simulation {
             managed: &rm.managed,
             free: &rm.free_set,
             free_count: &rm.view,
-            earliest_end: &earliest_end,
-            reserved: &rm.reserved,
+            free_at: &free_at,
+            queued: &rm.queued,
         };
         rm.scheduling.choose(estimate, &view)
     }
 
     /// The RM sends a task to a cluster: it starts at once if a processor is free, else it joins the cluster's
     /// FCFS queue (only possible when the RM's information is stale).
-    fn dispatch(&mut self, r: usize, task: u32, bot: u32, c: u32, estimate: f64) {
+    fn dispatch(&mut self, r: usize, task: u32, bot: u32, c: u32, plan: Option<Planned>) {
         if self.stale_view {
             let v = self.rms[r].view(c);
             self.rms[r].set_view(c, v.saturating_sub(1));
         }
         if self.clusters[c as usize].free.is_empty() {
-            self.clusters[c as usize].local_queue.push_back((task, bot));
+            self.clusters[c as usize].local_queue.push_back((task, bot, plan));
         } else {
-            self.start(task, bot, c, estimate, None);
+            self.start(task, bot, c, None, plan);
         }
     }
 
-    fn start(&mut self, task: u32, bot: u32, c: u32, estimate: f64, copy_of: Option<u32>) {
+    fn start(&mut self, task: u32, bot: u32, c: u32, copy_of: Option<u32>, plan: Option<Planned>) {
         let now = self.now();
         let cs = &mut self.clusters[c as usize];
         let p = cs.free.pop().expect("a free processor");
@@ -727,9 +750,6 @@ impl Simulation {
         cs.last_change = now;
         cs.busy += 1;
         let speed = cs.speed;
-        if self.tracks_ends {
-            cs.ends.insert(p - cs.first_proc, now + estimate / speed);
-        }
         let free_left = cs.free.len() as u32;
         self.account_busy(now);
         self.busy += 1;
@@ -738,6 +758,9 @@ impl Simulation {
         self.proc_gen[pi] = self.proc_gen[pi].wrapping_add(1);
         self.proc_start[pi] = now;
         self.proc_bot[pi] = bot;
+        if self.tracks_ends {
+            self.proc_plan[pi] = plan;
+        }
         match copy_of {
             Some(q) => {
                 self.proc_next_copy[pi] = self.proc_next_copy[q as usize];
@@ -785,8 +808,8 @@ impl Simulation {
         cs.busy_area += f64::from(cs.busy) * (now - cs.last_change);
         cs.last_change = now;
         cs.busy -= 1;
-        if self.tracks_ends {
-            cs.ends.remove(p - cs.first_proc);
+        if let (Some(g), Some(plan)) = (cs.chart.as_mut(), self.proc_plan.get_mut(pi).and_then(Option::take)) {
+            g.ended(plan, now);
         }
         cs.free.push(p);
         let free_now = cs.free.len() as u32;
@@ -853,10 +876,8 @@ impl Simulation {
         // Freed processors first serve their cluster's local FCFS queue, then the RMs schedule.
         for &fc in &freed {
             while !self.clusters[fc as usize].local_queue.is_empty() && !self.clusters[fc as usize].free.is_empty() {
-                let (t, b) = self.clusters[fc as usize].local_queue.pop_front().expect("non-empty");
-                let kind = self.rms[self.rm_of_cluster[fc as usize] as usize].scheduling.estimate();
-                let est = self.estimate_for(kind, t as usize, b as usize);
-                self.start(t, b, fc, est, None);
+                let (t, b, plan) = self.clusters[fc as usize].local_queue.pop_front().expect("non-empty");
+                self.start(t, b, fc, None, plan);
             }
         }
         for &fc in &freed {
@@ -899,9 +920,7 @@ impl Simulation {
                 self.rms[r].set_view(c, v.saturating_sub(1));
             }
             let bot = self.proc_bot[proc as usize];
-            let kind = self.rms[r].scheduling.estimate();
-            let est = self.estimate_for(kind, task as usize, bot as usize);
-            self.start(task, bot, c, est, Some(proc));
+            self.start(task, bot, c, Some(proc), None);
             if self.task_copies[task as usize] < limit as u8 {
                 self.rms[r].push_replicable(task, proc);
             }

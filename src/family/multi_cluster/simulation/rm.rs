@@ -4,9 +4,18 @@
 use super::dheap::{DHeap, Entry};
 use super::SimConfig;
 use crate::family::multi_cluster::policy::scheduling::{TaskOrder, TaskScheduling};
-use crate::family::multi_cluster::policy::selection::{QueueIndex, Selection, TaskSelection};
+use crate::family::multi_cluster::policy::selection::{QueueIndex, Selection, SelectionPolicy, TaskSelection};
 use crate::resources::freeset::FreeSet;
+use crate::resources::gantt::Planned;
 use std::collections::{BTreeSet, VecDeque};
+
+/// A task planned on a cluster by ECT: the task, its BoT and its place in the chart.
+#[derive(Clone, Copy, Debug)]
+pub struct PlannedTask {
+    pub task: u32,
+    pub bot: u32,
+    pub plan: Planned,
+}
 
 /// Consecutive tasks `start..end` of BoT `bot` waiting at one RM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +51,10 @@ pub struct Rm {
     pub max_replicas: u32,
     fifo: VecDeque<Part>,
     per_user: Vec<VecDeque<Part>>,
+    /// Users with waiting tasks, by their key: the user id, or S-U-Prio's priority (`prio`).
     pub waiting_users: BTreeSet<u32>,
+    /// S-U-Prio: (key of each user, user of each key), so that the set's first user is the highest priority.
+    prio: Option<(Vec<u32>, Vec<u32>)>,
     /// Tasks waiting at this RM: in its queue or its eligible set, not yet dispatched.
     pub waiting: u64,
     /// Tasks that entered this RM's eligible set and have not finished (sent or not).
@@ -50,18 +62,18 @@ pub struct Rm {
     eligible: Eligible,
     /// Running tasks that may get another copy, with a processor running one, in dispatch order.
     replicable: VecDeque<(u32, u32)>,
-    /// ECT: per cluster, the task (task, bot, estimate) waiting for its next free processor.
-    pub reservation: Vec<Option<(u32, u32, f64)>>,
-    /// reservation[c].is_some(), as the policies see it.
-    pub reserved: Vec<bool>,
-    /// Number of reservations held.
+    /// ECT: per cluster, the tasks planned there that wait for a processor, first come first served.
+    planned: Vec<VecDeque<PlannedTask>>,
+    /// planned[c].len(), as the policies see it.
+    pub queued: Vec<u32>,
+    /// Tasks planned on clusters and not started, over all clusters.
     pub reserved_count: u64,
 }
 
 impl Rm {
-    pub fn new(cfg: &SimConfig, managed: Vec<u32>, speed: &[f64], users: usize) -> Self {
+    pub fn new(cfg: &SimConfig, managed: Vec<u32>, speed: &[f64], users: usize, per_stream: u32) -> Self {
         let selection = cfg.selection.build();
-        let scheduling = cfg.scheduling.build();
+        let scheduling = cfg.scheduling.build(&cfg.policy_options);
         let index = selection.index();
         let order = scheduling.order();
         Rm {
@@ -77,6 +89,16 @@ impl Rm {
             fifo: VecDeque::new(),
             per_user: if index == QueueIndex::PerUser { vec![VecDeque::new(); users] } else { Vec::new() },
             waiting_users: BTreeSet::new(),
+            prio: (cfg.selection == SelectionPolicy::SUPrio).then(|| {
+                let streams = if per_stream > 0 { users as u32 / per_stream } else { 1 };
+                let key: Vec<u32> =
+                    (0..users as u32).map(|u| cfg.policy_options.prio_order.key(u, per_stream, streams)).collect();
+                let mut user = vec![0; users];
+                for (u, &k) in key.iter().enumerate() {
+                    user[k as usize] = u as u32;
+                }
+                (key, user)
+            }),
             waiting: 0,
             unfinished: 0,
             eligible: match order {
@@ -84,25 +106,24 @@ impl Rm {
                 _ => Eligible::Heap(DHeap::default()),
             },
             replicable: VecDeque::new(),
-            reservation: vec![None; speed.len()],
-            reserved: vec![false; speed.len()],
+            planned: vec![VecDeque::new(); speed.len()],
+            queued: vec![0; speed.len()],
             reserved_count: 0,
         }
     }
 
-    /// A task waits for a processor of cluster c (ECT's Gantt chart, one task deep per cluster).
-    pub fn reserve(&mut self, c: u32, task: u32, bot: u32, estimate: f64) {
-        debug_assert!(self.reservation[c as usize].is_none());
-        self.reservation[c as usize] = Some((task, bot, estimate));
-        self.reserved[c as usize] = true;
+    /// A task planned on cluster c joins the back of its queue (ECT's Gantt chart).
+    pub fn reserve(&mut self, c: u32, task: PlannedTask) {
+        self.planned[c as usize].push_back(task);
+        self.queued[c as usize] += 1;
         self.reserved_count += 1;
     }
 
-    /// Takes the reservation of cluster c, if any.
-    pub fn take_reservation(&mut self, c: u32) -> Option<(u32, u32, f64)> {
-        let r = self.reservation[c as usize].take();
+    /// Takes the first task queued at cluster c, if any.
+    pub fn take_reservation(&mut self, c: u32) -> Option<PlannedTask> {
+        let r = self.planned[c as usize].pop_front();
         if r.is_some() {
-            self.reserved[c as usize] = false;
+            self.queued[c as usize] -= 1;
             self.reserved_count -= 1;
         }
         r
@@ -144,7 +165,8 @@ impl Rm {
             QueueIndex::Fifo => self.fifo.push_back(part),
             QueueIndex::PerUser => {
                 self.per_user[user as usize].push_back(part);
-                self.waiting_users.insert(user);
+                let key = self.key(user);
+                self.waiting_users.insert(key);
             }
         }
     }
@@ -205,6 +227,16 @@ impl Rm {
         self.waiting -= 1;
     }
 
+    /// The key of user u in `waiting_users`.
+    fn key(&self, u: u32) -> u32 {
+        self.prio.as_ref().map_or(u, |(key, _)| key[u as usize])
+    }
+
+    /// The user of a key of `waiting_users`.
+    fn user(&self, k: u32) -> u32 {
+        self.prio.as_ref().map_or(k, |(_, user)| user[k as usize])
+    }
+
     /// Carries out a selection decision: moves waiting parts into the (empty) eligible set.
     pub fn apply_selection(&mut self, decision: Selection, estimate: &dyn Fn(u32) -> f64) {
         match decision {
@@ -216,7 +248,8 @@ impl Rm {
                     }
                 }
                 QueueIndex::PerUser => {
-                    while let Some(u) = self.waiting_users.pop_first() {
+                    while let Some(k) = self.waiting_users.pop_first() {
+                        let u = self.user(k);
                         while let Some(p) = self.per_user[u as usize].pop_front() {
                             self.push_eligible(p, estimate);
                         }
@@ -234,11 +267,12 @@ impl Rm {
                     }
                 }
             }
-            Selection::UserTasks(u) => {
+            Selection::UserTasks(k) => {
+                let u = self.user(k);
                 while let Some(p) = self.per_user[u as usize].pop_front() {
                     self.push_eligible(p, estimate);
                 }
-                self.waiting_users.remove(&u);
+                self.waiting_users.remove(&k);
             }
             Selection::UserOldestBot(u) => {
                 if let Some(first) = self.per_user[u as usize].pop_front() {

@@ -1,16 +1,30 @@
 //! DFPLT (H,K): the largest task to the free cluster with the best performance rank, where a cluster's rank is
-//! the speed observed on its last completed task, estimate / elapsed ([Iosup08] §2.4; [Iosup08] §5.3). Before a cluster has
-//! completed a task its speed is unknown and taken as the reference speed 1.0.
+//! the speed observed on its last completed task, estimate / elapsed ([Iosup08] §2.4). A cluster on which no task
+//! has completed has no rank yet; where it stands is a reading (`policy_options.dfplt_unranked`).
+use super::super::options::Unranked;
 use super::{Choice, Estimate, ResourceView, TaskOrder, TaskScheduling};
 
-#[derive(Default)]
 pub struct DynamicFplt {
+    /// Observed speed per cluster; NaN: none observed yet.
     observed: Vec<f64>,
+    unranked: f64,
 }
 
 impl DynamicFplt {
+    pub fn new(unranked: Unranked) -> Self {
+        let unranked = match unranked {
+            Unranked::First => f64::INFINITY,
+            Unranked::Reference => 1.0,
+            Unranked::Last => f64::NEG_INFINITY,
+        };
+        DynamicFplt { observed: Vec::new(), unranked }
+    }
+
     fn rank(&self, c: u32) -> f64 {
-        self.observed.get(c as usize).copied().unwrap_or(1.0)
+        match self.observed.get(c as usize) {
+            Some(&r) if !r.is_nan() => r,
+            _ => self.unranked,
+        }
     }
 }
 
@@ -39,7 +53,7 @@ impl TaskScheduling for DynamicFplt {
         if elapsed > 0.0 {
             let c = cluster as usize;
             if self.observed.len() <= c {
-                self.observed.resize(c + 1, 1.0);
+                self.observed.resize(c + 1, f64::NAN);
             }
             self.observed[c] = estimate / elapsed;
         }

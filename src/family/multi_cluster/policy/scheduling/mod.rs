@@ -6,6 +6,7 @@ mod fpf;
 mod fplt;
 mod replicating;
 
+use super::options::PolicyOptions;
 use crate::resources::freeset::FreeSet;
 use serde::{Deserialize, Serialize};
 
@@ -43,11 +44,12 @@ pub struct ResourceView<'a> {
     pub free: &'a FreeSet,
     /// The same information as counts per cluster (free processors as the RM sees them).
     pub free_count: &'a [u32],
-    /// For a cluster without a free processor: the estimated time its first processor frees, from the runtime
-    /// estimates of its running tasks (≥ now). Only meaningful for policies with `uses_end_estimates`.
-    pub earliest_end: &'a dyn Fn(u32) -> f64,
-    /// Per cluster: a task already waits for its next free processor (ECT's reservations).
-    pub reserved: &'a [bool],
+    /// The earliest time (≥ now) a task planned now could start on a cluster, from the RM's Gantt chart of the
+    /// estimated ends of the cluster's running tasks and of the tasks already planned there. Only meaningful for
+    /// policies with `uses_end_estimates`.
+    pub free_at: &'a dyn Fn(u32) -> f64,
+    /// Per cluster: tasks planned there that wait in its queue for a processor (ECT's cluster queues).
+    pub queued: &'a [u32],
 }
 
 /// The decision for the task at the head of the eligible order.
@@ -55,7 +57,7 @@ pub struct ResourceView<'a> {
 pub enum Choice {
     /// Send it to this cluster now.
     Start(u32),
-    /// The task waits for the next free processor of this busy cluster; the RM goes on with the next task.
+    /// Send it to this cluster's queue, behind the tasks planned there; the RM goes on with the next task.
     Reserve(u32),
     /// Keep it, and everything behind it, until the next scheduling pass.
     Wait,
@@ -84,7 +86,7 @@ pub trait TaskScheduling {
     }
     /// Which estimate the policy wants.
     fn estimate(&self) -> Estimate;
-    /// True when `ResourceView::earliest_end` must be maintained.
+    /// True when the Gantt chart behind `ResourceView::free_at` must be maintained.
     fn uses_end_estimates(&self) -> bool {
         false
     }
@@ -98,11 +100,12 @@ pub enum SchedulingPolicy {
     Ect,
     Fplt,
     Rr,
-    /// Work Queue with Replication, up to `replicas` extra copies per task (WQR-1 = RR). The paper's "WQR4x"
-    /// follows the convention of counting all copies (Silva et al.), i.e. WQR-3 here.
+    /// Work Queue with Replication, up to `replicas` extra copies per task (WQR-1 = RR).
     Wqr {
         replicas: u32,
     },
+    /// The paper's "WQR4x": WQR with four replicas or four copies in all, as `policy_options.wqr4x` reads it.
+    Wqr4x,
     Dfplt,
     EctP,
     Stfr,
@@ -118,7 +121,20 @@ impl SchedulingPolicy {
         SchedulingPolicy::Ect,
         SchedulingPolicy::Fplt,
         SchedulingPolicy::Rr,
-        SchedulingPolicy::Wqr { replicas: 3 },
+        SchedulingPolicy::Wqr4x,
+        SchedulingPolicy::Dfplt,
+        SchedulingPolicy::EctP,
+        SchedulingPolicy::Stfr,
+        SchedulingPolicy::Fpf,
+    ];
+
+    /// The page's menu: the paper's eight and WQR-n with a replica count of one's own.
+    pub const MENU: [SchedulingPolicy; 9] = [
+        SchedulingPolicy::Ect,
+        SchedulingPolicy::Fplt,
+        SchedulingPolicy::Rr,
+        SchedulingPolicy::Wqr4x,
+        SchedulingPolicy::Wqr { replicas: 2 },
         SchedulingPolicy::Dfplt,
         SchedulingPolicy::EctP,
         SchedulingPolicy::Stfr,
@@ -138,6 +154,7 @@ impl SchedulingPolicy {
             SchedulingPolicy::Wqr { replicas } => {
                 replicas.checked_sub(1).and_then(|i| WQR.get(i as usize)).copied().unwrap_or("WQR-n")
             }
+            SchedulingPolicy::Wqr4x => "WQR4x",
             SchedulingPolicy::Dfplt => "DFPLT",
             SchedulingPolicy::EctP => "ECT-P",
             SchedulingPolicy::Stfr => "STFR",
@@ -157,7 +174,7 @@ impl SchedulingPolicy {
     pub fn information(self) -> (Info, Info) {
         match self {
             SchedulingPolicy::Ect | SchedulingPolicy::Fplt => (Info::K, Info::K),
-            SchedulingPolicy::Rr | SchedulingPolicy::Wqr { .. } => (Info::U, Info::U),
+            SchedulingPolicy::Rr | SchedulingPolicy::Wqr { .. } | SchedulingPolicy::Wqr4x => (Info::U, Info::U),
             SchedulingPolicy::Dfplt => (Info::H, Info::K),
             SchedulingPolicy::EctP => (Info::K, Info::H),
             SchedulingPolicy::Stfr => (Info::U, Info::K),
@@ -172,6 +189,7 @@ impl SchedulingPolicy {
             SchedulingPolicy::Fplt => "Fastest Processor Largest Task: the largest task to the fastest free processor.",
             SchedulingPolicy::Rr => "Round-robin Replication: tasks in order on any free processor; once none waits, replicate each running task once.",
             SchedulingPolicy::Wqr { .. } => "Work Queue with Replication: as RR, but up to n replicas per task.",
+            SchedulingPolicy::Wqr4x => "The paper's WQR4x: WQR with four replicas per task (or four copies in all, a reading).",
             SchedulingPolicy::Dfplt => "Dynamic FPLT: the largest task to the free cluster with the best speed observed from completed tasks.",
             SchedulingPolicy::EctP => "ECT with runtimes predicted from completed tasks instead of known.",
             SchedulingPolicy::Stfr => "Shortest Task First with Replication: shortest task first on any free processor; replicate once.",
@@ -179,17 +197,20 @@ impl SchedulingPolicy {
         }
     }
 
-    /// The one place that builds a policy.
-    pub fn build(self) -> Box<dyn TaskScheduling> {
+    /// The one place that builds a policy, under the scenario's policy readings.
+    pub fn build(self, options: &PolicyOptions) -> Box<dyn TaskScheduling> {
         match self {
             SchedulingPolicy::Ect => Box::new(ect::EarliestCompletion { predicted: false }),
             SchedulingPolicy::EctP => Box::new(ect::EarliestCompletion { predicted: true }),
             SchedulingPolicy::Fplt => Box::new(fplt::FastestProcessorLargestTask),
-            SchedulingPolicy::Dfplt => Box::new(dfplt::DynamicFplt::default()),
+            SchedulingPolicy::Dfplt => Box::new(dfplt::DynamicFplt::new(options.dfplt_unranked)),
             SchedulingPolicy::Fpf => Box::new(fpf::FastestProcessorFirst),
             SchedulingPolicy::Rr => Box::new(replicating::Replicating::new(TaskOrder::Fcfs, 1, Estimate::None)),
             SchedulingPolicy::Wqr { replicas } => {
                 Box::new(replicating::Replicating::new(TaskOrder::Fcfs, replicas, Estimate::None))
+            }
+            SchedulingPolicy::Wqr4x => {
+                Box::new(replicating::Replicating::new(TaskOrder::Fcfs, options.wqr4x.replicas(), Estimate::None))
             }
             SchedulingPolicy::Stfr => {
                 Box::new(replicating::Replicating::new(TaskOrder::ShortestFirst, 1, Estimate::Known))
@@ -214,7 +235,7 @@ impl std::str::FromStr for SchedulingPolicy {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         let up = s.trim().to_ascii_uppercase();
-        let allowed = "allowed: ECT, FPLT, RR, WQR-n (n = 1..16), DFPLT, ECT-P, STFR, FPF";
+        let allowed = "allowed: ECT, FPLT, RR, WQR-n (n = 1..16), WQR4x, DFPLT, ECT-P, STFR, FPF";
         Ok(match up.as_str() {
             "ECT" => SchedulingPolicy::Ect,
             "FPLT" => SchedulingPolicy::Fplt,
@@ -223,6 +244,7 @@ impl std::str::FromStr for SchedulingPolicy {
             "ECT-P" => SchedulingPolicy::EctP,
             "STFR" => SchedulingPolicy::Stfr,
             "FPF" => SchedulingPolicy::Fpf,
+            "WQR4X" => SchedulingPolicy::Wqr4x,
             _ => {
                 // "WQR-n" counts extra replicas; the paper's "WQRnx" counts all copies, so it means n - 1 replicas.
                 let n = up.strip_prefix("WQR-").or_else(|| up.strip_prefix("WQR"));

@@ -6,7 +6,7 @@ struct Fixture {
     managed: Vec<u32>,
     free: FreeSet,
     ends: Vec<f64>,
-    reserved: Vec<bool>,
+    queued: Vec<u32>,
     counts: Vec<u32>,
 }
 
@@ -19,18 +19,18 @@ impl Fixture {
             set.insert(c);
         }
         let counts = (0..3).map(|c| u32::from(free.contains(&c))).collect();
-        Fixture { speed, managed: vec![1, 2, 0], free: set, ends: ends.to_vec(), reserved: vec![false; 3], counts }
+        Fixture { speed, managed: vec![1, 2, 0], free: set, ends: ends.to_vec(), queued: vec![0; 3], counts }
     }
     fn choose(&self, p: &mut dyn TaskScheduling, estimate: f64) -> Choice {
-        let ends = |c: u32| self.ends[c as usize];
+        let free_at = |c: u32| self.ends[c as usize].max(100.0);
         let view = ResourceView {
             now: 100.0,
             speed: &self.speed,
             managed: &self.managed,
             free: &self.free,
             free_count: &self.counts,
-            earliest_end: &ends,
-            reserved: &self.reserved,
+            free_at: &free_at,
+            queued: &self.queued,
         };
         p.choose(estimate, &view)
     }
@@ -39,34 +39,38 @@ impl Fixture {
 #[test]
 fn fastest_free_for_fplt_and_fpf() {
     let f = Fixture::new(&[0, 2], [0.0; 3]);
-    assert_eq!(f.choose(&mut *SchedulingPolicy::Fplt.build(), 10.0), Choice::Start(2));
-    assert_eq!(f.choose(&mut *SchedulingPolicy::Fpf.build(), 10.0), Choice::Start(2));
-    assert_eq!(SchedulingPolicy::Fplt.build().order(), TaskOrder::LargestFirst);
-    assert_eq!(SchedulingPolicy::Fpf.build().order(), TaskOrder::Fcfs);
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Fplt.build(&Default::default()), 10.0), Choice::Start(2));
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Fpf.build(&Default::default()), 10.0), Choice::Start(2));
+    assert_eq!(SchedulingPolicy::Fplt.build(&Default::default()).order(), TaskOrder::LargestFirst);
+    assert_eq!(SchedulingPolicy::Fpf.build(&Default::default()).order(), TaskOrder::Fcfs);
 }
 
 #[test]
 fn ect_waits_for_a_fast_cluster_that_frees_soon() {
     // Free: only the slow cluster 0. Cluster 1 (speed 1.5) frees at t = 110.
     let f = Fixture::new(&[0], [0.0, 110.0, 1e9]);
-    // Long task of 300 s: on 0 it ends at 400; on 1 at 110 + 200 = 310 -> reserve cluster 1.
-    assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(), 300.0), Choice::Reserve(1));
-    // Once cluster 1 is reserved, the next long task compares 0 (400) with 2 (1e9) -> start on 0.
-    let mut g = Fixture::new(&[0], [0.0, 110.0, 1e9]);
-    g.reserved[1] = true;
-    assert_eq!(g.choose(&mut *SchedulingPolicy::Ect.build(), 300.0), Choice::Start(0));
+    // Long task of 300 s: on 0 it ends at 400; on 1 at 110 + 200 = 310 -> queue at cluster 1.
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(&Default::default()), 300.0), Choice::Reserve(1));
+    // Once that task is planned on 1, the chart frees 1 at 310: the next long task compares 0 (400) with 1
+    // (310 + 200 = 510) and 2 (1e9) -> start on 0.
+    let g = Fixture::new(&[0], [0.0, 310.0, 1e9]);
+    assert_eq!(g.choose(&mut *SchedulingPolicy::Ect.build(&Default::default()), 300.0), Choice::Start(0));
+    // A cluster with a free processor but tasks already queued there cannot start a task now: it queues.
+    let mut q = Fixture::new(&[1], [0.0, 0.0, 1e9]);
+    q.queued[1] = 2;
+    assert_eq!(q.choose(&mut *SchedulingPolicy::Ect.build(&Default::default()), 300.0), Choice::Reserve(1));
     // Short task of 6 s: on 0 at 106; on 1 at 114 -> start on 0 now.
-    assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(), 6.0), Choice::Start(0));
+    assert_eq!(f.choose(&mut *SchedulingPolicy::Ect.build(&Default::default()), 6.0), Choice::Start(0));
     // A cluster whose estimate is already overdue counts as available now.
     let g = Fixture::new(&[0], [0.0, 50.0, 1e9]);
-    assert_eq!(g.choose(&mut *SchedulingPolicy::EctP.build(), 6.0), Choice::Reserve(1));
-    assert_eq!(SchedulingPolicy::EctP.build().estimate(), Estimate::Predicted);
+    assert_eq!(g.choose(&mut *SchedulingPolicy::EctP.build(&Default::default()), 6.0), Choice::Reserve(1));
+    assert_eq!(SchedulingPolicy::EctP.build(&Default::default()).estimate(), Estimate::Predicted);
 }
 
 #[test]
 fn dfplt_ranks_by_observed_speed() {
     let f = Fixture::new(&[0, 1, 2], [0.0; 3]);
-    let mut p = SchedulingPolicy::Dfplt.build();
+    let mut p = SchedulingPolicy::Dfplt.build(&Default::default());
     // Nothing observed: all ranks 1.0; ties go to the lowest index, not to the true speed the policy cannot know.
     assert_eq!(f.choose(&mut *p, 5.0), Choice::Start(0));
     p.observe_completion(0, 100.0, 200.0); // looks like speed 0.5
@@ -79,13 +83,13 @@ fn dfplt_ranks_by_observed_speed() {
 #[test]
 fn round_robin_without_speed_information() {
     let f = Fixture::new(&[0, 1, 2], [0.0; 3]);
-    let mut rr = SchedulingPolicy::Rr.build();
+    let mut rr = SchedulingPolicy::Rr.build(&Default::default());
     let picks: Vec<Choice> = (0..4).map(|_| f.choose(&mut *rr, 1.0)).collect();
     assert_eq!(picks, vec![Choice::Start(1), Choice::Start(2), Choice::Start(0), Choice::Start(1)]);
     assert_eq!(rr.max_replicas(), 1);
-    assert_eq!(SchedulingPolicy::Wqr { replicas: 4 }.build().max_replicas(), 4);
-    assert_eq!(SchedulingPolicy::Stfr.build().order(), TaskOrder::ShortestFirst);
-    assert_eq!(SchedulingPolicy::Stfr.build().max_replicas(), 1);
+    assert_eq!(SchedulingPolicy::Wqr { replicas: 4 }.build(&Default::default()).max_replicas(), 4);
+    assert_eq!(SchedulingPolicy::Stfr.build(&Default::default()).order(), TaskOrder::ShortestFirst);
+    assert_eq!(SchedulingPolicy::Stfr.build(&Default::default()).max_replicas(), 1);
 }
 
 #[test]
@@ -95,7 +99,8 @@ fn names_round_trip() {
         let json = serde_json::to_string(&p).unwrap();
         assert_eq!(serde_json::from_str::<SchedulingPolicy>(&json).unwrap(), p);
     }
-    assert_eq!("wqr4x".parse::<SchedulingPolicy>().unwrap(), SchedulingPolicy::Wqr { replicas: 3 });
+    assert_eq!("wqr4x".parse::<SchedulingPolicy>().unwrap(), SchedulingPolicy::Wqr4x);
+    assert_eq!("WQR3x".parse::<SchedulingPolicy>().unwrap(), SchedulingPolicy::Wqr { replicas: 2 });
     assert_eq!("WQR-4".parse::<SchedulingPolicy>().unwrap(), SchedulingPolicy::Wqr { replicas: 4 });
     assert!("WQR-0".parse::<SchedulingPolicy>().unwrap_err().contains("1..16"));
     assert!("FOO".parse::<SchedulingPolicy>().unwrap_err().contains("allowed"));
