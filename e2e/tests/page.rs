@@ -73,13 +73,12 @@ async fn set_small_scenario(client: &Client, seed: u64) {
     set_control(client, "#scheduling", "ECT").await;
 }
 
-/// Starts the Avg model at 95% load over two months instead of one, with one global stream and runtimes in seconds
-/// (≈4 M tasks): a run that outlasts the checks of a test by a wide margin, also on a loaded machine.
+/// Starts the default month at 95% load with one global stream (≈7 M tasks): a run that outlasts the checks of a
+/// test by a wide margin, also on a loaded machine.
 async fn start_long_run(client: &Client) {
     set_control(client, "#streams", "global").await;
-    set_control(client, "#calibration", "seconds").await;
     set_control(client, "#load", "0.95").await;
-    set_control(client, "#submission-days", "60").await;
+    set_control(client, "#submission-days", "30").await;
     wait_enabled(client, "#run", READY_TIMEOUT).await;
     click(client, "#run").await;
 }

@@ -12,7 +12,7 @@ use crate::ui::section::Section;
 use crate::ui::{remember, Lab};
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::generators::Generator;
-use crate::workload::model::{Calibration, Preset};
+use crate::workload::model::{Calibration, NormalParam, Preset};
 use crate::workload::streams::{LoadSplit, Streams};
 use leptos::prelude::*;
 
@@ -236,10 +236,16 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 {Streams::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.workload.streams == m)>{match m { Streams::PerCluster => "One per cluster (the paper)", Streams::Global => "One global stream" }}</option> }).collect_view()}
             </select>
         })}
-        {field(lab, "Runtime calibration", "Table 3 gives log2 of the task runtimes without a unit or bounds. Minutes, ART ≤ 30 days: a month at 20–95% load has the paper's 20 000–175 000 tasks (the default; docs/model.md). Seconds, ART ≤ 2^20 s: the earlier reading, about a million tasks a month.", "workload.calibration", view! {
+        {field(lab, "Runtime unit (a reading)", "Table 3 gives log2 of the task runtimes without a unit or bounds. Minutes, ART ≤ 30 days (the default) or seconds, ART ≤ 2^20 s. docs/model.md, Which runtime reading.", "workload.calibration", view! {
             <select id="calibration" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.calibration", |s| {
                 s.multi_cluster.workload.calibration = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
-                {Calibration::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.workload.calibration == m)>{match m { Calibration::Minutes => "Minutes, ART ≤ 30 days (the paper's task counts)", Calibration::Seconds => "Seconds, ART ≤ 2^20 s (earlier)" }}</option> }).collect_view()}
+                {Calibration::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.workload.calibration == m)>{match m { Calibration::Minutes => "Minutes, ART ≤ 30 days (default)", Calibration::Seconds => "Seconds, ART ≤ 2^20 s" }}</option> }).collect_view()}
+            </select>
+        })}
+        {field(lab, "Normal law's second parameter (a reading)", "Table 3 writes the ART as N(2.73, 6.1) without saying whether 6.1 is a variance or a standard deviation. Variance (the default): tasks of about 29 minutes on average, and queues form from 70% load. Standard deviation: a mean of 27 hours carried by rare tasks of weeks, and no task ever waits under csp (docs/model.md).", "workload.normal_param", view! {
+            <select id="normal-param" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "workload.normal_param", |s| {
+                s.multi_cluster.workload.normal_param = serde_json::from_value(serde_json::Value::String(v)).map_err(|e| e.to_string())?; Ok(()) }) }>
+                {NormalParam::ALL.into_iter().map(|m| view! { <option value=m.name() selected=move || sc.with(|s| s.multi_cluster.workload.normal_param == m)>{match m { NormalParam::Variance => "Variance (default)", NormalParam::Sd => "Standard deviation" }}</option> }).collect_view()}
             </select>
         })}
         {field(lab, "Load split (a reading)", "How the per-cluster streams share the target load. Equal: every stream carries the same share of the platform's load (the default: Iosup et al. 2008 §5.5 says sep-c cannot complete all tasks from 50% load, impossible if each cluster ran at the load of its own capacity). Capacity: each stream carries the load of its own cluster. docs/model.md, Readings.", "workload.load_split", view! {

@@ -353,6 +353,7 @@ pub fn PaperFigures() -> impl IntoView {
                         <thead><tr><th>"The paper's setup"</th><th>"Ours"</th></tr></thead>
                         <tbody><tr><td>{move || figure().paper_setup}</td><td>{move || figure().our_setup}</td></tr></tbody>
                     </table>
+                    <p class="paper-note" id="paper-conflict">"Two sentences of the paper cannot both hold here. Its workloads have \"between 20,000 and 175,000 tasks\" (§4.2), yet the task-selection policy matters \"for loads of 50% and higher\" (§5.4), which needs tasks to wait. Runtimes long enough for those counts never queue on a platform of this size, so bagsim reads Table 3's N(2.73, 6.1) with 6.1 as a variance: tasks wait from 70% load, and a month holds 1.5–7.5 million tasks. The readings panel runs the other readings; docs/model.md, \"Which runtime reading\"."</p>
                     <p class="paper-section">"Iosup et al. 2008, " {move || figure().section}
                         ". Each point: the mean over the seeds with its 95% t-interval; an ordering counts only where the intervals are apart."</p>
                     <p class="paper-note" id="paper-provisional">{move || {
