@@ -332,7 +332,7 @@ mod tests {
         };
         let listed = |text: &str| text.split(", ").map(str::to_string).collect::<Vec<_>>();
         let scheduling: Vec<String> =
-            SchedulingPolicy::ALL.iter().map(|p| if p.kind() == "WQR" { "WQR-n" } else { p.name() }.into()).collect();
+            SchedulingPolicy::MENU.iter().map(|p| if p.kind() == "WQR" { "WQR-n" } else { p.name() }.into()).collect();
         assert_eq!(listed(allowed("scheduling")), scheduling);
         let selection: Vec<String> = SelectionPolicy::ALL.iter().map(|p| p.name().to_string()).collect();
         assert_eq!(listed(allowed("selection")), selection);

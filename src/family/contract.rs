@@ -117,7 +117,7 @@ pub const LONG_EVENTS: f64 = 1e8;
 pub const MAX_MEMORY: f64 = 1_073_741_824.0;
 
 /// Memory above which a run is warned to be large, bytes.
-pub const LARGE_MEMORY: f64 = 268_435_456.0;
+pub const LARGE_MEMORY: f64 = 536_870_912.0; // half the budget: the default month (about 270 MB) is not "large"
 
 /// Events a run plays per second natively, and in the page's worker (for the durations an estimate states).
 pub const EVENTS_PER_S: f64 = 1e7;

@@ -44,7 +44,7 @@ fn mmc_scenario(rho: f64, days: f64, seed: u64) -> McScenario {
             "streams": "global",
             "calibration": "seconds"
         }},
-        "architecture": {{"kind": "csp"}},
+        "architecture": {{"kind": "csp", "monitoring_period": 0}},
         "selection": "S-T",
         "scheduling": "FPF",
         "horizon": {horizon}

@@ -49,13 +49,16 @@ fn every_figure_follows_its_row_of_table_5() {
     assert!("fig12".parse::<FigureId>().is_err());
 }
 
-/// Figure 7 shortens the submission period with the mean runtime so that every workload keeps the task count
-/// of the default month at 60% ([Iosup08] §4.2's 20 000–175 000 tasks).
+/// Figure 7 shortens the submission period with the mean runtime so that no workload holds more tasks than the
+/// base month at 60%: under the `sd` reading, whose month keeps [Iosup08] §4.2's 20 000–175 000 tasks, every point
+/// keeps them too (the default reading's months are checked against the budget instead).
 #[test]
 fn figure_7_workloads_keep_the_papers_task_counts() {
     let f = FigureId::Fig7.figure();
+    let mut base = bagsim::scenario::McScenario::default();
+    base.workload.normal_param = bagsim::workload::model::NormalParam::Sd;
     for point in 0..f.xs.len() {
-        let s = f.scenario(1, point, 1);
+        let s = f.scenario_on(&base, 1, point, 1);
         let p = bagsim::run::prepare(&s).unwrap();
         let n = p.generated.workload.tasks();
         assert!((20_000..=175_000).contains(&n), "mean runtime {} s: {n} tasks", f.xs[point]);

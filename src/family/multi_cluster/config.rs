@@ -564,7 +564,7 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "scheduling",
         unit: "",
-        allowed: "ECT, FPLT, RR, WQR-n, DFPLT, ECT-P, STFR, FPF",
+        allowed: "ECT, FPLT, RR, WQR4x, WQR-n, DFPLT, ECT-P, STFR, FPF",
         meaning: "task-scheduling policy ([Iosup08] §2.4)",
     },
     Param {

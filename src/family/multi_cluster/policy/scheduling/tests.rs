@@ -70,12 +70,20 @@ fn ect_waits_for_a_fast_cluster_that_frees_soon() {
 #[test]
 fn dfplt_ranks_by_observed_speed() {
     let f = Fixture::new(&[0, 1, 2], [0.0; 3]);
-    let mut p = SchedulingPolicy::Dfplt.build(&Default::default());
-    // Nothing observed: all ranks 1.0; ties go to the lowest index, not to the true speed the policy cannot know.
+    use super::super::options::{PolicyOptions, Unranked};
+    let reference = PolicyOptions { dfplt_unranked: Unranked::Reference, ..Default::default() };
+    let mut p = SchedulingPolicy::Dfplt.build(&reference);
+    let mut first = SchedulingPolicy::Dfplt.build(&Default::default());
+    // Nothing observed: all ranks equal; ties go to the lowest index, not to the true speed the policy cannot know.
     assert_eq!(f.choose(&mut *p, 5.0), Choice::Start(0));
-    p.observe_completion(0, 100.0, 200.0); // looks like speed 0.5
-    p.observe_completion(1, 100.0, 80.0); // 1.25
+    assert_eq!(f.choose(&mut *first, 5.0), Choice::Start(0));
+    for q in [&mut p, &mut first] {
+        q.observe_completion(0, 100.0, 200.0); // looks like speed 0.5
+        q.observe_completion(1, 100.0, 80.0); // 1.25
+    }
+    // Cluster 2 is unranked: at 1.0 it loses to cluster 1 (1.25); under the default it is tried first.
     assert_eq!(f.choose(&mut *p, 5.0), Choice::Start(1));
+    assert_eq!(f.choose(&mut *first, 5.0), Choice::Start(2));
     p.observe_completion(2, 100.0, 40.0); // 2.5
     assert_eq!(f.choose(&mut *p, 5.0), Choice::Start(2));
 }
