@@ -942,7 +942,11 @@ pub fn native_figure(
     seeds: u32,
 ) -> bagsim::family::multi_cluster::figures::FigureResult {
     let figure = id.figure();
-    let runs = figure.runs(seeds);
+    // The page's default: one day of submissions (figures::PAGE_PERIODS).
+    let base = bagsim::family::multi_cluster::figures::base_of_period(
+        bagsim::family::multi_cluster::figures::PAGE_PERIODS[0].0,
+    );
+    let runs = figure.runs_on(&base, 1..=seeds);
     let mut result = bagsim::family::multi_cluster::figures::FigureResult::new(figure, seeds);
     for spec in &runs {
         match bagsim::family::multi_cluster::figures::run_point(&spec.scenario) {

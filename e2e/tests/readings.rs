@@ -59,7 +59,10 @@ async fn multi_cluster_readings_match_the_native_study() {
     let run = |specs: &[bagsim::family::multi_cluster::figures::RunSpec]| {
         specs.iter().map(|s| run_point(&s.scenario)).collect::<Vec<_>>()
     };
-    let native = study(FigureId::Fig11, &Default::default(), &combos, Seeds::Fixed(5), &run).unwrap();
+    let base = bagsim::family::multi_cluster::figures::base_of_period(
+        bagsim::family::multi_cluster::figures::PAGE_PERIODS[0].0,
+    );
+    let native = study(FigureId::Fig11, &base, &combos, Seeds::Fixed(5), &run).unwrap();
     with_browser(|client, base| async move {
         open_ready(&client, &base).await;
         set_control(&client, "#paper-figure", "fig11").await;

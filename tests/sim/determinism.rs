@@ -94,7 +94,8 @@ fn check_golden(s: &McScenario, golden: ((u64, u64, u64, u64), f64, f64)) {
     assert!((r.metrics.overall.nsl.mean - golden.2).abs() <= 1e-9 * golden.2, "{}", r.metrics.overall.nsl.mean);
 }
 
-const GOLDEN: ((u64, u64, u64, u64), f64, f64) = ((44112, 232879, 232879, 302098), 16840.573519863647, 3367.174959590074);
+const GOLDEN: ((u64, u64, u64, u64), f64, f64) =
+    ((44112, 232879, 232879, 302098), 16840.573519863647, 3367.174959590074);
 
 const GOLDEN_EARLIER: ((u64, u64, u64, u64), f64, f64) =
     ((2650, 14066, 14066, 16716), 60061.17084847014, 0.26286498782058526);

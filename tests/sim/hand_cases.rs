@@ -115,7 +115,8 @@ fn s_u_prio_ranks_users_by_their_rank_in_their_stream() {
     // 110, user 2 120.
     use bagsim::family::multi_cluster::policy::options::PrioOrder;
     use bagsim::family::multi_cluster::simulation::Simulation;
-    let mut w = bagsim::workload::Workload::from_bots(&[(0.0, 0, &[100.0, 200.0]), (1.0, 1, &[10.0]), (2.0, 2, &[10.0])]);
+    let mut w =
+        bagsim::workload::Workload::from_bots(&[(0.0, 0, &[100.0, 200.0]), (1.0, 1, &[10.0]), (2.0, 2, &[10.0])]);
     w.users = 4;
     for (b, home) in w.bots.iter_mut().zip([0, 0, 1]) {
         b.home = Some(home);

@@ -2,12 +2,10 @@
 //! without a click. The page runs the default month at the paper's highest load, 95%, under csp, pins it, and runs
 //! the same workload under sep-c next to it, as in [Iosup08] §5.5 (Figure 11). `?autorun=0` turns it off.
 //!
-//! Why this pair and nothing else changed: with the default runtime calibration no task waits under csp at any
-//! load (docs/model.md, "What the stated task counts imply"), so two scheduling policies under csp give nearly the
-//! same numbers and a first look would show no difference. The architecture is where §5.5 finds its largest one at
-//! 95% (sep-c and fcondor "cannot complete all tasks"; sep-c completes 53% at 95%), and the model shows it too:
-//! csp finishes every task with no wait, sep-c about two thirds of them (65–73% over seeds 1–3). Both runs take
-//! about 0.2 s natively.
+//! Why this pair: the architecture is where §5.5 finds its largest difference at 95% (sep-c and fcondor "cannot
+//! complete all tasks"), and under the default runtime reading (docs/model.md, "Which runtime reading") tasks also
+//! wait hours under csp at the daily peaks, so the queue chart shows the queues grow and drain. Each run of the
+//! month at 95% (about 7.4 million tasks) takes about 10 s natively.
 //!
 //! The runs start two seconds after the worker is ready, when the page has loaded and settled: their live
 //! redraws and messages would otherwise compete with the page's own loading (Lighthouse measured 3.6 s of blocking

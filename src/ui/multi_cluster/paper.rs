@@ -4,7 +4,9 @@
 
 use crate::family::multi_cluster::figures::claims::{claims, Claim};
 use crate::family::multi_cluster::figures::svg::figure_svg;
-use crate::family::multi_cluster::figures::{Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS};
+use crate::family::multi_cluster::figures::{
+    base_of_period, Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS, PAGE_PERIODS,
+};
 use crate::registry::AnyReport;
 use crate::ui::download;
 use crate::ui::now_ms;
@@ -62,6 +64,8 @@ thread_local! {
 struct Paper {
     figure: RwSignal<FigureId>,
     seeds: RwSignal<String>,
+    /// Submission period of every run, s (one of `PAGE_PERIODS`).
+    period: RwSignal<f64>,
     phase: RwSignal<Phase>,
     done: RwSignal<usize>,
     total: RwSignal<usize>,
@@ -91,6 +95,7 @@ impl Paper {
         Paper {
             figure: RwSignal::new(FigureId::Fig3),
             seeds: RwSignal::new(DEFAULT_SEEDS.to_string()),
+            period: RwSignal::new(PAGE_PERIODS[0].0),
             phase: RwSignal::new(Phase::Idle),
             done: RwSignal::new(0),
             total: RwSignal::new(0),
@@ -163,7 +168,7 @@ impl Paper {
         self.phase.set(Phase::Idle);
         self.reset();
         let figure = self.figure.get_untracked().figure();
-        let specs = figure.runs(seeds);
+        let specs = figure.runs_on(&base_of_period(self.period.get_untracked()), 1..=seeds);
         let jobs = specs.iter().map(|s| Job::Run(Box::new(s.scenario.clone().into()))).collect();
         let generation = STATE.with(|s| s.borrow().as_ref().map_or(0, |st| st.generation)) + 1;
         let on_done: OnDone = Rc::new(move |job, outcome| self.on_done(generation, job, outcome));
@@ -330,6 +335,18 @@ pub fn PaperFigures() -> impl IntoView {
                             }
                         }/>
                 </label>
+                <label>"Runs of "
+                    <select id="paper-period" disabled=running on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                            p.period.set(v);
+                            p.reset();
+                        }
+                    }>
+                        {PAGE_PERIODS.into_iter().map(|(v, label)| view! {
+                            <option value=v.to_string() selected=move || p.period.get() == v>{label}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
                 <button id="paper-run" class="primary" disabled=move || running() || seeds_error().is_some()
                     on:click=move |_| p.start()>"Run"</button>
                 <button id="paper-cancel" disabled=move || !running() on:click=move |_| p.stop(Phase::Cancelled)>"Cancel"</button>
@@ -389,7 +406,7 @@ pub fn PaperFigures() -> impl IntoView {
                     </table>
                 </div>
             </div>
-            <super::readings::McReadings figure=p.figure/>
+            <super::readings::McReadings figure=p.figure period=p.period/>
             <pre id="paper-csv" hidden>{move || p.csv.get()}</pre>
         </section>
     }

@@ -2,9 +2,8 @@
 //! reading (docs/model.md, "Readings"), run in the page's worker pool with the code of `bagsim reproduce
 //! --readings` (`figures::study::Study`), round by round when seeds are added until the verdicts resolve.
 
-use crate::family::multi_cluster::config::McScenario;
 use crate::family::multi_cluster::figures::study::Study;
-use crate::family::multi_cluster::figures::{FigureId, RunResult, RunSpec, DEFAULT_SEEDS};
+use crate::family::multi_cluster::figures::{base_of_period, FigureId, RunResult, RunSpec, DEFAULT_SEEDS};
 use crate::family::multi_cluster::readings::READINGS;
 use crate::readings::{combinations, parse_axis, ReadingsTable, Seeds, AUTO_CAP};
 use crate::registry::AnyReport;
@@ -31,6 +30,8 @@ thread_local! {
 #[derive(Clone, Copy)]
 struct Readings {
     figure: Signal<FigureId>,
+    /// Submission period of every run, s (the paper figures' choice).
+    period: Signal<f64>,
     key: RwSignal<String>,
     auto: RwSignal<bool>,
     running: RwSignal<bool>,
@@ -50,8 +51,8 @@ impl Readings {
             Ok(a) => a,
             Err(e) => return self.status.set(e),
         };
-        let study = match Study::new(self.figure.get_untracked(), &McScenario::default(), &combinations(&[axis]), seeds)
-        {
+        let base = base_of_period(self.period.get_untracked());
+        let study = match Study::new(self.figure.get_untracked(), &base, &combinations(&[axis]), seeds) {
             Ok(s) => s,
             Err(e) => return self.status.set(e),
         };
@@ -152,9 +153,10 @@ impl Readings {
 
 /// The readings study of the paper figure chosen above.
 #[component]
-pub fn McReadings(#[prop(into)] figure: Signal<FigureId>) -> impl IntoView {
+pub fn McReadings(#[prop(into)] figure: Signal<FigureId>, #[prop(into)] period: Signal<f64>) -> impl IntoView {
     let r = Readings {
         figure,
+        period,
         key: RwSignal::new(READINGS[0].key.to_string()),
         auto: RwSignal::new(false),
         running: RwSignal::new(false),

@@ -296,6 +296,19 @@ pub struct RunSpec {
     pub scenario: McScenario,
 }
 
+/// The submission periods the page offers its paper figures and readings studies, s, the first the default: one
+/// day of submissions keeps a figure to minutes in a browser tab (the `1_day` reading of
+/// `workload.submission_period`), the paper's month holds about 30 times the tasks.
+pub const PAGE_PERIODS: [(f64, &str); 2] =
+    [(86_400.0, "1 day of submissions (quick)"), (2_592_000.0, "30 days, the paper's month (about 30× longer)")];
+
+/// The defaults with a submission period of `period` seconds: the base of the page's figures.
+pub fn base_of_period(period: f64) -> McScenario {
+    let mut s = McScenario::default();
+    s.workload.submission_period = period;
+    s
+}
+
 impl Figure {
     /// Every run of the figure with `seeds` seeds per point (seeds 1..=seeds), series-major.
     pub fn runs(&self, seeds: u32) -> Vec<RunSpec> {
