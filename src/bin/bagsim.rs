@@ -417,18 +417,14 @@ mod cli {
                     };
                     let m = if !readings.is_empty() {
                         mc::readings_plan(&figure, &base_scenario, &readings, n, shards)?
-                    } else if base.is_some() {
-                        return Err("--base is for --readings studies; --plan without them plans the figures as the \
-                                    paper set them"
-                            .into());
                     } else {
-                        mc::reproduce_plan(&figure, n, shards)?
+                        mc::reproduce_plan(&figure, &base_scenario, n, shards)?
                     };
                     return study::write_manifest(&m, &out);
                 }
-                if readings.is_empty() && base.is_none() {
+                if readings.is_empty() {
                     if let bagsim::readings::Seeds::Fixed(n) = seeds {
-                        return mc::reproduce(&figure, n, &out, jobs);
+                        return mc::reproduce(&figure, &base_scenario, n, &out, jobs);
                     }
                 }
                 mc::reproduce_readings(&figure, &base_scenario, &readings, seeds, &out, jobs)

@@ -105,13 +105,14 @@ fn check_seeds(seeds: u32) -> Result<(), String> {
     Ok(())
 }
 
-/// `bagsim reproduce FIG|all`: the experiments of [Iosup08] §5 with several seeds, their CSV, SVG and panel.
-pub fn reproduce(which: &str, seeds: u32, out: &Path, jobs: usize) -> Result<(), String> {
+/// `bagsim reproduce FIG|all`: the experiments of [Iosup08] §5 with several seeds, their CSV, SVG and panel, each
+/// run starting from `base` (the defaults, or `--base`).
+pub fn reproduce(which: &str, base: &McScenario, seeds: u32, out: &Path, jobs: usize) -> Result<(), String> {
     check_seeds(seeds)?;
     let all_start = std::time::Instant::now();
     for id in figure_ids(which)? {
         let start = std::time::Instant::now();
-        let runs = id.figure().runs(seeds);
+        let runs = id.figure().runs_on(base, 1..=seeds);
         let results = bagsim::parallel::map(&runs, jobs, |_, spec| run_point(&spec.scenario));
         finish_figure(id, seeds, &runs, results, out, Some(start.elapsed().as_secs_f64()))?;
     }
@@ -193,13 +194,13 @@ fn run_result_of(v: &Value) -> Result<RunResult, String> {
 }
 
 /// `bagsim reproduce FIG|all --plan N`: the figures' runs as a study of kind `reproduce` in N shards.
-pub fn reproduce_plan(which: &str, seeds: u32, shards: usize) -> Result<Manifest, String> {
+pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32, shards: usize) -> Result<Manifest, String> {
     check_seeds(seeds)?;
     let ids = figure_ids(which)?;
     let mut points = Vec::new();
     for &id in &ids {
         let figure = id.figure();
-        for spec in figure.runs(seeds) {
+        for spec in figure.runs_on(base, 1..=seeds) {
             let labels = vec![
                 id.name().to_string(),
                 figure.series[spec.series].to_string(),

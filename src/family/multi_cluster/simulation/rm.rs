@@ -90,7 +90,7 @@ impl Rm {
             per_user: if index == QueueIndex::PerUser { vec![VecDeque::new(); users] } else { Vec::new() },
             waiting_users: BTreeSet::new(),
             prio: (cfg.selection == SelectionPolicy::SUPrio).then(|| {
-                let streams = if per_stream > 0 { users as u32 / per_stream } else { 1 };
+                let streams = (users as u32).checked_div(per_stream).unwrap_or(1);
                 let key: Vec<u32> =
                     (0..users as u32).map(|u| cfg.policy_options.prio_order.key(u, per_stream, streams)).collect();
                 let mut user = vec![0; users];
