@@ -18,6 +18,7 @@ fn one_machine(work: f64, store: CheckpointStore) -> DgSimulation {
         transfer: [300.0, 300.0],
         checkpoint_store: store,
         long_idle: LongIdleRule::Accumulated,
+        fcfs_share: Default::default(),
         horizon: 1e9,
         sample_interval: 1e6,
         seed: 1,

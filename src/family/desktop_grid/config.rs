@@ -3,6 +3,7 @@
 
 use super::availability::{AvailabilityLevel, GroupLaw};
 use super::bot_selection::BotSelection;
+pub use super::bot_selection::FcfsShareRule;
 use super::workload::Mix;
 use crate::family::contract::{Driver, Estimate, Param, Part};
 use serde::{Deserialize, Serialize};
@@ -118,6 +119,8 @@ pub struct DesktopGridConfig {
     pub checkpoint_store: CheckpointStore,
     /// LongIdle: the idle time of every candidate task (accumulated) or of those without a replica (unreplicated).
     pub long_idle: LongIdleRule,
+    /// FCFS-Share: moves on to the next BoT once every task of the oldest has one replica, or RepThresh replicas.
+    pub fcfs_share: FcfsShareRule,
     /// End of the run, s; null = 4 × the expected submission window (bots / λ).
     pub horizon: Option<f64>,
     /// Interval between time-series samples, s; null = horizon / 2 000, at least 60 s.
@@ -146,6 +149,7 @@ impl Default for DesktopGridConfig {
             transfer_time: [240.0, 720.0],
             checkpoint_store: CheckpointStore::Blocking,
             long_idle: LongIdleRule::Accumulated,
+            fcfs_share: FcfsShareRule::RepThresh,
             horizon: None,
             sample_interval: None,
         }
@@ -482,6 +486,13 @@ pub const PARAMS: &[Param] = &[
         allowed: "accumulated, unreplicated",
         meaning: "LongIdle compares the accumulated idle time of every candidate task (default) or only of those \
                   without a running replica now",
+    },
+    Param {
+        path: "desktop_grid.fcfs_share",
+        unit: "",
+        allowed: "one_replica, rep_thresh",
+        meaning: "FCFS-Share gives a machine to a later BoT once every task of the oldest has a running replica \
+                  (one_replica) or RepThresh of them (rep_thresh) (docs/desktop_grid.md, \"Readings\")",
     },
     Param {
         path: "desktop_grid.horizon",

@@ -11,6 +11,19 @@ pub const READINGS: &[Reading] = &[
         rests_on: "the paper gives the checkpoint transfer time but not whether computing stops during a store",
     },
     Reading {
+        key: "desktop_grid.fcfs_share",
+        values: &[("rep_thresh", "\"rep_thresh\""), ("one_replica", "\"one_replica\"")],
+        rests_on:
+            "FCFS-Share: \"if the first BoT in FCFS order has no longer pending tasks, a machine … is allocated to \
+                   the BoT that comes next\" (§III-C)",
+    },
+    Reading {
+        key: "desktop_grid.weibull_shape",
+        values: &[("0.7", "0.7"), ("1.0", "1.0"), ("0.5", "0.5")],
+        rests_on: "Weibull times to failure whose shapes [Anglano09] takes from its reference [35] but does not print \
+                   (Table II gives the MTTF only)",
+    },
+    Reading {
         key: "desktop_grid.checkpoint_period",
         values: &[("30_min", "1800"), ("1_hour", "3600"), ("10_min", "600")],
         rests_on: "the paper checkpoints periodically but gives no period",
