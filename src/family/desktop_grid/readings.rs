@@ -7,12 +7,12 @@ use crate::readings::Reading;
 pub const READINGS: &[Reading] = &[
     Reading {
         key: "desktop_grid.checkpoint_store",
-        values: &[("blocking", "\"blocking\""), ("async", "\"async\"")],
+        values: &[("async", "\"async\""), ("blocking", "\"blocking\"")],
         rests_on: "the paper gives the checkpoint transfer time but not whether computing stops during a store",
     },
     Reading {
         key: "desktop_grid.fcfs_share",
-        values: &[("rep_thresh", "\"rep_thresh\""), ("one_replica", "\"one_replica\"")],
+        values: &[("one_replica", "\"one_replica\""), ("rep_thresh", "\"rep_thresh\"")],
         rests_on:
             "FCFS-Share: \"if the first BoT in FCFS order has no longer pending tasks, a machine … is allocated to \
                    the BoT that comes next\" (§III-C)",

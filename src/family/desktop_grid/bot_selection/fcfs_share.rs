@@ -10,10 +10,11 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "snake_case")]
 pub enum FcfsShareRule {
     /// Once every task of the oldest BoT has a running replica: the oldest BoT with a task without one; when every
-    /// BoT's tasks have one, the oldest BoT with a task below RepThresh.
+    /// BoT's tasks have one, the oldest BoT with a task below RepThresh (the default: "no longer pending tasks" as
+    /// FCFS-Excl's definition uses the phrase; docs/desktop_grid.md).
+    #[default]
     OneReplica,
     /// Once every task of the oldest BoT has RepThresh running replicas: the oldest BoT with a task below RepThresh.
-    #[default]
     RepThresh,
 }
 
