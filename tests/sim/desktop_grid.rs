@@ -92,6 +92,7 @@ fn settings(selection: BotSelection, thresh: u32, seed: u64) -> DgSettings {
         transfer: [240.0, 720.0],
         checkpoint_store: Default::default(),
         long_idle: Default::default(),
+        fcfs_share: Default::default(),
         horizon: 1e12,
         sample_interval: 1e5,
         seed,

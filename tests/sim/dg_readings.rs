@@ -18,6 +18,7 @@ fn one_machine(work: f64, store: CheckpointStore) -> DgSimulation {
         transfer: [300.0, 300.0],
         checkpoint_store: store,
         long_idle: LongIdleRule::Accumulated,
+        fcfs_share: Default::default(),
         horizon: 1e9,
         sample_interval: 1e6,
         seed: 1,
@@ -86,19 +87,20 @@ fn small() -> DesktopGridConfig {
     }
 }
 
-/// A file without the two keys reads as blocking and accumulated; and each reading leaves the platform, the
-/// workload and the failure trace as they were.
+/// A file without the keys reads as async, accumulated and one_replica (the defaults of docs/desktop_grid.md,
+/// "Readings"); and each reading leaves the platform, the workload and the failure trace as they were.
 #[test]
 fn defaults_read_and_each_reading_changes_only_what_it_names() {
     let s: DgScenario = serde_json::from_str(r#"{"seed": 3, "family": "desktop_grid", "desktop_grid": {"bots": 20}}"#)
         .expect("a file without the keys");
-    assert_eq!(s.desktop_grid.checkpoint_store, CheckpointStore::Blocking);
+    assert_eq!(s.desktop_grid.checkpoint_store, CheckpointStore::Async);
     assert_eq!(s.desktop_grid.long_idle, LongIdleRule::Accumulated);
+    assert_eq!(s.desktop_grid.fcfs_share, bagsim::family::desktop_grid::bot_selection::FcfsShareRule::OneReplica);
     let base = DgScenario::new(3, small());
     let (sim0, w0) = desktop_grid::simulation(&base).unwrap();
     let mut changed = 0;
     for cfg in [
-        DesktopGridConfig { checkpoint_store: CheckpointStore::Async, ..small() },
+        DesktopGridConfig { checkpoint_store: CheckpointStore::Blocking, ..small() },
         DesktopGridConfig { long_idle: LongIdleRule::Unreplicated, ..small() },
     ] {
         let s = DgScenario::new(3, cfg);

@@ -4,7 +4,7 @@
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule, FigurePreset};
 use bagsim::family::desktop_grid::readings::READINGS;
-use bagsim::family::desktop_grid::study::study;
+use bagsim::family::desktop_grid::study::{flips, flips_markdown, study};
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
 use bagsim::family::Family;
 use bagsim::readings::{combinations, parse_axis, record, replay, Combination, ReadingsTable};
@@ -320,11 +320,15 @@ fn finish_readings(
 ) -> Result<(), String> {
     let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
     say!("\n{} under {} reading(s){t}", table.title, combos);
+    let flips = flips(table);
     for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
         say!("  paper: {}", claim.paper);
         for row in &table.rows {
             let c = &row.claims[k];
             say!("    {:<32} {:<13} {}", row.label, c.verdict.label(), c.ours);
+        }
+        if combos > 1 {
+            say!("    → {}", flips[k].text());
         }
     }
     for row in &table.rows {
@@ -334,7 +338,11 @@ fn finish_readings(
     }
     let stem = out.display().to_string();
     let (md, csv) = (format!("{stem}-fig{n}-readings.md"), format!("{stem}-fig{n}-readings.csv"));
-    std::fs::write(&md, table.markdown()).map_err(|e| format!("{md}: {e}"))?;
+    let mut text = table.markdown();
+    if combos > 1 {
+        text.push_str(&flips_markdown(table));
+    }
+    std::fs::write(&md, text).map_err(|e| format!("{md}: {e}"))?;
     std::fs::write(&csv, table.csv()).map_err(|e| format!("{csv}: {e}"))?;
     say!("  wrote {md} and {csv}");
     Ok(())

@@ -3,6 +3,7 @@
 
 use super::availability::{AvailabilityLevel, GroupLaw};
 use super::bot_selection::BotSelection;
+pub use super::bot_selection::FcfsShareRule;
 use super::workload::Mix;
 use crate::family::contract::{Driver, Estimate, Param, Part};
 use serde::{Deserialize, Serialize};
@@ -36,15 +37,16 @@ impl Heterogeneity {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckpointStore {
-    /// The replica pauses for the transfer, then computes on.
+    /// The transfer runs beside the computation; the checkpoint counts once it has arrived (the default: §III-A
+    /// checkpoints at system calls and §IV-B calls checkpoint overheads slight; docs/desktop_grid.md).
     #[default]
-    Blocking,
-    /// The transfer runs beside the computation; the checkpoint counts once it has arrived.
     Async,
+    /// The replica pauses for the transfer, then computes on.
+    Blocking,
 }
 
 impl CheckpointStore {
-    pub const ALL: [CheckpointStore; 2] = [CheckpointStore::Blocking, CheckpointStore::Async];
+    pub const ALL: [CheckpointStore; 2] = [CheckpointStore::Async, CheckpointStore::Blocking];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -114,10 +116,12 @@ pub struct DesktopGridConfig {
     pub checkpoint_period: f64,
     /// Checkpoint transfer (store or retrieve) time, uniform in this range, s.
     pub transfer_time: [f64; 2],
-    /// Whether computing stops while a checkpoint is stored (blocking) or goes on (async).
+    /// Whether computing goes on while a checkpoint is stored (async, the default) or stops (blocking).
     pub checkpoint_store: CheckpointStore,
     /// LongIdle: the idle time of every candidate task (accumulated) or of those without a replica (unreplicated).
     pub long_idle: LongIdleRule,
+    /// FCFS-Share: moves on to the next BoT once every task of the oldest has one replica, or RepThresh replicas.
+    pub fcfs_share: FcfsShareRule,
     /// End of the run, s; null = 4 × the expected submission window (bots / λ).
     pub horizon: Option<f64>,
     /// Interval between time-series samples, s; null = horizon / 2 000, at least 60 s.
@@ -144,8 +148,9 @@ impl Default for DesktopGridConfig {
             rep_thresh: None,
             checkpoint_period: 1_800.0,
             transfer_time: [240.0, 720.0],
-            checkpoint_store: CheckpointStore::Blocking,
+            checkpoint_store: CheckpointStore::Async,
             long_idle: LongIdleRule::Accumulated,
+            fcfs_share: FcfsShareRule::OneReplica,
             horizon: None,
             sample_interval: None,
         }
@@ -472,9 +477,9 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "desktop_grid.checkpoint_store",
         unit: "",
-        allowed: "blocking, async",
-        meaning: "blocking: a replica stops computing while it stores a checkpoint (default); async: it computes on \
-                  and the checkpoint counts once stored (docs/desktop_grid.md, \"Readings\")",
+        allowed: "async, blocking",
+        meaning: "async: a replica computes on while it stores a checkpoint, which counts once stored (default); \
+                  blocking: it stops computing meanwhile (docs/desktop_grid.md, \"Readings\")",
     },
     Param {
         path: "desktop_grid.long_idle",
@@ -482,6 +487,13 @@ pub const PARAMS: &[Param] = &[
         allowed: "accumulated, unreplicated",
         meaning: "LongIdle compares the accumulated idle time of every candidate task (default) or only of those \
                   without a running replica now",
+    },
+    Param {
+        path: "desktop_grid.fcfs_share",
+        unit: "",
+        allowed: "one_replica, rep_thresh",
+        meaning: "FCFS-Share gives a machine to a later BoT once every task of the oldest has a running replica \
+                  (one_replica, default) or RepThresh of them (rep_thresh) (docs/desktop_grid.md, \"Readings\")",
     },
     Param {
         path: "desktop_grid.horizon",

@@ -39,6 +39,7 @@ pub fn settings(cfg: &DesktopGridConfig, seed: u64, rate: f64) -> DgSettings {
         transfer: cfg.transfer_time,
         checkpoint_store: cfg.checkpoint_store,
         long_idle: cfg.long_idle,
+        fcfs_share: cfg.fcfs_share,
         horizon,
         sample_interval: cfg.sample_interval.unwrap_or((horizon / 2_000.0).max(60.0)),
         seed,

@@ -7,8 +7,21 @@ use crate::readings::Reading;
 pub const READINGS: &[Reading] = &[
     Reading {
         key: "desktop_grid.checkpoint_store",
-        values: &[("blocking", "\"blocking\""), ("async", "\"async\"")],
+        values: &[("async", "\"async\""), ("blocking", "\"blocking\"")],
         rests_on: "the paper gives the checkpoint transfer time but not whether computing stops during a store",
+    },
+    Reading {
+        key: "desktop_grid.fcfs_share",
+        values: &[("one_replica", "\"one_replica\""), ("rep_thresh", "\"rep_thresh\"")],
+        rests_on:
+            "FCFS-Share: \"if the first BoT in FCFS order has no longer pending tasks, a machine … is allocated to \
+                   the BoT that comes next\" (§III-C)",
+    },
+    Reading {
+        key: "desktop_grid.weibull_shape",
+        values: &[("0.7", "0.7"), ("1.0", "1.0"), ("0.5", "0.5")],
+        rests_on: "Weibull times to failure whose shapes [Anglano09] takes from its reference [35] but does not print \
+                   (Table II gives the MTTF only)",
     },
     Reading {
         key: "desktop_grid.checkpoint_period",

@@ -45,6 +45,10 @@ pub struct TaskPool {
     pub ready: BTreeSet<u32>,
     /// Active BoTs with no running replica.
     pub norun: BTreeSet<u32>,
+    /// Whether `unrep` is kept (FCFS-Share's `one_replica` reading).
+    track_unrep: bool,
+    /// Active BoTs with a pending task without a running replica (kept only when `track_unrep`).
+    unrep: BTreeSet<u32>,
     /// LongIdle: per BoT, (idle_acc − idle_since, task) of its tasks without a replica (their idle time grows with now).
     idle_growing: Vec<BTreeSet<(i64, u32)>>,
     /// LongIdle: per BoT, (idle_acc, task) of its candidate tasks that have a replica (idle time frozen).
@@ -75,6 +79,8 @@ impl TaskPool {
             active: BTreeSet::new(),
             ready: BTreeSet::new(),
             norun: BTreeSet::new(),
+            track_unrep: false,
+            unrep: BTreeSet::new(),
             idle_growing: if track_idle { (0..bots).map(|_| BTreeSet::new()).collect() } else { Vec::new() },
             idle_frozen: if track_idle { (0..bots).map(|_| BTreeSet::new()).collect() } else { Vec::new() },
             top_growing: BTreeSet::new(),
@@ -125,6 +131,17 @@ impl TaskPool {
         let bucket = buckets[..limit].iter().find(|v| !v.is_empty())?;
         let i = if bucket.len() == 1 { 0 } else { ties.below(bucket.len() as u64) as usize };
         Some(bucket[i])
+    }
+
+    /// Keeps the set of BoTs with a pending task without a running replica (`unreplicated_bots`); set before the
+    /// first arrival.
+    pub fn set_track_unreplicated(&mut self, on: bool) {
+        self.track_unrep = on;
+    }
+
+    /// Active BoTs with a pending task without a running replica, oldest first (empty unless tracked).
+    pub fn unreplicated_bots(&self) -> &BTreeSet<u32> {
+        &self.unrep
     }
 
     /// LongIdle compares only tasks without a running replica while there are any (`LongIdleRule::Unreplicated`).
@@ -234,6 +251,13 @@ impl TaskPool {
             self.norun.insert(b);
         } else {
             self.norun.remove(&b);
+        }
+        if self.track_unrep {
+            if self.unreplicated(b) > 0 {
+                self.unrep.insert(b);
+            } else {
+                self.unrep.remove(&b);
+            }
         }
     }
 

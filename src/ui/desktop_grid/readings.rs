@@ -4,7 +4,7 @@
 
 use crate::family::desktop_grid::figures::{Bar, CiRule};
 use crate::family::desktop_grid::readings::READINGS;
-use crate::family::desktop_grid::study::{plan, Plan};
+use crate::family::desktop_grid::study::{flips, plan, Plan};
 use crate::readings::{combinations, parse_axis, ReadingsTable};
 use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Pool};
@@ -111,6 +111,9 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
             </div>
             <p class="help" id="dg-readings-rests">{move || rests_on(READINGS, &key.get())}</p>
             <ReadingsTableView table=table id="dg-readings-table"/>
+            <ul class="paper-note" id="dg-readings-flips">
+                {move || table.get().filter(|t| t.rows.len() > 1).map(|t| flips(&t).into_iter().map(|f| view! { <li><q>{f.paper.clone()}</q>": "{f.text()}</li> }).collect_view())}
+            </ul>
         </div>
     }
 }

@@ -7,6 +7,8 @@ mod long_idle;
 mod rr;
 mod rr_nrf;
 
+pub use fcfs_share::FcfsShareRule;
+
 use super::wqr_ft::TaskPool;
 use serde::{Deserialize, Serialize};
 
@@ -46,11 +48,11 @@ impl BotSelection {
         BotSelection::LongIdle,
     ];
 
-    /// The policy's decision procedure.
-    pub fn build(self) -> Box<dyn SelectBag> {
+    /// The policy's decision procedure; `fcfs_share` is FCFS-Share's move-on rule (read by no other policy).
+    pub fn build(self, fcfs_share: FcfsShareRule) -> Box<dyn SelectBag> {
         match self {
             BotSelection::FcfsExcl => Box::new(fcfs_excl::FcfsExcl),
-            BotSelection::FcfsShare => Box::new(fcfs_share::FcfsShare),
+            BotSelection::FcfsShare => Box::new(fcfs_share::FcfsShare { rule: fcfs_share }),
             BotSelection::Rr => Box::new(rr::Rr::default()),
             BotSelection::RrNrf => Box::new(rr_nrf::RrNrf::default()),
             BotSelection::LongIdle => Box::new(long_idle::LongIdle),
@@ -90,5 +92,10 @@ impl BotSelection {
     /// Whether the simulation must keep the idle-time index.
     pub fn needs_idle_times(self) -> bool {
         self == BotSelection::LongIdle
+    }
+
+    /// Whether the simulation must keep the set of BoTs with a task without a running replica.
+    pub fn needs_unreplicated(self, fcfs_share: FcfsShareRule) -> bool {
+        self == BotSelection::FcfsShare && fcfs_share == FcfsShareRule::OneReplica
     }
 }

@@ -4,13 +4,17 @@
 //! machine at random. O(log n) per event (LongIdle: plus O(BoTs with a candidate) per dispatch).
 
 use super::availability::GroupLaw;
-use super::bot_selection::{BotSelection, BotView, SelectBag};
+use super::bot_selection::{BotSelection, BotView, FcfsShareRule, SelectBag};
 use super::config::{CheckpointStore, LongIdleRule};
 use super::machines::Platform;
 use super::wqr_ft::TaskPool;
 use crate::engine::{EventQueue, Rng};
 use crate::workload::Workload;
-use serde::{Deserialize, Serialize};
+
+mod counters;
+mod invariants;
+
+pub use counters::{DgCounters, DgSample};
 
 const NONE: u32 = u32::MAX;
 
@@ -28,6 +32,8 @@ pub struct DgSettings {
     pub checkpoint_store: CheckpointStore,
     /// LongIdle's idle-time rule.
     pub long_idle: LongIdleRule,
+    /// FCFS-Share's move-on rule.
+    pub fcfs_share: FcfsShareRule,
     pub horizon: f64,
     pub sample_interval: f64,
     pub seed: u64,
@@ -90,44 +96,6 @@ struct Slot {
     free_pos: u32,
     up_since: f64,
     up_total: f64,
-}
-
-/// State over simulated time, sampled every `sample_interval`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DgSample {
-    pub time: f64,
-    /// Machines available.
-    pub machines_up: u32,
-    /// Replicas running (= busy machines).
-    pub replicas_running: u32,
-    /// Pending tasks without a running replica (the queue).
-    pub queued_tasks: u64,
-    /// BoTs submitted and not completed.
-    pub bots_in_system: u32,
-    pub finished_tasks: u64,
-}
-
-/// Counters of a run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct DgCounters {
-    pub events: u64,
-    pub stale_events: u64,
-    pub replicas_started: u64,
-    /// Replicas terminated because another replica of their task completed.
-    pub replicas_cancelled: u64,
-    /// Replicas lost with their machine.
-    pub replicas_killed: u64,
-    pub checkpoints_taken: u64,
-    /// Replicas started from a stored checkpoint.
-    pub checkpoints_restored: u64,
-    pub failures: u64,
-    pub repairs: u64,
-    pub finished_tasks: u64,
-    pub finished_bots: u64,
-    /// Machine time of all replicas that ended, s.
-    pub replica_time: f64,
-    /// Machine time of useless replicas, s.
-    pub wasted_time: f64,
 }
 
 /// A desktop-grid simulation in progress (the page's worker steps it in chunks, as the multi-cluster one).
@@ -206,9 +174,10 @@ impl DgSimulation {
             .collect();
         let mut pool = TaskPool::new(bots, tasks, s.thresh, s.selection.needs_idle_times());
         pool.set_unreplicated_only(s.long_idle == LongIdleRule::Unreplicated);
+        pool.set_track_unreplicated(s.selection.needs_unreplicated(s.fcfs_share));
         DgSimulation {
             pool,
-            policy: s.selection.build(),
+            policy: s.selection.build(s.fcfs_share),
             power: platform.machines.iter().map(|m| m.power).collect(),
             machine_group: platform.machines.iter().map(|m| m.group).collect(),
             groups,
@@ -615,42 +584,5 @@ impl DgSimulation {
         let law = self.groups[self.machine_group[m as usize] as usize];
         let d = law.time_to_failure(&mut self.avail[m as usize]);
         self.schedule(now + d, Ev::Fail(m));
-    }
-
-    /// Checks the bookkeeping (tests): free machines are up and idle, busy ones are in their task's replica list,
-    /// replica counts agree with the lists.
-    pub fn check_invariants(&self) -> Result<(), String> {
-        let mut busy = 0;
-        for (m, sl) in self.slots.iter().enumerate() {
-            let is_free = self.free.get(sl.free_pos as usize) == Some(&(m as u32));
-            if sl.task == NONE {
-                if sl.up != is_free {
-                    return Err(format!("machine {m}: up {} but free {is_free}", sl.up));
-                }
-            } else {
-                busy += 1;
-                if is_free || !sl.up {
-                    return Err(format!("machine {m} runs task {} but is free or down", sl.task));
-                }
-            }
-        }
-        if busy != self.busy {
-            return Err(format!("{busy} busy machines, counter {}", self.busy));
-        }
-        for (t, &h) in self.head.iter().enumerate() {
-            let mut n = 0;
-            let mut r = h;
-            while r != NONE {
-                if self.slots[r as usize].task != t as u32 {
-                    return Err(format!("task {t}: machine {r} in its list runs {}", self.slots[r as usize].task));
-                }
-                n += 1;
-                r = self.slots[r as usize].next;
-            }
-            if self.task_end[t].is_nan() && n != self.pool.replicas(t as u32) {
-                return Err(format!("task {t}: {n} replicas listed, {} counted", self.pool.replicas(t as u32)));
-            }
-        }
-        Ok(())
     }
 }
