@@ -309,6 +309,56 @@ pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String
     Ok(())
 }
 
+/// A finding's verdict under the first combination of a table (the defaults, when every axis lists its values
+/// default first, as `KEY=all` does) and the combinations under which it is different.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flip {
+    pub paper: String,
+    pub default: crate::stats::Verdict,
+    /// (combination, its verdict) where the verdict differs from the default's.
+    pub flipped_by: Vec<(String, crate::stats::Verdict)>,
+}
+
+impl Flip {
+    /// `agrees; flipped by fcfs_share=rep_thresh (disagrees)`, or `agrees; no reading flips it`.
+    pub fn text(&self) -> String {
+        if self.flipped_by.is_empty() {
+            return format!("{} under the defaults; no reading flips it", self.default.label());
+        }
+        let by: Vec<String> = self.flipped_by.iter().map(|(l, v)| format!("{l} ({})", v.label())).collect();
+        format!("{} under the defaults; flipped by {}", self.default.label(), by.join(", "))
+    }
+}
+
+/// For each finding of `table`, its verdict under the first row and the rows that change it.
+pub fn flips(table: &ReadingsTable) -> Vec<Flip> {
+    let Some(first) = table.rows.first() else { return Vec::new() };
+    first
+        .claims
+        .iter()
+        .enumerate()
+        .map(|(k, c)| Flip {
+            paper: c.paper.clone(),
+            default: c.verdict,
+            flipped_by: table.rows[1..]
+                .iter()
+                .filter_map(|r| {
+                    r.claims.get(k).filter(|o| o.verdict != c.verdict).map(|o| (r.label.clone(), o.verdict))
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The flips of `table` as a Markdown section (appended to the Markdown table of `bagsim reproduce` and `bagsim dg-figure` with `--readings`).
+pub fn flips_markdown(table: &ReadingsTable) -> String {
+    let mut out = String::from("\n## Which reading flips each finding\n\n| the paper reports | verdict |\n|---|---|\n");
+    for f in flips(table) {
+        out.push_str(&format!("| \"{}\" | {} |\n", f.paper, f.text()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,5 +418,36 @@ mod tests {
         assert_eq!(seen, [5, 10, 20, 30]);
         assert_eq!(Seeds::parse("7", 5).unwrap().next(7), None);
         assert!(Seeds::parse("0", 5).is_err() && Seeds::parse("many", 5).is_err());
+    }
+
+    fn flip_row(label: &str, verdicts: &[crate::stats::Verdict]) -> ReadingRow {
+        let claims = verdicts
+            .iter()
+            .enumerate()
+            .map(|(k, &verdict)| crate::stats::Claim { paper: format!("finding {k}"), ours: String::new(), verdict })
+            .collect();
+        ReadingRow { label: label.into(), seeds: 5, capped: false, claims, failures: Vec::new() }
+    }
+
+    /// A finding flips under the rows whose verdict differs from the first row's, and only those.
+    #[test]
+    fn flips_name_the_rows_that_change_a_verdict() {
+        use crate::stats::Verdict::*;
+        let t = ReadingsTable {
+            figure: "fig2".into(),
+            title: "Fig. 2".into(),
+            rows: vec![
+                flip_row("k=a", &[Agrees, Unresolved]),
+                flip_row("k=b", &[Agrees, Disagrees]),
+                flip_row("k=c", &[Disagrees, Unresolved]),
+            ],
+        };
+        let f = flips(&t);
+        assert_eq!(f[0].flipped_by, vec![("k=c".to_string(), Disagrees)]);
+        assert_eq!(f[1].flipped_by, vec![("k=b".to_string(), Disagrees)]);
+        assert_eq!(f[0].text(), "agrees under the defaults; flipped by k=c (disagrees)");
+        let one = ReadingsTable { rows: vec![flip_row("defaults", &[Agrees, Agrees])], ..t };
+        assert!(flips(&one).iter().all(|f| f.flipped_by.is_empty()));
+        assert!(flips_markdown(&one).contains("no reading flips it"));
     }
 }

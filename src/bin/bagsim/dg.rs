@@ -4,10 +4,11 @@
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule, FigurePreset};
 use bagsim::family::desktop_grid::readings::READINGS;
-use bagsim::family::desktop_grid::study::{flips, flips_markdown, study};
+use bagsim::family::desktop_grid::study::study;
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
 use bagsim::family::Family;
 use bagsim::readings::{combinations, parse_axis, record, replay, Combination, ReadingsTable};
+use bagsim::readings::{flips, flips_markdown};
 use bagsim::stats::Stats;
 use bagsim::study::{Manifest, Point};
 use serde_json::Value;

@@ -8,7 +8,9 @@ use bagsim::family::multi_cluster::figures::{
 };
 use bagsim::family::multi_cluster::readings::READINGS;
 use bagsim::family::Family;
-use bagsim::readings::{combinations, parse_axis, record, replay, Combination, ReadingsTable, Seeds};
+use bagsim::readings::{
+    combinations, flips, flips_markdown, parse_axis, record, replay, Combination, ReadingsTable, Seeds,
+};
 use bagsim::run::Report;
 use bagsim::scenario::Scenario;
 use bagsim::stats::Stats;
@@ -286,15 +288,23 @@ fn finish_readings(
     let stem = out.display().to_string();
     let (md_path, csv_path) =
         (format!("{stem}-{}-readings.md", id.name()), format!("{stem}-{}-readings.csv", id.name()));
-    std::fs::write(&md_path, table.markdown()).map_err(|e| format!("{md_path}: {e}"))?;
+    let mut text = table.markdown();
+    if combos > 1 {
+        text.push_str(&flips_markdown(table));
+    }
+    std::fs::write(&md_path, text).map_err(|e| format!("{md_path}: {e}"))?;
     std::fs::write(&csv_path, table.csv()).map_err(|e| format!("{csv_path}: {e}"))?;
     let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
     say!("\n{} — {} under {} reading(s){t}", id.name(), table.title, combos);
+    let flips = flips(table);
     for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
         say!("  paper: {}", claim.paper);
         for row in &table.rows {
             let c = &row.claims[k];
             say!("    {:<40} {:<13} ({} seeds) {}", row.label, c.verdict.label(), row.seeds, c.ours);
+        }
+        if combos > 1 {
+            say!("    → {}", flips[k].text());
         }
     }
     for row in &table.rows {

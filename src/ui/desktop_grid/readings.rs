@@ -4,7 +4,8 @@
 
 use crate::family::desktop_grid::figures::{Bar, CiRule};
 use crate::family::desktop_grid::readings::READINGS;
-use crate::family::desktop_grid::study::{flips, plan, Plan};
+use crate::family::desktop_grid::study::{plan, Plan};
+use crate::readings::flips;
 use crate::readings::{combinations, parse_axis, ReadingsTable};
 use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Pool};
