@@ -43,6 +43,28 @@ pub fn number_or_undefined<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
+/// Reads a (mean, half-width) pair whose numbers may be undefined (written as null).
+pub fn pair_or_undefined<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(f64, f64), D::Error> {
+    let (a, b) = <(Option<f64>, Option<f64>)>::deserialize(d)?;
+    Ok((a.unwrap_or(f64::NAN), b.unwrap_or(f64::NAN)))
+}
+
+/// A number for people: `undefined` when it has no value (NaN) or is infinite, and 0 for −0; otherwise `x` to
+/// `digits` decimals.
+pub fn show(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        "undefined".to_string()
+    } else {
+        let s = format!("{x:.digits$}");
+        // −0.04 to one decimal is "-0.0": a sign on a zero says nothing.
+        if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+            s[1..].to_string()
+        } else {
+            s
+        }
+    }
+}
+
 /// The reasons a report gives for the numbers it leaves out, by their path in the report's metrics (e.g.
 /// `"turnaround": "no BoT finished"`); empty, and then absent, when every number is defined.
 pub type Undefined = std::collections::BTreeMap<String, String>;

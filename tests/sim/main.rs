@@ -3,6 +3,7 @@
 //! row bit for bit (shared with tests/web.rs).
 
 mod budget;
+mod cli_edges;
 mod common;
 mod contract;
 mod data_grid;

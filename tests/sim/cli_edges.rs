@@ -1,0 +1,101 @@
+//! The CLI at its edges, through the built binary: each case a hostile or careless user could type is refused with
+//! a message naming what is wrong (exit code 2), or runs to outputs that hold only finite numbers, the right labels
+//! and every file asked for. One regression case per defect class of the issue "Trust at the edges"; the generated
+//! cases are in `cli_fuzz.rs`.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A fresh directory for one test.
+pub fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bagsim-edges-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `bagsim args…` in `dir`.
+pub fn bagsim(dir: &Path, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_bagsim")).args(args).current_dir(dir).output().unwrap()
+}
+
+pub fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// The words of a text that are not numbers a reader can trust: NaN, inf, a negative zero, or a number of more
+/// than 40 digits.
+pub fn bad_numbers(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '+'))
+        .filter(|w| {
+            let lower = w.to_ascii_lowercase();
+            let t = lower.trim_start_matches(['-', '+']);
+            let numeric = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.');
+            t == "nan"
+                || t == "inf"
+                || t == "infinity"
+                || (numeric && w.starts_with('-') && t.chars().all(|c| c == '0' || c == '.'))
+                || (numeric && t.chars().filter(char::is_ascii_digit).count() > 40)
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// A case ran cleanly: no panic or abort, exit code 0 (ran) or 2 (refused, with a message), and only trustworthy
+/// numbers in what it printed.
+pub fn clean(case: &str, o: &Output) {
+    let t = text(o);
+    assert!(!t.contains("panicked") && !t.contains("RUST_BACKTRACE"), "{case}: panic\n{t}");
+    let code = o.status.code();
+    assert!(code == Some(0) || code == Some(2), "{case}: exit {code:?}\n{t}");
+    if code == Some(2) {
+        assert!(String::from_utf8_lossy(&o.stderr).starts_with("bagsim: ") || t.contains("error:"), "{case}: {t}");
+    }
+    let bad = bad_numbers(&t);
+    assert!(bad.is_empty(), "{case}: {bad:?} in\n{t}");
+}
+
+/// Every file of `dir` holds only trustworthy numbers (JSON, CSV, Markdown, SVG).
+pub fn clean_files(case: &str, dir: &Path) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if let Ok(s) = std::fs::read_to_string(&p) {
+            if p.extension().is_some_and(|x| x == "json" && !s.is_empty()) && !p.to_string_lossy().contains("input") {
+                assert!(!s.contains("null") || p.to_string_lossy().contains("manifest"), "{case}: null in {p:?}");
+            }
+            let bad = bad_numbers(&s);
+            assert!(bad.is_empty(), "{case}: {bad:?} in {}", p.display());
+        }
+    }
+}
+
+// Class 1: verdicts and statistics from no data.
+
+/// A base in which no BoT finishes: no finding agrees or disagrees, no number is NaN.
+#[test]
+fn a_figure_of_runs_that_finish_nothing_resolves_nothing() {
+    let d = dir("nodata-mc");
+    std::fs::write(d.join("input.json"), r#"{"horizon": 1, "workload": {"submission_period": 3600}}"#).unwrap();
+    let o = bagsim(&d, &["reproduce", "all", "--base", "input.json", "--seeds", "2", "--out", "r"]);
+    clean("reproduce all, nothing finishes", &o);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("not resolved"), "{t}");
+    assert!(!t.contains(" agrees ") && !t.contains("disagrees"), "{t}");
+    clean_files("reproduce all, nothing finishes", &d);
+}
+
+/// A desktop grid whose horizon ends before anything finishes: no bar is called bounded, no NaN is printed.
+#[test]
+fn a_desktop_grid_bar_of_nothing_is_not_called_bounded() {
+    let d = dir("nodata-dg");
+    std::fs::write(d.join("input.json"), r#"{"family":"desktop_grid","desktop_grid":{"horizon":1,"bots":20}}"#)
+        .unwrap();
+    let o = bagsim(&d, &["dg-figure", "2", "--scenario", "input.json", "--max-seeds", "3", "--out", "d"]);
+    clean("dg-figure 2, 1 s horizon", &o);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(!t.contains(" bounded") && t.contains("not resolved"), "{t}");
+    assert!(!t.contains("[agrees]") && !t.contains("[disagrees]"), "{t}");
+    clean_files("dg-figure 2, 1 s horizon", &d);
+}
