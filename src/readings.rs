@@ -199,7 +199,7 @@ impl ReadingsTable {
                     "{},{},{},{},{},\"{}\"\n",
                     self.figure,
                     k + 1,
-                    r.label,
+                    crate::stats::csv_field(&r.label),
                     r.seeds,
                     c.verdict.label(),
                     c.ours.replace('"', "'")

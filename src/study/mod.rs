@@ -115,10 +115,13 @@ impl std::fmt::Display for MergeProblems {
 pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
     let mut axes = Vec::new();
     for s in sets {
-        let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s:?}: expected KEY=V1,V2,…"))?;
+        let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {:?}: expected KEY=V1,V2,…", short(s)))?;
+        if s.chars().any(char::is_control) {
+            return Err(format!("--set {:?}: a key or value holds a control character (a line break?)", short(s)));
+        }
         let values: Vec<String> = v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
         if values.is_empty() {
-            return Err(format!("--set {s:?}: no values"));
+            return Err(format!("--set {:?}: no values", short(s)));
         }
         axes.push((k.trim().to_string(), values));
     }
@@ -128,6 +131,31 @@ pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
 /// The cartesian product of the axes over `base`, each point's scenario checked before anything runs; split into
 /// `shards` shards (1–100 000, and no more than the points).
 pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest, String> {
+    // A key may be an axis once, under any of its names: two axes on one path would run every point at the last
+    // one's value and label it with the first's.
+    let paths: Vec<String> = axes.iter().map(|(k, _)| registry::sweep_path(base.family, k)).collect();
+    for (j, (key, _)) in axes.iter().enumerate() {
+        for (i, (earlier, _)) in axes[..j].iter().enumerate() {
+            let (a, b) = (&paths[i], &paths[j]);
+            let nested = |x: &str, y: &str| x == y || y.starts_with(&format!("{x}."));
+            if nested(a, b) || nested(b, a) {
+                return Err(format!(
+                    "--set {}: {} is already set by the axis --set {} ({}); a key may appear once",
+                    short(key),
+                    b,
+                    short(earlier),
+                    a
+                ));
+            }
+        }
+    }
+    let count = axes.iter().try_fold(1usize, |n, (_, v)| n.checked_mul(v.len()).filter(|&n| n <= MAX_POINTS));
+    if count.is_none() {
+        return Err(format!(
+            "--set: the product of the axes has {} points; at most {MAX_POINTS} are allowed",
+            axes.iter().map(|(_, v)| v.len().to_string()).collect::<Vec<_>>().join(" × ")
+        ));
+    }
     let mut points: Vec<(Vec<String>, Scenario)> = vec![(Vec::new(), base.clone())];
     for (key, values) in &axes {
         let path = registry::sweep_path(base.family, key);
@@ -149,6 +177,18 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
         .map(|(labels, s)| Point { labels, job: serde_json::to_value(&s).expect("a scenario is plain data") })
         .collect();
     Manifest::new("sweep", Value::Null, base.family, axes, points, shards)
+}
+
+/// The most points a study may have (a sweep's product of axes, a figure's runs): each holds a whole scenario.
+pub const MAX_POINTS: usize = 50_000;
+
+/// A text as a message quotes it: at most 60 characters.
+pub fn short(s: &str) -> String {
+    if s.chars().count() <= 60 {
+        s.to_string()
+    } else {
+        format!("{}… ({} characters)", s.chars().take(60).collect::<String>(), s.chars().count())
+    }
 }
 
 /// FNV-1a, 64 bits, as 16 hex digits: the same on every machine and in every build.
@@ -173,6 +213,9 @@ impl Manifest {
     ) -> Result<Manifest, String> {
         if shards == 0 || shards > 100_000 {
             return Err(format!("--plan {shards} is out of range; allowed 1–100000 shards"));
+        }
+        if points.len() > MAX_POINTS {
+            return Err(format!("the study has {} points; at most {MAX_POINTS} are allowed", points.len()));
         }
         if shards > points.len() {
             let n = points.len();
@@ -316,13 +359,13 @@ impl Manifest {
 
     /// The CSV (axis columns, then the family's) and JSON (`axes`, `runs`: each point with its report) of a sweep.
     pub fn assemble(&self, rows: &[&RunRow]) -> (String, String) {
-        let mut csv: String = self.axes.iter().map(|(k, _)| format!("{k},")).collect();
+        let mut csv: String = self.axes.iter().map(|(k, _)| format!("{},", crate::stats::csv_field(k))).collect();
         csv.push_str(&registry::sweep_header(self.family));
         csv.push('\n');
         let mut runs = Vec::with_capacity(rows.len());
         for (p, r) in self.points.iter().zip(rows) {
             for l in &p.labels {
-                csv.push_str(l);
+                csv.push_str(&crate::stats::csv_field(l));
                 csv.push(',');
             }
             csv.push_str(&r.row);

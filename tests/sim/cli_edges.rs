@@ -99,3 +99,56 @@ fn a_desktop_grid_bar_of_nothing_is_not_called_bounded() {
     assert!(!t.contains("[agrees]") && !t.contains("[disagrees]"), "{t}");
     clean_files("dg-figure 2, 1 s horizon", &d);
 }
+
+// Class 2: silently mislabelled or lost results.
+
+const TINY: &str = r#"{"workload": {"submission_period": 3600}}"#;
+
+/// A key may be an axis once, under any of its names, and a whole object once with none of its fields.
+#[test]
+fn a_key_is_an_axis_once_whatever_its_name() {
+    let d = dir("axes");
+    std::fs::write(d.join("input.json"), TINY).unwrap();
+    for sets in [
+        ["load=0.2,0.5", "load=0.9"],
+        ["load=0.2,0.5", "workload.load=0.9"],
+        ["workload.load=0.2", "workload=null"],
+        ["seed=1,2", "seed=3"],
+    ] {
+        let o = bagsim(&d, &["sweep", "input.json", "--set", sets[0], "--set", sets[1], "--out", "s"]);
+        clean(&format!("{sets:?}"), &o);
+        assert_eq!(o.status.code(), Some(2), "{sets:?}: {}", text(&o));
+        assert!(text(&o).contains("a key may appear once"), "{sets:?}: {}", text(&o));
+        assert!(!d.join("s.csv").exists());
+    }
+}
+
+/// Output stems keep every dot, and a label with a quote or a comma is one RFC 4180 cell that reads back.
+#[test]
+fn stems_keep_their_dots_and_labels_are_quoted() {
+    let d = dir("stems");
+    std::fs::write(
+        d.join("input.json"),
+        r#"{"workload": {"submission_period": 3600}, "platform": {"clusters": [{"name": "a", "processors": 4, "speed": 1}]}}"#,
+    )
+    .unwrap();
+    for stem in ["run.1", "run.2"] {
+        let o = bagsim(&d, &["sweep", "input.json", "--set", "load=0.2", "--out", stem]);
+        clean(stem, &o);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    for f in ["run.1.csv", "run.1.json", "run.2.csv", "run.2.json"] {
+        assert!(d.join(f).exists(), "{f} missing");
+    }
+    assert!(!d.join("run.csv").exists());
+    let o = bagsim(&d, &["sweep", "input.json", "--set", "platform.clusters.0.name=q\"t,plain", "--out", "q"]);
+    clean("quoted label", &o);
+    let csv = std::fs::read_to_string(d.join("q.csv")).unwrap();
+    let rows: Vec<Vec<String>> = csv.lines().map(|l| bagsim::stats::csv_cells(l).unwrap()).collect();
+    assert!(rows.iter().all(|r| r.len() == rows[0].len()), "{csv}");
+    assert_eq!(rows[1][0], "q\"t");
+    assert_eq!(rows[2][0], "plain");
+    let o = bagsim(&d, &["sweep", "input.json", "--set", "platform.clusters.0.name=a\nb", "--out", "n"]);
+    clean("line break in a value", &o);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -87,11 +87,19 @@ pub fn write_manifest(m: &Manifest, out: &Path) -> Result<(), String> {
 }
 
 fn write_outputs(stem: &Path, csv: &str, json: &str) -> Result<(), String> {
-    let (csv_path, json_path) = (stem.with_extension("csv"), stem.with_extension("json"));
+    // Every dot of the stem is kept: `--out run.1` writes run.1.csv, not run.csv.
+    let (csv_path, json_path) = (with_suffix(stem, ".csv"), with_suffix(stem, ".json"));
     write_atomic(&csv_path, csv)?;
     write_atomic(&json_path, json)?;
     say!("wrote {} and {}", csv_path.display(), json_path.display());
     Ok(())
+}
+
+/// `stem` with `suffix` appended, whatever dots the stem holds.
+pub fn with_suffix(stem: &Path, suffix: &str) -> PathBuf {
+    let mut s = stem.as_os_str().to_owned();
+    s.push(suffix);
+    s.into()
 }
 
 fn read_manifest(path: &Path) -> Result<Manifest, String> {
