@@ -172,6 +172,22 @@ fn over(x: f64, limit: f64) -> bool {
     x.is_nan() || x > limit
 }
 
+/// A number as a message quotes it: never hundreds of digits (5e-324, not 0.000…5), never "inf" or "NaN" (∞, "not
+/// a number"), never −0.
+pub fn short_number(x: f64) -> String {
+    if x.is_nan() {
+        "not a number".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "∞" } else { "−∞" }.into()
+    } else if x == 0.0 {
+        "0".into()
+    } else if (1e-4..1e15).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// Digits in groups of three from the right: "1234567" → "1 234 567".
 pub fn group_digits(digits: &str) -> String {
     let mut out = String::new();

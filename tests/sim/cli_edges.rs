@@ -152,3 +152,35 @@ fn stems_keep_their_dots_and_labels_are_quoted() {
     clean("line break in a value", &o);
     assert_eq!(o.status.code(), Some(2));
 }
+
+// Class 4: values inside the documented ranges that would make a time infinite.
+
+/// A cluster speed of 5e-324 beside a normal one, and a runtime law whose mean is the largest double: refused
+/// naming the key, by `run` and by `generate` (which never writes an infinite runtime).
+#[test]
+fn a_time_that_would_be_infinite_is_refused_naming_its_key() {
+    let d = dir("infinite");
+    std::fs::write(
+        d.join("slow.json"),
+        r#"{"workload": {"submission_period": 3600}, "platform": {"clusters": [
+            {"name": "a", "processors": 4, "speed": 5e-324}, {"name": "b", "processors": 4, "speed": 1}]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("law.json"),
+        r#"{"workload": {"submission_period": 86400, "load": null, "generator": {"login_logout": {
+            "users": [{"name": "u", "lambda": 0.0002, "delta": 0.02, "mu": 0.08}],
+            "runtime": {"family": "exponential", "mean": 1.797e308}}}}}"#,
+    )
+    .unwrap();
+    for (file, key) in [("slow.json", "platform.clusters[0].speed"), ("law.json", "workload.generator.login_logout")] {
+        for cmd in ["run", "generate"] {
+            let o = bagsim(&d, &[cmd, file]);
+            clean(&format!("{cmd} {file}"), &o);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {file}: {}", text(&o));
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert!(e.contains(key) && e.contains("at most 1e14 s"), "{cmd} {file}: {e}");
+            assert!(o.stdout.is_empty(), "{cmd} {file}: wrote {} bytes", o.stdout.len());
+        }
+    }
+}
