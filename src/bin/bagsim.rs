@@ -332,7 +332,33 @@ mod cli {
         Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// Every file the command will write is checked before any work starts (its directory exists and is writable).
+    fn check_outputs(cmd: &Command) -> Result<(), String> {
+        let stems: Vec<(&str, &PathBuf)> = match cmd {
+            Command::DdFigure { out, .. }
+            | Command::DgFigure { out, .. }
+            | Command::Sweep { out, manifest: None, .. }
+            | Command::Reproduce { out, .. } => vec![("--out", out)],
+            Command::Run { out, csv, .. } => {
+                out.iter().map(|o| ("--out", o)).chain(csv.iter().map(|c| ("--csv", c))).collect()
+            }
+            Command::Trace { out, .. } => out.iter().map(|o| ("--out", o)).collect(),
+            Command::Merge { out: Some(out), .. } => vec![("--out", out)],
+            _ => Vec::new(),
+        };
+        if let Command::Run { out: Some(a), csv: Some(b), .. } = cmd {
+            if a == b {
+                return Err(format!(
+                    "--out and --csv are both {}: the report and the rows need two files",
+                    a.display()
+                ));
+            }
+        }
+        stems.into_iter().try_for_each(|(option, path)| study::check_output(option, path))
+    }
+
     fn execute(cmd: Command) -> Result<(), String> {
+        check_outputs(&cmd)?;
         match cmd {
             Command::DdFigure { figure, scenario, seeds, out, jobs } => {
                 let base = match scenario {

@@ -184,3 +184,34 @@ fn a_time_that_would_be_infinite_is_refused_naming_its_key() {
         }
     }
 }
+
+// Class 7: work lost at the end.
+
+/// Every output path is checked before the work starts: nothing is simulated for a file that cannot be written,
+/// and a bad --csv does not cost the JSON.
+#[test]
+fn output_paths_are_checked_before_any_work() {
+    let d = dir("outputs");
+    std::fs::write(d.join("input.json"), TINY).unwrap();
+    let cases: &[&[&str]] = &[
+        &["run", "input.json", "--out", "nodir/x.json"],
+        &["run", "input.json", "--out", "x.json", "--csv", "nodir/y.csv"],
+        &["run", "input.json", "--out", "same", "--csv", "same"],
+        &["run", "input.json", "--out", "."],
+        &["sweep", "input.json", "--set", "load=0.2", "--out", "nodir/q"],
+        &["sweep", "input.json", "--set", "load=0.2", "--plan", "1", "--out", "nodir/q"],
+        &["reproduce", "fig3", "--seeds", "2", "--out", "nodir/r"],
+        &["dg-figure", "2", "--max-seeds", "2", "--out", "nodir/d"],
+        &["dd-figure", "4", "--seeds", "2", "--out", "nodir/d"],
+        &["trace", "input.json", "--out", "nodir/t.json"],
+    ];
+    for args in cases {
+        let o = bagsim(&d, args);
+        clean(&format!("{args:?}"), &o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains("--out") || e.contains("--csv"), "{args:?}: {e}");
+        assert!(o.stdout.is_empty(), "{args:?} printed results: {}", text(&o));
+    }
+    assert!(!d.join("x.json").exists(), "a JSON was written although the CSV path was bad");
+}

@@ -25,6 +25,29 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     std::fs::rename(&tmp, path).map_err(fail)
 }
 
+/// Checks, before any work, that files can be written at `path` (a file, or a stem that suffixes are added to): its
+/// directory exists and takes a new file, and the path is not a directory. A run that would simulate everything and
+/// then fail to write is refused at once.
+pub fn check_output(option: &str, path: &Path) -> Result<(), String> {
+    if path.as_os_str().is_empty() {
+        return Err(format!("{option}: an empty path"));
+    }
+    if path.is_dir() {
+        return Err(format!("{option} {}: is a directory; give a file name (or stem) inside it", path.display()));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!("{option} {}: the directory {} does not exist", path.display(), dir.display()));
+    }
+    let probe = dir.join(format!(".bagsim-probe-{}", std::process::id()));
+    std::fs::File::create(&probe)
+        .and_then(|_| std::fs::remove_file(&probe))
+        .map_err(|e| format!("{option} {}: cannot write in {}: {e}", path.display(), dir.display()))
+}
+
 /// How a point of a study of some kind runs.
 pub type Runner = fn(&Point) -> Result<Value, String>;
 
@@ -62,6 +85,7 @@ pub fn sweep(
     jobs: Option<usize>,
     shards: Option<usize>,
 ) -> Result<(), String> {
+    check_output("--out", out)?;
     let m = plan(base, axes(sets)?, shards.unwrap_or(1))?;
     if shards.is_some() {
         return write_manifest(&m, out);
@@ -121,6 +145,7 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Resu
     };
     m.check_shard(i)?;
     let run = runner(&m)?;
+    check_output("--manifest", &shard_path(&stem_of(manifest), i))?;
     let jobs = bagsim::parallel::threads(jobs);
     let count = m.shard_points(i).count();
     eprintln!("shard {i} of study {}: {count} runs on {jobs} threads", m.study);
@@ -139,6 +164,7 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Resu
 pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
     let m = read_manifest(manifest)?;
     let stem = stem_of(manifest);
+    check_output("--out", out.unwrap_or(&stem))?;
     let outputs: Vec<Result<Option<ShardOutput>, String>> = (0..m.shards)
         .map(|i| {
             let path = shard_path(&stem, i);
@@ -200,6 +226,7 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Result<(), String> {
     }
     let manifest = std::fs::canonicalize(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let stem = stem_of(&manifest);
+    check_output("the manifest's directory", &stem)?;
     let bagsim = match &o.bagsim {
         Some(p) => p.clone(),
         None => std::env::current_exe().map_err(|e| format!("where is this bagsim? {e}; give --bagsim"))?,
