@@ -74,6 +74,16 @@ pub struct ShardOutput {
     pub study: String,
     pub shard: usize,
     pub points: Vec<PointOutcome>,
+    /// A fingerprint of this file's study, shard and points: a shard edited after it was written is refused.
+    #[serde(default)]
+    pub content: String,
+}
+
+impl ShardOutput {
+    /// The fingerprint `content` holds.
+    pub fn fingerprint(&self) -> String {
+        fingerprint(&serde_json::to_string(&(&self.study, self.shard, &self.points)).expect("plain data"))
+    }
 }
 
 /// Why a study cannot be merged: every shard that is missing or failed, by index.
@@ -221,18 +231,27 @@ impl Manifest {
             let n = points.len();
             return Err(format!("--plan {shards}: the study has only {n} points; allowed 1–{n} shards"));
         }
-        let study = fingerprint(&serde_json::to_string(&(kind, &spec, &axes, &points, shards)).expect("plain data"));
-        Ok(Manifest {
+        let mut m = Manifest {
             bagsim_study: FORMAT,
             bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
-            study,
+            study: String::new(),
             kind: kind.to_string(),
             spec,
             family,
             axes,
             shards,
             points,
-        })
+        };
+        m.study = m.fingerprint();
+        Ok(m)
+    }
+
+    /// The fingerprint of everything the study is: its version, kind, spec, family, axes, points and shard count.
+    pub fn fingerprint(&self) -> String {
+        let Manifest { bagsim_study: _, bagsim_version, study: _, kind, spec, family, axes, shards, points } = self;
+        fingerprint(
+            &serde_json::to_string(&(bagsim_version, kind, spec, family, axes, points, shards)).expect("plain data"),
+        )
     }
 
     /// Reads a manifest, refusing another format.
@@ -241,8 +260,21 @@ impl Manifest {
         if m.bagsim_study != FORMAT {
             return Err(format!("study format {} is not {FORMAT}, the one this bagsim reads", m.bagsim_study));
         }
-        if m.shards == 0 {
-            return Err("shards: 0 is out of range; allowed 1 or more".into());
+        if m.study != m.fingerprint() {
+            return Err(format!(
+                "the manifest's content does not match its fingerprint (study {}): it was edited after it was \
+                 planned; plan the study again instead of editing it",
+                crate::study::short(&m.study)
+            ));
+        }
+        if m.shards == 0 || m.shards > 100_000 || m.shards > m.points.len() {
+            return Err(format!("shards: {} is out of range; allowed 1–{}", m.shards, m.points.len().min(100_000)));
+        }
+        if m.points.len() > MAX_POINTS {
+            return Err(format!("points: {} points; at most {MAX_POINTS} are allowed", m.points.len()));
+        }
+        if m.points.iter().any(|p| p.labels.len() != m.axes.len()) && m.kind == "sweep" {
+            return Err("points: a point's labels do not match the axes".into());
         }
         Ok(m)
     }
@@ -270,13 +302,16 @@ impl Manifest {
         self.check_shard(i)?;
         let indices: Vec<usize> = self.shard_points(i).collect();
         let rows = run_points(&indices);
-        Ok(ShardOutput {
+        let mut out = ShardOutput {
             bagsim_study: FORMAT,
             bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
             study: self.study.clone(),
             shard: i,
             points: indices.into_iter().zip(rows).map(|(index, outcome)| PointOutcome { index, outcome }).collect(),
-        })
+            content: String::new(),
+        };
+        out.content = out.fingerprint();
+        Ok(out)
     }
 
     /// Merges the shards' outputs (`outputs[i]` is shard `i`'s: `Ok(None)` when it has none, `Err` when its file
@@ -342,6 +377,9 @@ impl Manifest {
                 "its file belongs to study {} shard {}, not {} shard {i}",
                 out.study, out.shard, self.study
             ));
+        }
+        if out.content != out.fingerprint() {
+            return Some("its content does not match its fingerprint: it was edited after it was written".into());
         }
         let expected: Vec<usize> = self.shard_points(i).collect();
         let got: Vec<usize> = out.points.iter().map(|p| p.index).collect();
@@ -436,6 +474,7 @@ mod tests {
         assert_ne!(m.study, other.study);
         let mut failed = fake(&m, 2);
         failed.points[0].outcome = Err("boom".into());
+        failed.content = failed.fingerprint();
         let outs = vec![Ok(None), Ok(Some(fake(&other, 1))), Ok(Some(failed))];
         let p = m.merge(&outs).unwrap_err();
         assert_eq!(p.missing, vec![0]);
@@ -447,6 +486,26 @@ mod tests {
         let (csv, _) = m.merge(&whole).unwrap();
         let lines: Vec<&str> = csv.lines().skip(1).collect();
         assert_eq!(lines, vec!["0.2,r0", "0.5,r1", "0.8,r2", "0.9,r3"]);
+    }
+
+    /// A manifest or a shard edited after it was written is refused, naming its fingerprint.
+    #[test]
+    fn edited_manifests_and_shards_are_refused() {
+        let m = plan(&tiny(), axes(&["load=0.2,0.5".into()]).unwrap(), 2).unwrap();
+        let text = serde_json::to_string(&m).unwrap();
+        assert_eq!(Manifest::from_json(&text).unwrap(), m);
+        for (from, to) in [("\"multi_cluster\"", "\"desktop_grid\""), ("0.2", "0.3"), ("\"shards\":2", "\"shards\":1")]
+        {
+            let edited = text.replacen(from, to, 1);
+            assert_ne!(edited, text, "{from}");
+            let e = Manifest::from_json(&edited).unwrap_err();
+            assert!(e.contains("edited after it was planned"), "{from}: {e}");
+        }
+        let mut shard = fake(&m, 0);
+        shard.points[0].outcome = Ok(Value::from("forged"));
+        let outs = vec![Ok(Some(shard)), Ok(Some(fake(&m, 1)))];
+        let p = m.merge(&outs).unwrap_err();
+        assert!(p.failed[0].1.contains("edited after it was written"), "{p}");
     }
 
     #[test]

@@ -215,3 +215,102 @@ fn output_paths_are_checked_before_any_work() {
     }
     assert!(!d.join("x.json").exists(), "a JSON was written although the CSV path was bad");
 }
+
+// Class 3: study files trusted as written.
+
+/// A manifest edited field by field is refused by `sweep --shard`, `merge` and `slurm`; a shard edited after it
+/// was written is named by `merge`; nothing is merged.
+#[test]
+fn edited_manifests_and_shards_are_refused() {
+    let d = dir("manifests");
+    std::fs::write(d.join("input.json"), TINY).unwrap();
+    let ok = |args: &[&str]| {
+        let o = bagsim(&d, args);
+        assert!(o.status.success(), "{args:?}: {}", text(&o));
+    };
+    ok(&["sweep", "input.json", "--set", "load=0.2,0.5", "--set", "seed=1,2", "--plan", "2", "--out", "st"]);
+    let original = std::fs::read_to_string(d.join("st.manifest.json")).unwrap();
+    for i in ["0", "1"] {
+        ok(&["sweep", "--manifest", "st.manifest.json", "--shard", i]);
+    }
+    let mut m: serde_json::Value = serde_json::from_str(&original).unwrap();
+    m["family"] = "desktop_grid".into();
+    let edits = [
+        m.clone(),
+        {
+            let mut m: serde_json::Value = serde_json::from_str(&original).unwrap();
+            m["points"][1]["job"]["workload"]["load"] = 0.9.into();
+            m
+        },
+        {
+            let mut m: serde_json::Value = serde_json::from_str(&original).unwrap();
+            m["spec"] = serde_json::json!({"seeds": 0});
+            m
+        },
+        {
+            let mut m: serde_json::Value = serde_json::from_str(&original).unwrap();
+            m["bagsim_version"] = "1\nrm -rf /".into();
+            m
+        },
+    ];
+    for (k, edited) in edits.iter().enumerate() {
+        std::fs::write(d.join("st.manifest.json"), serde_json::to_string(edited).unwrap()).unwrap();
+        for args in [
+            &["merge", "st.manifest.json"][..],
+            &["sweep", "--manifest", "st.manifest.json", "--shard", "0"],
+            &["slurm", "st.manifest.json"],
+        ] {
+            let o = bagsim(&d, args);
+            clean(&format!("edit {k}: {args:?}"), &o);
+            assert_eq!(o.status.code(), Some(2), "edit {k}: {args:?}: {}", text(&o));
+            assert!(text(&o).contains("edited after it was planned"), "edit {k}: {}", text(&o));
+        }
+        assert!(!d.join("st.csv").exists() && !d.join("st.sbatch").exists());
+    }
+    std::fs::write(d.join("st.manifest.json"), &original).unwrap();
+    let shard = d.join("st.shard-1.json");
+    let forged = std::fs::read_to_string(&shard).unwrap().replacen("\"row\":\"", "\"row\":\"9", 1);
+    std::fs::write(&shard, forged).unwrap();
+    let o = bagsim(&d, &["merge", "st.manifest.json"]);
+    clean("forged shard", &o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("failed shard 1") && text(&o).contains("edited after it was written"), "{}", text(&o));
+    assert!(!d.join("st.csv").exists());
+}
+
+/// `bagsim slurm` copies no hostile text into a script: a line break or a quote in an option, or a path an
+/// #SBATCH line cannot carry, is refused.
+#[test]
+fn slurm_scripts_refuse_hostile_text() {
+    let d = dir("slurm");
+    std::fs::write(d.join("input.json"), TINY).unwrap();
+    let o = bagsim(&d, &["sweep", "input.json", "--set", "load=0.2,0.5", "--plan", "2", "--out", "st"]);
+    assert!(o.status.success(), "{}", text(&o));
+    for extra in [
+        &["--extra=--account=x\ntouch /tmp/owned"][..],
+        &["--extra=--comment=a b"],
+        &["--extra=--comment='x'"],
+        &["--extra=--comment=$(id)"],
+        &["--partition", "p\nq"],
+        &["--time", "1:00\n"],
+        &["--extra=account"],
+    ] {
+        let args: Vec<&str> = ["slurm", "st.manifest.json"].iter().chain(extra).copied().collect();
+        let o = bagsim(&d, &args);
+        clean(&format!("{extra:?}"), &o);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o));
+        assert!(!d.join("st.sbatch").exists(), "{extra:?} wrote a script");
+    }
+    let spaced = d.join("a b");
+    std::fs::create_dir_all(&spaced).unwrap();
+    std::fs::copy(d.join("input.json"), spaced.join("input.json")).unwrap();
+    let o = bagsim(&spaced, &["sweep", "input.json", "--set", "load=0.2,0.5", "--plan", "2", "--out", "st"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = bagsim(&spaced, &["slurm", "st.manifest.json"]);
+    clean("a path with a space", &o);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = bagsim(&d, &["slurm", "st.manifest.json", "--extra=--account=ABC", "--partition", "p1"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let script = std::fs::read_to_string(d.join("st.sbatch")).unwrap();
+    assert!(script.contains("#SBATCH --account=ABC\n") && script.contains("#SBATCH --partition=p1\n"), "{script}");
+}

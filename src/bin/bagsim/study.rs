@@ -219,13 +219,37 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Result<(), String> {
     if o.cpus == 0 || o.cpus > 1024 {
         return Err(format!("--cpus {} is out of range; allowed 1–1024", o.cpus));
     }
-    for (what, v) in [("--time", &o.time)].into_iter().chain(o.partition.iter().map(|p| ("--partition", p))) {
-        if v.is_empty() || v.chars().any(|c| c.is_whitespace() || c == '\'') {
-            return Err(format!("{what} {v:?}: expected one word"));
+    // Every field copied into a script is one word of plain characters: a line break would start a shell
+    // command, a quote or a `$` would change one.
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_.:/=,+@%".contains(c);
+    let options = [("--time", &o.time)].into_iter().chain(o.partition.iter().map(|p| ("--partition", p)));
+    for (what, v) in options.chain(o.extra.iter().map(|e| ("--extra", e))) {
+        if v.is_empty() || !v.chars().all(plain) {
+            return Err(format!(
+                "{what} {:?}: expected one word of letters, digits and - _ . : / = , + @ %",
+                bagsim::study::short(v)
+            ));
+        }
+    }
+    for e in &o.extra {
+        if !e.starts_with("--") {
+            return Err(format!("--extra {e:?}: expected an sbatch option, e.g. --extra=--account=ABC"));
         }
     }
     let manifest = std::fs::canonicalize(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let stem = stem_of(&manifest);
+    // The stem goes into #SBATCH lines, which Slurm reads without a shell: it must be plain too.
+    let st = stem.to_string_lossy();
+    if !st.chars().all(plain) {
+        return Err(format!(
+            "{}: the study's path holds a character an #SBATCH line cannot carry (a space, a quote, a line break…); \
+             move the manifest to a plain path",
+            manifest.display()
+        ));
+    }
+    if !m.bagsim_version.chars().all(plain) {
+        return Err(format!("{}: bagsim_version is not a version", manifest.display()));
+    }
     check_output("the manifest's directory", &stem)?;
     let bagsim = match &o.bagsim {
         Some(p) => p.clone(),
