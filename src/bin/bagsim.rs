@@ -327,8 +327,8 @@ mod cli {
         }
     }
 
-    fn load(path: &PathBuf) -> Result<Scenario, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    fn load(path: &std::path::Path) -> Result<Scenario, String> {
+        let text = study::read_text(path, study::MAX_SCENARIO_BYTES)?;
         Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 

@@ -314,3 +314,66 @@ fn slurm_scripts_refuse_hostile_text() {
     let script = std::fs::read_to_string(d.join("st.sbatch")).unwrap();
     assert!(script.contains("#SBATCH --account=ABC\n") && script.contains("#SBATCH --partition=p1\n"), "{script}");
 }
+
+// Class 5: memory bounded up front.
+
+/// A scenario or manifest without end is refused at its size limit; a sweep of a million points is refused
+/// before one is built, naming the limit.
+#[test]
+fn sizes_are_bounded_before_allocation() {
+    let d = dir("sizes");
+    std::fs::write(d.join("input.json"), TINY).unwrap();
+    for args in [&["run", "/dev/zero"][..], &["merge", "/dev/zero"], &["generate", "/dev/zero"]] {
+        let o = bagsim(&d, args);
+        clean(&format!("{args:?}"), &o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("at most"), "{args:?}: {}", text(&o));
+    }
+    let thousand: Vec<String> = (1..=1000).map(|k| k.to_string()).collect();
+    let seeds = format!("seed={}", thousand.join(","));
+    let sizes = format!("workload.max_size={}", thousand.join(","));
+    let o = bagsim(&d, &["sweep", "input.json", "--set", &seeds, "--set", &sizes, "--plan", "4", "--out", "big"]);
+    clean("a million points", &o);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("1000 × 1000") && text(&o).contains("at most 50000"), "{}", text(&o));
+}
+
+/// Traces without end or bombed (`BAGSIM_CLI_HEAVY=1`: each reads gigabytes): refused at the limit, named.
+#[test]
+fn traces_without_end_are_refused_at_their_limit() {
+    if std::env::var_os("BAGSIM_CLI_HEAVY").is_none() {
+        return;
+    }
+    let d = dir("bombs");
+    let o = bagsim(&d, &["trace", "/dev/zero", "--format", "swf"]);
+    clean("trace /dev/zero", &o);
+    assert!(text(&o).contains("more than 4 GiB of text"), "{}", text(&o));
+    let line = "1 0 0 100 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n".repeat(100_000);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    for _ in 0..51 {
+        std::io::Write::write_all(&mut gz, line.as_bytes()).unwrap();
+    }
+    std::fs::write(d.join("bomb.swf.gz"), gz.finish().unwrap()).unwrap();
+    let o = bagsim(&d, &["trace", "bomb.swf.gz"]);
+    clean("a gzip of 5.1 million jobs", &o);
+    assert!(text(&o).contains("more than 5000000 jobs"), "{}", text(&o));
+}
+
+// Class 9: traces.
+
+/// CR-only line endings are line ends (three jobs, not one), CR LF is one, and header values that are not times
+/// are ignored with a note.
+#[test]
+fn cr_lines_are_lines_and_odd_header_times_are_ignored() {
+    let d = dir("cr");
+    let job = |id: u32| format!("{id} {} 0 100 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1", 10 * id);
+    for (name, sep, header) in [("cr.swf", "\r", "1e308"), ("crlf.swf", "\r\n", "1e999"), ("lf.swf", "\n", "-5")] {
+        let body = format!("; UnixStartTime: {header}{sep}{}{sep}{}{sep}{}{sep}", job(1), job(2), job(3));
+        std::fs::write(d.join(name), body).unwrap();
+        let o = bagsim(&d, &["trace", name, "--out", "t.json"]);
+        clean(name, &o);
+        assert!(o.status.success(), "{name}: {}", text(&o));
+        assert!(text(&o).contains("4 read = 3 jobs kept"), "{name}: {}", text(&o));
+        assert!(text(&o).contains("is not a time in range"), "{name}: {}", text(&o));
+    }
+}

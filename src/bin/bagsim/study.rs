@@ -48,6 +48,28 @@ pub fn check_output(option: &str, path: &Path) -> Result<(), String> {
         .map_err(|e| format!("{option} {}: cannot write in {}: {e}", path.display(), dir.display()))
 }
 
+/// The most bytes a scenario file may hold.
+pub const MAX_SCENARIO_BYTES: u64 = 64 << 20;
+/// The most bytes a manifest or a shard file may hold.
+pub const MAX_STUDY_BYTES: u64 = 1 << 30;
+
+/// Reads a text file of at most `limit` bytes (a file without end, such as /dev/zero, is refused when it passes
+/// the limit, not read forever), without a UTF-8 byte-order mark.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(fail)?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("{}: larger than {} MiB; at most that is read", path.display(), limit >> 20));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!("{}: not UTF-8 text (byte {} is not valid UTF-8)", path.display(), e.utf8_error().valid_up_to() + 1)
+    })?;
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
+}
+
 /// How a point of a study of some kind runs.
 pub type Runner = fn(&Point) -> Result<Value, String>;
 
@@ -127,7 +149,7 @@ pub fn with_suffix(stem: &Path, suffix: &str) -> PathBuf {
 }
 
 fn read_manifest(path: &Path) -> Result<Manifest, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = read_text(path, MAX_STUDY_BYTES)?;
     Manifest::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -168,11 +190,11 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
     let outputs: Vec<Result<Option<ShardOutput>, String>> = (0..m.shards)
         .map(|i| {
             let path = shard_path(&stem, i);
-            match std::fs::read_to_string(&path) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(format!("{}: {e}", path.display())),
-                Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
+            if !path.exists() {
+                return Ok(None);
             }
+            let text = read_text(&path, MAX_STUDY_BYTES)?;
+            serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display()))
         })
         .collect();
     let merged = match m.kind.as_str() {
