@@ -38,7 +38,7 @@ mod cli {
     /// println! that stops quietly when stdout is closed (e.g. `bagsim run … | head`).
     macro_rules! say {
         ($($arg:tt)*) => {{
-            let _ = writeln!(std::io::stdout(), $($arg)*);
+            let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
         }};
     }
 
@@ -162,7 +162,7 @@ mod cli {
             shard: Option<usize>,
         },
         /// Merge the shards of a planned study into STEM.csv and STEM.json, the files a local sweep writes; names
-        /// every missing or failed shard (exit code 3) instead of merging part of the study.
+        /// every missing or failed shard (exit code 2) instead of merging part of the study.
         Merge {
             manifest: PathBuf,
             /// Output file stem (default: the manifest's).
@@ -321,7 +321,9 @@ mod cli {
         match execute(cli.command) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("bagsim: {e}");
+                // Every message, whatever built it, quotes no huge number or word.
+                let e: Vec<String> = e.lines().map(bagsim::family::contract::tidy_message).collect();
+                eprintln!("bagsim: {}", e.join("\n"));
                 2
             }
         }
@@ -513,7 +515,7 @@ mod cli {
                 // Warnings of the budget (a long or a large run) are said before the run, not after it.
                 let before = |w: &&String| w.starts_with("a long run") || w.starts_with("a large run");
                 for w in run.start().warnings.iter().filter(before) {
-                    eprintln!("bagsim: warning: {w}");
+                    eprintln!("bagsim: warning: {}", bagsim::family::contract::tidy_line(w));
                 }
                 let start = std::time::Instant::now();
                 let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());

@@ -21,8 +21,81 @@ pub struct ScenarioError {
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
+        write!(f, "{}: {}", tidy_message(&self.field), tidy_message(&self.message))
     }
+}
+
+/// A line of a summary or table as a person reads it: a zero printed with a sign (`-0`, `-0.00`, which a fixed
+/// number of decimals makes of −0.001) loses it, and a number that has no value (`NaN`, `inf`) reads `undefined`.
+/// The CLI's printing goes through it, so no summary, table or report shows them, whichever line built them.
+pub fn tidy_line(s: &str) -> String {
+    let b = s.as_bytes();
+    let boundary = |i: usize| i >= b.len() || !(b[i].is_ascii_alphanumeric() || b[i] == b'.' || b[i] == b'_');
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        let start_ok = i == 0 || boundary(i - 1) && b[i - 1] != b'-';
+        if start_ok && b[i] == b'-' {
+            let mut j = i + 1;
+            while j < b.len() && (b[j] == b'0' || b[j] == b'.') {
+                j += 1;
+            }
+            if j > i + 1 && b[i + 1] == b'0' && boundary(j) {
+                out.push_str(&s[i + 1..j]);
+                i = j;
+                continue;
+            }
+        }
+        if start_ok && b[i].is_ascii_alphabetic() {
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_alphanumeric() {
+                j += 1;
+            }
+            let word = &s[i..j];
+            if boundary(j) && matches!(word, "NaN" | "nan" | "inf" | "Infinity") {
+                out.push_str("undefined");
+            } else {
+                out.push_str(word);
+            }
+            i = j;
+            continue;
+        }
+        let c = s[i..].chars().next().expect("a char");
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// A message as a person reads it: a number printed in full (0.000…5, 330 digits) in its short form (5e-324),
+/// and any other word longer than 60 characters (a 1 MB key echoed back) cut, saying how long it was.
+pub fn tidy_message(s: &str) -> String {
+    if !s.split(char::is_whitespace).any(|w| w.chars().count() > 60) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len().min(4096));
+    for (k, w) in s.split(' ').enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        let n = w.chars().count();
+        if n <= 60 {
+            out.push_str(w);
+            continue;
+        }
+        let core = w.trim_end_matches([',', ';', ':', '.', ')']);
+        match core.parse::<f64>() {
+            Ok(x) => {
+                out.push_str(&short_number(x));
+                out.push_str(&w[core.len()..]);
+            }
+            Err(_) => {
+                out.extend(w.chars().take(40));
+                out.push_str(&format!("… ({n} characters)"));
+            }
+        }
+    }
+    out
 }
 
 impl std::error::Error for ScenarioError {}
@@ -444,6 +517,28 @@ mod tests {
     struct Inner {
         x: f64,
         list: Vec<u32>,
+    }
+
+    #[test]
+    fn lines_never_show_signed_zeros_or_nan() {
+        assert_eq!(
+            tidy_line("growth -0.00 per day, -0 s, -0.5, x-0, 10-0"),
+            "growth 0.00 per day, 0 s, -0.5, x-0, 10-0"
+        );
+        assert_eq!(tidy_line("RWT NaN% and inf, Information"), "RWT undefined% and undefined, Information");
+        assert_eq!(tidy_line("a – b ± c"), "a – b ± c");
+    }
+
+    #[test]
+    fn messages_never_hold_huge_numbers_or_words() {
+        let tiny = format!("{}", 5e-324);
+        assert!(tiny.len() > 300);
+        let m = tidy_message(&format!("x: {tiny} is out of range; allowed {}", "k".repeat(100_000)));
+        assert_eq!(m, format!("x: 5e-324 is out of range; allowed {}… (100000 characters)", "k".repeat(40)));
+        assert_eq!(short_number(-0.0), "0");
+        assert_eq!(short_number(f64::INFINITY), "∞");
+        assert_eq!(short_number(1.5), "1.5");
+        assert_eq!(short_number(1e300), "1e300");
     }
 
     #[test]

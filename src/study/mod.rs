@@ -144,6 +144,22 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
     // A key may be an axis once, under any of its names: two axes on one path would run every point at the last
     // one's value and label it with the first's.
     let paths: Vec<String> = axes.iter().map(|(k, _)| registry::sweep_path(base.family, k)).collect();
+    // A path must start at a field of this family's scenario: a key of another family is named as such, not
+    // reported against another family's list of fields.
+    let json = serde_json::to_value(base).expect("a scenario is plain data");
+    for ((key, _), path) in axes.iter().zip(&paths) {
+        let top = path.split('.').next().unwrap_or("");
+        if json.get(top).is_none() && top != "family" {
+            let fields: Vec<&str> =
+                json.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+            return Err(format!(
+                "--set {}: not a sweep key of a {} scenario nor a path in one (its fields: {})",
+                short(key),
+                base.family.name(),
+                fields.join(", ")
+            ));
+        }
+    }
     for (j, (key, _)) in axes.iter().enumerate() {
         for (i, (earlier, _)) in axes[..j].iter().enumerate() {
             let (a, b) = (&paths[i], &paths[j]);

@@ -377,3 +377,47 @@ fn cr_lines_are_lines_and_odd_header_times_are_ignored() {
         assert!(text(&o).contains("is not a time in range"), "{name}: {}", text(&o));
     }
 }
+
+// Class 8: messages.
+
+/// Messages name the key that drives them, quote no huge number or word, and read a file with a byte-order mark;
+/// printed tables show no signed zero; trace --out writes no null; merge --help promises the exit code it gives.
+#[test]
+fn messages_name_the_right_key_briefly() {
+    let d = dir("messages");
+    let cases: &[(&str, &str, &str)] = &[
+        (r#"{"architecture": {"kind": "csp", "monitoring_period": 1e-9}}"#, "architecture.monitoring_period", ""),
+        (r#"{"workload": {"load": 5e-324}}"#, "workload.load: 5e-324 is out of range", ""),
+        (r#"{"family": "desktop_grid", "desktop_grid": {"power": 5e-324}}"#, "desktop_grid.power: 5e-324", ""),
+    ];
+    for (k, (json, want, _)) in cases.iter().enumerate() {
+        let f = format!("input{k}.json");
+        std::fs::write(d.join(&f), json).unwrap();
+        let o = bagsim(&d, &["run", &f]);
+        clean(json, &o);
+        assert_eq!(o.status.code(), Some(2), "{json}: {}", text(&o));
+        assert!(text(&o).contains(want), "{json}: {}", text(&o));
+        assert!(text(&o).len() < 600, "{json}: {}", text(&o));
+    }
+    let key = "k".repeat(1 << 20);
+    std::fs::write(d.join("bigkey.json"), format!("{{\"{key}\": 1}}")).unwrap();
+    let o = bagsim(&d, &["run", "bigkey.json"]);
+    clean("a 1 MB key", &o);
+    assert!(o.status.code() == Some(2) && text(&o).len() < 1000, "{} bytes", text(&o).len());
+    let o = bagsim(&d, &["sweep", "bigkey.json", "--set", &format!("{}=1", &key[..100_000])]);
+    assert!(o.status.code() == Some(2) && text(&o).len() < 1000, "{} bytes", text(&o).len());
+    std::fs::write(d.join("bom.json"), format!("\u{feff}{TINY}")).unwrap();
+    let o = bagsim(&d, &["run", "bom.json"]);
+    clean("a byte-order mark", &o);
+    assert!(o.status.success(), "{}", text(&o));
+    std::fs::write(d.join("dg.json"), r#"{"family": "desktop_grid", "desktop_grid": {"bots": 4}}"#).unwrap();
+    let o = bagsim(&d, &["sweep", "dg.json", "--set", "scheme=a", "--out", "s"]);
+    assert!(text(&o).contains("not a sweep key of a desktop_grid scenario"), "{}", text(&o));
+    let o = bagsim(&d, &["merge", "--help"]);
+    assert!(text(&o).contains("exit code 2") && !text(&o).contains("exit code 3"), "{}", text(&o));
+    std::fs::write(d.join("z.swf"), "1 0 0 0 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n").unwrap();
+    let o = bagsim(&d, &["trace", "z.swf", "--views", "--out", "z.out"]);
+    clean("trace of one job", &o);
+    let json = std::fs::read_to_string(d.join("z.out")).unwrap();
+    assert!(!json.contains("null"), "trace --out wrote null");
+}

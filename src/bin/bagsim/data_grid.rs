@@ -10,7 +10,7 @@ use std::io::Write;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
     }};
 }
 

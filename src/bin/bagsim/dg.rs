@@ -16,7 +16,7 @@ use std::path::Path;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
     }};
 }
 

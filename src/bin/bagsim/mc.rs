@@ -20,7 +20,7 @@ use std::path::Path;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
     }};
 }
 
@@ -57,8 +57,12 @@ pub fn print_summary(r: &Report) {
         say!("warning: {warning}");
     }
     say!(
-        "finished: {:.2}% of tasks ({} of {}), {} of {} BoTs; {} never started, {} running at the end",
-        100.0 * m.tasks.finished_fraction,
+        "finished: {} of tasks ({} of {}), {} of {} BoTs; {} never started, {} running at the end",
+        if m.tasks.tasks == 0 {
+            "no task: none".to_string()
+        } else {
+            format!("{:.2}%", 100.0 * m.tasks.finished_fraction)
+        },
         m.tasks.finished,
         m.tasks.tasks,
         m.overall.finished,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
     }};
 }
 
