@@ -359,12 +359,27 @@ mod cli {
         stems.into_iter().try_for_each(|(option, path)| study::check_output(option, path))
     }
 
+    /// A scenario file of `family`: a figure command never runs its own defaults in place of a file it was given.
+    fn of_family(path: &std::path::Path, family: Family, command: &str) -> Result<Scenario, String> {
+        let s = load(path)?;
+        if s.family != family {
+            return Err(format!(
+                "--scenario {}: a {} scenario; {command} runs {} scenarios (\"family\": \"{}\")",
+                path.display(),
+                s.family.name(),
+                family.name(),
+                family.name()
+            ));
+        }
+        Ok(s)
+    }
+
     fn execute(cmd: Command) -> Result<(), String> {
         check_outputs(&cmd)?;
         match cmd {
             Command::DdFigure { figure, scenario, seeds, out, jobs } => {
                 let base = match scenario {
-                    Some(p) => load(&p)?.data_grid.unwrap_or_default(),
+                    Some(p) => of_family(&p, Family::DataGrid, "dd-figure")?.data_grid.unwrap_or_default(),
                     None => Default::default(),
                 };
                 if !(2..=100).contains(&seeds) {
@@ -374,7 +389,7 @@ mod cli {
             }
             Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, readings, out, jobs, plan } => {
                 let mut base = match scenario {
-                    Some(p) => load(&p)?.desktop_grid.unwrap_or_default(),
+                    Some(p) => of_family(&p, Family::DesktopGrid, "dg-figure")?.desktop_grid.unwrap_or_default(),
                     None => Default::default(),
                 };
                 if let Some(b) = bots {

@@ -67,6 +67,31 @@ pub fn tidy_line(s: &str) -> String {
     out
 }
 
+/// Refuses an array in `input` where the scenario read (`read`, the parsed scenario written back) holds an object,
+/// naming its path: what serde would read as a struct's fields in order, silently, from a JSON array.
+pub fn objects_as_objects(
+    input: &serde_json::Value,
+    read: &serde_json::Value,
+    path: &str,
+) -> Result<(), ScenarioError> {
+    use serde_json::Value;
+    let at = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
+    match (input, read) {
+        (Value::Array(_), Value::Object(_)) => Err(ScenarioError {
+            field: if path.is_empty() { "scenario".into() } else { path.to_string() },
+            message: "an array where an object {…} is expected (give each field by its name)".into(),
+        }),
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .filter_map(|(k, v)| b.get(k).map(|w| (k, v, w)))
+            .try_for_each(|(k, v, w)| objects_as_objects(v, w, &at(k))),
+        (Value::Array(a), Value::Array(b)) => {
+            a.iter().zip(b).enumerate().try_for_each(|(i, (v, w))| objects_as_objects(v, w, &format!("{path}[{i}]")))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// A message as a person reads it: a number printed in full (0.000…5, 330 digits) in its short form (5e-324),
 /// and any other word longer than 60 characters (a 1 MB key echoed back) cut, saying how long it was.
 pub fn tidy_message(s: &str) -> String {

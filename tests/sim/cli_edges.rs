@@ -421,3 +421,40 @@ fn messages_name_the_right_key_briefly() {
     let json = std::fs::read_to_string(d.join("z.out")).unwrap();
     assert!(!json.contains("null"), "trace --out wrote null");
 }
+
+// Class 6: input accepted and ignored.
+
+/// A figure's --scenario of another family, a reading that is no key, and arrays where objects are documented are
+/// refused, never run as the defaults.
+#[test]
+fn input_that_would_be_ignored_is_refused() {
+    let d = dir("ignored");
+    std::fs::write(d.join("mc.json"), TINY).unwrap();
+    std::fs::write(d.join("arr1.json"), r#"{"workload": []}"#).unwrap();
+    std::fs::write(
+        d.join("arr2.json"),
+        r#"{"workload": {"submission_period": 3600}, "platform": {"clusters": [["a", 4, 1.0]]}}"#,
+    )
+    .unwrap();
+    std::fs::write(d.join("both.json"), r#"{"family": "desktop_grid", "desktop_grid": {}, "data_grid": {}}"#).unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["dg-figure", "2", "--scenario", "mc.json", "--out", "x"],
+            "a multi_cluster scenario; dg-figure runs desktop_grid",
+        ),
+        (
+            &["dd-figure", "4", "--scenario", "mc.json", "--out", "x"],
+            "a multi_cluster scenario; dd-figure runs data_grid",
+        ),
+        (&["dg-figure", "2", "--readings", "nokey=x", "--bots", "4", "--out", "x"], "it would change nothing"),
+        (&["run", "arr1.json"], "workload: an array where an object"),
+        (&["run", "arr2.json"], "platform.clusters[0]: an array where an object"),
+        (&["run", "both.json"], "the scenario's family is desktop_grid"),
+    ];
+    for (args, want) in cases {
+        let o = bagsim(&d, args);
+        clean(&format!("{args:?}"), &o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(want), "{args:?}: {}", text(&o));
+    }
+}
