@@ -4,6 +4,7 @@
 
 mod budget;
 mod cli_edges;
+mod cli_fuzz;
 mod common;
 mod contract;
 mod data_grid;
