@@ -133,7 +133,21 @@ pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<
     for (k, _, v) in c {
         set_path(&mut json, k, v.clone())?;
     }
-    serde_json::from_str(&json.to_string()).map_err(|e| format!("readings {}: {e}", label(c)))
+    let out: T = serde_json::from_str(&json.to_string()).map_err(|e| format!("readings {}: {e}", label(c)))?;
+    // A key the scenario does not hold would be read and dropped: the rows would be labelled with a reading that
+    // changes nothing.
+    let back = serde_json::to_value(&out).map_err(|e| e.to_string())?;
+    for (k, _, v) in c {
+        let held = k.split('.').try_fold(&back, |cur, part| match cur {
+            Value::Array(list) => part.parse::<usize>().ok().and_then(|i| list.get(i)),
+            Value::Object(obj) => obj.get(part),
+            _ => None,
+        });
+        if held.is_none() && !v.is_null() {
+            return Err(format!("readings {k}: not a key of this scenario; it would change nothing"));
+        }
+    }
+    Ok(out)
 }
 
 /// The findings of a figure under one combination of readings.
@@ -199,7 +213,7 @@ impl ReadingsTable {
                     "{},{},{},{},{},\"{}\"\n",
                     self.figure,
                     k + 1,
-                    r.label,
+                    crate::stats::csv_field(&r.label),
                     r.seeds,
                     c.verdict.label(),
                     c.ours.replace('"', "'")

@@ -248,6 +248,11 @@ impl Scenario {
     /// Parses JSON; the error names the field and what is allowed.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         let s: Scenario = crate::family::contract::parse_json(text).map_err(with_allowed)?;
+        // serde reads a struct from an array of its fields in order; the documented form is an object, and an array
+        // (`"workload": []`, a cluster as `["a", 4, 1.0]`) is refused where an object is read.
+        if let (Ok(input), Ok(read)) = (serde_json::from_str(text), serde_json::to_value(&s)) {
+            crate::family::contract::objects_as_objects(&input, &read, "")?;
+        }
         s.validate()?;
         Ok(s)
     }
@@ -258,7 +263,10 @@ impl Scenario {
             if self.family != Family::DesktopGrid {
                 return Err(err(
                     "desktop_grid",
-                    "given, but the scenario's family is multi_cluster; add \"family\": \"desktop_grid\" or remove it",
+                    format!(
+                        "given, but the scenario's family is {}; add \"family\": \"desktop_grid\" or remove it",
+                        self.family.name()
+                    ),
                 ));
             }
             d.validate().map_err(|e| err(&e.field, e.message))?;

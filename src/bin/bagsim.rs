@@ -38,7 +38,7 @@ mod cli {
     /// println! that stops quietly when stdout is closed (e.g. `bagsim run … | head`).
     macro_rules! say {
         ($($arg:tt)*) => {{
-            let _ = writeln!(std::io::stdout(), $($arg)*);
+            let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
         }};
     }
 
@@ -162,7 +162,7 @@ mod cli {
             shard: Option<usize>,
         },
         /// Merge the shards of a planned study into STEM.csv and STEM.json, the files a local sweep writes; names
-        /// every missing or failed shard (exit code 3) instead of merging part of the study.
+        /// every missing or failed shard (exit code 2) instead of merging part of the study.
         Merge {
             manifest: PathBuf,
             /// Output file stem (default: the manifest's).
@@ -321,22 +321,65 @@ mod cli {
         match execute(cli.command) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("bagsim: {e}");
+                // Every message, whatever built it, quotes no huge number or word.
+                let e: Vec<String> = e.lines().map(bagsim::family::contract::tidy_message).collect();
+                eprintln!("bagsim: {}", e.join("\n"));
                 2
             }
         }
     }
 
-    fn load(path: &PathBuf) -> Result<Scenario, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    fn load(path: &std::path::Path) -> Result<Scenario, String> {
+        let text = study::read_text(path, study::MAX_SCENARIO_BYTES)?;
         Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// Every file the command will write is checked before any work starts (its directory exists and is writable).
+    fn check_outputs(cmd: &Command) -> Result<(), String> {
+        let stems: Vec<(&str, &PathBuf)> = match cmd {
+            Command::DdFigure { out, .. }
+            | Command::DgFigure { out, .. }
+            | Command::Sweep { out, manifest: None, .. }
+            | Command::Reproduce { out, .. } => vec![("--out", out)],
+            Command::Run { out, csv, .. } => {
+                out.iter().map(|o| ("--out", o)).chain(csv.iter().map(|c| ("--csv", c))).collect()
+            }
+            Command::Trace { out, .. } => out.iter().map(|o| ("--out", o)).collect(),
+            Command::Merge { out: Some(out), .. } => vec![("--out", out)],
+            _ => Vec::new(),
+        };
+        if let Command::Run { out: Some(a), csv: Some(b), .. } = cmd {
+            if a == b {
+                return Err(format!(
+                    "--out and --csv are both {}: the report and the rows need two files",
+                    a.display()
+                ));
+            }
+        }
+        stems.into_iter().try_for_each(|(option, path)| study::check_output(option, path))
+    }
+
+    /// A scenario file of `family`: a figure command never runs its own defaults in place of a file it was given.
+    fn of_family(path: &std::path::Path, family: Family, command: &str) -> Result<Scenario, String> {
+        let s = load(path)?;
+        if s.family != family {
+            return Err(format!(
+                "--scenario {}: a {} scenario; {command} runs {} scenarios (\"family\": \"{}\")",
+                path.display(),
+                s.family.name(),
+                family.name(),
+                family.name()
+            ));
+        }
+        Ok(s)
+    }
+
     fn execute(cmd: Command) -> Result<(), String> {
+        check_outputs(&cmd)?;
         match cmd {
             Command::DdFigure { figure, scenario, seeds, out, jobs } => {
                 let base = match scenario {
-                    Some(p) => load(&p)?.data_grid.unwrap_or_default(),
+                    Some(p) => of_family(&p, Family::DataGrid, "dd-figure")?.data_grid.unwrap_or_default(),
                     None => Default::default(),
                 };
                 if !(2..=100).contains(&seeds) {
@@ -346,7 +389,7 @@ mod cli {
             }
             Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, readings, out, jobs, plan } => {
                 let mut base = match scenario {
-                    Some(p) => load(&p)?.desktop_grid.unwrap_or_default(),
+                    Some(p) => of_family(&p, Family::DesktopGrid, "dg-figure")?.desktop_grid.unwrap_or_default(),
                     None => Default::default(),
                 };
                 if let Some(b) = bots {
@@ -483,7 +526,7 @@ mod cli {
                 // Warnings of the budget (a long or a large run) are said before the run, not after it.
                 let before = |w: &&String| w.starts_with("a long run") || w.starts_with("a large run");
                 for w in run.start().warnings.iter().filter(before) {
-                    eprintln!("bagsim: warning: {w}");
+                    eprintln!("bagsim: warning: {}", bagsim::family::contract::tidy_line(w));
                 }
                 let start = std::time::Instant::now();
                 let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());

@@ -21,8 +21,106 @@ pub struct ScenarioError {
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
+        write!(f, "{}: {}", tidy_message(&self.field), tidy_message(&self.message))
     }
+}
+
+/// A line of a summary or table as a person reads it: a zero printed with a sign (`-0`, `-0.00`, which a fixed
+/// number of decimals makes of −0.001) loses it, and a number that has no value (`NaN`, `inf`) reads `undefined`.
+/// The CLI's printing goes through it, so no summary, table or report shows them, whichever line built them.
+pub fn tidy_line(s: &str) -> String {
+    let b = s.as_bytes();
+    let boundary = |i: usize| i >= b.len() || !(b[i].is_ascii_alphanumeric() || b[i] == b'.' || b[i] == b'_');
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        let start_ok = i == 0 || boundary(i - 1) && b[i - 1] != b'-';
+        if start_ok && b[i] == b'-' {
+            let mut j = i + 1;
+            while j < b.len() && (b[j] == b'0' || b[j] == b'.') {
+                j += 1;
+            }
+            if j > i + 1 && b[i + 1] == b'0' && boundary(j) {
+                out.push_str(&s[i + 1..j]);
+                i = j;
+                continue;
+            }
+        }
+        if start_ok && b[i].is_ascii_alphabetic() {
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_alphanumeric() {
+                j += 1;
+            }
+            let word = &s[i..j];
+            if boundary(j) && matches!(word, "NaN" | "nan" | "inf" | "Infinity") {
+                out.push_str("undefined");
+            } else {
+                out.push_str(word);
+            }
+            i = j;
+            continue;
+        }
+        let c = s[i..].chars().next().expect("a char");
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// Refuses an array in `input` where the scenario read (`read`, the parsed scenario written back) holds an object,
+/// naming its path: what serde would read as a struct's fields in order, silently, from a JSON array.
+pub fn objects_as_objects(
+    input: &serde_json::Value,
+    read: &serde_json::Value,
+    path: &str,
+) -> Result<(), ScenarioError> {
+    use serde_json::Value;
+    let at = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
+    match (input, read) {
+        (Value::Array(_), Value::Object(_)) => Err(ScenarioError {
+            field: if path.is_empty() { "scenario".into() } else { path.to_string() },
+            message: "an array where an object {…} is expected (give each field by its name)".into(),
+        }),
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .filter_map(|(k, v)| b.get(k).map(|w| (k, v, w)))
+            .try_for_each(|(k, v, w)| objects_as_objects(v, w, &at(k))),
+        (Value::Array(a), Value::Array(b)) => {
+            a.iter().zip(b).enumerate().try_for_each(|(i, (v, w))| objects_as_objects(v, w, &format!("{path}[{i}]")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A message as a person reads it: a number printed in full (0.000…5, 330 digits) in its short form (5e-324),
+/// and any other word longer than 60 characters (a 1 MB key echoed back) cut, saying how long it was.
+pub fn tidy_message(s: &str) -> String {
+    if !s.split(char::is_whitespace).any(|w| w.chars().count() > 60) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len().min(4096));
+    for (k, w) in s.split(' ').enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        let n = w.chars().count();
+        if n <= 60 {
+            out.push_str(w);
+            continue;
+        }
+        let core = w.trim_end_matches([',', ';', ':', '.', ')']);
+        match core.parse::<f64>() {
+            Ok(x) => {
+                out.push_str(&short_number(x));
+                out.push_str(&w[core.len()..]);
+            }
+            Err(_) => {
+                out.extend(w.chars().take(40));
+                out.push_str(&format!("… ({n} characters)"));
+            }
+        }
+    }
+    out
 }
 
 impl std::error::Error for ScenarioError {}
@@ -170,6 +268,22 @@ pub struct Estimate {
 /// Whether an estimated amount is over a limit (an amount that could not be estimated, NaN, is).
 fn over(x: f64, limit: f64) -> bool {
     x.is_nan() || x > limit
+}
+
+/// A number as a message quotes it: never hundreds of digits (5e-324, not 0.000…5), never "inf" or "NaN" (∞, "not
+/// a number"), never −0.
+pub fn short_number(x: f64) -> String {
+    if x.is_nan() {
+        "not a number".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "∞" } else { "−∞" }.into()
+    } else if x == 0.0 {
+        "0".into()
+    } else if (1e-4..1e15).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
 }
 
 /// Digits in groups of three from the right: "1234567" → "1 234 567".
@@ -428,6 +542,28 @@ mod tests {
     struct Inner {
         x: f64,
         list: Vec<u32>,
+    }
+
+    #[test]
+    fn lines_never_show_signed_zeros_or_nan() {
+        assert_eq!(
+            tidy_line("growth -0.00 per day, -0 s, -0.5, x-0, 10-0"),
+            "growth 0.00 per day, 0 s, -0.5, x-0, 10-0"
+        );
+        assert_eq!(tidy_line("RWT NaN% and inf, Information"), "RWT undefined% and undefined, Information");
+        assert_eq!(tidy_line("a – b ± c"), "a – b ± c");
+    }
+
+    #[test]
+    fn messages_never_hold_huge_numbers_or_words() {
+        let tiny = format!("{}", 5e-324);
+        assert!(tiny.len() > 300);
+        let m = tidy_message(&format!("x: {tiny} is out of range; allowed {}", "k".repeat(100_000)));
+        assert_eq!(m, format!("x: 5e-324 is out of range; allowed {}… (100000 characters)", "k".repeat(40)));
+        assert_eq!(short_number(-0.0), "0");
+        assert_eq!(short_number(f64::INFINITY), "∞");
+        assert_eq!(short_number(1.5), "1.5");
+        assert_eq!(short_number(1e300), "1e300");
     }
 
     #[test]

@@ -43,6 +43,28 @@ pub fn number_or_undefined<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
+/// Reads a (mean, half-width) pair whose numbers may be undefined (written as null).
+pub fn pair_or_undefined<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(f64, f64), D::Error> {
+    let (a, b) = <(Option<f64>, Option<f64>)>::deserialize(d)?;
+    Ok((a.unwrap_or(f64::NAN), b.unwrap_or(f64::NAN)))
+}
+
+/// A number for people: `undefined` when it has no value (NaN) or is infinite, and 0 for −0; otherwise `x` to
+/// `digits` decimals.
+pub fn show(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        "undefined".to_string()
+    } else {
+        let s = format!("{x:.digits$}");
+        // −0.04 to one decimal is "-0.0": a sign on a zero says nothing.
+        if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+            s[1..].to_string()
+        } else {
+            s
+        }
+    }
+}
+
 /// The reasons a report gives for the numbers it leaves out, by their path in the report's metrics (e.g.
 /// `"turnaround": "no BoT finished"`); empty, and then absent, when every number is defined.
 pub type Undefined = std::collections::BTreeMap<String, String>;
@@ -98,6 +120,41 @@ pub fn csv_number(x: f64) -> String {
     }
 }
 
+/// A text cell of a CSV line per RFC 4180: as it is, or in double quotes (each quote doubled) when it holds a comma,
+/// a quote or a line break.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The cells of one CSV line per RFC 4180 (quoted cells unquoted); `None` when a quote is not closed.
+pub fn csv_cells(line: &str) -> Option<Vec<String>> {
+    let mut cells = Vec::new();
+    let mut cell = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            (true, '"') => quoted = false,
+            (false, '"') if cell.is_empty() => quoted = true,
+            (false, ',') => cells.push(std::mem::take(&mut cell)),
+            (_, c) => cell.push(c),
+        }
+    }
+    if quoted {
+        return None;
+    }
+    cells.push(cell);
+    Some(cells)
+}
+
 /// Σ values with Neumaier's compensation.
 fn compensated_sum(values: &[f64]) -> f64 {
     let (mut sum, mut c) = (0.0f64, 0.0f64);
@@ -142,6 +199,17 @@ mod tests {
         // Naive summation loses the 1.0 entirely; the exact sum is 2.
         let mut v = vec![1e16, 1.0, -1e16, 1.0];
         assert_eq!(Stats::of(&mut v).mean, 0.5);
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_per_rfc_4180_and_read_back() {
+        for s in ["plain", "a,b", "say \"hi\"", "\"", "", "x\"y,z"] {
+            let line = format!("{},1", super::csv_field(s));
+            assert_eq!(super::csv_cells(&line).unwrap(), vec![s.to_string(), "1".to_string()], "{line}");
+        }
+        assert_eq!(super::csv_field("a,b"), "\"a,b\"");
+        assert_eq!(super::csv_field("q\""), "\"q\"\"\"");
+        assert!(super::csv_cells("\"open,1").is_none());
     }
 
     #[test]

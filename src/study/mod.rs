@@ -74,6 +74,16 @@ pub struct ShardOutput {
     pub study: String,
     pub shard: usize,
     pub points: Vec<PointOutcome>,
+    /// A fingerprint of this file's study, shard and points: a shard edited after it was written is refused.
+    #[serde(default)]
+    pub content: String,
+}
+
+impl ShardOutput {
+    /// The fingerprint `content` holds.
+    pub fn fingerprint(&self) -> String {
+        fingerprint(&serde_json::to_string(&(&self.study, self.shard, &self.points)).expect("plain data"))
+    }
 }
 
 /// Why a study cannot be merged: every shard that is missing or failed, by index.
@@ -115,10 +125,13 @@ impl std::fmt::Display for MergeProblems {
 pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
     let mut axes = Vec::new();
     for s in sets {
-        let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {s:?}: expected KEY=V1,V2,…"))?;
+        let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {:?}: expected KEY=V1,V2,…", short(s)))?;
+        if s.chars().any(char::is_control) {
+            return Err(format!("--set {:?}: a key or value holds a control character (a line break?)", short(s)));
+        }
         let values: Vec<String> = v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
         if values.is_empty() {
-            return Err(format!("--set {s:?}: no values"));
+            return Err(format!("--set {:?}: no values", short(s)));
         }
         axes.push((k.trim().to_string(), values));
     }
@@ -128,6 +141,47 @@ pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
 /// The cartesian product of the axes over `base`, each point's scenario checked before anything runs; split into
 /// `shards` shards (1–100 000, and no more than the points).
 pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest, String> {
+    // A key may be an axis once, under any of its names: two axes on one path would run every point at the last
+    // one's value and label it with the first's.
+    let paths: Vec<String> = axes.iter().map(|(k, _)| registry::sweep_path(base.family, k)).collect();
+    // A path must start at a field of this family's scenario: a key of another family is named as such, not
+    // reported against another family's list of fields.
+    let json = serde_json::to_value(base).expect("a scenario is plain data");
+    for ((key, _), path) in axes.iter().zip(&paths) {
+        let top = path.split('.').next().unwrap_or("");
+        if json.get(top).is_none() && top != "family" {
+            let fields: Vec<&str> =
+                json.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+            return Err(format!(
+                "--set {}: not a sweep key of a {} scenario nor a path in one (its fields: {})",
+                short(key),
+                base.family.name(),
+                fields.join(", ")
+            ));
+        }
+    }
+    for (j, (key, _)) in axes.iter().enumerate() {
+        for (i, (earlier, _)) in axes[..j].iter().enumerate() {
+            let (a, b) = (&paths[i], &paths[j]);
+            let nested = |x: &str, y: &str| x == y || y.starts_with(&format!("{x}."));
+            if nested(a, b) || nested(b, a) {
+                return Err(format!(
+                    "--set {}: {} is already set by the axis --set {} ({}); a key may appear once",
+                    short(key),
+                    b,
+                    short(earlier),
+                    a
+                ));
+            }
+        }
+    }
+    let count = axes.iter().try_fold(1usize, |n, (_, v)| n.checked_mul(v.len()).filter(|&n| n <= MAX_POINTS));
+    if count.is_none() {
+        return Err(format!(
+            "--set: the product of the axes has {} points; at most {MAX_POINTS} are allowed",
+            axes.iter().map(|(_, v)| v.len().to_string()).collect::<Vec<_>>().join(" × ")
+        ));
+    }
     let mut points: Vec<(Vec<String>, Scenario)> = vec![(Vec::new(), base.clone())];
     for (key, values) in &axes {
         let path = registry::sweep_path(base.family, key);
@@ -149,6 +203,18 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
         .map(|(labels, s)| Point { labels, job: serde_json::to_value(&s).expect("a scenario is plain data") })
         .collect();
     Manifest::new("sweep", Value::Null, base.family, axes, points, shards)
+}
+
+/// The most points a study may have (a sweep's product of axes, a figure's runs): each holds a whole scenario.
+pub const MAX_POINTS: usize = 50_000;
+
+/// A text as a message quotes it: at most 60 characters.
+pub fn short(s: &str) -> String {
+    if s.chars().count() <= 60 {
+        s.to_string()
+    } else {
+        format!("{}… ({} characters)", s.chars().take(60).collect::<String>(), s.chars().count())
+    }
 }
 
 /// FNV-1a, 64 bits, as 16 hex digits: the same on every machine and in every build.
@@ -174,22 +240,34 @@ impl Manifest {
         if shards == 0 || shards > 100_000 {
             return Err(format!("--plan {shards} is out of range; allowed 1–100000 shards"));
         }
+        if points.len() > MAX_POINTS {
+            return Err(format!("the study has {} points; at most {MAX_POINTS} are allowed", points.len()));
+        }
         if shards > points.len() {
             let n = points.len();
             return Err(format!("--plan {shards}: the study has only {n} points; allowed 1–{n} shards"));
         }
-        let study = fingerprint(&serde_json::to_string(&(kind, &spec, &axes, &points, shards)).expect("plain data"));
-        Ok(Manifest {
+        let mut m = Manifest {
             bagsim_study: FORMAT,
             bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
-            study,
+            study: String::new(),
             kind: kind.to_string(),
             spec,
             family,
             axes,
             shards,
             points,
-        })
+        };
+        m.study = m.fingerprint();
+        Ok(m)
+    }
+
+    /// The fingerprint of everything the study is: its version, kind, spec, family, axes, points and shard count.
+    pub fn fingerprint(&self) -> String {
+        let Manifest { bagsim_study: _, bagsim_version, study: _, kind, spec, family, axes, shards, points } = self;
+        fingerprint(
+            &serde_json::to_string(&(bagsim_version, kind, spec, family, axes, points, shards)).expect("plain data"),
+        )
     }
 
     /// Reads a manifest, refusing another format.
@@ -198,8 +276,21 @@ impl Manifest {
         if m.bagsim_study != FORMAT {
             return Err(format!("study format {} is not {FORMAT}, the one this bagsim reads", m.bagsim_study));
         }
-        if m.shards == 0 {
-            return Err("shards: 0 is out of range; allowed 1 or more".into());
+        if m.study != m.fingerprint() {
+            return Err(format!(
+                "the manifest's content does not match its fingerprint (study {}): it was edited after it was \
+                 planned; plan the study again instead of editing it",
+                crate::study::short(&m.study)
+            ));
+        }
+        if m.shards == 0 || m.shards > 100_000 || m.shards > m.points.len() {
+            return Err(format!("shards: {} is out of range; allowed 1–{}", m.shards, m.points.len().min(100_000)));
+        }
+        if m.points.len() > MAX_POINTS {
+            return Err(format!("points: {} points; at most {MAX_POINTS} are allowed", m.points.len()));
+        }
+        if m.points.iter().any(|p| p.labels.len() != m.axes.len()) && m.kind == "sweep" {
+            return Err("points: a point's labels do not match the axes".into());
         }
         Ok(m)
     }
@@ -227,13 +318,16 @@ impl Manifest {
         self.check_shard(i)?;
         let indices: Vec<usize> = self.shard_points(i).collect();
         let rows = run_points(&indices);
-        Ok(ShardOutput {
+        let mut out = ShardOutput {
             bagsim_study: FORMAT,
             bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
             study: self.study.clone(),
             shard: i,
             points: indices.into_iter().zip(rows).map(|(index, outcome)| PointOutcome { index, outcome }).collect(),
-        })
+            content: String::new(),
+        };
+        out.content = out.fingerprint();
+        Ok(out)
     }
 
     /// Merges the shards' outputs (`outputs[i]` is shard `i`'s: `Ok(None)` when it has none, `Err` when its file
@@ -300,6 +394,9 @@ impl Manifest {
                 out.study, out.shard, self.study
             ));
         }
+        if out.content != out.fingerprint() {
+            return Some("its content does not match its fingerprint: it was edited after it was written".into());
+        }
         let expected: Vec<usize> = self.shard_points(i).collect();
         let got: Vec<usize> = out.points.iter().map(|p| p.index).collect();
         (expected != got).then(|| format!("its file holds points {got:?}, not {expected:?}"))
@@ -316,13 +413,13 @@ impl Manifest {
 
     /// The CSV (axis columns, then the family's) and JSON (`axes`, `runs`: each point with its report) of a sweep.
     pub fn assemble(&self, rows: &[&RunRow]) -> (String, String) {
-        let mut csv: String = self.axes.iter().map(|(k, _)| format!("{k},")).collect();
+        let mut csv: String = self.axes.iter().map(|(k, _)| format!("{},", crate::stats::csv_field(k))).collect();
         csv.push_str(&registry::sweep_header(self.family));
         csv.push('\n');
         let mut runs = Vec::with_capacity(rows.len());
         for (p, r) in self.points.iter().zip(rows) {
             for l in &p.labels {
-                csv.push_str(l);
+                csv.push_str(&crate::stats::csv_field(l));
                 csv.push(',');
             }
             csv.push_str(&r.row);
@@ -393,6 +490,7 @@ mod tests {
         assert_ne!(m.study, other.study);
         let mut failed = fake(&m, 2);
         failed.points[0].outcome = Err("boom".into());
+        failed.content = failed.fingerprint();
         let outs = vec![Ok(None), Ok(Some(fake(&other, 1))), Ok(Some(failed))];
         let p = m.merge(&outs).unwrap_err();
         assert_eq!(p.missing, vec![0]);
@@ -404,6 +502,26 @@ mod tests {
         let (csv, _) = m.merge(&whole).unwrap();
         let lines: Vec<&str> = csv.lines().skip(1).collect();
         assert_eq!(lines, vec!["0.2,r0", "0.5,r1", "0.8,r2", "0.9,r3"]);
+    }
+
+    /// A manifest or a shard edited after it was written is refused, naming its fingerprint.
+    #[test]
+    fn edited_manifests_and_shards_are_refused() {
+        let m = plan(&tiny(), axes(&["load=0.2,0.5".into()]).unwrap(), 2).unwrap();
+        let text = serde_json::to_string(&m).unwrap();
+        assert_eq!(Manifest::from_json(&text).unwrap(), m);
+        for (from, to) in [("\"multi_cluster\"", "\"desktop_grid\""), ("0.2", "0.3"), ("\"shards\":2", "\"shards\":1")]
+        {
+            let edited = text.replacen(from, to, 1);
+            assert_ne!(edited, text, "{from}");
+            let e = Manifest::from_json(&edited).unwrap_err();
+            assert!(e.contains("edited after it was planned"), "{from}: {e}");
+        }
+        let mut shard = fake(&m, 0);
+        shard.points[0].outcome = Ok(Value::from("forged"));
+        let outs = vec![Ok(Some(shard)), Ok(Some(fake(&m, 1)))];
+        let p = m.merge(&outs).unwrap_err();
+        assert!(p.failed[0].1.contains("edited after it was written"), "{p}");
     }
 
     #[test]

@@ -49,7 +49,8 @@ impl StudyTable {
         let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
         let (_, header) =
             lines.next().ok_or("the file is empty: expected the CSV bagsim sweep or bagsim merge writes")?;
-        let header: Vec<&str> = header.trim_end_matches('\r').split(',').collect();
+        let header = crate::stats::csv_cells(header.trim_end_matches('\r')).ok_or("line 1: a quote is not closed")?;
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
         let (family, n_axes) = FAMILIES
             .iter()
             .find_map(|&f| {
@@ -67,7 +68,9 @@ impl StudyTable {
         let columns: Vec<String> = header[n_axes..].iter().map(|c| c.to_string()).collect();
         let mut rows = Vec::new();
         for (i, line) in lines {
-            let cells: Vec<&str> = line.trim_end_matches('\r').split(',').collect();
+            let cells = crate::stats::csv_cells(line.trim_end_matches('\r'))
+                .ok_or_else(|| format!("line {}: a quote is not closed", i + 1))?;
+            let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
             if cells.len() != header.len() {
                 return Err(format!("line {}: {} cells; the header has {}", i + 1, cells.len(), header.len()));
             }

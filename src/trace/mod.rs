@@ -43,6 +43,12 @@ pub const MAX_TIME: f64 = 1e11;
 /// Compressed bytes handed to the gzip decoder at once: deflate expands at most ~1 032×, so one step yields at
 /// most ~8 MiB however the page slices the file.
 const GZIP_STEP: usize = 8 * 1024;
+/// The most jobs an import keeps (about 0.9 GB at their peak): a larger log is refused as it is read, before its
+/// jobs fill the memory, however small its gzip file is.
+pub const MAX_JOBS: u64 = 5_000_000;
+/// The most bytes of text (after decompression) an import reads: a file without end (`/dev/zero`) or a gzip bomb
+/// is refused when it passes it.
+pub const MAX_TEXT: u64 = 4 << 30;
 
 /// The trace formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -281,6 +287,8 @@ pub enum ImportError {
     NoJobs(Box<ImportReport>),
     /// The file could not be read.
     Io(String),
+    /// The file holds more than an import may (jobs or bytes of text); nothing past the limit was kept.
+    TooLarge(String),
 }
 
 impl std::fmt::Display for ImportError {
@@ -304,6 +312,7 @@ impl std::fmt::Display for ImportError {
                 Ok(())
             }
             ImportError::Io(m) => write!(f, "{m}"),
+            ImportError::TooLarge(m) => write!(f, "{m}"),
         }
     }
 }
@@ -361,7 +370,18 @@ impl Trace {
                 TimeOrigin { offset: 0.0, note: "GWF submit times are Unix times; time of day in UTC".into() }
             }
             Format::Swf => {
-                match (num("UnixStartTime").filter(|v| v.is_finite()), num("TimeZone").filter(|v| v.is_finite())) {
+                // A start in 0–MAX_TIME s and a zone within a day; anything else (1e308, nan) is not a time.
+                let start = num("UnixStartTime").filter(|v| (0.0..=MAX_TIME).contains(v));
+                let tz = num("TimeZone").filter(|v| (-DAY..=DAY).contains(v));
+                let bad = |k: &str, ok: bool| match self.report.header_value(k) {
+                    Some(v) if !ok => {
+                        let v: String = v.trim().chars().take(24).collect();
+                        format!("; header {k} {v:?} is not a time in range (UnixStartTime 0–{MAX_TIME:e} s, TimeZone ±86400 s): ignored")
+                    }
+                    _ => String::new(),
+                };
+                let notes = bad("UnixStartTime", start.is_some()) + &bad("TimeZone", tz.is_some());
+                let origin = match (start, tz) {
                     (Some(start), tz) => TimeOrigin {
                         offset: (start + tz.unwrap_or(0.0)).rem_euclid(DAY),
                         note: match tz {
@@ -372,7 +392,8 @@ impl Trace {
                     (None, _) => {
                         TimeOrigin { offset: 0.0, note: "no UnixStartTime header: time 0 taken as midnight".into() }
                     }
-                }
+                };
+                TimeOrigin { note: origin.note + &notes, ..origin }
             }
         }
     }
@@ -394,6 +415,8 @@ pub struct Parser {
     partial: Vec<u8>,
     /// The current line passed [`MAX_LINE`]; the rest of it is dropped.
     overlong: bool,
+    /// The last chunk ended with a CR: a LF that starts the next one belongs to it (CR LF is one line end).
+    after_cr: bool,
     names: BTreeMap<Box<[u8]>, u32>,
     trace: Trace,
     failed: Option<ImportError>,
@@ -406,6 +429,7 @@ impl Parser {
             input: Input::Undecided(Vec::new()),
             partial: Vec::new(),
             overlong: false,
+            after_cr: false,
             names: BTreeMap::new(),
             trace: Trace { jobs: Vec::new(), names: Vec::new(), report: ImportReport::new(format) },
             failed: None,
@@ -489,7 +513,7 @@ impl Parser {
             Input::Undecided(_) => unreachable!("decided before feeding"),
             Input::Plain => {
                 self.text(bytes);
-                Ok(())
+                self.failed.clone().map_or(Ok(()), Err)
             }
             Input::Gzip(_) => {
                 for step in bytes.chunks(GZIP_STEP) {
@@ -497,6 +521,9 @@ impl Parser {
                     let written = dec.write_all(step).and_then(|()| dec.flush());
                     let out = std::mem::take(dec.get_mut());
                     self.text(&out);
+                    if let Some(e) = &self.failed {
+                        return Err(e.clone());
+                    }
                     if let Err(e) = written {
                         let err = self.gzip_error(&e);
                         self.failed = Some(err.clone());
@@ -510,9 +537,36 @@ impl Parser {
 
     /// Splits text into lines; a line may span chunks.
     fn text(&mut self, mut bytes: &[u8]) {
+        if self.failed.is_some() {
+            return;
+        }
         self.trace.report.text_bytes += bytes.len() as u64;
-        while let Some(i) = bytes.iter().position(|&b| b == b'\n') {
-            let (head, tail) = (&bytes[..i], &bytes[i + 1..]);
+        if self.trace.report.text_bytes > MAX_TEXT {
+            self.failed = Some(ImportError::TooLarge(format!(
+                "the file holds more than {} GiB of text (after decompression); at most that is read",
+                MAX_TEXT >> 30
+            )));
+            return;
+        }
+        if bytes.is_empty() {
+            return;
+        }
+        if std::mem::take(&mut self.after_cr) && bytes[0] == b'\n' {
+            bytes = &bytes[1..];
+        }
+        // A line ends at LF, CR LF or a lone CR (old Mac files): three jobs on CR-only lines are three jobs.
+        while let Some(i) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+            if self.failed.is_some() {
+                return;
+            }
+            let (head, mut tail) = (&bytes[..i], &bytes[i + 1..]);
+            if bytes[i] == b'\r' {
+                match tail.first() {
+                    Some(b'\n') => tail = &tail[1..],
+                    None => self.after_cr = true,
+                    Some(_) => {}
+                }
+            }
             if self.partial.is_empty() && !self.overlong {
                 self.line(head);
             } else {
@@ -603,6 +657,12 @@ impl Parser {
                     queue: self.intern(tokens[14]),
                     structure: raw.structure.map(|i| self.intern(tokens[i])),
                 };
+                if self.trace.report.jobs >= MAX_JOBS {
+                    self.failed = Some(ImportError::TooLarge(format!(
+                        "line {number}: the file holds more than {MAX_JOBS} jobs; at most {MAX_JOBS} are imported"
+                    )));
+                    return;
+                }
                 self.trace.report.size.add(job.submit, job.run, job.procs);
                 self.trace.jobs.push(job);
                 self.trace.report.jobs += 1;

@@ -82,11 +82,13 @@ pub struct Temporal {
     pub busy: u64,
     /// Jobs counted (Σ of the weights).
     pub jobs: u64,
-    /// H_NE of Eq. 4, in [0, 1]; null when N < 2 or no job arrived.
+    /// H_NE of Eq. 4, in [0, 1]; absent when N < 2 or no job arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entropy: Option<f64>,
     /// The H_NE expected of as many jobs from a homogeneous Poisson process over the same N intervals
     /// ([`poisson_expectation`]): what "no burstiness" reaches with this many jobs. Below 1 when jobs are few per
-    /// interval (at most `jobs` intervals can be busy); read `entropy` against it.
+    /// interval (at most `jobs` intervals can be busy); read `entropy` against it. Absent when undefined.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub poisson: Option<f64>,
 }
 
@@ -165,7 +167,8 @@ pub struct Spatial {
     pub widths: u32,
     /// TR: Σ runtime of all jobs, s.
     pub total_runtime: f64,
-    /// H_NE of Eq. 4 with p_i = TR_i / TR, i = 1 … N; null when N < 2 or TR = 0.
+    /// H_NE of Eq. 4 with p_i = TR_i / TR, i = 1 … N; absent when N < 2 or TR = 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entropy: Option<f64>,
 }
 

@@ -97,6 +97,7 @@ pub struct UserShare {
     /// bots / all BoTs.
     pub share: f64,
     /// r^(−α) / Σ_{j=1..n} j^(−α) of the fitted Z(α, n); null without a fit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zipf: Option<f64>,
 }
 
@@ -105,8 +106,10 @@ pub struct UserShare {
 pub struct UserShares {
     /// Users with at least one BoT.
     pub users: u32,
-    /// The fitted Z(α, n); null when it cannot be fitted (see `fit_error`).
+    /// The fitted Z(α, n); absent when it cannot be fitted (see `fit_error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit: Option<ZipfFit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit_error: Option<String>,
     /// Every rank up to 200 users; past that, ranks 1 … 100 and 100 log-spaced ranks up to the last.
     pub ranks: Vec<UserShare>,

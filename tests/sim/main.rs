@@ -3,6 +3,8 @@
 //! row bit for bit (shared with tests/web.rs).
 
 mod budget;
+mod cli_edges;
+mod cli_fuzz;
 mod common;
 mod contract;
 mod data_grid;

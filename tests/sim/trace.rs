@@ -356,9 +356,12 @@ fn trace_driven_run_replays_submit_and_run_times() {
 // Property tests.
 
 /// Lines in `text` counted independently of the parser: newlines, plus an unterminated last line.
+/// Lines end at LF, CR LF or a lone CR (old Mac files); a last line without an end counts too.
 fn line_count(text: &[u8]) -> u64 {
-    let newlines = text.iter().filter(|&&b| b == b'\n').count() as u64;
-    newlines + u64::from(!text.is_empty() && *text.last().unwrap() != b'\n')
+    let ends = (0..text.len())
+        .filter(|&i| text[i] == b'\n' && (i == 0 || text[i - 1] != b'\r') || text[i] == b'\r')
+        .count() as u64;
+    ends + u64::from(!text.is_empty() && !matches!(text.last(), Some(b'\n' | b'\r')))
 }
 
 /// Parses `input` in two pushes split at `cut` and checks the bookkeeping; `text` is the plain text, when known.

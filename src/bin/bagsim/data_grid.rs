@@ -10,7 +10,7 @@ use std::io::Write;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
     }};
 }
 
@@ -124,7 +124,14 @@ pub fn figure(
             let cells: Vec<String> = bars
                 .iter()
                 .zip(Scheme::ALL)
-                .map(|(i, s)| format!("{} {:.4} ± {:.4}", s.name(), i.mean, i.half_width))
+                .map(|(i, s)| {
+                    format!(
+                        "{} {} ± {}",
+                        s.name(),
+                        bagsim::stats::show(i.mean, 4),
+                        bagsim::stats::show(i.half_width, 4)
+                    )
+                })
                 .collect();
             say!("  {}: {}", f.groups[g].0, cells.join(", "));
         }

@@ -9,7 +9,7 @@ use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
 use bagsim::family::Family;
 use bagsim::readings::{combinations, parse_axis, record, replay, Combination, ReadingsTable};
 use bagsim::readings::{flips, flips_markdown};
-use bagsim::stats::Stats;
+use bagsim::stats::{show, Stats};
 use bagsim::study::{Manifest, Point};
 use serde_json::Value;
 use std::io::Write;
@@ -17,7 +17,7 @@ use std::path::Path;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
     }};
 }
 
@@ -99,7 +99,7 @@ fn cell(b: &(f64, f64), unbounded: bool, scale: f64) -> String {
     if unbounded {
         "unbounded".to_string()
     } else {
-        format!("{:.1} ±{:.1}", b.0 * scale, b.1 * scale)
+        format!("{} ±{}", show(b.0 * scale, 1), show(b.1 * scale, 1))
     }
 }
 
@@ -170,7 +170,7 @@ fn finish_figure(f: &FigurePreset, bars: &[Bar], rule: CiRule, out: &Path, elaps
     );
     for b in bars {
         say!(
-            "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}  {} ({}/{}; {:.3} ±{:.3})",
+            "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}  {} ({}/{}; {} ±{})",
             b.mix.label(),
             b.policy.label(),
             b.seeds,
@@ -183,8 +183,8 @@ fn finish_figure(f: &FigurePreset, bars: &[Bar], rule: CiRule, out: &Path, elaps
             b.saturation.label(),
             b.saturated_seeds,
             b.seeds,
-            b.growth.0,
-            b.growth.1
+            show(b.growth.0, 3),
+            show(b.growth.1, 3)
         );
     }
     if bars.iter().any(|b| b.cap_hit) {

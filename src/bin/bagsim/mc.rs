@@ -22,7 +22,7 @@ use std::path::Path;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
     }};
 }
 
@@ -59,8 +59,12 @@ pub fn print_summary(r: &Report) {
         say!("warning: {warning}");
     }
     say!(
-        "finished: {:.2}% of tasks ({} of {}), {} of {} BoTs; {} never started, {} running at the end",
-        100.0 * m.tasks.finished_fraction,
+        "finished: {} of tasks ({} of {}), {} of {} BoTs; {} never started, {} running at the end",
+        if m.tasks.tasks == 0 {
+            "no task: none".to_string()
+        } else {
+            format!("{:.2}%", 100.0 * m.tasks.finished_fraction)
+        },
         m.tasks.finished,
         m.tasks.tasks,
         m.overall.finished,
@@ -234,7 +238,9 @@ pub fn reproduce_point(p: &Point) -> Result<Value, String> {
 
 /// `bagsim merge` of a `reproduce` study: every figure's files and findings, as `bagsim reproduce` gives them.
 pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
-    let seeds = m.spec["seeds"].as_u64().ok_or("the manifest's spec has no seeds")? as u32;
+    let seeds =
+        m.spec["seeds"].as_u64().filter(|s| (1..=100).contains(s)).ok_or("the manifest's spec.seeds is not 1–100")?
+            as u32;
     let names = m.spec["figures"].as_array().ok_or("the manifest's spec has no figures")?;
     let mut rest = outcomes;
     for name in names {
@@ -366,7 +372,9 @@ pub fn readings_plan(
 
 /// `bagsim merge` of a `reproduce-readings` study: the tables `bagsim reproduce --readings` prints and writes.
 pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
-    let seeds = m.spec["seeds"].as_u64().ok_or("the manifest's spec has no seeds")? as u32;
+    let seeds =
+        m.spec["seeds"].as_u64().filter(|s| (1..=100).contains(s)).ok_or("the manifest's spec.seeds is not 1–100")?
+            as u32;
     let specs: Vec<String> =
         serde_json::from_value(m.spec["readings"].clone()).map_err(|e| format!("readings: {e}"))?;
     let base = Scenario::from_json(&m.spec["base"].to_string()).map_err(|e| format!("base: {e}"))?;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
     }};
 }
 
@@ -23,6 +23,51 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     let mut f = std::fs::File::create(&tmp).map_err(fail)?;
     f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
+}
+
+/// Checks, before any work, that files can be written at `path` (a file, or a stem that suffixes are added to): its
+/// directory exists and takes a new file, and the path is not a directory. A run that would simulate everything and
+/// then fail to write is refused at once.
+pub fn check_output(option: &str, path: &Path) -> Result<(), String> {
+    if path.as_os_str().is_empty() {
+        return Err(format!("{option}: an empty path"));
+    }
+    if path.is_dir() {
+        return Err(format!("{option} {}: is a directory; give a file name (or stem) inside it", path.display()));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!("{option} {}: the directory {} does not exist", path.display(), dir.display()));
+    }
+    let probe = dir.join(format!(".bagsim-probe-{}", std::process::id()));
+    std::fs::File::create(&probe)
+        .and_then(|_| std::fs::remove_file(&probe))
+        .map_err(|e| format!("{option} {}: cannot write in {}: {e}", path.display(), dir.display()))
+}
+
+/// The most bytes a scenario file may hold.
+pub const MAX_SCENARIO_BYTES: u64 = 64 << 20;
+/// The most bytes a manifest or a shard file may hold.
+pub const MAX_STUDY_BYTES: u64 = 1 << 30;
+
+/// Reads a text file of at most `limit` bytes (a file without end, such as /dev/zero, is refused when it passes
+/// the limit, not read forever), without a UTF-8 byte-order mark.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(fail)?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("{}: larger than {} MiB; at most that is read", path.display(), limit >> 20));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!("{}: not UTF-8 text (byte {} is not valid UTF-8)", path.display(), e.utf8_error().valid_up_to() + 1)
+    })?;
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
 /// How a point of a study of some kind runs.
@@ -62,6 +107,7 @@ pub fn sweep(
     jobs: Option<usize>,
     shards: Option<usize>,
 ) -> Result<(), String> {
+    check_output("--out", out)?;
     let m = plan(base, axes(sets)?, shards.unwrap_or(1))?;
     if shards.is_some() {
         return write_manifest(&m, out);
@@ -87,15 +133,23 @@ pub fn write_manifest(m: &Manifest, out: &Path) -> Result<(), String> {
 }
 
 fn write_outputs(stem: &Path, csv: &str, json: &str) -> Result<(), String> {
-    let (csv_path, json_path) = (stem.with_extension("csv"), stem.with_extension("json"));
+    // Every dot of the stem is kept: `--out run.1` writes run.1.csv, not run.csv.
+    let (csv_path, json_path) = (with_suffix(stem, ".csv"), with_suffix(stem, ".json"));
     write_atomic(&csv_path, csv)?;
     write_atomic(&json_path, json)?;
     say!("wrote {} and {}", csv_path.display(), json_path.display());
     Ok(())
 }
 
+/// `stem` with `suffix` appended, whatever dots the stem holds.
+pub fn with_suffix(stem: &Path, suffix: &str) -> PathBuf {
+    let mut s = stem.as_os_str().to_owned();
+    s.push(suffix);
+    s.into()
+}
+
 fn read_manifest(path: &Path) -> Result<Manifest, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = read_text(path, MAX_STUDY_BYTES)?;
     Manifest::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -113,6 +167,7 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Resu
     };
     m.check_shard(i)?;
     let run = runner(&m)?;
+    check_output("--manifest", &shard_path(&stem_of(manifest), i))?;
     let jobs = bagsim::parallel::threads(jobs);
     let count = m.shard_points(i).count();
     eprintln!("shard {i} of study {}: {count} runs on {jobs} threads", m.study);
@@ -131,14 +186,15 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Resu
 pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
     let m = read_manifest(manifest)?;
     let stem = stem_of(manifest);
+    check_output("--out", out.unwrap_or(&stem))?;
     let outputs: Vec<Result<Option<ShardOutput>, String>> = (0..m.shards)
         .map(|i| {
             let path = shard_path(&stem, i);
-            match std::fs::read_to_string(&path) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(format!("{}: {e}", path.display())),
-                Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
+            if !path.exists() {
+                return Ok(None);
             }
+            let text = read_text(&path, MAX_STUDY_BYTES)?;
+            serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display()))
         })
         .collect();
     let merged = match m.kind.as_str() {
@@ -185,13 +241,38 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Result<(), String> {
     if o.cpus == 0 || o.cpus > 1024 {
         return Err(format!("--cpus {} is out of range; allowed 1–1024", o.cpus));
     }
-    for (what, v) in [("--time", &o.time)].into_iter().chain(o.partition.iter().map(|p| ("--partition", p))) {
-        if v.is_empty() || v.chars().any(|c| c.is_whitespace() || c == '\'') {
-            return Err(format!("{what} {v:?}: expected one word"));
+    // Every field copied into a script is one word of plain characters: a line break would start a shell
+    // command, a quote or a `$` would change one.
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_.:/=,+@%".contains(c);
+    let options = [("--time", &o.time)].into_iter().chain(o.partition.iter().map(|p| ("--partition", p)));
+    for (what, v) in options.chain(o.extra.iter().map(|e| ("--extra", e))) {
+        if v.is_empty() || !v.chars().all(plain) {
+            return Err(format!(
+                "{what} {:?}: expected one word of letters, digits and - _ . : / = , + @ %",
+                bagsim::study::short(v)
+            ));
+        }
+    }
+    for e in &o.extra {
+        if !e.starts_with("--") {
+            return Err(format!("--extra {e:?}: expected an sbatch option, e.g. --extra=--account=ABC"));
         }
     }
     let manifest = std::fs::canonicalize(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let stem = stem_of(&manifest);
+    // The stem goes into #SBATCH lines, which Slurm reads without a shell: it must be plain too.
+    let st = stem.to_string_lossy();
+    if !st.chars().all(plain) {
+        return Err(format!(
+            "{}: the study's path holds a character an #SBATCH line cannot carry (a space, a quote, a line break…); \
+             move the manifest to a plain path",
+            manifest.display()
+        ));
+    }
+    if !m.bagsim_version.chars().all(plain) {
+        return Err(format!("{}: bagsim_version is not a version", manifest.display()));
+    }
+    check_output("the manifest's directory", &stem)?;
     let bagsim = match &o.bagsim {
         Some(p) => p.clone(),
         None => std::env::current_exe().map_err(|e| format!("where is this bagsim? {e}; give --bagsim"))?,

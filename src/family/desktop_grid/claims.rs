@@ -46,7 +46,7 @@ fn tally(yes: usize, no: usize, open: usize) -> Verdict {
 
 fn tt_text(b: &Bar) -> String {
     match b.saturation {
-        Saturation::Bounded => format!("{} {:.1} h", b.policy.label(), b.turnaround.0 / 3600.0),
+        Saturation::Bounded => format!("{} {} h", b.policy.label(), crate::stats::show(b.turnaround.0 / 3600.0, 1)),
         s => format!("{} {}", b.policy.label(), s.label()),
     }
 }
@@ -156,7 +156,9 @@ fn less_waste(bars: &[Bar], paper: &str, mixes: &[Mix], lower: &[BotSelection], 
         let row: Vec<String> = lower
             .iter()
             .chain(higher)
-            .filter_map(|&p| bar(bars, m, p).map(|b| format!("{} {:.1}%", p.label(), 100.0 * b.rwt.0)))
+            .filter_map(|&p| {
+                bar(bars, m, p).map(|b| format!("{} {}%", p.label(), crate::stats::show(100.0 * b.rwt.0, 1)))
+            })
             .collect();
         ours.push(format!("{}: {}", m.label(), row.join(", ")));
     }

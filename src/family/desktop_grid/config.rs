@@ -170,7 +170,12 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Config
     } else {
         Err(ConfigError {
             field: format!("desktop_grid.{field}"),
-            message: format!("{v} is out of range; allowed {lo}–{hi}{unit}"),
+            message: format!(
+                "{} is out of range; allowed {}–{}{unit}",
+                crate::family::contract::short_number(v),
+                crate::family::contract::short_number(lo),
+                crate::family::contract::short_number(hi)
+            ),
         })
     }
 }

@@ -138,13 +138,18 @@ pub struct Bar {
     pub saturation: Saturation,
     pub unbounded: bool,
     /// (mean, 95% half-width) of the relative growth of the BoTs in the system.
+    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
     pub growth: (f64, f64),
     /// The seed cap was reached before every interval was within the relative error.
     pub cap_hit: bool,
     /// (mean, 95% half-width) of the mean TT, execution makespan, WT (s) and RWT.
+    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
     pub turnaround: (f64, f64),
+    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
     pub makespan: (f64, f64),
+    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
     pub waiting: (f64, f64),
+    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
     pub rwt: (f64, f64),
 }
 
@@ -249,6 +254,7 @@ impl BarJob {
 
 /// A figure's bars as CSV (one row per mix and policy).
 pub fn bars_csv(bars: &[Bar]) -> String {
+    let n = crate::stats::csv_number;
     let mut s = String::from(
         "mix,policy,seeds,saturated_seeds,saturation,growth_mean,growth_hw,unbounded,cap_hit,tt_mean,tt_hw,makespan_mean,makespan_hw,wt_mean,wt_hw,rwt_mean,rwt_hw\n",
     );
@@ -260,18 +266,18 @@ pub fn bars_csv(bars: &[Bar]) -> String {
             b.seeds,
             b.saturated_seeds,
             b.saturation.label(),
-            b.growth.0,
-            b.growth.1,
+            n(b.growth.0),
+            n(b.growth.1),
             b.unbounded,
             b.cap_hit,
-            b.turnaround.0,
-            b.turnaround.1,
-            b.makespan.0,
-            b.makespan.1,
-            b.waiting.0,
-            b.waiting.1,
-            b.rwt.0,
-            b.rwt.1
+            n(b.turnaround.0),
+            n(b.turnaround.1),
+            n(b.makespan.0),
+            n(b.makespan.1),
+            n(b.waiting.0),
+            n(b.waiting.1),
+            n(b.rwt.0),
+            n(b.rwt.1)
         ));
     }
     s

@@ -3,7 +3,7 @@
 //! → last completion, so TT = WT + execution makespan, Eq. 1); RWT; counters; saturation.
 
 use super::sim::{DgCounters, DgSample, DgSimulation};
-use crate::stats::{note_empty, Stats, Undefined};
+use crate::stats::{note_empty, note_undefined, Stats, Undefined};
 use serde::{Deserialize, Serialize};
 
 /// The metrics of a run.
@@ -34,7 +34,11 @@ pub struct DgMetrics {
     pub growth_rate: f64,
     /// That slope over the arrival rate: the fraction of arriving BoTs that stay (docs/desktop_grid.md, "Saturation
     /// of a bar").
-    #[serde(default)]
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
     pub relative_growth: f64,
     /// Machines up, replicas running, queue length, BoTs in the system over time.
     pub series: Vec<DgSample>,
@@ -114,7 +118,10 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
     let first = w.bots.first().map_or(0.0, |b| b.arrival);
     let last = w.bots.last().map_or(0.0, |b| b.arrival);
     let (saturated, growth_rate) = saturation(sim.samples(), first, last, bots, unfinished_bots);
-    let relative_growth = relative_growth(growth_rate, first, last, bots);
+    // A run that ended before the last arrival never saw the second half of the submission window: its growth was
+    // not measured, and a bar's saturation is not judged on it.
+    let relative_growth =
+        if sim.end_time() < last { f64::NAN } else { relative_growth(growth_rate, first, last, bots) };
     let (turnaround, waiting, execution_makespan) = (Stats::of(&mut tt), Stats::of(&mut wt), Stats::of(&mut ms));
     let mut undefined = Undefined::new();
     for (name, stats) in
@@ -122,6 +129,7 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
     {
         note_empty(&mut undefined, name, stats, "no BoT finished");
     }
+    note_undefined(&mut undefined, "relative_growth", relative_growth, "the run ended before the last BoT arrived");
     DgMetrics {
         bots,
         finished_bots: c.finished_bots,

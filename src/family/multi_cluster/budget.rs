@@ -261,7 +261,13 @@ pub fn estimate(s: &McScenario, trace: Option<&TraceSize>) -> Estimate {
     // An arrival per BoT, an end per copy of a task, the periodic passes; drawing a login period costs about an event.
     let events = total.bots + copies * total.tasks + periodic + total.sessions;
     let events_driver = if periodic > copies * total.tasks {
-        Driver::new("scheduling_period", "periodic passes and monitoring refreshes over the horizon")
+        // The key that drives the passes: the shorter of the two periods (a tiny monitoring_period is named as
+        // itself, not as scheduling_period).
+        if stale && s.architecture.monitoring_period < s.scheduling_period {
+            Driver::new("architecture.monitoring_period", "monitoring refreshes and periodic passes over the horizon")
+        } else {
+            Driver::new("scheduling_period", "periodic passes and monitoring refreshes over the horizon")
+        }
     } else {
         tasks_driver.clone()
     };

@@ -220,7 +220,8 @@ fn check_range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), 
     if v.is_finite() && v >= lo && v <= hi {
         Ok(())
     } else {
-        Err(err(field, format!("{v} is out of range; allowed {lo}–{hi}{unit}")))
+        let n = crate::family::contract::short_number;
+        Err(err(field, format!("{} is out of range; allowed {}–{}{unit}", n(v), n(lo), n(hi))))
     }
 }
 

@@ -64,6 +64,61 @@ pub struct Prepared {
 /// Validates the scenario, checks the budget of a generated workload (docs/budget.md: a workload too large is
 /// refused before it is drawn, for `bagsim generate` and the page's views too) and generates it.
 pub fn prepare(s: &McScenario) -> Result<Prepared, ScenarioError> {
+    let p = prepare_unchecked(s)?;
+    check_times(s, &p)?;
+    Ok(p)
+}
+
+/// The longest simulated time a multi-cluster run may reach, s (about three million years): every runtime, estimate
+/// and end time is built below it, so the event queue never sees an infinite or lost time.
+pub const MAX_TIME: f64 = 1e14;
+
+/// Every derived time is finite and below [`MAX_TIME`]: the longest task's runtime, its estimate at the largest
+/// inaccuracy and its end on the slowest cluster after the horizon. Refused naming the key that drives it.
+fn check_times(s: &McScenario, p: &Prepared) -> Result<(), ScenarioError> {
+    let w = &p.generated.workload;
+    let Some((task, longest)) =
+        w.runtimes.iter().copied().enumerate().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+    else {
+        return Ok(());
+    };
+    let key = match (&s.workload.trace, &s.workload.generator) {
+        (Some(_), _) => "workload.trace".to_string(),
+        (None, Some(g)) => format!("workload.generator.{}", g.name()),
+        (None, None) => if s.workload.model.is_some() { "workload.model" } else { "workload" }.to_string(),
+    };
+    if !(longest.is_finite() && longest <= MAX_TIME) {
+        return Err(ScenarioError {
+            field: key,
+            message: format!(
+                "task {task} would run {} s on the reference processor; every runtime must be finite and at most {MAX_TIME:e} s",
+                crate::family::contract::short_number(longest)
+            ),
+        });
+    }
+    let Some((c, slowest)) = p.clusters.iter().enumerate().min_by(|a, b| a.1.speed.total_cmp(&b.1.speed)) else {
+        return Ok(());
+    };
+    let estimate = longest * (1.0 + s.inaccuracy / 100.0);
+    let horizon = s.horizon.unwrap_or(0.0).max(s.workload.submission_period) + 30.0 * 86_400.0;
+    let end = horizon + estimate / slowest.speed;
+    if !(end.is_finite() && end <= MAX_TIME) {
+        return Err(ScenarioError {
+            field: format!("platform.clusters[{c}].speed"),
+            message: format!(
+                "{} makes the longest task ({} s on the reference processor) end after {} s on cluster {}; every \
+                 simulated time must be finite and at most {MAX_TIME:e} s: raise the speed",
+                crate::family::contract::short_number(slowest.speed),
+                crate::family::contract::short_number(longest),
+                crate::family::contract::short_number(end),
+                slowest.name
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn prepare_unchecked(s: &McScenario) -> Result<Prepared, ScenarioError> {
     s.validate()?;
     if s.workload.trace.is_none() {
         super::budget::estimate(s, None).check()?;
@@ -128,7 +183,9 @@ pub fn prepare_imported(s: &McScenario, trace: &Trace) -> Result<Prepared, Scena
         return Err(ScenarioError { field: "workload.trace".into(), message: "the scenario has no trace".into() });
     };
     let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
-    prepare_trace(t, trace, clusters)
+    let p = prepare_trace(t, trace, clusters)?;
+    check_times(s, &p)?;
+    Ok(p)
 }
 
 fn prepare_trace(t: &TraceConfig, trace: &Trace, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {

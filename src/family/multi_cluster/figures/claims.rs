@@ -6,7 +6,24 @@ use super::{FigureId, FigureResult, Metric};
 use crate::stats::Interval;
 pub use crate::stats::{Claim, Verdict};
 
+/// Whether every interval has a value: a finding is never judged on a series without one (a point at which no run
+/// finished a BoT has no mean makespan or NSL).
+fn defined(intervals: &[Interval]) -> bool {
+    intervals.iter().all(|i| i.n > 0 && i.mean.is_finite())
+}
+
+/// `a < b` when both have a value.
+fn below(a: f64, b: f64) -> Option<bool> {
+    (a.is_finite() && b.is_finite()).then_some(a < b)
+}
+
+/// The reason a finding is not resolved when a series it compares has no value.
+const NO_VALUE: &str = "not resolved: no value (no run finished a BoT there)";
+
 fn fmt(i: &Interval) -> String {
+    if !defined(&[*i]) {
+        return "undefined (no run finished a BoT)".into();
+    }
     let d = if i.mean.abs() >= 100.0 {
         0
     } else if i.mean.abs() >= 1.0 {
@@ -39,8 +56,10 @@ fn rank_claim(r: &FigureResult, paper: &str, name: &str, rank: usize, metric: Me
         listing.join(", ")
     );
     // Agrees: at the claimed rank, and apart from its neighbours; disagrees: another rank, apart from the series
-    // at the claimed rank.
-    let verdict = if pos == rank {
+    // at the claimed rank. A series without a value has no rank: nothing is resolved.
+    let verdict = if !defined(&all.iter().map(|(_, i)| *i).collect::<Vec<_>>()) {
+        return Claim { paper: paper.into(), ours: format!("{ours}; {NO_VALUE}"), verdict: Verdict::Unresolved };
+    } else if pos == rank {
         let below_ok = rank == 0 || all[rank - 1].1.separated_from(&me);
         let above_ok = rank + 1 >= all.len() || all[rank + 1].1.separated_from(&me);
         if below_ok && above_ok {
@@ -68,7 +87,10 @@ fn count_claim(r: &FigureResult, paper: &str, what: &str, holds: impl Fn(usize) 
             None => {}
         }
     }
-    let verdict = if no.is_empty() && !yes.is_empty() {
+    if yes.is_empty() && no.is_empty() {
+        return Claim { paper: paper.into(), ours: format!("{what}: {NO_VALUE}"), verdict: Verdict::Unresolved };
+    }
+    let verdict = if no.is_empty() {
         Verdict::Agrees
     } else if yes.is_empty() {
         Verdict::Disagrees
@@ -126,7 +148,7 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
                 count_claim(r, says[1], "mean MS rising with the size class (classes with BoTs)", |s| {
                     let v: Vec<f64> =
                         all_x.iter().map(|&x| mean(s, x, Metric::Makespan).mean).filter(|v| v.is_finite()).collect();
-                    Some(v.windows(2).all(|w| w[1] >= w[0]))
+                    (v.len() >= 2).then(|| v.windows(2).all(|w| w[1] >= w[0]))
                 }),
             ]
         }
@@ -145,6 +167,10 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
                 says[0],
                 "MS and NSL under All at T=0 above both other patterns (95% intervals apart)",
                 |s| {
+                    let all = [0, 1, 2].iter().flat_map(|&x| [mean(s, x, Metric::Makespan), mean(s, x, Metric::Nsl)]);
+                    if !defined(&all.collect::<Vec<_>>()) {
+                        return None;
+                    }
                     Some([Metric::Makespan, Metric::Nsl].iter().all(|&m| {
                         let z = mean(s, 1, m);
                         [0, 2].iter().all(|&x| {
@@ -156,30 +182,36 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
             ),
             count_claim(r, says[1], "Evenly Spread's MS below Realistic's", |s| {
                 let (real, even) = (mean(s, 0, Metric::Makespan), mean(s, 2, Metric::Makespan));
-                Some(even.mean < real.mean)
+                below(even.mean, real.mean)
             })
             .with_detail(|| ratio_list(r, 2, 0, Metric::Makespan, "MS Evenly Spread / Realistic")),
         ],
         FigureId::Fig6 => vec![count_claim(r, says[0], "MS at median 50 above MS at median 10", |s| {
             let (a, b) = (mean(s, 0, Metric::Makespan), mean(s, all_x.len() - 1, Metric::Makespan));
-            Some(b.mean > a.mean)
+            below(a.mean, b.mean)
         })
         .with_detail(|| ratio_list(r, all_x.len() - 1, 0, Metric::Makespan, "MS median 50 / median 10"))],
         FigureId::Fig7 => vec![count_claim(r, says[0], "NSL at a 3 h mean below NSL at a 3 min mean", |s| {
             let (a, b) = (mean(s, 0, Metric::Nsl), mean(s, all_x.len() - 1, Metric::Nsl));
-            Some(b.mean < a.mean)
+            below(b.mean, a.mean)
         })],
         FigureId::Fig8 => {
             let change = |s: usize, m: Metric| {
                 let base = mean(s, 0, m).mean;
-                all_x.iter().map(|&x| (mean(s, x, m).mean / base - 1.0).abs()).fold(0.0, f64::max)
+                let c = all_x.iter().map(|&x| (mean(s, x, m).mean / base - 1.0).abs()).fold(0.0, f64::max);
+                // f64::max drops a NaN: a position without a value makes the change undefined, not small.
+                let all_defined = all_x.iter().all(|&x| defined(&[mean(s, x, m)])) && base != 0.0;
+                all_defined.then_some(c)
             };
             vec![
                 count_claim(r, says[0], "MS and NSL within 10% of their I = 0 value at every I", |s| {
-                    Some(change(s, Metric::Makespan) <= 0.10 && change(s, Metric::Nsl) <= 0.10)
+                    Some(change(s, Metric::Makespan)? <= 0.10 && change(s, Metric::Nsl)? <= 0.10)
                 }),
                 count_claim(r, says[1], "NSL at some I > 0 above the I = 0 interval", |s| {
                     let base = mean(s, 0, Metric::Nsl);
+                    if !all_x.iter().all(|&x| defined(&[mean(s, x, Metric::Nsl)])) {
+                        return None;
+                    }
                     let up = all_x[1..].iter().any(|&x| {
                         let i = mean(s, x, Metric::Nsl);
                         i.mean > base.mean && i.separated_from(&base)
@@ -192,6 +224,7 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
         FigureId::Fig9 => {
             let low: Vec<usize> = all_x.iter().copied().filter(|&x| f.xs[x] <= 0.5).collect();
             let high: Vec<usize> = all_x.iter().copied().filter(|&x| f.xs[x] >= 0.6).collect();
+            let low_defined = low.iter().all(|&x| (0..f.series.len()).all(|s| defined(&[mean(s, x, Metric::Nsl)])));
             let spread = low
                 .iter()
                 .map(|&x| {
@@ -199,13 +232,15 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
                     v.iter().copied().fold(f64::MIN, f64::max) / v.iter().copied().fold(f64::MAX, f64::min) - 1.0
                 })
                 .fold(0.0, f64::max);
-            let identical = Claim {
-                paper: says[0].into(),
-                ours: format!(
-                    "largest spread of mean NSL between the selection policies at loads ≤ 50%: {:.1}%",
-                    100.0 * spread
-                ),
-                verdict: if spread <= 0.10 { Verdict::Agrees } else { Verdict::Disagrees },
+            let what = "largest spread of mean NSL between the selection policies at loads ≤ 50%";
+            let identical = if !low_defined || low.is_empty() {
+                Claim { paper: says[0].into(), ours: format!("{what}: {NO_VALUE}"), verdict: Verdict::Unresolved }
+            } else {
+                Claim {
+                    paper: says[0].into(),
+                    ours: format!("{what}: {:.1}%", 100.0 * spread),
+                    verdict: if spread <= 0.10 { Verdict::Agrees } else { Verdict::Disagrees },
+                }
             };
             let four = ["S-U-T", "S-U-BoT", "S-U-GRR", "S-U-RR"];
             let mut fair = rank_among(r, says[2], "S-U-T", &four, Metric::Nsl, &all_x);
@@ -218,24 +253,34 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
                 if s == sbot {
                     return None;
                 }
-                Some([1, 2].iter().all(|&x| mean(sbot, x, Metric::Nsl).mean < mean(s, x, Metric::Nsl).mean))
+                let pairs: Option<Vec<bool>> = [1, 2]
+                    .iter()
+                    .map(|&x| below(mean(sbot, x, Metric::Nsl).mean, mean(s, x, Metric::Nsl).mean))
+                    .collect();
+                Some(pairs?.into_iter().all(|b| b))
             })]
         }
         FigureId::Fig11 => {
             let last = all_x.len() - 1;
             let fin = |name: &str| mean(series(r, name), last, Metric::Finished);
+            // Nothing finished under any architecture (a horizon shorter than a task) is no data.
+            let no_data = !defined(&[fin("fcondor"), fin("sep-c"), fin("csp")])
+                || ["fcondor", "sep-c", "csp"].iter().all(|a| fin(a).high() <= 0.0);
             vec![
                 rank_claim(r, says[0], "csp", 0, Metric::Nsl, &all_x),
                 rank_claim(r, says[0], "sep-c", 2, Metric::Nsl, &all_x),
                 Claim {
                     paper: says[1].into(),
                     ours: format!(
-                        "finished tasks at 95%: fcondor {}, sep-c {}, csp {}",
+                        "finished tasks at 95%: fcondor {}, sep-c {}, csp {}{}",
                         fmt(&fin("fcondor")),
                         fmt(&fin("sep-c")),
-                        fmt(&fin("csp"))
+                        fmt(&fin("csp")),
+                        if no_data { "; not resolved: no architecture finished a task" } else { "" }
                     ),
-                    verdict: if fin("fcondor").high() < 0.6 && fin("sep-c").high() < 0.7 {
+                    verdict: if no_data {
+                        Verdict::Unresolved
+                    } else if fin("fcondor").high() < 0.6 && fin("sep-c").high() < 0.7 {
                         Verdict::Agrees
                     } else {
                         Verdict::Disagrees
@@ -251,7 +296,9 @@ fn rank_among(r: &FigureResult, paper: &str, name: &str, among: &[&str], metric:
     let mut all: Vec<(&str, Interval)> = among.iter().map(|n| (*n, r.overall(series(r, n), xs, metric))).collect();
     all.sort_by(|a, b| a.1.mean.total_cmp(&b.1.mean));
     let pos = all.iter().position(|(n, _)| *n == name).expect("listed");
-    let verdict = if pos == 0 {
+    let verdict = if !defined(&all.iter().map(|(_, i)| *i).collect::<Vec<_>>()) {
+        Verdict::Unresolved
+    } else if pos == 0 {
         if all[1].1.separated_from(&all[0].1) {
             Verdict::Agrees
         } else {
@@ -269,7 +316,7 @@ fn rank_among(r: &FigureResult, paper: &str, name: &str, among: &[&str], metric:
 /// Is `better`'s overall `metric` below `worse`'s?
 fn pair_claim(r: &FigureResult, paper: &str, better: &str, worse: &str, metric: Metric, xs: &[usize]) -> Claim {
     let (a, b) = (r.overall(series(r, better), xs, metric), r.overall(series(r, worse), xs, metric));
-    let verdict = if !a.separated_from(&b) {
+    let verdict = if !defined(&[a, b]) || !a.separated_from(&b) {
         Verdict::Unresolved
     } else if a.mean < b.mean {
         Verdict::Agrees
@@ -287,7 +334,11 @@ fn ratio_list(r: &FigureResult, num: usize, den: usize, metric: Metric, what: &s
     let parts: Vec<String> = (0..r.figure.series.len())
         .map(|s| {
             let q = r.interval(s, num, metric).mean / r.interval(s, den, metric).mean;
-            format!("{} {:+.0}%", r.figure.series[s], 100.0 * (q - 1.0))
+            if q.is_finite() {
+                format!("{} {:+.0}%", r.figure.series[s], 100.0 * (q - 1.0))
+            } else {
+                format!("{} undefined", r.figure.series[s])
+            }
         })
         .collect();
     format!("{what}: {}", parts.join(", "))
