@@ -18,7 +18,16 @@ fn plain(jobs: &[(f64, u32, f64, f64)], sites: usize) -> Workload {
     Workload {
         jobs: jobs
             .iter()
-            .map(|&(submit, procs, runtime, estimate)| Job { submit, procs, runtime, estimate, data_mb: 0.0 })
+            .enumerate()
+            .map(|(j, &(submit, procs, runtime, estimate))| Job {
+                id: j as i64 + 1,
+                submit,
+                procs,
+                runtime,
+                estimate,
+                killed: false,
+                data_mb: 0.0,
+            })
             .collect(),
         bandwidth: vec![1.0; jobs.len() * sites],
         sites,

@@ -8,6 +8,7 @@ mod contract;
 mod data_grid;
 mod desktop_grid;
 mod determinism;
+mod dg_local;
 mod dg_readings;
 mod dg_saturation;
 mod erlang;

@@ -77,6 +77,28 @@ impl Estimates {
     }
 }
 
+/// What happens to a job that reaches its requested time under `requested` estimates ([Liu10] is silent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Walltime {
+    /// The job runs to its logged time: where the request is shorter than the run, the site reserves the run (the
+    /// request is raised to it), so those jobs' runtimes are known to the scheduler.
+    RunToLog,
+    /// The job is stopped at its requested time, as batch systems do; the site sees only the request.
+    Kill,
+}
+
+impl Walltime {
+    pub const ALL: [Walltime; 2] = [Walltime::RunToLog, Walltime::Kill];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Walltime::RunToLog => "run_to_log",
+            Walltime::Kill => "kill",
+        }
+    }
+}
+
 /// A data-grid run ([Liu10]); the scenario's `seed` seeds its data and bandwidth draws.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -92,6 +114,8 @@ pub struct DataGridConfig {
     /// Every runtime and estimate is multiplied by this (3 = the paper's high load).
     pub runtime_factor: f64,
     pub estimates: Estimates,
+    /// A job that reaches its requested time: run on to its logged time, or stopped (`requested` estimates only).
+    pub walltime: Walltime,
     pub scheme: Scheme,
     pub backfill_rule: BackfillRule,
     /// Time the metascheduler takes to dispatch a job, δ of Eq. 3, s.
@@ -115,6 +139,7 @@ impl Default for DataGridConfig {
             data_mb: [10.0, 10_000.0],
             runtime_factor: 1.0,
             estimates: Estimates::Requested,
+            walltime: Walltime::RunToLog,
             scheme: Scheme::FinishTimeDataAware,
             backfill_rule: BackfillRule::DataAware,
             dispatch_delay: 0.0,
@@ -307,6 +332,14 @@ pub const PARAMS: &[Param] = &[
         unit: "",
         allowed: "requested | accurate",
         meaning: "the log's requested time (at least the runtime) or the runtime itself (§IV-C, Fig. 7)",
+    },
+    Param {
+        path: "data_grid.walltime",
+        unit: "",
+        allowed: "run_to_log | kill",
+        meaning:
+            "a job whose logged run exceeds its request: runs on (the site reserves the run) or is stopped at its \
+                  request, the site seeing only the request (requested estimates)",
     },
     Param {
         path: "data_grid.scheme",

@@ -15,7 +15,7 @@ pub mod site;
 pub mod sweep;
 pub mod workload;
 
-pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Scheme};
+pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Scheme, Walltime};
 pub use metrics::DataGridMetrics;
 pub use sim::{JobRecord, Pending, Sample};
 

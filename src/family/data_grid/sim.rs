@@ -23,7 +23,11 @@ enum Event {
 /// What happened to one job; times in s. The per-job CSV and the Gantt view read these.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct JobRecord {
+    /// The job's index in the window (bagsim's own number).
     pub job: u32,
+    /// The log's job number (field 1), to compare with the log or another simulator.
+    #[serde(default)]
+    pub log_job: i64,
     pub site: u32,
     pub procs: u32,
     pub submit: f64,
@@ -40,6 +44,9 @@ pub struct JobRecord {
     pub end: f64,
     pub runtime: f64,
     pub estimate: f64,
+    /// Stopped at its requested time (walltime `kill`); `runtime` is then the request.
+    #[serde(default)]
+    pub killed: bool,
 }
 
 /// A job that has not ended, as the Gantt view draws it: running (from its start to its reservation's end) or
@@ -125,11 +132,13 @@ impl Simulation {
             .enumerate()
             .map(|(j, job)| JobRecord {
                 job: j as u32,
+                log_job: job.id,
                 procs: job.procs,
                 submit: job.submit,
                 data_mb: job.data_mb,
                 runtime: job.runtime,
                 estimate: job.estimate,
+                killed: job.killed,
                 ..JobRecord::default()
             })
             .collect();
