@@ -27,9 +27,10 @@ pub fn print_summary(r: &DataGridReport) {
     let c = &r.scenario.data_grid;
     let (w, m) = (&r.workload, &r.metrics);
     say!(
-        "bagsim {}: data grid, {}, backfill rule {}, estimates {}, walltime {}, runtime × {}, seed {}",
+        "bagsim {}: data grid, {}, sites {}, backfill rule {}, estimates {}, walltime {}, runtime × {}, seed {}",
         r.bagsim_version,
         c.scheme.name(),
+        c.local_policy.name(),
         c.backfill_rule.name(),
         c.estimates.name(),
         c.walltime.name(),

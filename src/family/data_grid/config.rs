@@ -99,6 +99,30 @@ impl Walltime {
     }
 }
 
+/// The batch scheduler each site runs (docs/data_grid.md, "Local schedulers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LocalPolicy {
+    /// Every queued job holds a reservation; early ends compress the schedule ([Liu10] §IV-A, Mu'alem & Feitelson).
+    Conservative,
+    /// Only the first queued job holds a reservation; a later job starts now when it does not delay it.
+    Easy,
+    /// Jobs start in the order they reached the site; none overtakes another.
+    Fcfs,
+}
+
+impl LocalPolicy {
+    pub const ALL: [LocalPolicy; 3] = [LocalPolicy::Conservative, LocalPolicy::Easy, LocalPolicy::Fcfs];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LocalPolicy::Conservative => "conservative",
+            LocalPolicy::Easy => "easy",
+            LocalPolicy::Fcfs => "fcfs",
+        }
+    }
+}
+
 /// A data-grid run ([Liu10]); the scenario's `seed` seeds its data and bandwidth draws.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -118,6 +142,8 @@ pub struct DataGridConfig {
     pub walltime: Walltime,
     pub scheme: Scheme,
     pub backfill_rule: BackfillRule,
+    /// The batch scheduler of every site.
+    pub local_policy: LocalPolicy,
     /// Time the metascheduler takes to dispatch a job, δ of Eq. 3, s.
     pub dispatch_delay: f64,
     /// How many consecutive jobs of the log a run takes (the whole log when shorter).
@@ -142,6 +168,7 @@ impl Default for DataGridConfig {
             walltime: Walltime::RunToLog,
             scheme: Scheme::FinishTimeDataAware,
             backfill_rule: BackfillRule::DataAware,
+            local_policy: LocalPolicy::Conservative,
             dispatch_delay: 0.0,
             jobs: 5_000,
             first_job: 0,
@@ -352,6 +379,12 @@ pub const PARAMS: &[Param] = &[
         unit: "",
         allowed: "data_aware | data_arrived",
         meaning: "may a job whose data is still arriving take a hole (§III); finish_time_data_aware only",
+    },
+    Param {
+        path: "data_grid.local_policy",
+        unit: "",
+        allowed: "conservative | easy | fcfs",
+        meaning: "each site's batch scheduler: conservative backfilling (§IV-A), EASY backfilling, or FCFS",
     },
     Param {
         path: "data_grid.dispatch_delay",

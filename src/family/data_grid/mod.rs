@@ -15,7 +15,7 @@ pub mod site;
 pub mod sweep;
 pub mod workload;
 
-pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Scheme, Walltime};
+pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, LocalPolicy, Scheme, Walltime};
 pub use metrics::DataGridMetrics;
 pub use sim::{JobRecord, Pending, Sample};
 
@@ -67,6 +67,7 @@ impl DataGridRun {
         let settings = Settings {
             scheme: cfg.scheme,
             backfill_rule: cfg.backfill_rule,
+            local_policy: cfg.local_policy,
             dispatch_delay: cfg.dispatch_delay,
             sample_interval: cfg.sample_interval.unwrap_or((span / 1_000.0).max(60.0)),
         };
