@@ -108,12 +108,26 @@ impl Simulation {
             let j = j as usize;
             let st = self.state[j];
             let Some(ask) = st.ask else { continue };
-            let profile = &mut self.sites[k].profile;
-            profile.release(st.res.0, st.res.1, ask.procs);
             let from = if ordered { now.max(st.dispatch).max(bound) } else { now.max(st.dispatch) };
-            let (start, end) = ask.place(profile, from);
-            let (start, end) = if start < st.res.0 { (start, end) } else { st.res };
-            profile.reserve(start, end, ask.procs);
+            let profile = &mut self.sites[k].profile;
+            let (start, end) = if ask.early && ask.data_at > from {
+                // A hold that may begin before its data: taken out and placed again.
+                profile.release(st.res.0, st.res.1, ask.procs);
+                let (start, end) = ask.place(profile, from);
+                let hold = if start < st.res.0 { (start, end) } else { st.res };
+                profile.reserve(hold.0, hold.1, ask.procs);
+                hold
+            } else {
+                // Asked in place, without taking the hold out: most queued jobs cannot move and cost one query.
+                match profile.earlier_start(from.max(ask.data_at), ask.procs, ask.len, st.res.0) {
+                    Some(start) => {
+                        profile.release(st.res.0, st.res.1, ask.procs);
+                        profile.reserve(start, start + ask.len, ask.procs);
+                        (start, start + ask.len)
+                    }
+                    None => st.res,
+                }
+            };
             bound = start;
             if start != st.res.0 {
                 let site = &mut self.sites[k];
