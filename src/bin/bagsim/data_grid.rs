@@ -27,7 +27,7 @@ pub fn print_summary(r: &DataGridReport) {
     let c = &r.scenario.data_grid;
     let (w, m) = (&r.workload, &r.metrics);
     say!(
-        "bagsim {}: data grid, {}, sites {}, backfill rule {}, estimates {}, walltime {}, runtime × {}, seed {}",
+        "bagsim {}: data grid, {}, local scheduler {}, backfill rule {}, estimates {}, walltime {}, runtime × {}, seed {}",
         r.bagsim_version,
         c.scheme.name(),
         c.local_policy.name(),
