@@ -239,3 +239,30 @@ fn every_local_policy_keeps_its_guarantees_on_windows_of_the_log() {
         }
     }
 }
+
+/// One scheduler per site: a list of the same policy everywhere is that policy; a mixed list keeps FCFS's order at
+/// its FCFS site; a list of the wrong length is refused with a message naming the key.
+#[test]
+fn each_site_may_run_its_own_scheduler() {
+    let placements = |f: &dyn Fn(&mut bagsim::family::data_grid::DataGridConfig)| -> Vec<(u32, f64, f64)> {
+        let s = scenario(4, |c| {
+            c.sites = vec![130, 64];
+            c.jobs = 500;
+            c.runtime_factor = 3.0;
+            c.data_mb = [10.0, 800_000.0];
+            f(c);
+        });
+        run_scenario(&s).simulation().records().iter().map(|r| (r.site, r.hold_start, r.end)).collect()
+    };
+    let easy = placements(&|c| c.local_policy = LocalPolicy::Easy);
+    assert_eq!(easy, placements(&|c| c.site_policies = vec![LocalPolicy::Easy; 2]));
+    assert_ne!(easy, placements(&|_| {}), "EASY and conservative backfilling gave one schedule");
+    let mixed = placements(&|c| c.site_policies = vec![LocalPolicy::Fcfs, LocalPolicy::Easy]);
+    let fcfs_starts: Vec<f64> = mixed.iter().filter(|r| r.0 == 0).map(|r| r.1).collect();
+    assert!(fcfs_starts.windows(2).all(|w| w[0] <= w[1]), "the FCFS site let a job overtake");
+    let wrong =
+        bagsim::family::data_grid::DataGridConfig { site_policies: vec![LocalPolicy::Fcfs], ..Default::default() };
+    let e = wrong.validate().expect_err("one policy for five sites");
+    assert_eq!(e.field, "data_grid.site_policies");
+    assert!(e.message.contains("1 policies for 5 sites"), "{}", e.message);
+}

@@ -144,6 +144,9 @@ pub struct DataGridConfig {
     pub backfill_rule: BackfillRule,
     /// The batch scheduler of every site.
     pub local_policy: LocalPolicy,
+    /// One batch scheduler per site, in the order of `sites`, instead of `local_policy` (empty: `local_policy`
+    /// everywhere).
+    pub site_policies: Vec<LocalPolicy>,
     /// Time the metascheduler takes to dispatch a job, δ of Eq. 3, s.
     pub dispatch_delay: f64,
     /// How many consecutive jobs of the log a run takes (the whole log when shorter).
@@ -169,6 +172,7 @@ impl Default for DataGridConfig {
             scheme: Scheme::FinishTimeDataAware,
             backfill_rule: BackfillRule::DataAware,
             local_policy: LocalPolicy::Conservative,
+            site_policies: Vec::new(),
             dispatch_delay: 0.0,
             jobs: 5_000,
             first_job: 0,
@@ -193,6 +197,15 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Scenar
 pub const MAX_JOBS: u32 = 1_000_000;
 
 impl DataGridConfig {
+    /// The batch scheduler of each site.
+    pub fn policies(&self) -> Vec<LocalPolicy> {
+        if self.site_policies.is_empty() {
+            vec![self.local_policy; self.sites.len()]
+        } else {
+            self.site_policies.clone()
+        }
+    }
+
     /// Checks every value a run depends on.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.sites.is_empty() || self.sites.len() > 64 {
@@ -203,6 +216,16 @@ impl DataGridConfig {
         }
         for (i, &p) in self.sites.iter().enumerate() {
             range(&format!("sites[{i}]"), f64::from(p), 1.0, 100_000.0, " processors")?;
+        }
+        if !self.site_policies.is_empty() && self.site_policies.len() != self.sites.len() {
+            return Err(ScenarioError {
+                field: "data_grid.site_policies".into(),
+                message: format!(
+                    "{} policies for {} sites; allowed: none (local_policy everywhere) or one per site",
+                    self.site_policies.len(),
+                    self.sites.len()
+                ),
+            });
         }
         let [lo, hi] = self.bandwidth_mbit;
         range("bandwidth_mbit[0]", lo, 0.001, 1e6, " Mbit/s")?;
@@ -385,6 +408,12 @@ pub const PARAMS: &[Param] = &[
         unit: "",
         allowed: "conservative | easy | fcfs",
         meaning: "each site's batch scheduler: conservative backfilling (§IV-A), EASY backfilling, or FCFS",
+    },
+    Param {
+        path: "data_grid.site_policies",
+        unit: "",
+        allowed: "[] or one of conservative | easy | fcfs per site",
+        meaning: "each site's batch scheduler, in the order of data_grid.sites; empty: local_policy at every site",
     },
     Param {
         path: "data_grid.dispatch_delay",

@@ -71,12 +71,9 @@ impl DataGridRun {
             dispatch_delay: cfg.dispatch_delay,
             sample_interval: cfg.sample_interval.unwrap_or((span / 1_000.0).max(60.0)),
         };
-        Ok(DataGridRun {
-            scenario: s.clone(),
-            sim: Simulation::new(settings, &cfg.sites, w),
-            sent_samples: 0,
-            sent_jobs: 0,
-        })
+        let mut sim = Simulation::new(settings, &cfg.sites, w);
+        sim.set_policies(&cfg.policies());
+        Ok(DataGridRun { scenario: s.clone(), sim, sent_samples: 0, sent_jobs: 0 })
     }
 
     pub fn simulation(&self) -> &Simulation {

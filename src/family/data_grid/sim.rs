@@ -171,6 +171,15 @@ impl Simulation {
         }
     }
 
+    /// Gives site k the batch scheduler `policies[k]` instead of the settings' one; before the first event only.
+    pub fn set_policies(&mut self, policies: &[LocalPolicy]) {
+        if self.events == 0 {
+            for (site, &p) in self.sites.iter_mut().zip(policies) {
+                site.policy = p;
+            }
+        }
+    }
+
     pub fn now(&self) -> f64 {
         self.queue.now()
     }
