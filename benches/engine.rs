@@ -201,11 +201,16 @@ fn repeated_log(jobs: usize) -> bagsim::trace::Trace {
 
 /// A data-grid run of `jobs` jobs at high load (runtimes × 3) under `scheme`, data on half of the jobs up to 800 GB:
 /// jobs, events, seconds, heap bytes per job of the simulation.
-fn measure_dd(scheme: bagsim::family::data_grid::Scheme, log: &bagsim::trace::Trace) -> (u64, u64, f64, f64) {
+fn measure_dd(
+    scheme: bagsim::family::data_grid::Scheme,
+    policy: bagsim::family::data_grid::LocalPolicy,
+    log: &bagsim::trace::Trace,
+) -> (u64, u64, f64, f64) {
     use bagsim::family::contract::{Budget, FamilyRun};
     use bagsim::family::data_grid::{DataGridConfig, DataGridRun, DataGridScenario};
     let cfg = DataGridConfig {
         scheme,
+        local_policy: policy,
         runtime_factor: 3.0,
         data_mb: [10.0, 800_000.0],
         jobs: log.jobs.len() as u32,
@@ -234,8 +239,11 @@ fn main() {
     if let Some(i) = args.iter().position(|a| a == "--dd-one") {
         let scheme = dd_scheme(&args[i + 1]);
         let n: usize = args[i + 2].parse().expect("jobs");
-        let (jobs, events, s, b) = measure_dd(scheme, &repeated_log(n));
-        println!("data grid {}: {jobs} jobs, {events} events, {s:.3} s, {b:.0} B/job", scheme.name());
+        let policy = args.get(i + 3).map_or(bagsim::family::data_grid::LocalPolicy::Conservative, |p| {
+            *bagsim::family::data_grid::LocalPolicy::ALL.iter().find(|l| l.name() == p).expect("a local policy")
+        });
+        let (jobs, events, s, b) = measure_dd(scheme, policy, &repeated_log(n));
+        println!("data grid {} {}: {jobs} jobs, {events} events, {s:.3} s, {b:.0} B/job", scheme.name(), policy.name());
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--dg-one") {
@@ -301,19 +309,22 @@ fn main() {
     println!();
     println!("## Data grid ([Liu10]): HPC2N repeated, runtimes × 3, data on half of the jobs up to 800 GB");
     println!();
-    println!("| scheme | jobs | events | s | jobs/s | Mevents/s | sim B/job |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| scheme | local policy | jobs | events | s | jobs/s | Mevents/s | sim B/job |");
+    println!("|---|---|---|---|---|---|---|---|");
     let sizes: &[usize] = if quick { &[5_000] } else { &[5_000, 50_000] };
     for &n in sizes {
         let log = repeated_log(n);
         for scheme in bagsim::family::data_grid::Scheme::ALL {
-            let (jobs, events, s, b) = measure_dd(scheme, &log);
-            println!(
-                "| {} | {jobs} | {events} | {s:.3} | {:.0} | {:.2} | {b:.0} |",
-                scheme.name(),
-                jobs as f64 / s,
-                events as f64 / s / 1e6
-            );
+            for policy in bagsim::family::data_grid::LocalPolicy::ALL {
+                let (jobs, events, s, b) = measure_dd(scheme, policy, &log);
+                println!(
+                    "| {} | {} | {jobs} | {events} | {s:.3} | {:.0} | {:.2} | {b:.0} |",
+                    scheme.name(),
+                    policy.name(),
+                    jobs as f64 / s,
+                    events as f64 / s / 1e6
+                );
+            }
         }
     }
     println!();

@@ -52,7 +52,17 @@ async fn data_grid_run_through_controls_matches_native() {
             exists(&client, "#dd-scheme").await.then_some(())
         })
         .await;
-        for id in ["dd-scheme", "dd-backfill", "dd-share", "dd-data-max", "dd-factor", "dd-estimates", "dd-sites"] {
+        for id in [
+            "dd-scheme",
+            "dd-backfill",
+            "dd-share",
+            "dd-data-max",
+            "dd-factor",
+            "dd-estimates",
+            "dd-sites",
+            "dd-local-policy",
+            "dd-walltime",
+        ] {
             assert!(exists(&client, &format!("label[for=\"{id}\"]")).await, "#{id} has no <label for>");
         }
         set_control(&client, "#dd-jobs", "400").await;

@@ -58,6 +58,28 @@ impl Profile {
         }
     }
 
+    /// For a hold of `procs` processors reserved over [`limit`, `limit` + `len`): the earliest s in [`from`,
+    /// `limit`) at which it could be held instead, the profile still counting it, or None. Such an s needs the
+    /// processors free over [s, min(s + `len`, `limit`)) only, since from `limit` on the hold's own processors
+    /// serve; so this equals taking the hold out and asking `earliest` again when that answer is before `limit`,
+    /// without touching the profile, and it scans only the steps before `limit`.
+    pub fn earlier_start(&self, from: f64, procs: u32, len: f64, limit: f64) -> Option<f64> {
+        let mut start = from;
+        let mut j = self.index_at(from);
+        while start < limit {
+            if self.steps[j].1 < procs {
+                j += 1;
+                start = self.steps.get(j).map_or(f64::INFINITY, |s| s.0);
+                continue;
+            }
+            match self.steps.get(j + 1) {
+                Some(&(t, _)) if t < (start + len).min(limit) => j += 1,
+                _ => return Some(start),
+            }
+        }
+        None
+    }
+
     /// The earliest s in [`from`, `until`] such that `procs` processors are free over [s, `until` + `len`): a hold
     /// that may begin before `until` (a job whose data arrives at `until` and then computes for `len`). `None` when
     /// [`until`, `until` + `len`) itself is not free.
@@ -167,6 +189,68 @@ mod tests {
         assert_eq!(p.earliest_ending(7.0, 10.0, 2, 8.0), Some(7.0));
         // 12 s of computation do not fit before 20.
         assert_eq!(p.earliest_ending(0.0, 10.0, 2, 12.0), None);
+    }
+
+    /// The profile against a plain array of free processors per second, under random reservations, releases and
+    /// trims: every query on integer times, with lengths 0 to 12.
+    #[test]
+    fn queries_equal_a_per_second_array() {
+        let mut rng = crate::engine::Rng::stream(7, "test.profile");
+        for case in 0..300 {
+            let cap = 1 + rng.below(6) as u32;
+            let horizon = 80usize;
+            let mut free = vec![cap; horizon + 60];
+            let mut p = Profile::new(cap);
+            let mut held: Vec<(usize, usize, u32)> = Vec::new();
+            let mut now = 0usize;
+            for _ in 0..40 {
+                match rng.below(4) {
+                    0 if !held.is_empty() => {
+                        let (s, e, q) = held.swap_remove(rng.below(held.len() as u64) as usize);
+                        let s = s.max(now);
+                        p.release(s as f64, e as f64, q);
+                        free[s..e].iter_mut().for_each(|f| *f += q);
+                    }
+                    1 => {
+                        now += rng.below(3) as usize;
+                        p.trim(now as f64);
+                        held.retain(|h| h.1 > now);
+                    }
+                    _ => {
+                        let q = 1 + rng.below(u64::from(cap)) as u32;
+                        let len = 1 + rng.below(10) as usize;
+                        let from = now + rng.below(20) as usize;
+                        let s = p.earliest(from as f64, q, len as f64) as usize;
+                        let brute = (from..).find(|&t| free[t..t + len].iter().all(|&f| f >= q)).unwrap_or(0);
+                        assert_eq!(s, brute, "case {case}: earliest({from}, {q}, {len})");
+                        if s + len < horizon {
+                            p.reserve(s as f64, (s + len) as f64, q);
+                            free[s..s + len].iter_mut().for_each(|f| *f -= q);
+                            held.push((s, s + len, q));
+                        }
+                    }
+                }
+                for (t, &f) in free.iter().enumerate().take(horizon).skip(now) {
+                    assert_eq!(p.free_at(t as f64), f, "case {case}: free at {t}");
+                }
+                let (q, len) = (1 + rng.below(u64::from(cap)) as u32, rng.below(13) as usize);
+                let until = now + rng.below(30) as usize;
+                let fits = |t: usize| free[t..(t + len).max(t + 1)].iter().all(|&f| f >= q);
+                let want =
+                    fits(until).then(|| (now..=until).rev().take_while(|&t| free[t] >= q).last().unwrap_or(until));
+                let want = want.map(|s| s.max(now) as f64);
+                assert_eq!(p.earliest_ending(now as f64, until as f64, q, len as f64), want, "case {case}");
+                // A held reservation asked in place equals taking it out and asking again.
+                if let Some(&(s, e, q)) = held.iter().find(|h| h.0 >= now) {
+                    let from = (now + rng.below(5) as usize) as f64;
+                    let mut out = p.clone();
+                    out.release(s as f64, e as f64, q);
+                    let again = out.earliest(from, q, (e - s) as f64);
+                    let want = (again < s as f64).then_some(again);
+                    assert_eq!(p.earlier_start(from, q, (e - s) as f64, s as f64), want, "case {case}: {s}..{e} × {q}");
+                }
+            }
+        }
     }
 
     #[test]

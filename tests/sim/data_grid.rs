@@ -6,19 +6,36 @@ use bagsim::engine::Rng;
 use bagsim::family::contract::FamilyRun;
 use bagsim::family::data_grid::sim::{JobRecord, Settings, Simulation};
 use bagsim::family::data_grid::workload::{Job, Workload};
-use bagsim::family::data_grid::{BackfillRule, DataGridConfig, DataGridRun, DataGridScenario, Estimates, Scheme};
+use bagsim::family::data_grid::{
+    BackfillRule, DataGridConfig, DataGridRun, DataGridScenario, Estimates, LocalPolicy, Scheme,
+};
 use bagsim::trace::bundled;
 
-fn settings(scheme: Scheme, backfill_rule: BackfillRule) -> Settings {
-    Settings { scheme, backfill_rule, dispatch_delay: 0.0, sample_interval: 3600.0 }
+pub fn settings(scheme: Scheme, backfill_rule: BackfillRule) -> Settings {
+    Settings {
+        scheme,
+        backfill_rule,
+        local_policy: LocalPolicy::Conservative,
+        dispatch_delay: 0.0,
+        sample_interval: 3600.0,
+    }
 }
 
 /// A workload of jobs without data on `sites` sites.
-fn plain(jobs: &[(f64, u32, f64, f64)], sites: usize) -> Workload {
+pub fn plain(jobs: &[(f64, u32, f64, f64)], sites: usize) -> Workload {
     Workload {
         jobs: jobs
             .iter()
-            .map(|&(submit, procs, runtime, estimate)| Job { submit, procs, runtime, estimate, data_mb: 0.0 })
+            .enumerate()
+            .map(|(j, &(submit, procs, runtime, estimate))| Job {
+                id: j as i64 + 1,
+                submit,
+                procs,
+                runtime,
+                estimate,
+                killed: false,
+                data_mb: 0.0,
+            })
             .collect(),
         bandwidth: vec![1.0; jobs.len() * sites],
         sites,
@@ -26,7 +43,7 @@ fn plain(jobs: &[(f64, u32, f64, f64)], sites: usize) -> Workload {
     }
 }
 
-fn run(w: Workload, processors: &[u32], s: Settings) -> Simulation {
+pub fn run(w: Workload, processors: &[u32], s: Settings) -> Simulation {
     let mut sim = Simulation::new(s, processors, w);
     sim.run();
     assert!(sim.is_done(), "the run did not end every job");
@@ -87,7 +104,7 @@ fn the_site_schedule_equals_a_brute_force_conservative_scheduler() {
 
 /// Every job ran once, on one site no narrower than it, never before its first reservation, and no site held
 /// more processors than it has at any instant; a job computes only once its data is there.
-fn check_invariants(sim: &Simulation, processors: &[u32], scheme: Scheme, rule: BackfillRule, what: &str) {
+pub fn check_invariants(sim: &Simulation, processors: &[u32], scheme: Scheme, rule: BackfillRule, what: &str) {
     let mut ended = sim.ended().to_vec();
     ended.sort_unstable();
     assert_eq!(ended, (0..sim.jobs() as u32).collect::<Vec<_>>(), "{what}: not every job ended exactly once");
@@ -136,13 +153,13 @@ fn check_invariants(sim: &Simulation, processors: &[u32], scheme: Scheme, rule: 
     }
 }
 
-fn scenario(seed: u64, f: impl FnOnce(&mut DataGridConfig)) -> DataGridScenario {
+pub fn scenario(seed: u64, f: impl FnOnce(&mut DataGridConfig)) -> DataGridScenario {
     let mut cfg = DataGridConfig::default();
     f(&mut cfg);
     DataGridScenario::new(seed, cfg)
 }
 
-fn run_scenario(s: &DataGridScenario) -> DataGridRun {
+pub fn run_scenario(s: &DataGridScenario) -> DataGridRun {
     let trace = bundled::hpc2n().expect("the bundled log");
     let mut r = DataGridRun::new(s, &trace).expect("a valid scenario");
     r.step(bagsim::family::contract::Budget::ToEnd);

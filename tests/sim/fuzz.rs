@@ -91,6 +91,9 @@ fn scenario(rng: &mut Rng) -> Value {
                 "sites": [integer(rng, &[1, 64, 130]), integer(rng, &[32])],
                 "scheme": name(rng, &["start_time_no_data_aware", "finish_time_no_overlap", "finish_time_data_aware"]),
                 "backfill_rule": name(rng, &["data_aware", "data_arrived"]),
+                "local_policy": name(rng, &["conservative", "easy", "fcfs"]),
+                "walltime": name(rng, &["run_to_log", "kill"]),
+                "dispatch_delay": number(rng, &[0.0, 30.0]),
             },
         }),
     }

@@ -27,11 +27,13 @@ pub fn print_summary(r: &DataGridReport) {
     let c = &r.scenario.data_grid;
     let (w, m) = (&r.workload, &r.metrics);
     say!(
-        "bagsim {}: data grid, {}, backfill rule {}, estimates {}, runtime × {}, seed {}",
+        "bagsim {}: data grid, {}, local scheduler {}, backfill rule {}, estimates {}, walltime {}, runtime × {}, seed {}",
         r.bagsim_version,
         c.scheme.name(),
+        c.local_policy.name(),
         c.backfill_rule.name(),
         c.estimates.name(),
+        c.walltime.name(),
         c.runtime_factor,
         r.scenario.seed
     );
@@ -59,6 +61,9 @@ pub fn print_summary(r: &DataGridReport) {
     );
     for warning in &w.warnings {
         say!("warning: {warning}");
+    }
+    if m.killed > 0 {
+        say!("stopped at their requested time (walltime kill): {} jobs", m.killed);
     }
     say!("finished: {} of {} jobs; end time {:.0} s, makespan {:.0} s", m.finished, m.jobs, m.end_time, m.makespan);
     say!("turnaround [s]:   {}", stats(&m.turnaround));

@@ -77,6 +77,52 @@ impl Estimates {
     }
 }
 
+/// What happens to a job that reaches its requested time under `requested` estimates ([Liu10] is silent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Walltime {
+    /// The job runs to its logged time: where the request is shorter than the run, the site reserves the run (the
+    /// request is raised to it), so those jobs' runtimes are known to the scheduler.
+    RunToLog,
+    /// The job is stopped at its requested time, as batch systems do; the site sees only the request.
+    Kill,
+}
+
+impl Walltime {
+    pub const ALL: [Walltime; 2] = [Walltime::RunToLog, Walltime::Kill];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Walltime::RunToLog => "run_to_log",
+            Walltime::Kill => "kill",
+        }
+    }
+}
+
+/// The batch scheduler each site runs (docs/data_grid.md, "Local schedulers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LocalPolicy {
+    /// Every queued job holds a reservation; early ends compress the schedule ([Liu10] §IV-A, Mu'alem & Feitelson).
+    Conservative,
+    /// Only the first queued job holds a reservation; a later job starts now when it does not delay it.
+    Easy,
+    /// Jobs start in the order they reached the site; none overtakes another.
+    Fcfs,
+}
+
+impl LocalPolicy {
+    pub const ALL: [LocalPolicy; 3] = [LocalPolicy::Conservative, LocalPolicy::Easy, LocalPolicy::Fcfs];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LocalPolicy::Conservative => "conservative",
+            LocalPolicy::Easy => "easy",
+            LocalPolicy::Fcfs => "fcfs",
+        }
+    }
+}
+
 /// A data-grid run ([Liu10]); the scenario's `seed` seeds its data and bandwidth draws.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -92,8 +138,15 @@ pub struct DataGridConfig {
     /// Every runtime and estimate is multiplied by this (3 = the paper's high load).
     pub runtime_factor: f64,
     pub estimates: Estimates,
+    /// A job that reaches its requested time: run on to its logged time, or stopped (`requested` estimates only).
+    pub walltime: Walltime,
     pub scheme: Scheme,
     pub backfill_rule: BackfillRule,
+    /// The batch scheduler of every site.
+    pub local_policy: LocalPolicy,
+    /// One batch scheduler per site, in the order of `sites`, instead of `local_policy` (empty: `local_policy`
+    /// everywhere).
+    pub site_policies: Vec<LocalPolicy>,
     /// Time the metascheduler takes to dispatch a job, δ of Eq. 3, s.
     pub dispatch_delay: f64,
     /// How many consecutive jobs of the log a run takes (the whole log when shorter).
@@ -115,8 +168,11 @@ impl Default for DataGridConfig {
             data_mb: [10.0, 10_000.0],
             runtime_factor: 1.0,
             estimates: Estimates::Requested,
+            walltime: Walltime::RunToLog,
             scheme: Scheme::FinishTimeDataAware,
             backfill_rule: BackfillRule::DataAware,
+            local_policy: LocalPolicy::Conservative,
+            site_policies: Vec::new(),
             dispatch_delay: 0.0,
             jobs: 5_000,
             first_job: 0,
@@ -146,6 +202,15 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Scenar
 pub const MAX_JOBS: u32 = 1_000_000;
 
 impl DataGridConfig {
+    /// The batch scheduler of each site.
+    pub fn policies(&self) -> Vec<LocalPolicy> {
+        if self.site_policies.is_empty() {
+            vec![self.local_policy; self.sites.len()]
+        } else {
+            self.site_policies.clone()
+        }
+    }
+
     /// Checks every value a run depends on.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.sites.is_empty() || self.sites.len() > 64 {
@@ -156,6 +221,16 @@ impl DataGridConfig {
         }
         for (i, &p) in self.sites.iter().enumerate() {
             range(&format!("sites[{i}]"), f64::from(p), 1.0, 100_000.0, " processors")?;
+        }
+        if !self.site_policies.is_empty() && self.site_policies.len() != self.sites.len() {
+            return Err(ScenarioError {
+                field: "data_grid.site_policies".into(),
+                message: format!(
+                    "{} policies for {} sites; allowed: none (local_policy everywhere) or one per site",
+                    self.site_policies.len(),
+                    self.sites.len()
+                ),
+            });
         }
         let [lo, hi] = self.bandwidth_mbit;
         range("bandwidth_mbit[0]", lo, 0.001, 1e6, " Mbit/s")?;
@@ -314,6 +389,14 @@ pub const PARAMS: &[Param] = &[
         meaning: "the log's requested time (at least the runtime) or the runtime itself (§IV-C, Fig. 7)",
     },
     Param {
+        path: "data_grid.walltime",
+        unit: "",
+        allowed: "run_to_log | kill",
+        meaning:
+            "a job whose logged run exceeds its request: runs on (the site reserves the run) or is stopped at its \
+                  request, the site seeing only the request (requested estimates)",
+    },
+    Param {
         path: "data_grid.scheme",
         unit: "",
         allowed: "start_time_no_data_aware | finish_time_no_overlap | finish_time_data_aware",
@@ -324,6 +407,18 @@ pub const PARAMS: &[Param] = &[
         unit: "",
         allowed: "data_aware | data_arrived",
         meaning: "may a job whose data is still arriving take a hole (§III); finish_time_data_aware only",
+    },
+    Param {
+        path: "data_grid.local_policy",
+        unit: "",
+        allowed: "conservative | easy | fcfs",
+        meaning: "each site's batch scheduler: conservative backfilling (§IV-A), EASY backfilling, or FCFS",
+    },
+    Param {
+        path: "data_grid.site_policies",
+        unit: "",
+        allowed: "[] or one of conservative | easy | fcfs per site",
+        meaning: "each site's batch scheduler, in the order of data_grid.sites; empty: local_policy at every site",
     },
     Param {
         path: "data_grid.dispatch_delay",

@@ -37,6 +37,9 @@ pub struct DataGridMetrics {
     pub makespan: f64,
     /// Jobs that started before the first reservation their site gave them (a hole found by compression).
     pub started_early: u64,
+    /// Jobs stopped at their requested time (walltime `kill`).
+    #[serde(default)]
+    pub killed: u64,
     pub per_site: Vec<SiteMetrics>,
     pub events: u64,
     pub end_time: f64,
@@ -92,6 +95,7 @@ pub fn compute(sim: &Simulation, processors: &[u32]) -> DataGridMetrics {
         held_utilization: ratio(held, makespan * capacity),
         makespan,
         started_early: done.iter().filter(|r| r.hold_start < r.reservation).count() as u64,
+        killed: done.iter().filter(|r| r.killed).count() as u64,
         per_site,
         events: sim.events(),
         end_time: sim.now(),
@@ -100,17 +104,19 @@ pub fn compute(sim: &Simulation, processors: &[u32]) -> DataGridMetrics {
     }
 }
 
-/// One CSV row per job, in job order (only jobs that ended).
+/// One CSV row per job, in job order (only jobs that ended): `log_job` is the log's job number, `job` bagsim's index
+/// in the window.
 pub fn jobs_csv(sim: &Simulation) -> String {
     let mut out = String::from(
-        "job,site,procs,submit_s,data_mb,transfer_start_s,transfer_end_s,reservation_s,hold_start_s,compute_start_s,end_s,runtime_s,estimate_s,turnaround_s,wait_s\n",
+        "log_job,job,site,procs,submit_s,data_mb,transfer_start_s,transfer_end_s,reservation_s,hold_start_s,compute_start_s,end_s,runtime_s,estimate_s,turnaround_s,wait_s,killed\n",
     );
     let mut ended: Vec<u32> = sim.ended().to_vec();
     ended.sort_unstable();
     for j in ended {
         let r = &sim.records()[j as usize];
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            r.log_job,
             r.job,
             r.site,
             r.procs,
@@ -125,7 +131,8 @@ pub fn jobs_csv(sim: &Simulation) -> String {
             r.runtime,
             r.estimate,
             r.end - r.submit,
-            r.hold_start - r.submit
+            r.hold_start - r.submit,
+            u8::from(r.killed)
         ));
     }
     out

@@ -15,7 +15,7 @@ pub mod site;
 pub mod sweep;
 pub mod workload;
 
-pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Scheme};
+pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, LocalPolicy, Scheme, Walltime};
 pub use metrics::DataGridMetrics;
 pub use sim::{JobRecord, Pending, Sample};
 
@@ -67,15 +67,13 @@ impl DataGridRun {
         let settings = Settings {
             scheme: cfg.scheme,
             backfill_rule: cfg.backfill_rule,
+            local_policy: cfg.local_policy,
             dispatch_delay: cfg.dispatch_delay,
             sample_interval: cfg.sample_interval.unwrap_or((span / 1_000.0).max(60.0)),
         };
-        Ok(DataGridRun {
-            scenario: s.clone(),
-            sim: Simulation::new(settings, &cfg.sites, w),
-            sent_samples: 0,
-            sent_jobs: 0,
-        })
+        let mut sim = Simulation::new(settings, &cfg.sites, w);
+        sim.set_policies(&cfg.policies());
+        Ok(DataGridRun { scenario: s.clone(), sim, sent_samples: 0, sent_jobs: 0 })
     }
 
     pub fn simulation(&self) -> &Simulation {

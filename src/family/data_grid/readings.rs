@@ -15,4 +15,10 @@ pub const READINGS: &[Reading] = &[
         values: &[("requested", "\"requested\""), ("accurate", "\"accurate\"")],
         rests_on: "the schedulers' runtime estimates: the log's requests, or the runtimes ([Liu10] §IV-C)",
     },
+    Reading {
+        key: "data_grid.walltime",
+        values: &[("run_to_log", "\"run_to_log\""), ("kill", "\"kill\"")],
+        rests_on: "what becomes of a job that reaches its requested time; [Liu10] §IV-C calls the requests \
+                   inaccurate and says nothing of jobs that exceed them",
+    },
 ];

@@ -3,7 +3,7 @@
 //! schemes differ in what the job holds on its processors and in what they compare.
 
 use super::config::Scheme;
-use super::site::{Ask, Site};
+use super::site::Ask;
 use super::workload::Job;
 
 /// What a job asks of site `k` under `scheme`, given its transfer time `transfer` to that site and the dispatch
@@ -17,25 +17,36 @@ pub fn ask(scheme: Scheme, job: &Job, transfer: f64, dispatch: f64) -> Ask {
     }
 }
 
-/// The site the job goes to, and what it asks there. start_time_no_data_aware compares the earliest starts;
-/// the two finish-time schemes compare the earliest finishes (Eq. 4, no stage-out).
-pub fn choose(scheme: Scheme, sites: &[Site], job: &Job, transfers: &[f64], dispatch: f64) -> (usize, Ask) {
-    let mut best: Option<(f64, usize, Ask)> = None;
-    for (k, site) in sites.iter().enumerate() {
-        if job.procs > site.profile.processors() {
+/// The site the job goes to, what it asks there and the hold that site answered. start_time_no_data_aware compares
+/// the earliest starts; the two finish-time schemes compare the earliest finishes (Eq. 4, no stage-out). `answer`
+/// is site k's answer (of `widths[k]` processors) for an ask, from whatever its local policy can promise (`local.rs`).
+pub fn choose(
+    scheme: Scheme,
+    widths: &[u32],
+    job: &Job,
+    transfers: &[f64],
+    dispatch: f64,
+    mut answer: impl FnMut(usize, &Ask) -> (f64, f64),
+) -> (usize, Ask, (f64, f64)) {
+    let mut best: Option<(f64, usize, Ask, (f64, f64))> = None;
+    for (k, &width) in widths.iter().enumerate() {
+        if job.procs > width {
             continue;
         }
         let a = ask(scheme, job, transfers[k], dispatch);
-        let (start, end) = a.place(&site.profile, dispatch);
+        let (start, end) = answer(k, &a);
         let key = match scheme {
             Scheme::StartTimeNoDataAware => start,
             Scheme::FinishTimeNoOverlap | Scheme::FinishTimeDataAware => end,
         };
         if best.as_ref().is_none_or(|b| key < b.0) {
-            best = Some((key, k, a));
+            best = Some((key, k, a, (start, end)));
         }
     }
     // The workload keeps only jobs that fit on the widest site, so some site always answers.
-    let (_, k, a) = best.unwrap_or((0.0, 0, ask(scheme, job, transfers[0], dispatch)));
-    (k, a)
+    let (_, k, a, hold) = best.unwrap_or_else(|| {
+        let a = ask(scheme, job, transfers[0], dispatch);
+        (0.0, 0, a, answer(0, &a))
+    });
+    (k, a, hold)
 }

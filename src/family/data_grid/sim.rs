@@ -1,8 +1,10 @@
 //! The data-grid run loop: job arrivals at the metascheduler, which asks every site for its earliest start or
 //! finish and dispatches the job (`scheme.rs`); starts at reservations; ends, which compress the site's schedule
-//! (`site.rs`); and time-series samples.
+//! or start a pass of its scheduler (`local.rs`, per local policy); and time-series samples.
 
-use super::config::{BackfillRule, Scheme};
+mod local;
+
+use super::config::{BackfillRule, LocalPolicy, Scheme};
 use super::scheme::choose;
 use super::site::{Ask, Site};
 use super::workload::Workload;
@@ -16,6 +18,11 @@ enum Event {
     /// (an arrival or a compression brought an earlier reservation). One pending wake per site, not one event per
     /// reservation, so that a compression that moves many reservations schedules one event.
     Wake(u32, u32),
+    /// EASY: a queued job of the site may start from now on (dispatched, or its data arrived): a pass is due.
+    Ready(u32),
+    /// EASY: the site's scheduling pass, after every event already due at this time (ends first), so that a pass
+    /// sees every processor given back at this instant.
+    Pass(u32),
     End(u32),
     Sample,
 }
@@ -23,7 +30,11 @@ enum Event {
 /// What happened to one job; times in s. The per-job CSV and the Gantt view read these.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct JobRecord {
+    /// The job's index in the window (bagsim's own number).
     pub job: u32,
+    /// The log's job number (field 1), to compare with the log or another simulator.
+    #[serde(default)]
+    pub log_job: i64,
     pub site: u32,
     pub procs: u32,
     pub submit: f64,
@@ -32,7 +43,8 @@ pub struct JobRecord {
     /// The transfer: from dispatch (finish_time_data_aware) or from the hold's start (the job moves its data).
     pub transfer_start: f64,
     pub transfer_end: f64,
-    /// Start of the first reservation the site gave the job.
+    /// Start of the first reservation the site gave the job: the start it guaranteed (under EASY, the reservation
+    /// it got as the first queued job, or its start when it backfilled before that).
     pub reservation: f64,
     /// The job took its processors, began computing, and gave them back.
     pub hold_start: f64,
@@ -40,6 +52,9 @@ pub struct JobRecord {
     pub end: f64,
     pub runtime: f64,
     pub estimate: f64,
+    /// Stopped at its requested time (walltime `kill`); `runtime` is then the request.
+    #[serde(default)]
+    pub killed: bool,
 }
 
 /// A job that has not ended, as the Gantt view draws it: running (from its start to its reservation's end) or
@@ -73,6 +88,7 @@ pub struct Sample {
 pub struct Settings {
     pub scheme: Scheme,
     pub backfill_rule: BackfillRule,
+    pub local_policy: LocalPolicy,
     pub dispatch_delay: f64,
     pub sample_interval: f64,
 }
@@ -81,8 +97,12 @@ pub struct Settings {
 #[derive(Clone, Copy, Debug, Default)]
 struct State {
     ask: Option<Ask>,
-    /// Current reservation [start, end).
+    /// Current reservation [start, end) (EASY: the forecast until the job holds one).
     res: (f64, f64),
+    /// When the job reaches its site.
+    dispatch: f64,
+    /// Whether the site has guaranteed it a start (a reservation in its profile, or its start).
+    bound: bool,
 }
 
 /// A reservation start as a key that orders as the time does (times are finite and ≥ 0).
@@ -125,17 +145,19 @@ impl Simulation {
             .enumerate()
             .map(|(j, job)| JobRecord {
                 job: j as u32,
+                log_job: job.id,
                 procs: job.procs,
                 submit: job.submit,
                 data_mb: job.data_mb,
                 runtime: job.runtime,
                 estimate: job.estimate,
+                killed: job.killed,
                 ..JobRecord::default()
             })
             .collect();
         Simulation {
             settings,
-            sites: processors.iter().map(|&p| Site::new(p)).collect(),
+            sites: processors.iter().map(|&p| Site::new(p, settings.local_policy)).collect(),
             queue,
             state: vec![State::default(); n],
             records,
@@ -146,6 +168,15 @@ impl Simulation {
             latest: w.jobs.last().map_or(0.0, |j| j.submit),
             replacements: 0,
             w,
+        }
+    }
+
+    /// Gives site k the batch scheduler `policies[k]` instead of the settings' one; before the first event only.
+    pub fn set_policies(&mut self, policies: &[LocalPolicy]) {
+        if self.events == 0 {
+            for (site, &p) in self.sites.iter_mut().zip(policies) {
+                site.policy = p;
+            }
         }
     }
 
@@ -255,6 +286,11 @@ impl Simulation {
             Event::Arrive(j) => self.arrive(j as usize, now),
             Event::Wake(k, v) if self.sites[k as usize].wake.1 == v => self.wake(k as usize, now),
             Event::Wake(..) => {}
+            Event::Ready(k) => self.request_pass(k as usize, now),
+            Event::Pass(k) => {
+                self.sites[k as usize].pass_due = false;
+                self.easy_pass(k as usize, now);
+            }
             Event::End(j) => self.end(j as usize, now),
             Event::Sample => {
                 self.sample(now);
@@ -279,16 +315,12 @@ impl Simulation {
             s.profile.trim(now);
         }
         let transfers: Vec<f64> = (0..self.sites.len()).map(|k| self.w.transfer(j, k)).collect();
-        let (k, ask) = choose(self.settings.scheme, &self.sites, &job, &transfers, dispatch);
-        let site = &mut self.sites[k];
-        let (start, end) = ask.place(&site.profile, dispatch);
-        site.profile.reserve(start, end, job.procs);
-        site.queue.insert(j as u32);
-        site.starts.insert((key(start), j as u32));
-        self.latest = self.latest.max(end);
+        let widths: Vec<u32> = self.sites.iter().map(|s| s.profile.processors()).collect();
+        let (k, ask, hold) =
+            choose(self.settings.scheme, &widths, &job, &transfers, dispatch, |k, a| self.answer(k, a, now));
+        self.latest = self.latest.max(hold.1);
         let r = &mut self.records[j];
         r.site = k as u32;
-        r.reservation = start;
         if self.settings.scheme.overlaps() {
             r.transfer_start = dispatch;
             r.transfer_end = dispatch + transfers[k];
@@ -296,8 +328,8 @@ impl Simulation {
         // The §III rule applies when the schedule is compressed; the first reservation starts once the data is
         // there (Eq. 3: T_start ≥ T1).
         let early = self.settings.scheme.overlaps() && self.settings.backfill_rule == BackfillRule::DataAware;
-        self.state[j] = State { ask: Some(Ask { early, ..ask }), res: (start, end) };
-        self.rewake(k);
+        self.state[j] = State { ask: Some(Ask { early, ..ask }), res: hold, dispatch, bound: false };
+        self.dispatch_to(k, j, now);
     }
 
     /// Schedules the site's wake at its earliest reservation, if that is earlier than the wake pending.
@@ -314,6 +346,10 @@ impl Simulation {
     /// The site's reservations that begin now start, in order of time and then of arrival.
     fn wake(&mut self, k: usize, now: f64) {
         self.sites[k].wake.0 = f64::INFINITY;
+        if self.sites[k].policy == LocalPolicy::Easy {
+            self.request_pass(k, now);
+            return;
+        }
         while let Some(&(bits, j)) = self.sites[k].starts.first() {
             if f64::from_bits(bits) > now {
                 break;
@@ -360,33 +396,13 @@ impl Simulation {
         self.turnaround_sum += now - self.records[j].submit;
         if now < reserved_end {
             self.sites[k].profile.release(now, reserved_end, procs);
-            self.compress(k, now);
-        }
-    }
-
-    /// Conservative backfilling's compression: each queued job, in order of arrival, is taken out of the profile
-    /// and put back at its earliest hold, never later than the one it had.
-    fn compress(&mut self, k: usize, now: f64) {
-        self.sites[k].profile.trim(now);
-        let queued: Vec<u32> = self.sites[k].queue.iter().copied().collect();
-        self.replacements += queued.len() as u64;
-        for j in queued {
-            let j = j as usize;
-            let st = self.state[j];
-            let Some(ask) = st.ask else { continue };
-            let profile = &mut self.sites[k].profile;
-            profile.release(st.res.0, st.res.1, ask.procs);
-            let (start, end) = ask.place(profile, now);
-            let (start, end) = if start < st.res.0 { (start, end) } else { st.res };
-            profile.reserve(start, end, ask.procs);
-            if start != st.res.0 {
-                let site = &mut self.sites[k];
-                site.starts.remove(&(key(st.res.0), j as u32));
-                site.starts.insert((key(start), j as u32));
-                self.state[j].res = (start, end);
+            if self.sites[k].policy != LocalPolicy::Easy {
+                self.compress(k, now);
             }
         }
-        self.rewake(k);
+        if self.sites[k].policy == LocalPolicy::Easy {
+            self.request_pass(k, now);
+        }
     }
 
     fn sample(&mut self, now: f64) {

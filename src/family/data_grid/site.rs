@@ -1,8 +1,11 @@
-//! A site's local scheduler: FCFS with advance reservations and conservative backfilling (Mu'alem & Feitelson 2001,
-//! cited as [18] by [Liu10]). Every queued job holds a reservation in the site's profile from its arrival on; a job
-//! starts at its reservation; when a job ends before its estimate, the schedule is compressed: the queued jobs, in
-//! order of arrival, are each taken out and put back at their earliest start, which is never later than before.
+//! A site's local scheduler. Under conservative backfilling (Mu'alem & Feitelson 2001, cited as [18] by [Liu10]),
+//! the default, every queued job holds a reservation in the site's profile from its arrival on; a job starts at its
+//! reservation; when a job ends before its estimate, the schedule is compressed: the queued jobs, in order of
+//! arrival, are each taken out and put back at their earliest start, which is never later than before. FCFS is the
+//! same with no job starting before one that arrived earlier; under EASY only the first queued job holds a
+//! reservation (the run loop's `local.rs`).
 
+use super::config::LocalPolicy;
 use crate::resources::profile::Profile;
 use std::collections::BTreeSet;
 
@@ -20,7 +23,7 @@ pub struct Ask {
 }
 
 impl Ask {
-    /// The earliest hold [start, end) for this ask on `profile` from `now`.
+    /// The earliest hold [start, end) for this ask on `profile` that begins at `now` or later.
     pub fn place(&self, profile: &Profile, now: f64) -> (f64, f64) {
         if self.early && self.data_at > now {
             if let Some(s) = profile.earliest_ending(now, self.data_at, self.procs, self.len) {
@@ -35,9 +38,16 @@ impl Ask {
 /// One site: its profile, its queue (job indices in order of arrival) and the same jobs by reservation start.
 #[derive(Clone, Debug)]
 pub struct Site {
+    pub policy: LocalPolicy,
+    /// Running jobs and reservations: every queued job's (conservative, FCFS), or the first queued job's (EASY).
     pub profile: Profile,
+    /// EASY: the profile with every queued job placed in order of arrival as conservative backfilling would place
+    /// it, from which the site forecasts a new job's start for the metascheduler; None when it must be rebuilt.
+    pub plan: Option<Profile>,
+    /// EASY: a scheduling pass is due at the current time.
+    pub pass_due: bool,
     pub queue: BTreeSet<u32>,
-    /// Queued jobs by (reservation start as `f64::to_bits`, job).
+    /// Queued jobs that hold a reservation, by (its start as `f64::to_bits`, job).
     pub starts: BTreeSet<(u64, u32)>,
     /// The pending wake: its time (infinity when none) and version.
     pub wake: (f64, u32),
@@ -48,9 +58,12 @@ pub struct Site {
 }
 
 impl Site {
-    pub fn new(processors: u32) -> Site {
+    pub fn new(processors: u32, policy: LocalPolicy) -> Site {
         Site {
+            policy,
             profile: Profile::new(processors),
+            plan: None,
+            pass_due: false,
             queue: BTreeSet::new(),
             starts: BTreeSet::new(),
             wake: (f64::INFINITY, 0),

@@ -1,7 +1,7 @@
 //! The jobs of a data-grid run: a window of a log's rigid jobs (processors, runtime, estimate), the input data of
 //! some of them, and the bandwidth each would get to each site ([Liu10] §IV-A).
 
-use super::config::{DataGridConfig, Estimates};
+use super::config::{DataGridConfig, Estimates, Walltime};
 use crate::engine::Rng;
 use crate::trace::Trace;
 use serde::{Deserialize, Serialize};
@@ -9,13 +9,17 @@ use serde::{Deserialize, Serialize};
 /// One rigid job.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Job {
+    /// The log's job number (field 1 of SWF and GWF).
+    pub id: i64,
     /// Submission time, s from the window's first job.
     pub submit: f64,
     pub procs: u32,
-    /// Runtime, s (the log's, × the runtime factor).
+    /// Runtime, s (the log's, × the runtime factor; the request instead when the job is stopped there).
     pub runtime: f64,
     /// What the local schedulers reserve for the computation, s (≥ runtime).
     pub estimate: f64,
+    /// Stopped at its requested time (walltime `kill`): its logged run was longer.
+    pub killed: bool,
     /// Input data, MB (0: none).
     pub data_mb: f64,
 }
@@ -40,6 +44,9 @@ pub struct WorkloadSummary {
     pub refused_too_wide: u64,
     /// Jobs with input data.
     pub with_data: u64,
+    /// Jobs that will be stopped at their requested time (walltime `kill`).
+    #[serde(default)]
+    pub killed: u64,
     /// Σ runtime × processors, processor-seconds.
     pub total_work: f64,
     /// Last submission − first, s.
@@ -93,16 +100,19 @@ pub fn build(cfg: &DataGridConfig, seed: u64, trace: &Trace) -> Result<Workload,
         }
         let runtime = j.run * cfg.runtime_factor;
         let requested = j.req_time * cfg.runtime_factor;
-        let estimate = match cfg.estimates {
-            Estimates::Accurate => runtime,
-            Estimates::Requested if requested >= runtime => requested,
-            Estimates::Requested => runtime,
+        // A missing request (−1) leaves the runtime as the estimate under either walltime reading.
+        let (runtime, estimate, killed) = match (cfg.estimates, cfg.walltime) {
+            (Estimates::Requested, _) if requested >= runtime => (runtime, requested, false),
+            (Estimates::Requested, Walltime::Kill) if requested >= 0.0 => (requested, requested, true),
+            _ => (runtime, runtime, false),
         };
         w.jobs.push(Job {
+            id: j.id,
             submit: j.submit - t0,
             procs: j.procs,
             runtime,
             estimate,
+            killed,
             data_mb: if carries { mb } else { 0.0 },
         });
         w.bandwidth.extend(bws);
@@ -110,6 +120,7 @@ pub fn build(cfg: &DataGridConfig, seed: u64, trace: &Trace) -> Result<Workload,
     let s = &mut w.summary;
     s.jobs = w.jobs.len() as u64;
     s.with_data = w.jobs.iter().filter(|j| j.data_mb > 0.0).count() as u64;
+    s.killed = w.jobs.iter().filter(|j| j.killed).count() as u64;
     s.total_work = w.jobs.iter().map(|j| j.runtime * f64::from(j.procs)).sum();
     s.span = w.jobs.last().map_or(0.0, |j| j.submit);
     let capacity: f64 = cfg.sites.iter().map(|&p| f64::from(p)).sum();

@@ -102,14 +102,16 @@ fn parse_sites(text: &str) -> Result<Vec<u32>, String> {
 /// The data-grid controls.
 #[component]
 pub fn DataGridControls(lab: Lab) -> impl IntoView {
-    use crate::family::data_grid::{BackfillRule, Estimates, Scheme};
+    use crate::family::data_grid::{BackfillRule, Estimates, LocalPolicy, Scheme, Walltime};
     view! {
         <div class="dg-panel" id="dd-controls">
-            <p class="help">"Rigid parallel jobs of a real log sent by a metascheduler to five sites, each running FCFS with advance reservations and conservative backfilling; half of the jobs first need input data moved to the site, as in Liu et al. 2010, §III–IV."</p>
+            <p class="help">"Rigid parallel jobs of a real log sent by a metascheduler to five sites, each running FCFS with advance reservations and conservative backfilling (or EASY backfilling, or plain FCFS); half of the jobs first need input data moved to the site, as in Liu et al. 2010, §III–IV."</p>
             <p class="help" id="dd-log">"The jobs come from the HPC2N log (Seth, HPC2N, Sweden, 2002), bundled with bagsim; the paper used the CTC and SDSC logs, which are not bundled, so numbers differ from the paper's figures. "
                 <a href="hpc2n.swf" download="hpc2n.swf">"Download the log"</a>"."</p>
             {select_field(lab, Ctl { id: "dd-scheme", label: "Metascheduling scheme", help: "start_time_no_data_aware: the site that can start the job first, the job moves its own data on its processors; finish_time_no_overlap: the site that can finish it first counting the transfer, still on its processors; finish_time_data_aware: the site that finishes it first, the data moving while the job waits in the queue (§IV)", path: "data_grid.scheme" },
                 (&Scheme::ALL, Scheme::name, |v| v.name().to_string()), |s| cfg_of(s).scheme, |s, v| dg(s).scheme = v)}
+            {select_field(lab, Ctl { id: "dd-local-policy", label: "Local scheduler of each site", help: "conservative: every queued job holds a reservation, and a job may start early only where it delays none (the paper's, §IV-A); easy: only the first queued job holds one, and a later job starts now if it does not delay that one; fcfs: jobs start in the order they reached the site", path: "data_grid.local_policy" },
+                (&LocalPolicy::ALL, LocalPolicy::name, |v| v.name().to_string()), |s| cfg_of(s).local_policy, |s, v| dg(s).local_policy = v)}
             {select_field(lab, Ctl { id: "dd-backfill", label: "Backfill rule", help: "data_aware: a job whose data is still arriving may take a hole that holds its remaining transfer and its computation (§III); data_arrived: only jobs whose data has arrived, or that need none", path: "data_grid.backfill_rule" },
                 (&BackfillRule::ALL, BackfillRule::name, |v| v.name().to_string()), |s| cfg_of(s).backfill_rule, |s, v| dg(s).backfill_rule = v)}
             {number_field(lab, Ctl { id: "dd-share", label: "Share of jobs with data", help: "the fraction of jobs that need input data moved (0.5 in the paper; Fig. 9 varies it)", path: "data_grid.data_share" }, "0.1", |s| cfg_of(s).data_share.to_string(),
@@ -120,6 +122,8 @@ pub fn DataGridControls(lab: Lab) -> impl IntoView {
                 |s, t| { dg(s).runtime_factor = number(t, "a factor such as 1 or 3")?; Ok(()) })}
             {select_field(lab, Ctl { id: "dd-estimates", label: "Runtime estimates", help: "requested: the log's requested time, as users give it; accurate: the actual runtime (Fig. 7)", path: "data_grid.estimates" },
                 (&Estimates::ALL, Estimates::name, |v| v.name().to_string()), |s| cfg_of(s).estimates, |s, v| dg(s).estimates = v)}
+            {select_field(lab, Ctl { id: "dd-walltime", label: "Job past its request", help: "run_to_log: the job runs to its logged time, its request raised to it (the site then knows its runtime); kill: stopped at its requested time, as batch systems do, the site seeing only requests", path: "data_grid.walltime" },
+                (&Walltime::ALL, Walltime::name, |v| v.name().to_string()), |s| cfg_of(s).walltime, |s, v| dg(s).walltime = v)}
             <div class="field">
                 <label for="dd-sites" title="processors of each site">"Sites (processors each)"</label>
                 <input id="dd-sites" prop:value=move || lab.scenario.with(|s| cfg_of(s).sites.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
