@@ -7,6 +7,7 @@ pub mod config;
 pub mod figures;
 pub mod live;
 pub mod metrics;
+pub mod params;
 pub mod platform;
 pub mod policy;
 pub mod readings;
