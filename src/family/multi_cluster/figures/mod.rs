@@ -149,7 +149,7 @@ fn figure(id: FigureId) -> Figure {
             paper_setup: "csp, S-T, all scheduling policies, real traces (one month of each grid) at a load of about 25%, \
                           no inaccuracy.",
             our_setup: "The real traces are not available here: the realistic Avg model at 25% stands in for them \
-                        (per-cluster streams, a month).",
+                        (per-cluster streams; a month, or the page's one day).",
             paper_says: &[
                 "even with this low load, under csp/S-T the BoTs of sizes 5-9 and 10-19 have a higher than average NSL",
                 "the average MS increases monotonically with the BoT size",
