@@ -39,6 +39,7 @@ fn control_id(path: &str) -> &'static str {
         "workload.arrival_pattern" => "arrival-pattern",
         "workload.streams" => "streams",
         "workload.calibration" => "calibration",
+        "workload.normal_param" => "normal-param",
         "workload.load_split" => "load-split",
         "architecture.eligible_set" => "eligible-set",
         "architecture.fcondor_move" => "fcondor-move",
