@@ -3,7 +3,7 @@
 //! contract (`family::contract::FamilyRun`) to the scenario's family.
 
 use crate::family::contract::Estimate;
-use crate::family::contract::{Budget, FamilyRun, Header, Start};
+use crate::family::contract::{Budget, FamilyRun, Header, Start, Unused};
 use crate::family::data_grid::{DataGridDetail, DataGridReport, DataGridRun};
 use crate::family::desktop_grid::figures::{Bar, BarJob};
 use crate::family::desktop_grid::{DgDetail, DgReport, DgRun};
@@ -13,6 +13,35 @@ use crate::run::{McRun, Report};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::trace::{Trace, TraceSize};
 use serde::{Deserialize, Serialize};
+
+/// The keys of `s` whose value changes nothing under its other settings.
+pub fn unused(s: &Scenario) -> Vec<Unused> {
+    match s.family {
+        Family::MultiCluster => s.multi_cluster.unused(),
+        Family::DesktopGrid => s.desktop_grid_scenario().desktop_grid.unused(),
+        Family::DataGrid => s.data_grid_scenario().data_grid.unused(),
+    }
+}
+
+/// A warning for each key of `s` that is set away from its family's default but changes nothing under the other
+/// settings: the summary then does not read as if it applied.
+pub fn unused_warnings(s: &Scenario) -> Vec<String> {
+    let (json, default) = (serde_json::to_value(s), serde_json::to_value(Scenario::default_for(s.family)));
+    let (Ok(json), Ok(default)) = (json, default) else { return Vec::new() };
+    let at = |v: &serde_json::Value, path: &str| v.pointer(&format!("/{}", path.replace('.', "/"))).cloned();
+    unused(s)
+        .into_iter()
+        .filter(|u| at(&json, u.path) != at(&default, u.path))
+        .map(|u| format!("{} is set but has no effect: {}", u.path, u.why))
+        .collect()
+}
+
+/// What a run says before it starts: its budget's warnings, then the keys set to no effect.
+fn warnings(s: &Scenario, budget: &Estimate) -> Vec<String> {
+    let mut w = budget.warnings();
+    w.extend(unused_warnings(s));
+    w
+}
 
 /// A run of any family.
 pub enum AnyRun {
@@ -114,14 +143,14 @@ impl AnyRun {
                         let budget = estimate(s, Some(&trace.report.size));
                         budget.check()?;
                         let mut run = McRun::build(m, Some((&t.path, trace)))?;
-                        run.warn(budget.warnings());
+                        run.warn(warnings(s, &budget));
                         run
                     }
                     None => {
                         let budget = estimate(s, None);
                         budget.check()?;
                         let mut run = McRun::build(m, None)?;
-                        run.warn(budget.warnings());
+                        run.warn(warnings(s, &budget));
                         run
                     }
                 };
@@ -131,7 +160,7 @@ impl AnyRun {
                 let budget = estimate(s, None);
                 budget.check()?;
                 let mut run = DgRun::new(&s.desktop_grid_scenario())?;
-                run.warn(budget.warnings());
+                run.warn(warnings(s, &budget));
                 Ok(AnyRun::DesktopGrid(Box::new(run)))
             }
             Family::DataGrid => {
@@ -148,7 +177,7 @@ impl AnyRun {
                 let budget = estimate(s, Some(&log.report.size));
                 budget.check()?;
                 let mut run = DataGridRun::new(&d, log)?;
-                run.warn(budget.warnings());
+                run.warn(warnings(s, &budget));
                 Ok(AnyRun::DataGrid(Box::new(run)))
             }
         }

@@ -114,7 +114,7 @@ mod cli {
             /// (docs/workload-models.md).
             #[arg(long, value_enum)]
             workload: Option<GeneratorKind>,
-            /// Print the default scenario of this family (multi_cluster or desktop_grid).
+            /// Print the default scenario of this family (multi_cluster, desktop_grid or data_grid).
             #[arg(long, value_enum)]
             family: Option<FamilyKind>,
         },

@@ -12,6 +12,26 @@ pub struct Param {
     pub meaning: &'static str,
 }
 
+/// A key of a scenario whose value changes nothing under the scenario's other settings (e.g. a csp's monitoring
+/// period under sep-c): its JSON path and why. A sweep axis on such a key is refused, and a run whose value of it
+/// differs from the default warns, so that no row or summary labels a setting that did not apply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unused {
+    pub path: &'static str,
+    pub why: String,
+}
+
+impl Unused {
+    pub fn new(path: &'static str, why: impl Into<String>) -> Unused {
+        Unused { path, why: why.into() }
+    }
+
+    /// Whether `path` is this key or lies inside it.
+    pub fn covers(&self, path: &str) -> bool {
+        path == self.path || path.strip_prefix(self.path).is_some_and(|rest| rest.starts_with('.'))
+    }
+}
+
 /// A scenario value that cannot be simulated: the field (as a JSON path), and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScenarioError {

@@ -198,6 +198,18 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
         }
         points = next;
     }
+    // An axis on a key that no point reads would label rows that are one run under different names.
+    for ((key, _), path) in axes.iter().zip(&paths) {
+        let why = |s: &Scenario| registry::unused(s).into_iter().find(|u| u.covers(path)).map(|u| u.why);
+        if let Some(why) = points.iter().map(|(_, s)| why(s)).collect::<Option<Vec<String>>>() {
+            return Err(format!(
+                "--set {}: {path} has no effect at any point of this sweep ({}); its rows would be one run under \
+                 different labels",
+                short(key),
+                why.first().map_or("", String::as_str)
+            ));
+        }
+    }
     let points: Vec<Point> = points
         .into_iter()
         .map(|(labels, s)| Point { labels, job: serde_json::to_value(&s).expect("a scenario is plain data") })

@@ -458,3 +458,79 @@ fn input_that_would_be_ignored_is_refused() {
         assert!(text(&o).contains(want), "{args:?}: {}", text(&o));
     }
 }
+
+/// A setting that changes nothing under the scenario's others is not echoed as if it applied: a sweep axis on it is
+/// refused, a run that sets it warns and leaves it out of its summary; the same key under a scheme that reads it
+/// sweeps and is echoed.
+#[test]
+fn settings_without_effect_are_named_not_echoed() {
+    let d = dir("unused");
+    let dg = |scheme: &str| {
+        format!(
+            r#"{{"family":"data_grid","data_grid":{{"jobs":30,"scheme":"{scheme}","backfill_rule":"data_arrived"}}}}"#
+        )
+    };
+    std::fs::write(d.join("st.json"), dg("start_time_no_data_aware")).unwrap();
+    std::fs::write(d.join("ft.json"), dg("finish_time_data_aware")).unwrap();
+    std::fs::write(d.join("sepc.json"), r#"{"workload":{"submission_period":3600},"architecture":{"kind":"sep-c"}}"#)
+        .unwrap();
+    let refused: &[(&[&str], &str)] = &[
+        (
+            &["sweep", "st.json", "--set", "backfill_rule=data_aware,data_arrived", "--out", "a"],
+            "data_grid.backfill_rule has no effect at any point",
+        ),
+        (
+            &["sweep", "sepc.json", "--set", "monitoring_period=0,60", "--out", "b"],
+            "architecture.monitoring_period has no effect",
+        ),
+        (
+            &["sweep", "sepc.json", "--set", "policy_options.dfplt_unranked=first,last", "--out", "c"],
+            "only DFPLT reads it",
+        ),
+    ];
+    for (args, want) in refused {
+        let o = bagsim(&d, args);
+        clean(&format!("{args:?}"), &o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(want), "{args:?}: {}", text(&o));
+    }
+    let o = bagsim(&d, &["run", "st.json"]);
+    clean("run st.json", &o);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("data_grid.backfill_rule is set but has no effect"), "{t}");
+    assert!(!t.lines().next().unwrap_or("").contains("backfill rule"), "{t}");
+    let o = bagsim(&d, &["run", "ft.json"]);
+    let t = text(&o);
+    assert!(t.lines().next().unwrap_or("").contains("backfill rule data_arrived") && !t.contains("no effect"), "{t}");
+    // A mixed sweep runs: the key matters at some of its points.
+    let o = bagsim(
+        &d,
+        &[
+            "sweep",
+            "ft.json",
+            "--set",
+            "scheme=start_time_no_data_aware,finish_time_data_aware",
+            "--set",
+            "backfill_rule=data_aware,data_arrived",
+            "--out",
+            "m",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// A desktop grid that ran no replica has no RWT: "undefined", not 0, in the summary and absent from the report.
+#[test]
+fn no_replica_time_gives_no_rwt() {
+    let d = dir("rwt");
+    std::fs::write(d.join("input.json"), r#"{"family":"desktop_grid","desktop_grid":{"horizon":1,"bots":20}}"#)
+        .unwrap();
+    let o = bagsim(&d, &["run", "input.json", "--out", "r.json"]);
+    clean("run, 1 s horizon", &o);
+    let t = text(&o);
+    assert!(t.contains("RWT: undefined (no replica ran)"), "{t}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("r.json")).unwrap()).unwrap();
+    assert!(report["metrics"].get("rwt").is_none(), "{}", report["metrics"]);
+    assert_eq!(report["metrics"]["undefined"]["rwt"], "no replica ran");
+}

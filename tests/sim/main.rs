@@ -27,6 +27,7 @@ mod samplers;
 mod streams;
 mod study;
 mod trace;
+mod unused;
 mod workload_generators;
 mod workload_model;
 mod workload_views;

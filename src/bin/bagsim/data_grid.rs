@@ -26,28 +26,48 @@ fn stats(s: &Stats) -> String {
 pub fn print_summary(r: &DataGridReport) {
     let c = &r.scenario.data_grid;
     let (w, m) = (&r.workload, &r.metrics);
+    // A setting the run did not read is not echoed as if it applied (its warning says so when it was set).
+    let unused = c.unused();
+    let read = |path: &str| !unused.iter().any(|u| u.covers(path));
+    let mut settings = vec![c.scheme.name().to_string()];
+    if c.site_policies.is_empty() {
+        settings.push(format!("local scheduler {}", c.local_policy.name()));
+    } else {
+        let names: Vec<&str> = c.site_policies.iter().map(|p| p.name()).collect();
+        settings.push(format!("local schedulers {}", names.join("/")));
+    }
+    if read("data_grid.backfill_rule") {
+        settings.push(format!("backfill rule {}", c.backfill_rule.name()));
+    }
+    settings.push(format!("estimates {}", c.estimates.name()));
+    if read("data_grid.walltime") {
+        settings.push(format!("walltime {}", c.walltime.name()));
+    }
     say!(
-        "bagsim {}: data grid, {}, local scheduler {}, backfill rule {}, estimates {}, walltime {}, runtime × {}, seed {}",
+        "bagsim {}: data grid, {}, runtime × {}, seed {}",
         r.bagsim_version,
-        c.scheme.name(),
-        c.local_policy.name(),
-        c.backfill_rule.name(),
-        c.estimates.name(),
-        c.walltime.name(),
+        settings.join(", "),
         c.runtime_factor,
         r.scenario.seed
     );
+    let data = if read("data_grid.data_mb") {
+        format!(
+            "data on {:.0}% of the jobs, {}–{} MB; bandwidth {}–{} Mbit/s",
+            100.0 * c.data_share,
+            c.data_mb[0],
+            c.data_mb[1],
+            c.bandwidth_mbit[0],
+            c.bandwidth_mbit[1]
+        )
+    } else {
+        "no job carries data".to_string()
+    };
     say!(
-        "sites: {:?} processors; log {} (jobs {}–{}); data on {:.0}% of the jobs, {}–{} MB; bandwidth {}–{} Mbit/s",
+        "sites: {:?} processors; log {} (jobs {}–{}); {data}",
         c.sites,
         c.trace,
         c.first_job,
-        u64::from(c.first_job) + w.window,
-        100.0 * c.data_share,
-        c.data_mb[0],
-        c.data_mb[1],
-        c.bandwidth_mbit[0],
-        c.bandwidth_mbit[1]
+        u64::from(c.first_job) + w.window
     );
     say!(
         "workload: {} jobs ({} with data, {} refused as wider than any site), {:.0} processor-s of work over {:.0} s, \

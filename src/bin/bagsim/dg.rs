@@ -76,7 +76,16 @@ pub fn print_summary(r: &DgReport) {
     say!("waiting WT [s]:             {}", stats(&m.waiting, m.saturated));
     say!("execution makespan [s]:     {}", stats(&m.execution_makespan, m.saturated));
     let k = &m.counters;
-    say!("RWT: {:.4} ({:.0} of {:.0} machine-seconds in useless replicas)", m.rwt, k.wasted_time, k.replica_time);
+    if m.rwt.is_finite() {
+        say!(
+            "RWT: {} ({:.0} of {:.0} machine-seconds in useless replicas)",
+            bagsim::stats::show(m.rwt, 4),
+            k.wasted_time,
+            k.replica_time
+        );
+    } else {
+        say!("RWT: undefined (no replica ran)");
+    }
     say!(
         "replicas: {} started, {} cancelled, {} killed by failures; checkpoints {} taken, {} restored",
         k.replicas_started,

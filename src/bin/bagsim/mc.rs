@@ -78,7 +78,7 @@ pub fn print_summary(r: &Report) {
     say!("BoT wait [s]: {}", fmt_stats(&m.overall.wait));
     say!("task wait [s]: {}", fmt_stats(&m.tasks.wait));
     say!("task response [s]: {}", fmt_stats(&m.tasks.response));
-    say!("wasted CPU: {:.0} s (RWT {:.4})", m.tasks.wasted, m.tasks.rwt);
+    say!("wasted CPU: {:.0} s (RWT {})", m.tasks.wasted, bagsim::stats::show(m.tasks.rwt, 4));
     say!("{:<8} {:>7} {:>9} {:>14} {:>10}", "class", "BoTs", "finished", "mean MS [s]", "mean NSL");
     for g in &m.per_class {
         // A class none of whose BoTs finished has no mean: a dash, as in the report, never NaN.

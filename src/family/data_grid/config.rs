@@ -1,7 +1,7 @@
 //! The `data_grid` section of a scenario: sites, data, load, estimates, metascheduling scheme and backfill rule of
 //! [Liu10] §III–IV, every value editable and checked with a message that names the field and the allowed range.
 
-use crate::family::contract::{Driver, Estimate, Param, Part, ScenarioError};
+use crate::family::contract::{Driver, Estimate, Param, Part, ScenarioError, Unused};
 use crate::trace::TraceSize;
 use serde::{Deserialize, Serialize};
 
@@ -202,6 +202,27 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Scenar
 pub const MAX_JOBS: u32 = 1_000_000;
 
 impl DataGridConfig {
+    /// The keys whose value changes nothing under the other settings (`Unused`).
+    pub fn unused(&self) -> Vec<Unused> {
+        let mut out = Vec::new();
+        if self.scheme != Scheme::FinishTimeDataAware {
+            let why = format!("only the scheme finish_time_data_aware reads it; this one is {}", self.scheme.name());
+            out.push(Unused::new("data_grid.backfill_rule", why));
+        }
+        if self.estimates != Estimates::Requested {
+            out.push(Unused::new("data_grid.walltime", "only requested estimates have a request to stop a job at"));
+        }
+        if !self.site_policies.is_empty() {
+            out.push(Unused::new("data_grid.local_policy", "data_grid.site_policies sets every site's scheduler"));
+        }
+        if self.data_share == 0.0 {
+            for path in ["data_grid.data_mb", "data_grid.bandwidth_mbit"] {
+                out.push(Unused::new(path, "no job carries data (data_grid.data_share is 0)"));
+            }
+        }
+        out
+    }
+
     /// The batch scheduler of each site.
     pub fn policies(&self) -> Vec<LocalPolicy> {
         if self.site_policies.is_empty() {

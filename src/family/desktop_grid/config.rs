@@ -5,7 +5,7 @@ use super::availability::{AvailabilityLevel, GroupLaw};
 use super::bot_selection::BotSelection;
 pub use super::bot_selection::FcfsShareRule;
 use super::workload::Mix;
-use crate::family::contract::{Driver, Estimate, Param, Part};
+use crate::family::contract::{Driver, Estimate, Param, Part, Unused};
 use serde::{Deserialize, Serialize};
 
 /// Largest number of machines a configuration may build.
@@ -181,6 +181,36 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Config
 }
 
 impl DesktopGridConfig {
+    /// The keys whose value changes nothing under the other settings (`Unused`).
+    pub fn unused(&self) -> Vec<Unused> {
+        let mut out = Vec::new();
+        match self.heterogeneity {
+            Heterogeneity::Homogeneous => {
+                out.push(Unused::new("desktop_grid.power_range", "only a heterogeneous platform draws powers from it"))
+            }
+            Heterogeneity::Heterogeneous => {
+                out.push(Unused::new("desktop_grid.power", "a heterogeneous platform draws powers from power_range"))
+            }
+        }
+        if self.availability == AvailabilityLevel::AlwaysUp {
+            for path in [
+                "desktop_grid.mttf",
+                "desktop_grid.weibull_shape",
+                "desktop_grid.repair_mean",
+                "desktop_grid.repair_sd",
+            ] {
+                out.push(Unused::new(path, "machines that are always up never fail nor get repaired"));
+            }
+        }
+        if self.bot_selection != BotSelection::FcfsShare {
+            out.push(Unused::new("desktop_grid.fcfs_share", "only the BoT selection FCFS-Share reads it"));
+        }
+        if self.bot_selection != BotSelection::LongIdle {
+            out.push(Unused::new("desktop_grid.long_idle", "only the BoT selection LongIdle reads it"));
+        }
+        out
+    }
+
     /// The replication threshold in force (u32::MAX = unlimited).
     pub fn threshold(&self) -> u32 {
         self.rep_thresh.unwrap_or_else(|| self.bot_selection.default_threshold())

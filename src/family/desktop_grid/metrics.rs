@@ -22,7 +22,13 @@ pub struct DgMetrics {
     pub waiting: Stats,
     /// Execution makespan (first dispatch → last completion) of finished BoTs, s; [Anglano09]'s MS.
     pub execution_makespan: Stats,
-    /// Relative wasted time: machine time of useless replicas / machine time of all replicas ([Anglano09] §IV).
+    /// Relative wasted time: machine time of useless replicas / machine time of all replicas ([Anglano09] §IV);
+    /// undefined when no replica ran.
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
     pub rwt: f64,
     pub counters: DgCounters,
     /// When the run ended, s.
@@ -130,6 +136,8 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
         note_empty(&mut undefined, name, stats, "no BoT finished");
     }
     note_undefined(&mut undefined, "relative_growth", relative_growth, "the run ended before the last BoT arrived");
+    let rwt = if c.replica_time > 0.0 { c.wasted_time / c.replica_time } else { f64::NAN };
+    note_undefined(&mut undefined, "rwt", rwt, "no replica ran");
     DgMetrics {
         bots,
         finished_bots: c.finished_bots,
@@ -140,7 +148,7 @@ pub fn compute(sim: &DgSimulation) -> DgMetrics {
         turnaround,
         waiting,
         execution_makespan,
-        rwt: if c.replica_time > 0.0 { c.wasted_time / c.replica_time } else { 0.0 },
+        rwt,
         end_time: sim.end_time(),
         counters: c,
         saturated,

@@ -10,7 +10,7 @@ use super::policy::options::PolicyOptions;
 use super::policy::predictor::{PredictorInput, PredictorModel};
 use super::policy::scheduling::SchedulingPolicy;
 use super::policy::selection::SelectionPolicy;
-use crate::family::contract::ScenarioError;
+use crate::family::contract::{ScenarioError, Unused};
 use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
 use crate::trace::Format;
 use crate::workload::generate::ArrivalPattern;
@@ -227,6 +227,36 @@ fn check_range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), 
 }
 
 impl McScenario {
+    /// The keys whose value changes nothing under the other settings (`Unused`).
+    pub fn unused(&self) -> Vec<Unused> {
+        let mut out = Vec::new();
+        let kind = self.architecture.kind;
+        if kind != Architecture::Csp {
+            out.push(Unused::new("architecture.monitoring_period", "only csp monitors the clusters' free processors"));
+        }
+        if kind != Architecture::Csp || self.architecture.monitoring_period <= 0.0 {
+            let why = "only csp with a monitoring period has a stale view for a periodic pass to act on";
+            out.push(Unused::new("scheduling_period", why));
+        }
+        if kind != Architecture::Fcondor {
+            out.push(Unused::new("architecture.fcondor_move", "only fcondor moves users between RMs"));
+        }
+        let only = |policy: &str| format!("only {policy} reads it; the policy is {}", self.scheduling.name());
+        if self.scheduling != SchedulingPolicy::Dfplt {
+            out.push(Unused::new("policy_options.dfplt_unranked", only("DFPLT")));
+        }
+        if self.scheduling != SchedulingPolicy::Wqr4x {
+            out.push(Unused::new("policy_options.wqr4x", only("WQR4x")));
+        }
+        if self.scheduling != SchedulingPolicy::EctP {
+            out.push(Unused::new("predictor", only("ECT-P")));
+        }
+        if self.selection != SelectionPolicy::SUPrio {
+            out.push(Unused::new("policy_options.prio_order", "only the selection S-U-Prio reads it"));
+        }
+        out
+    }
+
     /// Parses JSON; the error names the field and what is allowed.
     pub fn from_json(text: &str) -> Result<McScenario, ScenarioError> {
         let s: McScenario = crate::family::contract::parse_json(text)?;

@@ -46,7 +46,13 @@ pub struct TaskFigures {
     pub goodput: f64,
     /// CPU-seconds of replicas cancelled because another copy finished first.
     pub wasted: f64,
-    /// RWT = wasted / (goodput + wasted): the share of computation spent on useless replicas ([Anglano09] §IV).
+    /// RWT = wasted / (goodput + wasted): the share of computation spent on useless replicas ([Anglano09] §IV);
+    /// undefined when no copy ran to an end or a cancellation.
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
     pub rwt: f64,
     pub replicas_started: u64,
     pub replicas_cancelled: u64,
@@ -253,7 +259,7 @@ pub fn compute(o: &Outcome) -> Metrics {
         slowdown: slowdown_stats,
         goodput,
         wasted,
-        rwt: if goodput + wasted > 0.0 { wasted / (goodput + wasted) } else { 0.0 },
+        rwt: if goodput + wasted > 0.0 { wasted / (goodput + wasted) } else { f64::NAN },
         replicas_started: o.replicas_started,
         replicas_cancelled: o.replicas_cancelled,
     };
@@ -305,6 +311,7 @@ pub fn compute(o: &Outcome) -> Metrics {
     note_empty(&mut undefined, "tasks.wait", &task_figures.wait, "no task started");
     note_empty(&mut undefined, "tasks.response", &task_figures.response, "no task finished");
     note_empty(&mut undefined, "tasks.slowdown", &task_figures.slowdown, "no task finished");
+    note_undefined(&mut undefined, "tasks.rwt", task_figures.rwt, "no copy of a task ran to its end or a cancellation");
     if users.iter().any(|u| !u.mean_wait.is_finite() || !u.normalized_wait.is_finite()) {
         undefined.insert("users[].mean_wait".into(), "absent for a user none of whose tasks started".into());
     }

@@ -223,7 +223,11 @@ fn cards(r: &DgReport) -> Vec<Card> {
             title: "Relative wasted time (RWT)",
             help: "machine time of useless replicas / machine time of all replicas",
             value: m.rwt,
-            shown: format!("{:.2}%", 100.0 * m.rwt),
+            shown: if m.rwt.is_finite() {
+                format!("{:.2}%", 100.0 * m.rwt)
+            } else {
+                "undefined (no replica ran)".into()
+            },
         },
         Card {
             id: "dg-card-ep",
