@@ -246,6 +246,102 @@ fn outputs_and_messages(rng: &mut Rng, d: &Path) -> String {
     }
 }
 
+/// Class 6, settings without effect: a random base of a random family with one key set away from its default. When
+/// the run warns that the key has no effect, another value of it gives the same report; a sweep over it then is
+/// refused for the same reason.
+fn settings_without_effect(rng: &mut Rng, d: &Path) -> String {
+    let (base, key, values): (Value, &str, [Value; 2]) = match rng.below(3) {
+        0 => {
+            let kind = *pick(rng, &["sep-c", "csp", "fcondor"]);
+            let policy = *pick(rng, &["FPLT", "ECT", "DFPLT", "WQR4x", "ECT-P", "RR"]);
+            let selection = *pick(rng, &["S-T", "S-U-Prio", "S-BoT"]);
+            let base = json!({"workload": {"submission_period": 3600, "load": 0.9}, "architecture": {"kind": kind},
+                "scheduling": policy, "selection": selection});
+            let (k, v) = pick(
+                rng,
+                &[
+                    ("architecture.monitoring_period", [json!(300), json!(0)]),
+                    ("architecture.fcondor_move", [json!("bot"), json!("task")]),
+                    ("policy_options.dfplt_unranked", [json!("last"), json!("reference")]),
+                    ("policy_options.wqr4x", [json!("copies"), json!("replicas")]),
+                    ("policy_options.prio_order", [json!("cluster"), json!("rank")]),
+                    ("scheduling_period", [json!(600), json!(30)]),
+                ],
+            )
+            .clone();
+            (base, k, v)
+        }
+        1 => {
+            let sel = *pick(rng, &["rr_nrf", "fcfs_share", "long_idle", "rr"]);
+            let avail = *pick(rng, &["high", "always_up"]);
+            let het = *pick(rng, &["homogeneous", "heterogeneous"]);
+            let base = json!({"family": "desktop_grid", "desktop_grid": {"bots": 8, "bot_selection": sel,
+                "availability": avail, "heterogeneity": het}});
+            let (k, v) = pick(
+                rng,
+                &[
+                    ("desktop_grid.fcfs_share", [json!("rep_thresh"), json!("one_replica")]),
+                    ("desktop_grid.long_idle", [json!("unreplicated"), json!("accumulated")]),
+                    ("desktop_grid.weibull_shape", [json!(1.0), json!(0.5)]),
+                    ("desktop_grid.power", [json!(12.0), json!(8.0)]),
+                    ("desktop_grid.power_range", [json!([5.0, 15.0]), json!([1.0, 9.0])]),
+                ],
+            )
+            .clone();
+            (base, k, v)
+        }
+        _ => {
+            let scheme = *pick(rng, &["start_time_no_data_aware", "finish_time_no_overlap", "finish_time_data_aware"]);
+            let est = *pick(rng, &["requested", "accurate"]);
+            let share = *pick(rng, &[0.0, 0.5]);
+            let base = json!({"family": "data_grid", "data_grid": {"jobs": 40, "scheme": scheme, "estimates": est,
+                "data_share": share}});
+            let (k, v) = pick(
+                rng,
+                &[
+                    ("data_grid.backfill_rule", [json!("data_arrived"), json!("data_aware")]),
+                    ("data_grid.walltime", [json!("kill"), json!("run_to_log")]),
+                    ("data_grid.data_mb", [json!([1.0, 2.0]), json!([100.0, 900.0])]),
+                ],
+            )
+            .clone();
+            (base, k, v)
+        }
+    };
+    let with = |x: &Value| {
+        let mut v = base.clone();
+        let parts: Vec<&str> = key.split('.').collect();
+        let mut at = &mut v;
+        for p in &parts[..parts.len() - 1] {
+            at = at.as_object_mut().unwrap().entry(p.to_string()).or_insert_with(|| json!({}));
+        }
+        at[parts[parts.len() - 1]] = x.clone();
+        v
+    };
+    let metrics = |name: &str, x: &Value| {
+        std::fs::write(d.join(format!("{name}.json")), with(x).to_string()).unwrap();
+        let o = bagsim(d, &["run", &format!("{name}.json"), "--out", &format!("{name}-out.json")]);
+        clean(&format!("run {key} = {x} under {base}"), &o);
+        assert!(o.status.success(), "{}", text(&o));
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join(format!("{name}-out.json"))).unwrap()).unwrap();
+        (text(&o), report["metrics"].clone())
+    };
+    let (t, first) = metrics("a", &values[0]);
+    if t.contains(&format!("{key} is set but has no effect")) {
+        let (_, second) = metrics("b", &values[1]);
+        assert_eq!(first, second, "{key} warned as without effect under {base}, yet changed the run");
+        if values.iter().any(Value::is_array) {
+            return "setting without effect (an array: no sweep axis)".into();
+        }
+        let axis = format!("{key}={},{}", values[0], values[1]).replace('"', "");
+        let o = bagsim(d, &["sweep", "a.json", "--set", &axis, "--out", "s"]);
+        clean(&format!("sweep {axis}"), &o);
+        assert!(o.status.code() == Some(2) && text(&o).contains("has no effect"), "{axis}: {}", text(&o));
+    }
+    "setting without effect".into()
+}
+
 /// One class's case generator: runs a case in the directory, says what it was.
 type Generator = fn(&mut Rng, &Path) -> String;
 
@@ -253,15 +349,16 @@ type Generator = fn(&mut Rng, &Path) -> String;
 fn generated_cli_cases_are_refused_or_run_clean() {
     let cases = std::env::var("BAGSIM_CLI_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(CASES);
     let mut rng = Rng::new(28);
-    let classes: [(&str, Generator); 6] = [
+    let classes: [(&str, Generator); 7] = [
         ("1 no data", no_data),
         ("2 sweeps", sweeps),
         ("3 studies", studies),
         ("4/6 scenarios", scenarios),
         ("5/9 traces", traces),
         ("7/8 outputs, messages", outputs_and_messages),
+        ("6 settings without effect", settings_without_effect),
     ];
-    let mut counts = [0usize; 6];
+    let mut counts = [0usize; 7];
     let d = dir("fuzz");
     for k in 0..cases {
         let c = k % classes.len();
