@@ -57,7 +57,7 @@ mod cli {
     enum Command {
         /// Re-run a data-grid figure of [Liu10] §IV (4–9, or all) on the bundled HPC2N log: every scheme under each
         /// setting of the figure, --seeds seeds of the data and bandwidth draws, 95% intervals, and the paper's
-        /// findings with verdicts; writes STEM-figN.csv.
+        /// findings with verdicts; writes STEM-figN.csv and STEM-figN.md.
         DdFigure {
             /// 4 … 9, or all
             figure: String,
@@ -67,8 +67,16 @@ mod cli {
             /// Seeds per bar (2–100).
             #[arg(long, default_value_t = 5)]
             seeds: u64,
+            /// KEY=A,B,…: run the figure's findings under each reading of KEY (repeat for several keys; every
+            /// combination runs). `bagsim readings --family data_grid` lists them.
+            #[arg(long, value_name = "KEY=A,B")]
+            readings: Vec<String>,
             #[arg(long, default_value = "dd")]
             out: PathBuf,
+            /// Plan the figures' runs as a study in N shards (STEM.manifest.json) instead of running them; run the
+            /// shards with `bagsim sweep --manifest`, then `bagsim merge` prints and writes what this command does.
+            #[arg(long, value_name = "N")]
+            plan: Option<usize>,
             /// Worker threads (default: all cores).
             #[arg(long)]
             jobs: Option<usize>,
@@ -377,7 +385,7 @@ mod cli {
     fn execute(cmd: Command) -> Result<(), String> {
         check_outputs(&cmd)?;
         match cmd {
-            Command::DdFigure { figure, scenario, seeds, out, jobs } => {
+            Command::DdFigure { figure, scenario, seeds, readings, out, jobs, plan } => {
                 let base = match scenario {
                     Some(p) => of_family(&p, Family::DataGrid, "dd-figure")?.data_grid.unwrap_or_default(),
                     None => Default::default(),
@@ -385,7 +393,16 @@ mod cli {
                 if !(2..=100).contains(&seeds) {
                     return Err(format!("--seeds {seeds}: allowed 2–100"));
                 }
-                data_grid::figure(&figure, &base, seeds, &out, bagsim::parallel::threads(jobs))
+                if let Some(shards) = plan {
+                    let m = data_grid::plan_study(&figure, &base, &readings, seeds, shards)?;
+                    return study::write_manifest(&m, &out);
+                }
+                let jobs = bagsim::parallel::threads(jobs);
+                if readings.is_empty() {
+                    data_grid::figure(&figure, &base, seeds, &out, jobs)
+                } else {
+                    data_grid::figure_readings(&figure, &base, &readings, seeds, &out, jobs)
+                }
             }
             Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, readings, out, jobs, plan } => {
                 let mut base = match scenario {

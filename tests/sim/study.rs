@@ -88,7 +88,7 @@ fn planned_equals_local(dir: &std::path::Path, command: &[&str], shards: usize, 
     assert_eq!(verdicts(&local), verdicts(&merged), "{command:?}");
 }
 
-/// `bagsim reproduce FIG --plan N` and `bagsim dg-figure N --plan N`, with and without `--readings`, their shards and
+/// `bagsim reproduce FIG --plan N`, `bagsim dg-figure N --plan N` and `bagsim dd-figure N --plan N`, with and without `--readings`, their shards and
 /// `bagsim merge` write the very files the commands write.
 #[test]
 fn planned_figures_merge_to_the_files_their_commands_write() {
@@ -114,6 +114,19 @@ fn planned_figures_merge_to_the_files_their_commands_write() {
         &["dg-figure", "2", "--bots", "30", "--max-seeds", "4", "--readings", "checkpoint_store=all"],
         5,
         &["STEM-fig2-readings.md", "STEM-fig2-readings.csv"],
+    );
+    std::fs::write(dir.join("dd.json"), r#"{"family": "data_grid", "data_grid": {"jobs": 200}}"#).unwrap();
+    planned_equals_local(
+        &dir,
+        &["dd-figure", "7", "--scenario", "dd.json", "--seeds", "2"],
+        3,
+        &["STEM-fig7.csv", "STEM-fig7.md"],
+    );
+    planned_equals_local(
+        &dir,
+        &["dd-figure", "9", "--scenario", "dd.json", "--seeds", "2", "--readings", "walltime=all"],
+        4,
+        &["STEM-fig9-readings.md", "STEM-fig9-readings.csv"],
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,12 +1,19 @@
-//! The data-grid commands of `bagsim` ([Liu10]): run summary and sweeps over the `data_grid` keys.
+//! The data-grid commands of `bagsim` ([Liu10]): run summary, and the figures of §IV with their findings, under
+//! readings and as studies in shards.
 
-use bagsim::family::data_grid::figures::{figures, FigureResult};
+use bagsim::family::data_grid::figures::FigureResult;
+use bagsim::family::data_grid::readings::READINGS;
+use bagsim::family::data_grid::study::{chosen, figure as figure_of, plan, DdRun, Plan};
 use bagsim::family::data_grid::{DataGridConfig, DataGridReport, Scheme};
 use bagsim::family::Family;
+use bagsim::readings::{combinations, flips, flips_markdown, label, parse_axis, Combination, ReadingsTable};
 use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
-use bagsim::stats::Stats;
+use bagsim::stats::{show, Stats};
+use bagsim::study::{Manifest, Point};
+use serde_json::Value;
 use std::io::Write;
+use std::path::Path;
 
 macro_rules! say {
     ($($arg:tt)*) => {{
@@ -102,68 +109,190 @@ pub fn print_summary(r: &DataGridReport) {
     say!("events {}; wall time {:.3} s", m.events, r.wall_time_s);
 }
 
-/// `bagsim dd-figure N|all`: each figure's bars over `seeds` seeds, its CSV (STEM-figN.csv) and the paper's findings
-/// with verdicts on stdout.
-pub fn figure(
+/// The scenario of a figure's run.
+fn scenario_of(run: &DdRun) -> Scenario {
+    let mut sc = Scenario::default_for(Family::DataGrid);
+    sc.set_seed(run.seed);
+    sc.data_grid = Some(run.data_grid.clone());
+    sc
+}
+
+/// Runs a data-grid figure's runs in a thread pool: each its value of the figure's metric.
+fn run_all(p: &Plan, jobs: usize) -> Vec<Result<f64, String>> {
+    let metric = p.figure.metric;
+    bagsim::parallel::map(&p.runs, jobs, |_, (_, run)| match run_any(&scenario_of(run)) {
+        Ok(AnyReport::DataGrid(r)) => Ok(metric.of(&r)),
+        Ok(_) => Err("not a data-grid report".to_string()),
+        Err(e) => Err(e.to_string()),
+    })
+}
+
+/// `bagsim dd-figure N|all`: each figure's bars over `seeds` seeds, its CSV (STEM-figN.csv), its findings as
+/// Markdown (STEM-figN.md) and on stdout.
+pub fn figure(which: &str, base: &DataGridConfig, seeds: u64, out: &Path, jobs: usize) -> Result<(), String> {
+    for f in chosen(which)? {
+        let p = plan(f.number, base, &[Vec::new()], seeds)?;
+        eprintln!("Fig. {}: {} runs on {jobs} threads", f.number, p.runs.len());
+        let results = run_all(&p, jobs);
+        finish_figure(&p, &results, seeds, out)?;
+    }
+    Ok(())
+}
+
+/// Prints a figure's bars and findings and writes STEM-figN.csv and STEM-figN.md; a failed run fails the figure.
+fn finish_figure(p: &Plan, results: &[Result<f64, String>], seeds: u64, out: &Path) -> Result<(), String> {
+    let f = &p.figure;
+    if let Some(Err(e)) = results.iter().find(|r| r.is_err()) {
+        return Err(e.clone());
+    }
+    let (values, _) = p.values(0, results);
+    let r = FigureResult::of(f, &values);
+    let path = format!("{}-fig{}.csv", out.display(), f.number);
+    std::fs::write(&path, r.csv(&values)).map_err(|e| format!("{path}: {e}"))?;
+    say!("Fig. {} ({}, {}; HPC2N log, {seeds} seeds): {}", f.number, f.caption, f.metric.title(), path);
+    for (g, bars) in r.bars.iter().enumerate() {
+        let cells: Vec<String> = bars
+            .iter()
+            .zip(Scheme::ALL)
+            .map(|(i, s)| format!("{} {} ± {}", s.name(), show(i.mean, 4), show(i.half_width, 4)))
+            .collect();
+        say!("  {}: {}", f.groups[g].0, cells.join(", "));
+    }
+    for (paper, ours, verdict) in r.claims() {
+        say!("  paper: {paper}");
+        say!("  ours:  {ours}");
+        say!("  → {}", verdict.label());
+    }
+    let md = format!("{}-fig{}.md", out.display(), f.number);
+    std::fs::write(&md, p.table(results).markdown()).map_err(|e| format!("{md}: {e}"))?;
+    say!("  wrote {md}");
+    Ok(())
+}
+
+fn combos(specs: &[String]) -> Result<Vec<Combination>, String> {
+    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
+    Ok(combinations(&axes))
+}
+
+/// `bagsim dd-figure N|all --readings KEY=A,B …`: each figure's findings under every combination of readings;
+/// prints the table and writes it as STEM-figN-readings.md and .csv.
+pub fn figure_readings(
     which: &str,
     base: &DataGridConfig,
+    specs: &[String],
     seeds: u64,
-    out: &std::path::Path,
+    out: &Path,
     jobs: usize,
 ) -> Result<(), String> {
-    let all = figures();
-    let chosen: Vec<_> =
-        all.iter().filter(|f| which == "all" || which.trim_start_matches("fig") == f.number.to_string()).collect();
-    if chosen.is_empty() {
-        return Err(format!("{which:?}: no such figure; 4 … 9, or all (10 and 11 are SDSC, not bundled)"));
+    let combos = combos(specs)?;
+    for f in chosen(which)? {
+        let start = std::time::Instant::now();
+        let p = plan(f.number, base, &combos, seeds)?;
+        eprintln!("Fig. {}: {} runs under {} reading(s) on {jobs} threads", f.number, p.runs.len(), combos.len());
+        let table = p.table(&run_all(&p, jobs));
+        finish_readings(f.number, &table, combos.len(), out, Some(start.elapsed().as_secs_f64()))?;
     }
-    for f in chosen {
-        let mut runs = Vec::new();
-        for g in 0..f.groups.len() {
-            for (s, &scheme) in Scheme::ALL.iter().enumerate() {
-                for seed in 1..=seeds {
-                    runs.push((g, s, seed, f.config(base, g, scheme)));
-                }
-            }
+    Ok(())
+}
+
+/// Prints a readings table and writes it as STEM-figN-readings.md and .csv.
+fn finish_readings(
+    n: u32,
+    table: &ReadingsTable,
+    combos: usize,
+    out: &Path,
+    elapsed: Option<f64>,
+) -> Result<(), String> {
+    let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
+    say!("\n{} under {} reading(s){t}", table.title, combos);
+    let flips = flips(table);
+    for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
+        say!("  paper: {}", claim.paper);
+        for row in &table.rows {
+            let c = &row.claims[k];
+            say!("    {:<32} {:<13} {}", row.label, c.verdict.label(), c.ours);
         }
-        eprintln!("Fig. {}: {} runs on {jobs} threads", f.number, runs.len());
-        let results = bagsim::parallel::map(&runs, jobs, |_, (_, _, seed, cfg)| {
-            let mut sc = Scenario::default_for(Family::DataGrid);
-            sc.set_seed(*seed);
-            sc.data_grid = Some(cfg.clone());
-            match run_any(&sc) {
-                Ok(AnyReport::DataGrid(r)) => Ok(f.metric.of(&r)),
-                Ok(_) => Err("not a data-grid report".to_string()),
-                Err(e) => Err(e.to_string()),
-            }
-        });
-        let mut values: Vec<[Vec<f64>; 3]> = (0..f.groups.len()).map(|_| Default::default()).collect();
-        for ((g, s, _, _), v) in runs.iter().zip(results) {
-            values[*g][*s].push(v?);
+        if combos > 1 {
+            say!("    → {}", flips[k].text());
         }
-        let r = FigureResult::of(f, &values);
-        let path = std::path::PathBuf::from(format!("{}-fig{}.csv", out.display(), f.number));
-        std::fs::write(&path, r.csv(&values)).map_err(|e| format!("{}: {e}", path.display()))?;
-        say!("Fig. {} ({}, {}; HPC2N log, {seeds} seeds): {}", f.number, f.caption, f.metric.title(), path.display());
-        for (g, bars) in r.bars.iter().enumerate() {
-            let cells: Vec<String> = bars
-                .iter()
-                .zip(Scheme::ALL)
-                .map(|(i, s)| {
-                    format!(
-                        "{} {} ± {}",
-                        s.name(),
-                        bagsim::stats::show(i.mean, 4),
-                        bagsim::stats::show(i.half_width, 4)
-                    )
-                })
-                .collect();
-            say!("  {}: {}", f.groups[g].0, cells.join(", "));
+    }
+    for row in &table.rows {
+        for f in &row.failures {
+            say!("  {}: failed run: {f}", row.label);
         }
-        for (paper, ours, verdict) in r.claims() {
-            say!("  paper: {paper}");
-            say!("  ours:  {ours}");
-            say!("  → {}", verdict.label());
+    }
+    let stem = out.display().to_string();
+    let (md, csv) = (format!("{stem}-fig{n}-readings.md"), format!("{stem}-fig{n}-readings.csv"));
+    let mut text = table.markdown();
+    if combos > 1 {
+        text.push_str(&flips_markdown(table));
+    }
+    std::fs::write(&md, text).map_err(|e| format!("{md}: {e}"))?;
+    std::fs::write(&csv, table.csv()).map_err(|e| format!("{csv}: {e}"))?;
+    say!("  wrote {md} and {csv}");
+    Ok(())
+}
+
+/// `bagsim dd-figure N|all [--readings …] --plan N`: the figures' runs as a study of kind `dd-figure` (no
+/// readings) or `dd-readings`, a run a point.
+pub fn plan_study(
+    which: &str,
+    base: &DataGridConfig,
+    specs: &[String],
+    seeds: u64,
+    shards: usize,
+) -> Result<Manifest, String> {
+    base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let combos = combos(specs)?;
+    let figures = chosen(which)?;
+    let mut points = Vec::new();
+    for f in &figures {
+        let p = plan(f.number, base, &combos, seeds)?;
+        for (k, run) in &p.runs {
+            let mut labels = run.labels(&p.figure);
+            labels.insert(1, label(&combos[*k]));
+            points.push(Point { labels, job: serde_json::to_value(run).expect("plain data") });
+        }
+    }
+    let numbers: Vec<u32> = figures.iter().map(|f| f.number).collect();
+    let spec = serde_json::json!({ "figures": numbers, "seeds": seeds, "readings": specs, "base": base });
+    let axes = ["figure", "readings", "group", "scheme", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
+    let kind = if specs.is_empty() { "dd-figure" } else { "dd-readings" };
+    Manifest::new(kind, spec, Family::DataGrid, axes, points, shards)
+}
+
+/// Runs one point of a `dd-figure` or `dd-readings` study: its value of the figure's metric (null if undefined).
+pub fn figure_point(p: &Point) -> Result<Value, String> {
+    let run: DdRun = serde_json::from_value(p.job.clone()).map_err(|e| format!("not a data-grid figure run: {e}"))?;
+    let metric = figure_of(run.figure)?.metric;
+    match run_any(&scenario_of(&run)) {
+        Ok(AnyReport::DataGrid(r)) => Ok(serde_json::json!(Some(metric.of(&r)).filter(|v| v.is_finite()))),
+        Ok(_) => Err("not a data-grid report".to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `bagsim merge` of a `dd-figure` or `dd-readings` study: what `bagsim dd-figure` prints and writes.
+pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+    let spec = |k: &str| m.spec[k].clone();
+    let specs: Vec<String> = serde_json::from_value(spec("readings")).map_err(|e| format!("readings: {e}"))?;
+    let base: DataGridConfig = serde_json::from_value(spec("base")).map_err(|e| format!("the manifest's base: {e}"))?;
+    let numbers: Vec<u32> = serde_json::from_value(spec("figures")).map_err(|e| format!("figures: {e}"))?;
+    let seeds: u64 = serde_json::from_value(spec("seeds")).map_err(|e| format!("seeds: {e}"))?;
+    let combos = combos(&specs)?;
+    let mut rest = outcomes;
+    for n in numbers {
+        let p = plan(n, &base, &combos, seeds)?;
+        if rest.len() < p.runs.len() {
+            return Err(format!("the study has {} runs; Fig. {n} needs {} more", outcomes.len(), p.runs.len()));
+        }
+        let (mine, next) = rest.split_at(p.runs.len());
+        rest = next;
+        let results: Vec<Result<f64, String>> = mine.iter().map(|v| Ok(v.as_f64().unwrap_or(f64::NAN))).collect();
+        if specs.is_empty() {
+            finish_figure(&p, &results, seeds, out)?;
+        } else {
+            finish_readings(n, &p.table(&results), combos.len(), out, None)?;
         }
     }
     Ok(())

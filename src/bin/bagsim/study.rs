@@ -79,8 +79,10 @@ fn runner(m: &Manifest) -> Result<Runner, String> {
         "sweep" => Ok(bagsim::study::run_point),
         "reproduce" | "reproduce-readings" => Ok(super::mc::reproduce_point),
         "dg-figure" | "dg-readings" => Ok(super::dg::figure_point),
+        "dd-figure" | "dd-readings" => Ok(super::data_grid::figure_point),
         other => Err(format!(
-            "kind {other:?} is not a study this bagsim runs (sweep, reproduce, reproduce-readings, dg-figure, dg-readings)"
+            "kind {other:?} is not a study this bagsim runs (sweep, reproduce, reproduce-readings, dg-figure, dg-readings, \
+             dd-figure, dd-readings)"
         )),
     }
 }
@@ -201,6 +203,9 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
         "reproduce" => m.outcomes(&outputs).map(|o| super::mc::reproduce_merge(&m, &o, out.unwrap_or(&stem))),
         "dg-figure" => m.outcomes(&outputs).map(|o| super::dg::figure_merge(&m, &o, out.unwrap_or(&stem))),
         "dg-readings" => m.outcomes(&outputs).map(|o| super::dg::readings_merge(&m, &o, out.unwrap_or(&stem))),
+        "dd-figure" | "dd-readings" => {
+            m.outcomes(&outputs).map(|o| super::data_grid::figure_merge(&m, &o, out.unwrap_or(&stem)))
+        }
         "reproduce-readings" => m.outcomes(&outputs).map(|o| super::mc::readings_merge(&m, &o, out.unwrap_or(&stem))),
         _ => m.merge(&outputs).map(|(csv, json)| write_outputs(out.unwrap_or(&stem), &csv, &json)),
     };

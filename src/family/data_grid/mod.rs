@@ -12,6 +12,7 @@ pub mod readings;
 pub mod scheme;
 pub mod sim;
 pub mod site;
+pub mod study;
 pub mod sweep;
 pub mod workload;
 

@@ -1,0 +1,163 @@
+//! A figure of [Liu10] §IV as a list of runs, and its findings under every combination of readings
+//! (docs/data_grid.md, "Readings"). A `Plan` lists the runs (figure, group, scheme, seed, section); whoever runs
+//! them (the CLI's thread pool, a study's shards on Slurm) gives back each run's value of the figure's metric, and
+//! `Plan::values` and `Plan::table` turn them into the figure's bars and the readings table.
+
+use super::config::{DataGridConfig, Scheme};
+use super::figures::{figures, Figure, FigureResult};
+use super::DataGridScenario;
+use crate::readings::{apply, label, Combination, ReadingRow, ReadingsTable};
+use crate::stats::Claim;
+use serde::{Deserialize, Serialize};
+
+/// One run of a figure: bar (`group`, `scheme`) at `seed`, with the section it runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DdRun {
+    pub figure: u32,
+    pub group: usize,
+    /// Index in `Scheme::ALL`.
+    pub scheme: usize,
+    pub seed: u64,
+    pub data_grid: DataGridConfig,
+}
+
+impl DdRun {
+    /// The scenario this run simulates.
+    pub fn scenario(&self) -> DataGridScenario {
+        DataGridScenario::new(self.seed, self.data_grid.clone())
+    }
+
+    /// The labels of the run in a study's table: figure, group, scheme, seed.
+    pub fn labels(&self, f: &Figure) -> Vec<String> {
+        vec![
+            self.figure.to_string(),
+            f.groups[self.group].0.to_string(),
+            Scheme::ALL[self.scheme].name().to_string(),
+            self.seed.to_string(),
+        ]
+    }
+}
+
+/// Figure `number` of [Liu10] on the bundled log.
+pub fn figure(number: u32) -> Result<Figure, String> {
+    figures()
+        .into_iter()
+        .find(|f| f.number == number)
+        .ok_or_else(|| format!("Fig. {number}: no such figure; 4 … 9 (10 and 11 are SDSC, not bundled)"))
+}
+
+/// The figures `which` names: `4` … `9`, `fig4`, or `all`.
+pub fn chosen(which: &str) -> Result<Vec<Figure>, String> {
+    let all = figures();
+    let out: Vec<Figure> = all
+        .into_iter()
+        .filter(|f| which.eq_ignore_ascii_case("all") || which.trim_start_matches("fig") == f.number.to_string())
+        .collect();
+    if out.is_empty() {
+        return Err(format!("{which:?}: no such figure; 4 … 9, or all (10 and 11 are SDSC, not bundled)"));
+    }
+    Ok(out)
+}
+
+/// The runs of figure `number` under each combination of readings applied to `base`, `seeds` seeds per bar.
+pub struct Plan {
+    pub figure: Figure,
+    labels: Vec<String>,
+    /// (combination, run), combination-major, then group, scheme, seed.
+    pub runs: Vec<(usize, DdRun)>,
+}
+
+/// The plan of figure `number`; refused, naming the combination, when one gives an invalid section.
+pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u64) -> Result<Plan, String> {
+    let f = figure(number)?;
+    let mut runs = Vec::new();
+    for (k, c) in combos.iter().enumerate() {
+        let s = apply(&DataGridScenario::new(1, base.clone()), c)?;
+        for g in 0..f.groups.len() {
+            for (si, &scheme) in Scheme::ALL.iter().enumerate() {
+                let data_grid = f.config(&s.data_grid, g, scheme);
+                data_grid.validate().map_err(|e| format!("readings {}: {}: {}", label(c), e.field, e.message))?;
+                for seed in 1..=seeds {
+                    let run = DdRun { figure: number, group: g, scheme: si, seed, data_grid: data_grid.clone() };
+                    runs.push((k, run));
+                }
+            }
+        }
+    }
+    Ok(Plan { figure: f, labels: combos.iter().map(label).collect(), runs })
+}
+
+impl Plan {
+    /// The values of combination `k`: `[group][scheme]` over seeds, in seed order, and the runs that failed.
+    pub fn values(&self, k: usize, results: &[Result<f64, String>]) -> (Vec<[Vec<f64>; 3]>, Vec<String>) {
+        let mut values: Vec<[Vec<f64>; 3]> = (0..self.figure.groups.len()).map(|_| Default::default()).collect();
+        let mut failures = Vec::new();
+        for ((c, run), r) in self.runs.iter().zip(results) {
+            if *c != k {
+                continue;
+            }
+            match r {
+                Ok(v) => values[run.group][run.scheme].push(*v),
+                Err(e) => failures.push(format!("{}: {e}", run.labels(&self.figure).join(" "))),
+            }
+        }
+        (values, failures)
+    }
+
+    /// The readings table from the runs' values, in the order of `runs`.
+    pub fn table(&self, results: &[Result<f64, String>]) -> ReadingsTable {
+        let rows = self
+            .labels
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let (values, failures) = self.values(k, results);
+                let r = FigureResult::of(&self.figure, &values);
+                let claims =
+                    r.claims().into_iter().map(|(paper, ours, verdict)| Claim { paper, ours, verdict }).collect();
+                let seeds = values.iter().flatten().map(Vec::len).min().unwrap_or(0) as u32;
+                ReadingRow { label: name.clone(), seeds, capped: false, claims, failures }
+            })
+            .collect();
+        ReadingsTable {
+            figure: format!("fig{}", self.figure.number),
+            title: format!("Fig. {} — {}, {}", self.figure.number, self.figure.caption, self.figure.metric.title()),
+            rows,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::readings::{combinations, parse_axis};
+
+    #[test]
+    fn a_plan_holds_every_bar_of_every_combination_once_per_seed() {
+        let axes = [parse_axis("data_grid.walltime=all", super::super::readings::READINGS).unwrap()];
+        let combos = combinations(&axes);
+        let p = plan(4, &DataGridConfig::default(), &combos, 3).unwrap();
+        assert_eq!(combos.len(), 2);
+        assert_eq!(p.runs.len(), 2 * p.figure.groups.len() * 3 * 3);
+        // The reading is set in its combination's runs, and the figure's group on top of it.
+        assert!(p
+            .runs
+            .iter()
+            .all(|(k, r)| (r.data_grid.walltime == super::super::config::Walltime::Kill) == (*k == 1)));
+        let results: Vec<Result<f64, String>> = p.runs.iter().map(|(k, r)| Ok((k * 100 + r.scheme) as f64)).collect();
+        let (values, failures) = p.values(1, &results);
+        assert!(failures.is_empty());
+        assert_eq!(values[0][2], vec![102.0; 3]);
+        assert_eq!(p.table(&results).rows.len(), 2);
+    }
+
+    #[test]
+    fn a_failed_run_is_named_in_its_row() {
+        let p = plan(9, &DataGridConfig::default(), &[Vec::new()], 2).unwrap();
+        let mut results: Vec<Result<f64, String>> = p.runs.iter().map(|_| Ok(1.0)).collect();
+        results[0] = Err("boom".into());
+        let t = p.table(&results);
+        assert_eq!(t.rows[0].failures.len(), 1);
+        assert!(t.rows[0].failures[0].ends_with("boom"), "{:?}", t.rows[0].failures);
+    }
+}
