@@ -17,6 +17,10 @@ mod data_grid;
 mod dg;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/figure.rs"]
+mod figure;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/mc.rs"]
 mod mc;
 
@@ -25,8 +29,13 @@ mod mc;
 mod study;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/workload_cmd.rs"]
+mod workload_cmd;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::{data_grid, dg, mc, study};
+    use super::workload_cmd::{print_views, trace, write_swf};
+    use super::{data_grid, dg, figure, mc, study};
     use bagsim::family::Family;
     use bagsim::registry::{self, AnyReport};
     use bagsim::run;
@@ -55,6 +64,40 @@ mod cli {
 
     #[derive(Subcommand)]
     enum Command {
+        /// Re-run a paper's figure of any family, with its findings and verdicts: multi_cluster fig3 … fig11
+        /// ([Iosup08] §5), desktop_grid 2 … 17 ([Anglano09] §IV-C), data_grid 4 … 9 ([Liu10] §IV), or all.
+        /// Writes STEM-figN.csv and STEM-figN.md (and STEM-figN.svg for multi_cluster); with --readings,
+        /// STEM-figN-readings.md and .csv. `reproduce`, `dg-figure` and `dd-figure` are the same, per family.
+        Figure {
+            /// The family whose paper the figure is of.
+            #[arg(value_enum)]
+            family: FamilyKind,
+            /// The figure's number (fig3 or 3), or all.
+            figure: String,
+            /// A scenario file of that family the figure's runs start from (the settings the figure does not fix).
+            #[arg(long)]
+            base: Option<PathBuf>,
+            /// Seeds per bar or point: N, or auto (multi_cluster and data_grid: 5, then 10, 20 and 30 while a
+            /// finding is not resolved; desktop_grid: the paper's rule, until every 95% interval is within 2.5%,
+            /// 3 to 30). Default: auto for desktop_grid, 5 otherwise.
+            #[arg(long)]
+            seeds: Option<String>,
+            /// KEY=A,B,…: run the findings under each reading of KEY (repeat for several keys; every combination
+            /// runs). `bagsim readings --family FAMILY` lists them; `all` takes every value.
+            #[arg(long, value_name = "KEY=A,B")]
+            readings: Vec<String>,
+            /// Plan the figures' runs as a study in N shards (STEM.manifest.json) instead of running them; run the
+            /// shards with `bagsim sweep --manifest` or on Slurm (`bagsim slurm`), then `bagsim merge` writes what
+            /// this command writes.
+            #[arg(long, value_name = "N")]
+            plan: Option<usize>,
+            /// Output file stem.
+            #[arg(long, default_value = "figure")]
+            out: PathBuf,
+            /// Worker threads (default: all cores).
+            #[arg(long)]
+            jobs: Option<usize>,
+        },
         /// Re-run a data-grid figure of [Liu10] §IV (4–9, or all) on the bundled HPC2N log: every scheme under each
         /// setting of the figure, --seeds seeds of the data and bandwidth draws, 95% intervals, and the paper's
         /// findings with verdicts; writes STEM-figN.csv and STEM-figN.md.
@@ -346,6 +389,7 @@ mod cli {
     fn check_outputs(cmd: &Command) -> Result<(), String> {
         let stems: Vec<(&str, &PathBuf)> = match cmd {
             Command::DdFigure { out, .. }
+            | Command::Figure { out, .. }
             | Command::DgFigure { out, .. }
             | Command::Sweep { out, manifest: None, .. }
             | Command::Reproduce { out, .. } => vec![("--out", out)],
@@ -368,11 +412,11 @@ mod cli {
     }
 
     /// A scenario file of `family`: a figure command never runs its own defaults in place of a file it was given.
-    fn of_family(path: &std::path::Path, family: Family, command: &str) -> Result<Scenario, String> {
+    fn of_family(path: &std::path::Path, family: Family, option: &str, command: &str) -> Result<Scenario, String> {
         let s = load(path)?;
         if s.family != family {
             return Err(format!(
-                "--scenario {}: a {} scenario; {command} runs {} scenarios (\"family\": \"{}\")",
+                "{option} {}: a {} scenario; {command} runs {} scenarios (\"family\": \"{}\")",
                 path.display(),
                 s.family.name(),
                 family.name(),
@@ -382,55 +426,53 @@ mod cli {
         Ok(s)
     }
 
+    fn family_of(kind: FamilyKind) -> Family {
+        match kind {
+            FamilyKind::MultiCluster => Family::MultiCluster,
+            FamilyKind::DesktopGrid => Family::DesktopGrid,
+            FamilyKind::DataGrid => Family::DataGrid,
+        }
+    }
+
     fn execute(cmd: Command) -> Result<(), String> {
         check_outputs(&cmd)?;
         match cmd {
-            Command::DdFigure { figure, scenario, seeds, readings, out, jobs, plan } => {
+            Command::Figure { family, figure: which, base, seeds, readings, plan, out, jobs } => {
+                let family = family_of(family);
+                let base = base.map(|p| of_family(&p, family, "--base", "figure")).transpose()?;
+                let seeds = seeds.unwrap_or_else(|| figure::default_seeds(family).to_string());
+                let jobs = bagsim::parallel::threads(jobs);
+                let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
+                figure::figure(family, base.as_ref(), &seeds, &r)
+            }
+            Command::DdFigure { figure: which, scenario, seeds, readings, out, jobs, plan } => {
                 let base = match scenario {
-                    Some(p) => of_family(&p, Family::DataGrid, "dd-figure")?.data_grid.unwrap_or_default(),
+                    Some(p) => {
+                        of_family(&p, Family::DataGrid, "--scenario", "dd-figure")?.data_grid.unwrap_or_default()
+                    }
                     None => Default::default(),
                 };
                 if !(2..=100).contains(&seeds) {
                     return Err(format!("--seeds {seeds}: allowed 2–100"));
                 }
-                if let Some(shards) = plan {
-                    let m = data_grid::plan_study(&figure, &base, &readings, seeds, shards)?;
-                    return study::write_manifest(&m, &out);
-                }
                 let jobs = bagsim::parallel::threads(jobs);
-                if readings.is_empty() {
-                    data_grid::figure(&figure, &base, seeds, &out, jobs)
-                } else {
-                    data_grid::figure_readings(&figure, &base, &readings, seeds, &out, jobs)
-                }
+                let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
+                figure::data_grid(&base, bagsim::readings::Seeds::Fixed(seeds as u32), &r)
             }
-            Command::DgFigure { figure, scenario, max_seeds, min_seeds, bots, readings, out, jobs, plan } => {
+            Command::DgFigure { figure: which, scenario, max_seeds, min_seeds, bots, readings, out, jobs, plan } => {
                 let mut base = match scenario {
-                    Some(p) => of_family(&p, Family::DesktopGrid, "dg-figure")?.desktop_grid.unwrap_or_default(),
+                    Some(p) => {
+                        of_family(&p, Family::DesktopGrid, "--scenario", "dg-figure")?.desktop_grid.unwrap_or_default()
+                    }
                     None => Default::default(),
                 };
                 if let Some(b) = bots {
                     base.bots = b;
                 }
-                if !(1..=1000).contains(&max_seeds) || min_seeds > max_seeds {
-                    return Err(format!(
-                        "--max-seeds {max_seeds} / --min-seeds {min_seeds}: need 1 ≤ min ≤ max ≤ 1000"
-                    ));
-                }
-                let rule = bagsim::family::desktop_grid::figures::CiRule { min_seeds, max_seeds, rel: 0.025 };
-                if let Some(shards) = plan {
-                    let m = if readings.is_empty() {
-                        dg::figure_plan(&figure, &base, rule, shards)?
-                    } else {
-                        dg::readings_plan(&figure, &base, &readings, rule, shards)?
-                    };
-                    return study::write_manifest(&m, &out);
-                }
-                if readings.is_empty() {
-                    dg::figure(&figure, &base, rule, &out, bagsim::parallel::threads(jobs))
-                } else {
-                    dg::figure_readings(&figure, &base, &readings, rule, &out, bagsim::parallel::threads(jobs))
-                }
+                let rule = figure::dg_rule(min_seeds, max_seeds)?;
+                let jobs = bagsim::parallel::threads(jobs);
+                let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
+                figure::desktop_grid(&base, rule, &r)
             }
             Command::Scenario { doc, workload, family } => {
                 let family = match family {
@@ -461,33 +503,16 @@ mod cli {
                 }
                 Ok(())
             }
-            Command::Reproduce { figure, seeds, readings, base, out, jobs, plan } => {
+            Command::Reproduce { figure: which, seeds, readings, base, out, jobs, plan } => {
                 let seeds =
                     bagsim::readings::Seeds::parse(&seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
-                let jobs = bagsim::parallel::threads(jobs);
                 let base_scenario = match &base {
                     Some(p) => load(p)?.as_multi_cluster().map_err(|e| format!("--base {}: {e}", p.display()))?.clone(),
                     None => Default::default(),
                 };
-                if let Some(shards) = plan {
-                    let bagsim::readings::Seeds::Fixed(n) = seeds else {
-                        return Err("--plan needs a fixed number of seeds: --seeds auto decides each round of seeds \
-                                    from the verdicts of the last"
-                            .into());
-                    };
-                    let m = if !readings.is_empty() {
-                        mc::readings_plan(&figure, &base_scenario, &readings, n, shards)?
-                    } else {
-                        mc::reproduce_plan(&figure, &base_scenario, n, shards)?
-                    };
-                    return study::write_manifest(&m, &out);
-                }
-                if readings.is_empty() {
-                    if let bagsim::readings::Seeds::Fixed(n) = seeds {
-                        return mc::reproduce(&figure, &base_scenario, n, &out, jobs);
-                    }
-                }
-                mc::reproduce_readings(&figure, &base_scenario, &readings, seeds, &out, jobs)
+                let jobs = bagsim::parallel::threads(jobs);
+                let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
+                figure::multi_cluster(&base_scenario, seeds, &r)
             }
             Command::Lesson { id, jobs } => {
                 let Some(id) = id else {
@@ -520,11 +545,7 @@ mod cli {
                 Ok(())
             }
             Command::Readings { family } => {
-                let family = match family {
-                    FamilyKind::MultiCluster => Family::MultiCluster,
-                    FamilyKind::DesktopGrid => Family::DesktopGrid,
-                    FamilyKind::DataGrid => Family::DataGrid,
-                };
+                let family = family_of(family);
                 for r in registry::readings(family) {
                     say!("{}: {} (default {})", r.key, r.names().join(", "), r.values[0].0);
                     say!("    rests on: {}", r.rests_on);
@@ -632,357 +653,5 @@ mod cli {
                 }
             }
         }
-    }
-
-    fn thousands(n: u64) -> String {
-        bagsim::family::contract::group_digits(&n.to_string())
-    }
-
-    /// `bagsim trace`: import, extract the BoTs, fit, print; JSON with --out.
-    fn trace(
-        file: &std::path::Path,
-        format: Option<bagsim::trace::Format>,
-        rule: &bagsim::trace::bots::BotRule,
-        out: Option<&std::path::Path>,
-        with_views: bool,
-        with_candidates: bool,
-    ) -> Result<(), String> {
-        use bagsim::trace::{bots, import_path, ImportError};
-        use bagsim::workload::fit::notation;
-        use bagsim::workload::fit_workload::{candidates_table, fit_workload_with_candidates};
-        rule.validate().map_err(|e| format!("--{e}"))?;
-        let t = import_path(file, format).map_err(|e| match &e {
-            ImportError::NoJobs(r) => {
-                let mut m = format!("{}: {e}", file.display());
-                for s in r.first_skips.iter().skip(1).take(9) {
-                    m.push_str(&format!("\n  {s}"));
-                }
-                m
-            }
-            _ => format!("{}: {e}", file.display()),
-        })?;
-        let r = &t.report;
-        say!(
-            "trace {}: {}, {}, {} bytes{}",
-            file.display(),
-            r.format.name(),
-            if r.gzip { "gzip" } else { "plain text" },
-            thousands(r.input_bytes),
-            if r.gzip { format!(" ({} bytes of text)", thousands(r.text_bytes)) } else { String::new() }
-        );
-        say!(
-            "lines: {} read = {} jobs kept + {} skipped + {} comment or blank{}",
-            thousands(r.lines),
-            thousands(r.jobs),
-            thousands(r.skipped),
-            thousands(r.comments),
-            if r.extra_columns > 0 {
-                format!("; {} lines had extra columns (ignored)", thousands(r.extra_columns))
-            } else {
-                String::new()
-            }
-        );
-        say!("header fields: {}", r.header.len());
-        for (k, v) in &r.header {
-            say!("  {k}: {v}");
-        }
-        if r.skipped > 0 {
-            say!("skipped lines by reason:");
-            for (kind, n) in &r.by_reason {
-                say!("  {:<24} {:>9}", kind, thousands(*n));
-            }
-            let listed = r.first_skips.len() as u64;
-            say!("skipped lines{}:", if listed < r.skipped { format!(" (first {listed})") } else { String::new() });
-            for s in &r.first_skips {
-                say!("  {s}");
-            }
-        }
-        let e = bots::extract(&t, rule).map_err(|e| e.to_string())?;
-        let b = &e.report;
-        say!("");
-        say!("BoTs ([Minh10] §II-C): Δ = {} s from the previous job of the BoT, {}", rule.delta, rule.key.describe());
-        say!("  time of day: {}", b.time_origin.note);
-        say!("  {} jobs → {} BoTs by the Δ rule", thousands(b.jobs), thousands(b.groups));
-        say!("  jobs of several processors: {} — {}", thousands(b.parallel_jobs), b.multi_proc_note);
-        if rule.multi_proc == bots::MultiProc::Reject && b.rejected_jobs > 0 {
-            say!("  (--split-parallel turns each of them into sequential tasks)");
-        }
-        if b.raised_runtimes > 0 {
-            say!("  {} jobs ran less than 1 s: their tasks last 1 s", thousands(b.raised_runtimes));
-        }
-        say!(
-            "  workload: {} BoTs, {} tasks, {} users; arrivals {:.0} … {:.0} s ({:.1} days); largest BoT submission \
-             spread {:.0} s",
-            thousands(b.bots),
-            thousands(b.tasks),
-            thousands(b.users),
-            b.first_arrival,
-            b.last_arrival,
-            (b.last_arrival - b.first_arrival) / 86_400.0,
-            b.max_spread
-        );
-        say!("  {:<10} {:>9}", "size", "BoTs");
-        for c in &b.size_classes {
-            say!("  {:<10} {:>9}", c.class, thousands(c.bots));
-        }
-        const SHOWN_USERS: usize = 20;
-        say!("users (ranked by BoTs): {}", e.users.len());
-        say!("  {:>5} {:>12} {:>9} {:>9} {:>9}", "rank", "trace user", "BoTs", "jobs", "tasks");
-        for u in e.users.iter().take(SHOWN_USERS) {
-            say!("  {:>5} {:>12} {:>9} {:>9} {:>9}", u.id + 1, u.name, u.bots, u.jobs, u.tasks);
-        }
-        if e.users.len() > SHOWN_USERS {
-            say!("  … and {} more (all in --out)", e.users.len() - SHOWN_USERS);
-        }
-        let fit = if e.workload.bots.is_empty() {
-            Err("no BoT to fit".to_string())
-        } else {
-            fit_workload_with_candidates(&e.workload).map_err(|e| e.to_string())
-        };
-        let (fit, candidates) = match fit {
-            Ok((m, c)) => (Ok(m), Some(c)),
-            Err(e) => (Err(e), None),
-        };
-        say!("fit (Table-3-like row, [Iosup08] §3.1; runtimes in seconds):");
-        match &fit {
-            Ok(m) => {
-                say!("  {:<12} {:<28} KS D", "", "distribution");
-                say!("  {:<12} {:<28} {:.3}", "users", m.users.notation(), m.users.ks);
-                for (name, f) in [
-                    ("log2 IAT", &m.iat),
-                    ("daily cycle", &m.daily_cycle),
-                    ("log2 size", &m.size),
-                    ("log2 ART", &m.art),
-                    ("log2 RTV", &m.rtv),
-                ] {
-                    say!("  {:<12} {:<28} {:.3}", name, notation(&f.dist), f.ks);
-                }
-            }
-            Err(m) => say!("  not possible: {m}"),
-        }
-        if let (true, Some(c)) = (with_candidates, &candidates) {
-            say!("every candidate (* the row's; KS D against the data):");
-            say!("{}", candidates_table(c).trim_end());
-        }
-        let views = if with_views {
-            let v = bagsim::workload::views::views(&e.workload).map_err(|e| e.to_string())?;
-            let j = t.burstiness().map_err(|e| e.to_string())?;
-            say!("");
-            print_views(&v, Some(&j));
-            let mut json = serde_json::to_value(&v).expect("serializable");
-            json["trace_jobs"] = serde_json::to_value(&j).expect("serializable");
-            Some(json)
-        } else {
-            None
-        };
-        if let Some(out) = out {
-            let skipped = serde_json::json!({
-                "total": r.skipped,
-                "by_reason": r.by_reason,
-                "first": r.first_skips.iter().map(|s| {
-                    let mut v = serde_json::to_value(s).expect("serializable");
-                    v["message"] = s.to_string().into();
-                    v
-                }).collect::<Vec<_>>(),
-            });
-            let jobs = serde_json::json!({
-                "file": file.display().to_string(),
-                "format": r.format,
-                "gzip": r.gzip,
-                "input_bytes": r.input_bytes,
-                "text_bytes": r.text_bytes,
-                "lines": r.lines,
-                "comments": r.comments,
-                "kept": r.jobs,
-                "skipped": r.skipped,
-                "extra_columns": r.extra_columns,
-                "header": r.header.iter().map(|(k, v)| serde_json::json!({ "key": k, "value": v })).collect::<Vec<_>>(),
-            });
-            let fit = match &fit {
-                Ok(m) => {
-                    let mut v = serde_json::to_value(m).expect("serializable");
-                    v["row"] = serde_json::json!({
-                        "users": m.users.notation(),
-                        "iat": notation(&m.iat.dist),
-                        "daily_cycle": notation(&m.daily_cycle.dist),
-                        "size": notation(&m.size.dist),
-                        "art": notation(&m.art.dist),
-                        "rtv": notation(&m.rtv.dist),
-                    });
-                    v
-                }
-                Err(m) => serde_json::json!({ "error": m }),
-            };
-            let mut doc =
-                serde_json::json!({ "jobs": jobs, "skipped": skipped, "bots": b, "users": e.users, "fit": fit });
-            if let Some(v) = views {
-                doc["views"] = v;
-            }
-            if let Some(c) = &candidates {
-                doc["candidates"] = serde_json::to_value(c).expect("serializable");
-            }
-            let text = serde_json::to_string_pretty(&doc).expect("serializable");
-            std::fs::write(out, text).map_err(|err| format!("{}: {err}", out.display()))?;
-            say!("report written to {}", out.display());
-        }
-        Ok(())
-    }
-
-    /// A day and time of day from seconds after time 0: "day 3 06:30".
-    fn day_time(t: f64) -> String {
-        let (day, s) = ((t / 86_400.0).floor(), t.rem_euclid(86_400.0));
-        format!("day {day:.0} {:02}:{:02}", (s / 3_600.0) as u32, ((s % 3_600.0) / 60.0) as u32)
-    }
-
-    /// A duration as the largest unit that divides it: "15 min", "6 h", "2 days".
-    fn duration(s: f64) -> String {
-        if s >= 86_400.0 && s % 86_400.0 == 0.0 {
-            let d = s / 86_400.0;
-            format!("{d:.0} day{}", if d == 1.0 { "" } else { "s" })
-        } else if s >= 3_600.0 && s % 3_600.0 == 0.0 {
-            format!("{:.0} h", s / 3_600.0)
-        } else if s % 60.0 == 0.0 {
-            format!("{:.0} min", s / 60.0)
-        } else {
-            format!("{s} s")
-        }
-    }
-
-    /// One character per value, ▁ (least) … █ (most), blank for zero.
-    fn sparkline(values: &[u64]) -> String {
-        const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-        let max = values.iter().copied().max().unwrap_or(0).max(1);
-        values.iter().map(|&v| if v == 0 { ' ' } else { BARS[((v - 1) * 8 / max) as usize] }).collect()
-    }
-
-    /// The readable summary of `--views`; `jobs`: a trace's own jobs.
-    fn print_views(
-        v: &bagsim::workload::views::WorkloadViews,
-        jobs: Option<&bagsim::workload::burstiness::JobsBurstiness>,
-    ) {
-        use bagsim::workload::burstiness::scale_label;
-        let ne = |x: Option<f64>| x.map_or("—".to_string(), |x| format!("{x:.3}"));
-        say!(
-            "views (docs/workload-views.md): {} BoTs, {} tasks, last arrival {} (day 0 starts at time 0)",
-            thousands(v.bots),
-            thousands(v.tasks),
-            day_time(v.last_arrival)
-        );
-        say!("  burstiness: normalized entropy, [Minh10] Eq. 4 (1 = none, 0 = extreme; — = undefined, N = 1);");
-        say!("  Poisson: the value expected of as many arrivals from a homogeneous Poisson process");
-        let row = |name: &str, cells: Vec<String>| {
-            say!("    {:<14}{}", name, cells.iter().map(|c| format!("{c:>9}")).collect::<String>());
-        };
-        row("T", v.burstiness.iter().map(|b| scale_label(b.interval)).collect());
-        row("N intervals", v.burstiness.iter().map(|b| b.tasks.intervals.to_string()).collect());
-        row("tasks", v.burstiness.iter().map(|b| ne(b.tasks.entropy)).collect());
-        row("  Poisson", v.burstiness.iter().map(|b| ne(b.tasks.poisson)).collect());
-        row("BoTs", v.burstiness.iter().map(|b| ne(b.bots.entropy)).collect());
-        row("  Poisson", v.burstiness.iter().map(|b| ne(b.bots.poisson)).collect());
-        if let Some(j) = jobs {
-            row("trace jobs", j.temporal.iter().map(|t| ne(t.entropy)).collect());
-            row("  Poisson", j.temporal.iter().map(|t| ne(t.poisson)).collect());
-        }
-        let spatial = |s: &bagsim::workload::burstiness::Spatial| match s.entropy {
-            Some(x) => format!("{x:.3} (N = {} processors, {} widths used)", s.max_processors, s.widths),
-            None if s.max_processors == 0 => "— (no job)".to_string(),
-            None => format!("— (N = {}: every job on one processor)", s.max_processors),
-        };
-        say!("  spatial burstiness: tasks {}", spatial(&v.spatial));
-        if let Some(j) = jobs {
-            say!("  spatial burstiness: trace jobs {}", spatial(&j.spatial));
-        }
-        let a = &v.arrivals;
-        if let Some((k, &n)) = a.tasks.iter().enumerate().max_by_key(|&(k, &n)| (n, std::cmp::Reverse(k))) {
-            say!(
-                "  arrivals: {} bins of {}; busiest: {} tasks ({} BoTs) from {}",
-                a.tasks.len(),
-                duration(a.width),
-                thousands(n),
-                thousands(a.bots[k]),
-                day_time(k as f64 * a.width)
-            );
-            say!("    tasks |{}|", sparkline(&a.tasks));
-        }
-        say!("  tasks per 30-min slot of the day, 00:00 … 24:00: |{}|", sparkline(&v.daily.tasks));
-        say!("  BoTs per 30-min slot of the day, 00:00 … 24:00:  |{}|", sparkline(&v.daily.bots));
-        let sizes: Vec<String> = v
-            .sizes
-            .iter()
-            .map(|b| {
-                if b.low == b.high {
-                    format!("{}: {}", b.low, b.bots)
-                } else {
-                    format!("{}–{}: {}", b.low, b.high, b.bots)
-                }
-            })
-            .collect();
-        say!("  BoT sizes (log2 bins): {}", sizes.join(", "));
-        if !v.runtime_cdf.is_empty() {
-            let q = |f: f64| v.runtime_cdf.iter().find(|p| p.fraction >= f - 1e-12).map_or(f64::NAN, |p| p.runtime);
-            say!(
-                "  task runtime [s]: min {:.0}, p10 {:.0}, p25 {:.0}, p50 {:.0}, p75 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0}",
-                v.runtime_cdf[0].runtime,
-                q(0.1),
-                q(0.25),
-                q(0.5),
-                q(0.75),
-                q(0.9),
-                q(0.99),
-                q(1.0)
-            );
-        }
-        let u = &v.users;
-        let top: Vec<String> = u
-            .ranks
-            .iter()
-            .take(5)
-            .map(|r| match r.zipf {
-                Some(z) => format!("{:.1}% ({:.1}%)", 100.0 * r.share, 100.0 * z),
-                None => format!("{:.1}%", 100.0 * r.share),
-            })
-            .collect();
-        match (&u.fit, &u.fit_error) {
-            (Some(f), _) => say!(
-                "  users: {}, fit {} (KS {:.3}); BoT share of ranks 1–{}: {} (fitted in parentheses)",
-                u.users,
-                f.notation(),
-                f.ks,
-                top.len(),
-                top.join(", ")
-            ),
-            (None, e) => say!("  users: {}; no Zipf fit: {}", u.users, e.as_deref().unwrap_or("")),
-        }
-    }
-
-    /// SWF v2.2: one line per task; BoTs are visible as equal submit times and users.
-    fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
-        let w = &p.generated.workload;
-        writeln!(o, "; Version: 2.2")?;
-        let model = match &s.multi_cluster.workload.generator {
-            Some(g) => format!("generator {}", g.name()),
-            None => format!("preset {:?}", s.multi_cluster.workload.preset),
-        };
-        writeln!(o, "; Computer: bagsim synthetic workload, {model}, seed {}", s.multi_cluster.seed)?;
-        writeln!(o, "; Note: one job per task, runtimes on the reference processor; field 15 (queue) = BoT index")?;
-        writeln!(o, "; MaxJobs: {}", w.tasks())?;
-        writeln!(o, "; MaxProcs: {}", p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>())?;
-        let target = s.multi_cluster.workload.load.map_or("none".to_string(), |l| l.to_string());
-        writeln!(o, "; TargetLoad: {target}  AchievedLoad: {:.6}", p.generated.achieved_load)?;
-        let mut job = 1u64;
-        for (b, bot) in w.bots.iter().enumerate() {
-            for r in w.bot_runtimes(b) {
-                // job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue partition prec think
-                writeln!(
-                    o,
-                    "{job} {:.0} -1 {:.0} 1 -1 -1 1 -1 -1 1 {} -1 -1 {b} -1 -1 -1",
-                    bot.arrival,
-                    r,
-                    bot.user + 1
-                )?;
-                job += 1;
-            }
-        }
-        Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! What every family's report and figures share: summaries of a sample (`Stats`), means with 95% intervals over
 //! seeds (`interval`), and how a measured finding stands to a paper's (`verdict`). Knows no family.
 
+pub mod bars_svg;
 pub mod interval;
 pub mod verdict;
 

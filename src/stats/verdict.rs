@@ -29,3 +29,36 @@ pub struct Claim {
     pub ours: String,
     pub verdict: Verdict,
 }
+
+/// A figure's findings as a Markdown panel, as every family's figure command writes it (STEM-figN.md): a heading,
+/// lines of setup (`what`, `value`), and the paper's words next to ours with the verdict.
+pub fn findings_markdown(heading: &str, setup: &[(&str, String)], claims: &[Claim]) -> String {
+    let mut out = format!("# {heading}\n\n");
+    if !setup.is_empty() {
+        out.push_str("| | |\n|---|---|\n");
+        for (what, value) in setup {
+            out.push_str(&format!("| {what} | {} |\n", value.replace('|', "/")));
+        }
+        out.push('\n');
+    }
+    out.push_str("| the paper reports | bagsim | verdict |\n|---|---|---|\n");
+    for c in claims {
+        out.push_str(&format!("| \"{}\" | {} | {} |\n", c.paper, c.ours.replace('|', "/"), c.verdict.label()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_findings_panel_keeps_its_table_whole() {
+        let c = Claim { paper: "A beats B".into(), ours: "A 1 | B 2".into(), verdict: Verdict::Agrees };
+        let md = findings_markdown("Fig. 1 — t", &[("seeds", "5".into())], &[c]);
+        assert!(md.starts_with("# Fig. 1 — t\n"), "{md}");
+        assert!(md.contains("| seeds | 5 |"), "{md}");
+        assert!(md.contains("| \"A beats B\" | A 1 / B 2 | agrees |"), "{md}");
+        assert!(md.lines().filter(|l| l.starts_with('|')).all(|l| l.matches(" | ").count() >= 1));
+    }
+}

@@ -1,15 +1,16 @@
 //! The data-grid commands of `bagsim` ([Liu10]): run summary, and the figures of §IV with their findings, under
 //! readings and as studies in shards.
 
-use bagsim::family::data_grid::figures::FigureResult;
+use bagsim::family::data_grid::figures::{FigureResult, Metric};
 use bagsim::family::data_grid::readings::READINGS;
 use bagsim::family::data_grid::study::{chosen, figure as figure_of, plan, DdRun, Plan};
 use bagsim::family::data_grid::{DataGridConfig, DataGridReport, Scheme};
 use bagsim::family::Family;
-use bagsim::readings::{combinations, flips, flips_markdown, label, parse_axis, Combination, ReadingsTable};
+use bagsim::readings::{combinations, flips, flips_markdown, label, parse_axis, Combination, ReadingsTable, Seeds};
 use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
-use bagsim::stats::{show, Stats};
+use bagsim::stats::verdict::findings_markdown;
+use bagsim::stats::{show, Claim, Stats, Verdict};
 use bagsim::study::{Manifest, Point};
 use serde_json::Value;
 use std::io::Write;
@@ -117,10 +118,9 @@ fn scenario_of(run: &DdRun) -> Scenario {
     sc
 }
 
-/// Runs a data-grid figure's runs in a thread pool: each its value of the figure's metric.
-fn run_all(p: &Plan, jobs: usize) -> Vec<Result<f64, String>> {
-    let metric = p.figure.metric;
-    bagsim::parallel::map(&p.runs, jobs, |_, (_, run)| match run_any(&scenario_of(run)) {
+/// Runs a data-grid figure's runs in a thread pool: each its value of the figure's `metric`.
+fn run_all(metric: Metric, runs: &[(usize, DdRun)], jobs: usize) -> Vec<Result<f64, String>> {
+    bagsim::parallel::map(runs, jobs, |_, (_, run)| match run_any(&scenario_of(run)) {
         Ok(AnyReport::DataGrid(r)) => Ok(metric.of(&r)),
         Ok(_) => Err("not a data-grid report".to_string()),
         Err(e) => Err(e.to_string()),
@@ -133,8 +133,49 @@ pub fn figure(which: &str, base: &DataGridConfig, seeds: u64, out: &Path, jobs: 
     for f in chosen(which)? {
         let p = plan(f.number, base, &[Vec::new()], seeds)?;
         eprintln!("Fig. {}: {} runs on {jobs} threads", f.number, p.runs.len());
-        let results = run_all(&p, jobs);
+        let results = run_all(p.figure.metric, &p.runs, jobs);
         finish_figure(&p, &results, seeds, out)?;
+    }
+    Ok(())
+}
+
+/// `bagsim figure data_grid N|all --seeds auto [--readings …]`: 5 seeds per bar, then 10, 20 and 30 while a finding
+/// of some reading is not resolved; the runs of a round are kept for the next, so each run is simulated once.
+pub fn figure_auto(
+    which: &str,
+    base: &DataGridConfig,
+    specs: &[String],
+    seeds: Seeds,
+    out: &Path,
+    jobs: usize,
+) -> Result<(), String> {
+    let combos = combos(specs)?;
+    for f in chosen(which)? {
+        let start = std::time::Instant::now();
+        let mut done: std::collections::HashMap<String, Result<f64, String>> = Default::default();
+        let key = |k: usize, r: &DdRun| format!("{k} {} {} {}", r.group, r.scheme, r.seed);
+        let mut n = seeds.first();
+        loop {
+            let p = plan(f.number, base, &combos, u64::from(n))?;
+            let todo: Vec<(usize, DdRun)> =
+                p.runs.iter().filter(|(k, r)| !done.contains_key(&key(*k, r))).cloned().collect();
+            eprintln!("Fig. {}: {} seeds per bar, {} new runs on {jobs} threads", f.number, n, todo.len());
+            let fresh = run_all(f.metric, &todo, jobs);
+            for ((k, r), v) in todo.iter().zip(fresh) {
+                done.insert(key(*k, r), v);
+            }
+            let results: Vec<Result<f64, String>> = p.runs.iter().map(|(k, r)| done[&key(*k, r)].clone()).collect();
+            let table = p.table(&results);
+            let open = table.rows.iter().any(|r| r.claims.iter().any(|c| c.verdict == Verdict::Unresolved));
+            match seeds.next(n).filter(|_| open) {
+                Some(more) => n = more,
+                None if specs.is_empty() => break finish_figure(&p, &results, u64::from(n), out)?,
+                None => {
+                    let elapsed = Some(start.elapsed().as_secs_f64());
+                    break finish_readings(f.number, &table, combos.len(), out, elapsed)?;
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -163,9 +204,18 @@ fn finish_figure(p: &Plan, results: &[Result<f64, String>], seeds: u64, out: &Pa
         say!("  ours:  {ours}");
         say!("  → {}", verdict.label());
     }
-    let md = format!("{}-fig{}.md", out.display(), f.number);
-    std::fs::write(&md, p.table(results).markdown()).map_err(|e| format!("{md}: {e}"))?;
-    say!("  wrote {md}");
+    let stem = format!("{}-fig{}", out.display(), f.number);
+    let (svg, md) = (format!("{stem}.svg"), format!("{stem}.md"));
+    std::fs::write(&svg, r.chart().svg()).map_err(|e| format!("{svg}: {e}"))?;
+    let claims: Vec<Claim> =
+        r.claims().into_iter().map(|(paper, ours, verdict)| Claim { paper, ours, verdict }).collect();
+    let setup = [
+        ("[Liu10]", format!("§IV, {}; {}", f.caption, f.metric.title())),
+        ("ours", format!("the bundled HPC2N log (the paper used CTC), {seeds} seeds of the data and bandwidth draws")),
+    ];
+    let heading = format!("Fig. {} — {}", f.number, f.caption);
+    std::fs::write(&md, findings_markdown(&heading, &setup, &claims)).map_err(|e| format!("{md}: {e}"))?;
+    say!("  wrote {svg} and {md}");
     Ok(())
 }
 
@@ -189,7 +239,7 @@ pub fn figure_readings(
         let start = std::time::Instant::now();
         let p = plan(f.number, base, &combos, seeds)?;
         eprintln!("Fig. {}: {} runs under {} reading(s) on {jobs} threads", f.number, p.runs.len(), combos.len());
-        let table = p.table(&run_all(&p, jobs));
+        let table = p.table(&run_all(p.figure.metric, &p.runs, jobs));
         finish_readings(f.number, &table, combos.len(), out, Some(start.elapsed().as_secs_f64()))?;
     }
     Ok(())

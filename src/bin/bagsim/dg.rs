@@ -2,6 +2,7 @@
 //! with the paper's confidence rule.
 
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
+use bagsim::family::desktop_grid::figure_svg::figure_svg;
 use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule, FigurePreset};
 use bagsim::family::desktop_grid::readings::READINGS;
 use bagsim::family::desktop_grid::study::study;
@@ -9,6 +10,7 @@ use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
 use bagsim::family::Family;
 use bagsim::readings::{combinations, parse_axis, record, replay, Combination, ReadingsTable};
 use bagsim::readings::{flips, flips_markdown};
+use bagsim::stats::verdict::findings_markdown;
 use bagsim::stats::{show, Stats};
 use bagsim::study::{Manifest, Point};
 use serde_json::Value;
@@ -203,13 +205,31 @@ fn finish_figure(f: &FigurePreset, bars: &[Bar], rule: CiRule, out: &Path, elaps
             rule.rel * 100.0
         );
     }
-    for c in bagsim::family::desktop_grid::claims::claims(f, bars) {
+    let found = bagsim::family::desktop_grid::claims::claims(f, bars);
+    for c in &found {
         say!("  paper:   {}", c.paper);
         say!("  bagsim:  {}  [{}]", c.ours, c.verdict.label());
     }
-    let path = format!("{}-fig{}.csv", out.display(), f.number);
-    std::fs::write(&path, bars_csv(bars)).map_err(|e| format!("{path}: {e}"))?;
-    say!("  wrote {path}");
+    let stem = format!("{}-fig{}", out.display(), f.number);
+    let (csv, svg, md) = (format!("{stem}.csv"), format!("{stem}.svg"), format!("{stem}.md"));
+    std::fs::write(&csv, bars_csv(bars)).map_err(|e| format!("{csv}: {e}"))?;
+    std::fs::write(&svg, figure_svg(f, bars)).map_err(|e| format!("{svg}: {e}"))?;
+    let seeds: Vec<usize> = bars.iter().map(|b| b.seeds).collect();
+    let setup = [
+        ("[Anglano09]", format!("§IV-C, {}", f.title)),
+        ("seeds per bar", {
+            let (lo, hi) = (seeds.iter().min().unwrap_or(&0), seeds.iter().max().unwrap_or(&0));
+            let range = if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") };
+            let rel = rule.rel * 100.0;
+            format!(
+                "{range} (until the 95% intervals are within {rel}% of the mean, {} to {} seeds)",
+                rule.min_seeds, rule.max_seeds
+            )
+        }),
+    ];
+    let heading = format!("Fig. {} — {}", f.number, f.title);
+    std::fs::write(&md, findings_markdown(&heading, &setup, &found)).map_err(|e| format!("{md}: {e}"))?;
+    say!("  wrote {csv}, {svg} and {md}");
     Ok(())
 }
 

@@ -5,6 +5,7 @@
 
 use super::config::{DataGridConfig, Estimates, Scheme};
 use super::DataGridReport;
+use crate::stats::bars_svg::{Bars, Cell};
 use crate::stats::{Interval, Verdict};
 
 /// What a figure plots.
@@ -190,14 +191,15 @@ impl<'a> FigureResult<'a> {
 
     /// The CSV: group, scheme, mean, half-width, seeds.
     pub fn csv(&self, values: &[[Vec<f64>; 3]]) -> String {
-        let mut out = format!("figure,group,scheme,mean,half_width_95,seeds,values ({})\n", self.figure.metric.title());
+        let values_title = crate::stats::csv_field(&format!("values ({})", self.figure.metric.title()));
+        let mut out = format!("figure,group,scheme,mean,half_width_95,seeds,{values_title}\n");
         for (g, bars) in self.bars.iter().enumerate() {
             for (s, i) in bars.iter().enumerate() {
                 let v: Vec<String> = values[g][s].iter().map(f64::to_string).collect();
                 out.push_str(&format!(
                     "{},{},{},{},{},{},{}\n",
                     self.figure.number,
-                    self.figure.groups[g].0,
+                    crate::stats::csv_field(self.figure.groups[g].0),
                     Scheme::ALL[s].name(),
                     i.mean,
                     i.half_width,
@@ -207,6 +209,25 @@ impl<'a> FigureResult<'a> {
             }
         }
         out
+    }
+
+    /// The figure as a bar chart: a group per setting, a bar per scheme, in the metric's unit.
+    pub fn chart(&self) -> Bars {
+        let f = self.figure;
+        let cells = self
+            .bars
+            .iter()
+            .flat_map(|g| {
+                g.iter().map(|i| Cell::Value { mean: i.mean, half_width: i.half_width, note: format!("{} seeds", i.n) })
+            })
+            .collect();
+        Bars {
+            title: format!("Fig. {} — {}", f.number, f.metric.title()),
+            unit: String::new(),
+            groups: f.groups.iter().map(|g| g.0.to_string()).collect(),
+            series: Scheme::ALL.iter().map(|s| s.name().to_string()).collect(),
+            cells,
+        }
     }
 
     /// The paper's findings next to ours, with verdicts.

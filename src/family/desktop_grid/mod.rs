@@ -6,6 +6,7 @@ pub mod availability;
 pub mod bot_selection;
 pub mod claims;
 pub mod config;
+pub mod figure_svg;
 pub mod figures;
 pub mod machines;
 pub mod metrics;

@@ -5,7 +5,8 @@
 
 use crate::family::desktop_grid::bot_selection::BotSelection;
 use crate::family::desktop_grid::claims::claims;
-use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
+use crate::family::desktop_grid::figure_svg::{chart, INDICES};
+use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule};
 use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::badge;
@@ -17,138 +18,6 @@ use std::rc::Rc;
 thread_local! {
     /// The workers computing the figure shown; dropping the pool ends them.
     static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
-}
-
-/// An index a figure can show: name, title, value of a bar (mean, half-width), unit factor, unit, and whether a
-/// saturated bar's value is unbounded (turnaround and waiting; the execution makespan of the finished BoTs and the
-/// RWT stay numbers).
-type Index = (&'static str, &'static str, fn(&Bar) -> (f64, f64), f64, &'static str, bool);
-
-const INDICES: [Index; 4] = [
-    ("tt", "Turnaround time (TT)", |b| b.turnaround, 1.0 / 3600.0, "h", true),
-    ("ms", "Execution makespan", |b| b.makespan, 1.0 / 3600.0, "h", false),
-    ("wt", "Waiting time (WT)", |b| b.waiting, 1.0 / 3600.0, "h", true),
-    ("rwt", "Relative wasted time (RWT)", |b| b.rwt, 100.0, "%", false),
-];
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
-/// The figure as SVG: one group of bars per mix, one bar per policy, the 95% half-width as a whisker, "unbounded"
-/// written on saturated bars and a bar not yet computed left empty.
-fn figure_svg(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usize) -> String {
-    let (_, title, pick, scale, unit, can_be_unbounded) = INDICES[index];
-    let unbounded = |b: &Bar| can_be_unbounded && b.unbounded;
-    let (w, h, left, top, bottom) = (760.0, 340.0, 60.0, 40.0, 60.0);
-    let plot_h = h - top - bottom;
-    let value = |b: &Bar| {
-        let (m, hw) = pick(b);
-        (m * scale, if hw.is_finite() { hw * scale } else { 0.0 })
-    };
-    let y_max = bars
-        .iter()
-        .flatten()
-        .flatten()
-        .filter(|b| !unbounded(b))
-        .map(|b| {
-            let (m, hw) = value(b);
-            m + hw
-        })
-        .filter(|v| v.is_finite())
-        .fold(0.0, f64::max);
-    let y_max = if y_max > 0.0 { y_max * 1.1 } else { 1.0 };
-    let y = |v: f64| top + plot_h * (1.0 - (v / y_max).clamp(0.0, 1.0));
-    let group_w = (w - left - 10.0) / 4.0;
-    let bar_w = group_w / 6.0;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" \
-         aria-label=\"Fig. {}: {} per mix and BoT selection policy\" font-family=\"sans-serif\" font-size=\"12\">\
-         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\
-         <text x=\"{left}\" y=\"18\" font-size=\"14\">Fig. {} — {} [{unit}]</text>",
-        f.number,
-        esc(title),
-        f.number,
-        esc(title)
-    );
-    for k in 0..=4 {
-        let v = y_max * f64::from(k) / 4.0;
-        let yy = y(v);
-        s.push_str(&format!(
-            "<line x1=\"{left}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/>\
-             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            w - 10.0,
-            left - 4.0,
-            yy + 4.0,
-            if v >= 100.0 { format!("{v:.0}") } else { format!("{v:.2}") }
-        ));
-    }
-    for (g, mix) in f.mixes.iter().enumerate() {
-        let gx = left + group_w * g as f64;
-        for (p, _) in BotSelection::ALL.iter().enumerate() {
-            let x = gx + bar_w * (p as f64 + 0.5);
-            let colour = crate::ui::charts::PALETTE[p % crate::ui::charts::PALETTE.len()];
-            let fill = format!("rgb({},{},{})", colour.0, colour.1, colour.2);
-            match bars.get(g * 5 + p).and_then(Option::as_ref) {
-                Some(Ok(b)) if unbounded(b) => s.push_str(&format!(
-                    "<rect x=\"{x:.1}\" y=\"{top}\" width=\"{:.1}\" height=\"{plot_h}\" fill=\"none\" stroke=\"{fill}\" \
-                     stroke-dasharray=\"4 3\"/><text transform=\"translate({:.1},{:.1}) rotate(-90)\" \
-                     font-size=\"11\">unbounded</text>",
-                    bar_w * 0.9,
-                    x + bar_w * 0.6,
-                    top + plot_h - 6.0
-                )),
-                Some(Ok(b)) => {
-                    let (m, hw) = value(b);
-                    let (y0, y1) = (y(m), y(0.0));
-                    s.push_str(&format!(
-                        "<rect x=\"{x:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{fill}\">\
-                         <title>{} {}: {m:.3} ± {hw:.3} {unit} ({} seeds{})</title></rect>",
-                        bar_w * 0.9,
-                        (y1 - y0).max(0.0),
-                        mix.label(),
-                        b.policy.label(),
-                        b.seeds,
-                        if b.cap_hit { ", seed cap reached" } else { "" }
-                    ));
-                    let cx = x + bar_w * 0.45;
-                    s.push_str(&format!(
-                        "<line x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"black\"/>",
-                        y(m - hw),
-                        y(m + hw)
-                    ));
-                }
-                Some(Err(_)) => s.push_str(&format!(
-                    "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"11\">failed</text>",
-                    top + plot_h - 4.0
-                )),
-                None => {}
-            }
-        }
-        s.push_str(&format!(
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            gx + group_w / 2.0,
-            h - bottom + 18.0,
-            mix.label()
-        ));
-    }
-    for (p, policy) in BotSelection::ALL.iter().enumerate() {
-        let colour = crate::ui::charts::PALETTE[p % crate::ui::charts::PALETTE.len()];
-        let lx = left + 130.0 * p as f64;
-        s.push_str(&format!(
-            "<rect x=\"{lx}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"rgb({},{},{})\"/>\
-             <text x=\"{}\" y=\"{}\">{}</text>",
-            h - 22.0,
-            colour.0,
-            colour.1,
-            colour.2,
-            lx + 16.0,
-            h - 12.0,
-            policy.label()
-        ));
-    }
-    s.push_str("</svg>");
-    s
 }
 
 /// The "Paper figures" panel of the desktop-grid family.
@@ -213,7 +82,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
     let svg = move || {
         let n = shown_figure.get()?;
         let f = figures().into_iter().find(|f| f.number == n)?;
-        Some(bars.with(|b| figure_svg(&f, b, index.get())))
+        Some(bars.with(|b| chart(&f, b, index.get()).svg()))
     };
     let csv_rows = move || {
         bars.with(|b| {

@@ -1,0 +1,142 @@
+//! `bagsim figure FAMILY ID|all`: one figure command for every family, with the same options (`--base`, `--seeds
+//! N|auto`, `--readings`, `--plan`, `--out`, `--jobs`) and the same kinds of output (the figure's CSV, its findings
+//! as Markdown, printed verdicts; under readings the readings table and which reading flips each finding; with
+//! `--plan` a study in shards that `bagsim merge` turns into the same files). The older commands `reproduce`,
+//! `dg-figure` and `dd-figure` stay, with their own options, as aliases of it.
+
+use super::{data_grid, dg, mc, study};
+use bagsim::family::data_grid::DataGridConfig;
+use bagsim::family::desktop_grid::figures::CiRule;
+use bagsim::family::desktop_grid::DesktopGridConfig;
+use bagsim::family::multi_cluster::config::McScenario;
+use bagsim::family::Family;
+use bagsim::readings::Seeds;
+use bagsim::scenario::Scenario;
+use std::path::Path;
+
+/// What every family's figure command takes.
+pub struct Request<'a> {
+    /// `fig3`, `4`, `all`, …
+    pub figure: &'a str,
+    /// `KEY=A,B` specs; empty: the defaults only.
+    pub readings: &'a [String],
+    /// Shards of a study to plan instead of running.
+    pub plan: Option<usize>,
+    pub out: &'a Path,
+    pub jobs: usize,
+}
+
+/// The confidence rule of the desktop-grid figures ([Anglano09] §IV-C): seeds until every interval is within 2.5%
+/// of its mean, from `min` to `max` seeds per bar.
+fn rule(min_seeds: usize, max_seeds: usize) -> CiRule {
+    CiRule { min_seeds, max_seeds, rel: 0.025 }
+}
+
+/// The seeds a family's figure takes when `--seeds` is not given.
+pub fn default_seeds(family: Family) -> &'static str {
+    match family {
+        Family::DesktopGrid => "auto",
+        Family::MultiCluster | Family::DataGrid => "5",
+    }
+}
+
+/// `bagsim figure FAMILY …`: `base` is the scenario file's content (checked to be of `family`), `seeds` `N` or
+/// `auto`.
+pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request) -> Result<(), String> {
+    match family {
+        Family::MultiCluster => {
+            let seeds = Seeds::parse(seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
+            let base = base.map(|s| s.multi_cluster.clone()).unwrap_or_default();
+            multi_cluster(&base, seeds, r)
+        }
+        Family::DesktopGrid => {
+            let rule = if seeds.eq_ignore_ascii_case("auto") {
+                rule(3, 30)
+            } else {
+                match seeds.parse::<usize>() {
+                    Ok(n) if (2..=1000).contains(&n) => rule(n, n),
+                    _ => {
+                        return Err(format!("--seeds {seeds:?}: allowed 2–1000, or auto (3 to 30 by the paper's rule)"))
+                    }
+                }
+            };
+            let base = base.and_then(|s| s.desktop_grid.clone()).unwrap_or_default();
+            desktop_grid(&base, rule, r)
+        }
+        Family::DataGrid => {
+            let seeds = Seeds::parse(seeds, 5)?;
+            if seeds == Seeds::Fixed(1) {
+                return Err("--seeds 1: a bar's interval needs at least 2 seeds".into());
+            }
+            let base = base.and_then(|s| s.data_grid.clone()).unwrap_or_default();
+            data_grid(&base, seeds, r)
+        }
+    }
+}
+
+/// The figures of [Iosup08] §5 (`bagsim reproduce`).
+pub fn multi_cluster(base: &McScenario, seeds: Seeds, r: &Request) -> Result<(), String> {
+    if let Some(shards) = r.plan {
+        let n = fixed(seeds)?;
+        let m = if r.readings.is_empty() {
+            mc::reproduce_plan(r.figure, base, n, shards)?
+        } else {
+            mc::readings_plan(r.figure, base, r.readings, n, shards)?
+        };
+        return study::write_manifest(&m, r.out);
+    }
+    match seeds {
+        Seeds::Fixed(n) if r.readings.is_empty() => mc::reproduce(r.figure, base, n, r.out, r.jobs),
+        _ => mc::reproduce_readings(r.figure, base, r.readings, seeds, r.out, r.jobs),
+    }
+}
+
+/// The figures of [Anglano09] §IV-C (`bagsim dg-figure`).
+pub fn desktop_grid(base: &DesktopGridConfig, rule: CiRule, r: &Request) -> Result<(), String> {
+    if let Some(shards) = r.plan {
+        let m = if r.readings.is_empty() {
+            dg::figure_plan(r.figure, base, rule, shards)?
+        } else {
+            dg::readings_plan(r.figure, base, r.readings, rule, shards)?
+        };
+        return study::write_manifest(&m, r.out);
+    }
+    if r.readings.is_empty() {
+        dg::figure(r.figure, base, rule, r.out, r.jobs)
+    } else {
+        dg::figure_readings(r.figure, base, r.readings, rule, r.out, r.jobs)
+    }
+}
+
+/// The figures of [Liu10] §IV (`bagsim dd-figure`).
+pub fn data_grid(base: &DataGridConfig, seeds: Seeds, r: &Request) -> Result<(), String> {
+    if let Some(shards) = r.plan {
+        let m = data_grid::plan_study(r.figure, base, r.readings, u64::from(fixed(seeds)?), shards)?;
+        return study::write_manifest(&m, r.out);
+    }
+    match seeds {
+        Seeds::Fixed(n) if r.readings.is_empty() => data_grid::figure(r.figure, base, u64::from(n), r.out, r.jobs),
+        Seeds::Fixed(n) => data_grid::figure_readings(r.figure, base, r.readings, u64::from(n), r.out, r.jobs),
+        Seeds::Auto { .. } => data_grid::figure_auto(r.figure, base, r.readings, seeds, r.out, r.jobs),
+    }
+}
+
+/// A study's seeds are fixed when it is planned.
+fn fixed(seeds: Seeds) -> Result<u32, String> {
+    match seeds {
+        Seeds::Fixed(n) => Ok(n),
+        Seeds::Auto { .. } => {
+            Err("--plan needs a fixed number of seeds: --seeds auto decides each round of seeds from the verdicts of \
+                 the last"
+                .into())
+        }
+    }
+}
+
+/// The desktop-grid rule of `dg-figure`'s own options.
+pub fn dg_rule(min_seeds: usize, max_seeds: usize) -> Result<CiRule, String> {
+    if !(1..=1000).contains(&max_seeds) || min_seeds > max_seeds {
+        return Err(format!("--max-seeds {max_seeds} / --min-seeds {min_seeds}: need 1 ≤ min ≤ max ≤ 1000"));
+    }
+    Ok(rule(min_seeds, max_seeds))
+}

@@ -1,0 +1,55 @@
+//! A desktop-grid figure of [Anglano09] §IV-C as SVG: one group of bars per mix, one bar per BoT selection policy,
+//! for one of the four indices (TT, execution makespan, WT, RWT); "unbounded" on a saturated bar whose index grows
+//! with the run (TT and WT). The page draws it for the index chosen; `bagsim figure desktop_grid` writes the four
+//! one under the other.
+
+use super::bot_selection::BotSelection;
+use super::figures::{Bar, FigurePreset};
+use crate::stats::bars_svg::{stack, Bars, Cell};
+
+/// An index a figure can show: name, title, value of a bar (mean, half-width), unit factor, unit, and whether a
+/// saturated bar's value is unbounded (turnaround and waiting; the execution makespan of the finished BoTs and the
+/// RWT stay numbers).
+pub type Index = (&'static str, &'static str, fn(&Bar) -> (f64, f64), f64, &'static str, bool);
+
+pub const INDICES: [Index; 4] = [
+    ("tt", "Turnaround time (TT)", |b| b.turnaround, 1.0 / 3600.0, "h", true),
+    ("ms", "Execution makespan", |b| b.makespan, 1.0 / 3600.0, "h", false),
+    ("wt", "Waiting time (WT)", |b| b.waiting, 1.0 / 3600.0, "h", true),
+    ("rwt", "Relative wasted time (RWT)", |b| b.rwt, 100.0, "%", false),
+];
+
+/// The chart of index `index`: `bars[mix * 5 + policy]`, `None` for a bar not computed yet.
+pub fn chart(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usize) -> Bars {
+    let (_, title, pick, scale, unit, can_be_unbounded) = INDICES[index];
+    let cell = |b: &Option<Result<Bar, String>>| match b {
+        None => Cell::Missing,
+        Some(Err(_)) => Cell::Failed,
+        Some(Ok(b)) if can_be_unbounded && b.unbounded => Cell::Unbounded,
+        Some(Ok(b)) => {
+            let (m, hw) = pick(b);
+            let cap = if b.cap_hit { ", seed cap reached" } else { "" };
+            Cell::Value { mean: m * scale, half_width: hw * scale, note: format!("{} seeds{cap}", b.seeds) }
+        }
+    };
+    let mut cells: Vec<Cell> = bars.iter().map(cell).collect();
+    cells.resize(f.mixes.len() * BotSelection::ALL.len(), Cell::Missing);
+    Bars {
+        title: format!("Fig. {} — {}", f.number, title),
+        unit: unit.to_string(),
+        groups: f.mixes.iter().map(|m| m.label().to_string()).collect(),
+        series: BotSelection::ALL.iter().map(|p| p.label().to_string()).collect(),
+        cells,
+    }
+}
+
+/// The four indices one under the other, from a figure's bars in the order of its mixes and policies.
+pub fn figure_svg(f: &FigurePreset, bars: &[Bar]) -> String {
+    let slots: Vec<Option<Result<Bar, String>>> = f
+        .mixes
+        .iter()
+        .flat_map(|&m| BotSelection::ALL.iter().map(move |&p| (m, p)))
+        .map(|(m, p)| bars.iter().find(|b| b.mix == m && b.policy == p).cloned().map(Ok))
+        .collect();
+    stack(&(0..INDICES.len()).map(|i| chart(f, &slots, i)).collect::<Vec<_>>())
+}

@@ -1,0 +1,67 @@
+//! `bagsim figure FAMILY N`: the one figure command of every family writes the same kinds of file (CSV, SVG,
+//! Markdown findings) and equals, byte for byte, the family's older command it stands for.
+
+use super::cli_edges::{bagsim, clean, dir, text};
+use std::path::Path;
+
+fn run(d: &Path, args: &[&str]) -> String {
+    let o = bagsim(d, args);
+    clean(&format!("{args:?}"), &o);
+    assert!(o.status.success(), "{args:?}: {}", text(&o));
+    text(&o)
+}
+
+fn same(d: &Path, a: &str, b: &str) {
+    let (x, y) = (std::fs::read(d.join(a)).unwrap(), std::fs::read(d.join(b)).unwrap());
+    assert!(x == y, "{a} and {b} differ");
+}
+
+#[test]
+fn one_figure_command_for_every_family_writes_what_its_alias_writes() {
+    let d = dir("figure-cmd");
+    std::fs::write(d.join("mc.json"), r#"{"workload": {"submission_period": 43200}}"#).unwrap();
+    std::fs::write(d.join("dg.json"), r#"{"family": "desktop_grid", "desktop_grid": {"bots": 20}}"#).unwrap();
+    std::fs::write(d.join("dd.json"), r#"{"family": "data_grid", "data_grid": {"jobs": 200}}"#).unwrap();
+    run(&d, &["figure", "multi_cluster", "fig3", "--base", "mc.json", "--seeds", "2", "--out", "f"]);
+    run(&d, &["reproduce", "fig3", "--base", "mc.json", "--seeds", "2", "--out", "r"]);
+    for ext in ["csv", "svg", "md"] {
+        same(&d, &format!("f-fig3.{ext}"), &format!("r-fig3.{ext}"));
+    }
+    run(&d, &["figure", "desktop_grid", "2", "--base", "dg.json", "--seeds", "3", "--out", "f"]);
+    run(&d, &["dg-figure", "2", "--scenario", "dg.json", "--min-seeds", "3", "--max-seeds", "3", "--out", "r"]);
+    run(&d, &["figure", "data_grid", "7", "--base", "dd.json", "--seeds", "2", "--out", "f"]);
+    run(&d, &["dd-figure", "7", "--scenario", "dd.json", "--seeds", "2", "--out", "r"]);
+    for n in [2, 7] {
+        for ext in ["csv", "svg", "md"] {
+            same(&d, &format!("f-fig{n}.{ext}"), &format!("r-fig{n}.{ext}"));
+        }
+        let md = std::fs::read_to_string(d.join(format!("f-fig{n}.md"))).unwrap();
+        assert!(md.contains("| the paper reports | bagsim | verdict |"), "{md}");
+        // Labels holding commas ("10 MB–800 GB, requested") are quoted: every row has the header's cells.
+        let csv = std::fs::read_to_string(d.join(format!("f-fig{n}.csv"))).unwrap();
+        let rows: Vec<Vec<String>> = csv.lines().map(|l| bagsim::stats::csv_cells(l).unwrap()).collect();
+        assert!(rows.iter().all(|r| r.len() == rows[0].len()), "{csv}");
+        let svg = std::fs::read_to_string(d.join(format!("f-fig{n}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("<rect") && svg.ends_with("</svg>"), "{svg}");
+    }
+    // A base of another family is refused, naming it.
+    let o = bagsim(&d, &["figure", "data_grid", "7", "--base", "mc.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("--base mc.json: a multi_cluster scenario; figure runs data_grid"), "{}", text(&o));
+}
+
+/// `--seeds auto` for the data grid adds seeds while a finding is not resolved (5, 10, 20, 30): every bar of the
+/// figure ends with the same number of seeds, one of those, and 30 only if a finding is still open.
+#[test]
+fn data_grid_seeds_auto_adds_seeds_while_a_finding_is_open() {
+    let d = dir("figure-auto");
+    std::fs::write(d.join("dd.json"), r#"{"family": "data_grid", "data_grid": {"jobs": 150}}"#).unwrap();
+    let t = run(&d, &["figure", "data_grid", "9", "--base", "dd.json", "--seeds", "auto", "--out", "a"]);
+    let csv = std::fs::read_to_string(d.join("a-fig9.csv")).unwrap();
+    let cell = |l: &str| bagsim::stats::csv_cells(l).unwrap()[5].parse::<usize>().unwrap();
+    let seeds: Vec<usize> = csv.lines().skip(1).map(cell).collect();
+    assert!(seeds.windows(2).all(|w| w[0] == w[1]), "{csv}");
+    assert!([5, 10, 20, 30].contains(&seeds[0]), "{csv}");
+    let open = t.contains("→ not resolved");
+    assert_eq!(open, seeds[0] == 30, "{t}");
+}
