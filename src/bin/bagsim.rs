@@ -21,6 +21,10 @@ mod dg;
 mod figure;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/info.rs"]
+mod info;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/mc.rs"]
 mod mc;
 
@@ -34,11 +38,10 @@ mod workload_cmd;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::workload_cmd::{print_views, trace, write_swf};
-    use super::{data_grid, dg, figure, mc, study};
+    use super::workload_cmd::{generate, trace};
+    use super::{data_grid, dg, figure, info, mc, study};
     use bagsim::family::Family;
     use bagsim::registry::{self, AnyReport};
-    use bagsim::run;
     use bagsim::scenario::Scenario;
     use clap::{Parser, Subcommand, ValueEnum};
     use std::io::Write;
@@ -475,33 +478,12 @@ mod cli {
                 figure::desktop_grid(&base, rule, &r)
             }
             Command::Scenario { doc, workload, family } => {
-                let family = match family {
-                    Some(FamilyKind::DesktopGrid) => Family::DesktopGrid,
-                    Some(FamilyKind::DataGrid) => Family::DataGrid,
-                    _ => Family::MultiCluster,
-                };
-                if doc {
-                    let params = bagsim::scenario::params(family);
-                    let width = params.iter().map(|p| p.path.chars().count()).max().unwrap_or(0);
-                    say!("{:<width$} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
-                    for p in params {
-                        say!("{:<width$} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
-                    }
-                } else {
-                    let mut s = Scenario::default_for(family);
-                    if s.family != Family::MultiCluster && workload.is_some() {
-                        return Err("--workload applies to multi_cluster scenarios only".into());
-                    }
-                    s.multi_cluster.workload.generator = workload.map(|k| {
-                        let name = match k {
-                            GeneratorKind::LoginLogout => "login_logout",
-                            GeneratorKind::MinhWolters => "minh_wolters",
-                        };
-                        bagsim::workload::generators::Generator::default_named(name).expect("a known generator")
-                    });
-                    say!("{}", serde_json::to_string_pretty(&s).expect("serializable"));
-                }
-                Ok(())
+                let family = family.map_or(Family::MultiCluster, family_of);
+                let generator = workload.map(|k| match k {
+                    GeneratorKind::LoginLogout => "login_logout",
+                    GeneratorKind::MinhWolters => "minh_wolters",
+                });
+                info::scenario(family, doc, generator)
             }
             Command::Reproduce { figure: which, seeds, readings, base, out, jobs, plan } => {
                 let seeds =
@@ -514,44 +496,8 @@ mod cli {
                 let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
                 figure::multi_cluster(&base_scenario, seeds, &r)
             }
-            Command::Lesson { id, jobs } => {
-                let Some(id) = id else {
-                    for l in bagsim::lessons::all() {
-                        match l {
-                            Ok(l) => say!("{:<20} {}", l.id, l.title),
-                            Err(e) => say!("(bad lesson) {e}"),
-                        }
-                    }
-                    return Ok(());
-                };
-                let lesson = bagsim::lessons::find(&id)?;
-                let runs = lesson.runs()?;
-                let values = bagsim::parallel::map(&runs, bagsim::parallel::threads(jobs), |_, (_, _, s)| {
-                    registry::run_any(s).map_err(|e| e.to_string()).and_then(|r| lesson.value(&r))
-                })
-                .into_iter()
-                .collect::<Result<Vec<f64>, String>>()?;
-                say!(
-                    "{}\n\n{}\n\n{} ({} seed(s) each):",
-                    lesson.title,
-                    lesson.question,
-                    lesson.metric_label,
-                    lesson.seeds
-                );
-                for (v, mean) in lesson.means(&values).iter().enumerate() {
-                    say!("  {:<40} {}", lesson.variants[v].label, mean);
-                }
-                say!("\n{}", lesson.explanation);
-                Ok(())
-            }
-            Command::Readings { family } => {
-                let family = family_of(family);
-                for r in registry::readings(family) {
-                    say!("{}: {} (default {})", r.key, r.names().join(", "), r.values[0].0);
-                    say!("    rests on: {}", r.rests_on);
-                }
-                Ok(())
-            }
+            Command::Lesson { id, jobs } => info::lesson(id.as_deref(), bagsim::parallel::threads(jobs)),
+            Command::Readings { family } => info::readings(family_of(family)),
             Command::Run { scenario, seed, out, csv } => {
                 let mut s = load(&scenario)?;
                 if let Some(seed) = seed {
@@ -629,28 +575,7 @@ mod cli {
                 if let Some(seed) = seed {
                     s.set_seed(seed);
                 }
-                let p = run::prepare(s.as_multi_cluster().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-                if views {
-                    let v = bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string())?;
-                    match format {
-                        Format::Json => say!("{}", serde_json::to_string(&v).expect("serializable")),
-                        Format::Swf => print_views(&v, None),
-                    }
-                    return Ok(());
-                }
-                let stdout = std::io::stdout();
-                let mut o = std::io::BufWriter::new(stdout.lock());
-                let written = match format {
-                    Format::Json => serde_json::to_writer(&mut o, &p.generated.workload)
-                        .map_err(std::io::Error::from)
-                        .and_then(|()| writeln!(o)),
-                    Format::Swf => write_swf(&mut o, &s, &p),
-                };
-                match written.and_then(|()| o.flush()) {
-                    // A closed pipe (`bagsim generate … | head`) is not an error.
-                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.to_string()),
-                    _ => Ok(()),
-                }
+                generate(&s, matches!(format, Format::Json), views)
             }
         }
     }

@@ -233,7 +233,7 @@ fn sparkline(values: &[u64]) -> String {
 }
 
 /// The readable summary of `--views`; `jobs`: a trace's own jobs.
-pub fn print_views(
+fn print_views(
     v: &bagsim::workload::views::WorkloadViews,
     jobs: Option<&bagsim::workload::burstiness::JobsBurstiness>,
 ) {
@@ -333,7 +333,7 @@ pub fn print_views(
 }
 
 /// SWF v2.2: one line per task; BoTs are visible as equal submit times and users.
-pub fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
+fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
     let w = &p.generated.workload;
     writeln!(o, "; Version: 2.2")?;
     let model = match &s.multi_cluster.workload.generator {
@@ -355,4 +355,30 @@ pub fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io
         }
     }
     Ok(())
+}
+
+/// `bagsim generate`: the scenario's workload as SWF (or JSON), or with `views` its workload views.
+pub fn generate(s: &Scenario, json: bool, views: bool) -> Result<(), String> {
+    let p = run::prepare(s.as_multi_cluster().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    if views {
+        let v = bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string())?;
+        if json {
+            say!("{}", serde_json::to_string(&v).expect("serializable"));
+        } else {
+            print_views(&v, None);
+        }
+        return Ok(());
+    }
+    let stdout = std::io::stdout();
+    let mut o = std::io::BufWriter::new(stdout.lock());
+    let written = if json {
+        serde_json::to_writer(&mut o, &p.generated.workload).map_err(std::io::Error::from).and_then(|()| writeln!(o))
+    } else {
+        write_swf(&mut o, s, &p)
+    };
+    match written.and_then(|()| o.flush()) {
+        // A closed pipe (`bagsim generate … | head`) is not an error.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.to_string()),
+        _ => Ok(()),
+    }
 }

@@ -1,0 +1,71 @@
+//! The commands of `bagsim` that print what it knows rather than simulate: a family's default scenario and its keys
+//! (`scenario [--doc]`), the readings of a paper (`readings`), and the lessons (`lesson [ID]`, which runs one).
+
+use bagsim::family::Family;
+use bagsim::registry;
+use bagsim::scenario::Scenario;
+use std::io::Write;
+
+/// println! that stops quietly when stdout is closed (e.g. `bagsim scenario --doc | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
+    }};
+}
+
+/// `bagsim scenario`: the default scenario of `family` as JSON (with `generator`, a multi-cluster workload
+/// generator by name), or with `doc` each of its keys.
+pub fn scenario(family: Family, doc: bool, generator: Option<&str>) -> Result<(), String> {
+    if doc {
+        let params = bagsim::scenario::params(family);
+        let width = params.iter().map(|p| p.path.chars().count()).max().unwrap_or(0);
+        say!("{:<width$} {:<6} {:<50} meaning", "parameter", "unit", "allowed");
+        for p in params {
+            say!("{:<width$} {:<6} {:<50} {}", p.path, p.unit, p.allowed, p.meaning);
+        }
+        return Ok(());
+    }
+    let mut s = Scenario::default_for(family);
+    if s.family != Family::MultiCluster && generator.is_some() {
+        return Err("--workload applies to multi_cluster scenarios only".into());
+    }
+    s.multi_cluster.workload.generator =
+        generator.map(|name| bagsim::workload::generators::Generator::default_named(name).expect("a known generator"));
+    say!("{}", serde_json::to_string_pretty(&s).expect("serializable"));
+    Ok(())
+}
+
+/// `bagsim readings --family F`: each key, its values (the default first) and the sentence it rests on.
+pub fn readings(family: Family) -> Result<(), String> {
+    for r in registry::readings(family) {
+        say!("{}: {} (default {})", r.key, r.names().join(", "), r.values[0].0);
+        say!("    rests on: {}", r.rests_on);
+    }
+    Ok(())
+}
+
+/// `bagsim lesson [ID]`: without an id the list; with one, its runs on `jobs` threads and its answer per variant.
+pub fn lesson(id: Option<&str>, jobs: usize) -> Result<(), String> {
+    let Some(id) = id else {
+        for l in bagsim::lessons::all() {
+            match l {
+                Ok(l) => say!("{:<20} {}", l.id, l.title),
+                Err(e) => say!("(bad lesson) {e}"),
+            }
+        }
+        return Ok(());
+    };
+    let lesson = bagsim::lessons::find(id)?;
+    let runs = lesson.runs()?;
+    let values = bagsim::parallel::map(&runs, jobs, |_, (_, _, s)| {
+        registry::run_any(s).map_err(|e| e.to_string()).and_then(|r| lesson.value(&r))
+    })
+    .into_iter()
+    .collect::<Result<Vec<f64>, String>>()?;
+    say!("{}\n\n{}\n\n{} ({} seed(s) each):", lesson.title, lesson.question, lesson.metric_label, lesson.seeds);
+    for (v, mean) in lesson.means(&values).iter().enumerate() {
+        say!("  {:<40} {}", lesson.variants[v].label, mean);
+    }
+    say!("\n{}", lesson.explanation);
+    Ok(())
+}
