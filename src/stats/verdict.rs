@@ -59,6 +59,5 @@ mod tests {
         assert!(md.starts_with("# Fig. 1 — t\n"), "{md}");
         assert!(md.contains("| seeds | 5 |"), "{md}");
         assert!(md.contains("| \"A beats B\" | A 1 / B 2 | agrees |"), "{md}");
-        assert!(md.lines().filter(|l| l.starts_with('|')).all(|l| l.matches(" | ").count() >= 1));
     }
 }

@@ -36,9 +36,9 @@ pub struct Manifest {
     /// A fingerprint of the axes, points and shard count: a shard's outcome names the study it belongs to.
     pub study: String,
     /// What the points are and what their outcomes are: `sweep` (a `RunRow` each, merged into a sweep's CSV and
-    /// JSON) or a command's own kind, e.g. `reproduce` (the runs of [Iosup08]'s figures); `spec` is the kind's own.
-    #[serde(default = "sweep_kind")]
-    pub kind: String,
+    /// JSON) or a figure command's own kind; `spec` is the kind's own.
+    #[serde(default)]
+    pub kind: Kind,
     #[serde(default)]
     pub spec: Value,
     pub family: Family,
@@ -48,8 +48,24 @@ pub struct Manifest {
     pub points: Vec<Point>,
 }
 
-fn sweep_kind() -> String {
-    "sweep".into()
+/// The kinds of study: what a point's job is, how it runs and how the outcomes merge. Written in a manifest by
+/// these names (`"kind": "dg-figure"`), as before they were typed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A point is a scenario; its outcome a `RunRow`.
+    #[default]
+    Sweep,
+    /// A run of a figure of [Iosup08] §5 (`bagsim figure multi_cluster`, `reproduce`).
+    Reproduce,
+    /// The same under readings.
+    ReproduceReadings,
+    /// A bar of a figure of [Anglano09] §IV-C (`bagsim figure desktop_grid`, `dg-figure`).
+    DgFigure,
+    DgReadings,
+    /// A run of a figure of [Liu10] §IV (`bagsim figure data_grid`, `dd-figure`).
+    DdFigure,
+    DdReadings,
 }
 
 /// What one run of a study gives: its CSV row (after the axis columns) and its report without time series.
@@ -214,7 +230,7 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
         .into_iter()
         .map(|(labels, s)| Point { labels, job: serde_json::to_value(&s).expect("a scenario is plain data") })
         .collect();
-    Manifest::new("sweep", Value::Null, base.family, axes, points, shards)
+    Manifest::new(Kind::Sweep, Value::Null, base.family, axes, points, shards)
 }
 
 /// The most points a study may have (a sweep's product of axes, a figure's runs): each holds a whole scenario.
@@ -242,7 +258,7 @@ fn fingerprint(text: &str) -> String {
 impl Manifest {
     /// A study of `kind` over `points` in `shards` shards (1–100 000, and no more than the points).
     pub fn new(
-        kind: &str,
+        kind: Kind,
         spec: Value,
         family: Family,
         axes: Vec<Axis>,
@@ -263,7 +279,7 @@ impl Manifest {
             bagsim_study: FORMAT,
             bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
             study: String::new(),
-            kind: kind.to_string(),
+            kind,
             spec,
             family,
             axes,
@@ -301,7 +317,7 @@ impl Manifest {
         if m.points.len() > MAX_POINTS {
             return Err(format!("points: {} points; at most {MAX_POINTS} are allowed", m.points.len()));
         }
-        if m.points.iter().any(|p| p.labels.len() != m.axes.len()) && m.kind == "sweep" {
+        if m.points.iter().any(|p| p.labels.len() != m.axes.len()) && m.kind == Kind::Sweep {
             return Err("points: a point's labels do not match the axes".into());
         }
         Ok(m)

@@ -11,7 +11,7 @@ use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
 use bagsim::stats::verdict::findings_markdown;
 use bagsim::stats::{show, Claim, Stats, Verdict};
-use bagsim::study::{Manifest, Point};
+use bagsim::study::{Kind, Manifest, Point};
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
@@ -307,7 +307,7 @@ pub fn plan_study(
     let numbers: Vec<u32> = figures.iter().map(|f| f.number).collect();
     let spec = serde_json::json!({ "figures": numbers, "seeds": seeds, "readings": specs, "base": base });
     let axes = ["figure", "readings", "group", "scheme", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    let kind = if specs.is_empty() { "dd-figure" } else { "dd-readings" };
+    let kind = if specs.is_empty() { Kind::DdFigure } else { Kind::DdReadings };
     Manifest::new(kind, spec, Family::DataGrid, axes, points, shards)
 }
 

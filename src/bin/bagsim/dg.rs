@@ -12,7 +12,7 @@ use bagsim::readings::{combinations, parse_axis, record, replay, Combination, Re
 use bagsim::readings::{flips, flips_markdown};
 use bagsim::stats::verdict::findings_markdown;
 use bagsim::stats::{show, Stats};
-use bagsim::study::{Manifest, Point};
+use bagsim::study::{Kind, Manifest, Point};
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
@@ -247,7 +247,7 @@ pub fn figure_plan(which: &str, base: &DesktopGridConfig, rule: CiRule, shards: 
         .collect();
     let spec = serde_json::json!({ "figures": chosen.iter().map(|f| f.number).collect::<Vec<_>>(), "rule": rule });
     let axes = ["figure", "mix", "policy"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    Manifest::new("dg-figure", spec, Family::DesktopGrid, axes, points, shards)
+    Manifest::new(Kind::DgFigure, spec, Family::DesktopGrid, axes, points, shards)
 }
 
 /// A bar as a shard keeps it: its pairs with an undefined mean or width as null.
@@ -409,7 +409,7 @@ pub fn readings_plan(
     }
     let spec = serde_json::json!({ "figures": numbers, "rule": rule, "readings": specs, "base": base });
     let axes = ["figure", "mix", "policy"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    Manifest::new("dg-readings", spec, Family::DesktopGrid, axes, points, shards)
+    Manifest::new(Kind::DgReadings, spec, Family::DesktopGrid, axes, points, shards)
 }
 
 /// `bagsim merge` of a `dg-readings` study: the tables `bagsim dg-figure --readings` prints and writes.

@@ -14,7 +14,7 @@ use bagsim::readings::{
 use bagsim::run::Report;
 use bagsim::scenario::Scenario;
 use bagsim::stats::Stats;
-use bagsim::study::{Manifest, Point};
+use bagsim::study::{Kind, Manifest, Point};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::io::Write;
@@ -219,7 +219,7 @@ pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32, shards: usize)
     }
     let spec = serde_json::json!({ "figures": ids.iter().map(|id| id.name()).collect::<Vec<_>>(), "seeds": seeds });
     let axes = ["figure", "series", "point", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    Manifest::new("reproduce", spec, Family::MultiCluster, axes, points, shards)
+    Manifest::new(Kind::Reproduce, spec, Family::MultiCluster, axes, points, shards)
 }
 
 /// Runs one point of a `reproduce` study.
@@ -367,7 +367,7 @@ pub fn readings_plan(
         "base": Scenario::from(base.clone()),
     });
     let axes = ["figure", "series", "point", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    Manifest::new("reproduce-readings", spec, Family::MultiCluster, axes, points, shards)
+    Manifest::new(Kind::ReproduceReadings, spec, Family::MultiCluster, axes, points, shards)
 }
 
 /// `bagsim merge` of a `reproduce-readings` study: the tables `bagsim reproduce --readings` prints and writes.

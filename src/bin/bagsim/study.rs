@@ -2,7 +2,7 @@
 //! `bagsim slurm`: the file side of `bagsim::study`, which holds the rules.
 
 use bagsim::scenario::Scenario;
-use bagsim::study::{axes, plan, shard_path, stem_of, Manifest, Point, ShardOutput};
+use bagsim::study::{axes, plan, shard_path, stem_of, Kind, Manifest, Point, ShardOutput};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -74,16 +74,12 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
 pub type Runner = fn(&Point) -> Result<Value, String>;
 
 /// The runner of a manifest's kind.
-fn runner(m: &Manifest) -> Result<Runner, String> {
-    match m.kind.as_str() {
-        "sweep" => Ok(bagsim::study::run_point),
-        "reproduce" | "reproduce-readings" => Ok(super::mc::reproduce_point),
-        "dg-figure" | "dg-readings" => Ok(super::dg::figure_point),
-        "dd-figure" | "dd-readings" => Ok(super::data_grid::figure_point),
-        other => Err(format!(
-            "kind {other:?} is not a study this bagsim runs (sweep, reproduce, reproduce-readings, dg-figure, dg-readings, \
-             dd-figure, dd-readings)"
-        )),
+fn runner(m: &Manifest) -> Runner {
+    match m.kind {
+        Kind::Sweep => bagsim::study::run_point,
+        Kind::Reproduce | Kind::ReproduceReadings => super::mc::reproduce_point,
+        Kind::DgFigure | Kind::DgReadings => super::dg::figure_point,
+        Kind::DdFigure | Kind::DdReadings => super::data_grid::figure_point,
     }
 }
 
@@ -168,7 +164,7 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Resu
         }
     };
     m.check_shard(i)?;
-    let run = runner(&m)?;
+    let run = runner(&m);
     check_output("--manifest", &shard_path(&stem_of(manifest), i))?;
     let jobs = bagsim::parallel::threads(jobs);
     let count = m.shard_points(i).count();
@@ -199,16 +195,16 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
             serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display()))
         })
         .collect();
-    let merged = match m.kind.as_str() {
-        "reproduce" => m.outcomes(&outputs).map(|o| super::mc::reproduce_merge(&m, &o, out.unwrap_or(&stem))),
-        "dg-figure" => m.outcomes(&outputs).map(|o| super::dg::figure_merge(&m, &o, out.unwrap_or(&stem))),
-        "dg-readings" => m.outcomes(&outputs).map(|o| super::dg::readings_merge(&m, &o, out.unwrap_or(&stem))),
-        "dd-figure" | "dd-readings" => {
-            m.outcomes(&outputs).map(|o| super::data_grid::figure_merge(&m, &o, out.unwrap_or(&stem)))
-        }
-        "reproduce-readings" => m.outcomes(&outputs).map(|o| super::mc::readings_merge(&m, &o, out.unwrap_or(&stem))),
-        _ => m.merge(&outputs).map(|(csv, json)| write_outputs(out.unwrap_or(&stem), &csv, &json)),
+    let out = out.unwrap_or(&stem);
+    let merged = match m.kind {
+        Kind::Reproduce => m.outcomes(&outputs).map(|o| super::mc::reproduce_merge(&m, &o, out)),
+        Kind::ReproduceReadings => m.outcomes(&outputs).map(|o| super::mc::readings_merge(&m, &o, out)),
+        Kind::DgFigure => m.outcomes(&outputs).map(|o| super::dg::figure_merge(&m, &o, out)),
+        Kind::DgReadings => m.outcomes(&outputs).map(|o| super::dg::readings_merge(&m, &o, out)),
+        Kind::DdFigure | Kind::DdReadings => m.outcomes(&outputs).map(|o| super::data_grid::figure_merge(&m, &o, out)),
+        Kind::Sweep => m.merge(&outputs).map(|(csv, json)| write_outputs(out, &csv, &json)),
     };
+
     match merged {
         Ok(written) => written,
         Err(p) => {
