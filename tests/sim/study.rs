@@ -103,6 +103,14 @@ fn planned_figures_merge_to_the_files_their_commands_write() {
         &["STEM-fig3.csv", "STEM-fig3.svg", "STEM-fig3.md"],
     );
     planned_equals_local(&dir, &["dg-figure", "2", "--bots", "30", "--max-seeds", "4"], 4, &["STEM-fig2.csv"]);
+    // Under a reading that only WQR4x reads, the local command simulates the other policies' runs once for both
+    // readings; the planned study runs every point: the files are the same.
+    planned_equals_local(
+        &dir,
+        &["reproduce", "fig3", "--seeds", "2", "--readings", "policy_options.wqr4x=all", "--base", "day.json"],
+        2,
+        &["STEM-fig3-readings.md", "STEM-fig3-readings.csv"],
+    );
     planned_equals_local(
         &dir,
         &["reproduce", "fig11", "--seeds", "2", "--readings", "load_split=all", "--base", "day.json"],

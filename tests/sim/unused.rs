@@ -113,3 +113,17 @@ fn data_grid_unused_keys_change_nothing() {
     let nodata = set(&base, "data_grid.data_share", json!(0.0));
     check(nodata, &[("data_grid.data_mb", json!([100.0, 200.0])), ("data_grid.bandwidth_mbit", json!([1.0, 2.0]))]);
 }
+
+/// Scenarios that differ only in keys their run does not read have one canonical text (a study runs them once);
+/// a key the run reads keeps them apart.
+#[test]
+fn canonical_text_merges_only_what_is_unused() {
+    let base = json!({"workload": {"submission_period": 3600}, "scheduling": "FPLT"});
+    let canon = |v: &Value| scenario(v).multi_cluster.canonical_json();
+    let a = canon(&base);
+    assert_eq!(a, canon(&set(&base, "policy_options.dfplt_unranked", json!("last"))));
+    assert_eq!(a, canon(&set(&base, "predictor.model", json!("Mean"))));
+    assert_ne!(a, canon(&set(&base, "architecture.monitoring_period", json!(300))));
+    let dfplt = set(&base, "scheduling", json!("DFPLT"));
+    assert_ne!(canon(&dfplt), canon(&set(&dfplt, "policy_options.dfplt_unranked", json!("last"))));
+}

@@ -17,6 +17,8 @@ use bagsim::stats::Stats;
 use bagsim::study::{Kind, Manifest, Point};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -269,9 +271,25 @@ pub fn reproduce_readings(
     jobs: usize,
 ) -> Result<(), String> {
     let combos = readings_combos(specs)?;
+    // Runs that differ only in keys they do not read are one run (`McScenario::canonical_json`): each is simulated
+    // once, across the readings and the rounds of `--seeds auto`.
+    let done: RefCell<HashMap<String, Result<RunResult, String>>> = RefCell::default();
     for id in figure_ids(which)? {
         let start = std::time::Instant::now();
-        let run = |specs: &[RunSpec]| bagsim::parallel::map(specs, jobs, |_, spec| run_point(&spec.scenario));
+        let run = |specs: &[RunSpec]| {
+            let keys: Vec<String> = specs.iter().map(|s| s.scenario.canonical_json()).collect();
+            let mut todo: Vec<(String, McScenario)> = Vec::new();
+            let mut asked = std::collections::HashSet::new();
+            for (k, spec) in keys.iter().zip(specs) {
+                if !done.borrow().contains_key(k) && asked.insert(k) {
+                    todo.push((k.clone(), spec.scenario.clone()));
+                }
+            }
+            let fresh = bagsim::parallel::map(&todo, jobs, |_, (_, s)| run_point(s));
+            done.borrow_mut().extend(todo.into_iter().map(|(k, _)| k).zip(fresh));
+            let seen = done.borrow();
+            keys.iter().map(|k| seen[k].clone()).collect()
+        };
         let table = study(id, base, &combos, seeds, &run)?;
         finish_readings(id, &table, combos.len(), out, Some(start.elapsed().as_secs_f64()))?;
     }
