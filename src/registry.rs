@@ -3,7 +3,7 @@
 //! contract (`family::contract::FamilyRun`) to the scenario's family.
 
 use crate::family::contract::Estimate;
-use crate::family::contract::{Budget, FamilyRun, Header, Start, Unused};
+use crate::family::contract::{Budget, ErrorKind, FamilyRun, Header, Start, Unused};
 use crate::family::data_grid::{DataGridDetail, DataGridReport, DataGridRun};
 use crate::family::desktop_grid::figures::{Bar, BarJob};
 use crate::family::desktop_grid::{DgDetail, DgReport, DgRun};
@@ -281,7 +281,7 @@ pub fn trace_named(s: &Scenario) -> Option<&str> {
 /// A log by name: the bundled one, else (natively) a file; the page's worker has only the bundled log and the
 /// trace imported in the Workload lab (passed to `AnyRun::build`).
 fn log(name: &str) -> Result<Trace, ScenarioError> {
-    let fail = |m: String| ScenarioError { field: "data_grid.trace".into(), message: m };
+    let fail = |m: String| ScenarioError::new(ErrorKind::Trace, "data_grid.trace", m);
     if name == crate::trace::bundled::HPC2N {
         return crate::trace::bundled::hpc2n().map_err(|e| fail(e.to_string()));
     }

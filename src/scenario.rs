@@ -3,6 +3,7 @@
 //! `desktop_grid::DgScenario`), with its keys, defaults, checks and `--doc` entries; this module only says how a
 //! file names its family and which section it carries.
 
+use crate::family::contract::ErrorKind;
 use crate::family::data_grid::{DataGridConfig, DataGridScenario};
 use crate::family::desktop_grid::{DesktopGridConfig, DgScenario};
 use crate::family::multi_cluster::platform::PlatformSpec;
@@ -155,7 +156,7 @@ impl Serialize for Scenario {
 }
 
 fn err(field: &str, message: impl Into<String>) -> ScenarioError {
-    ScenarioError { field: field.to_string(), message: message.into() }
+    ScenarioError::new(ErrorKind::Inconsistent, field, message)
 }
 
 /// A value of the wrong kind where a name was expected (`"mix": 5`, `"family": null`) reads in serde_json as
@@ -166,9 +167,11 @@ fn with_allowed(e: ScenarioError) -> ScenarioError {
     }
     let families = [Family::MultiCluster, Family::DesktopGrid, Family::DataGrid];
     match families.into_iter().flat_map(params).find(|p| p.path == e.field) {
-        Some(p) => {
-            ScenarioError { message: format!("not one of the allowed values ({}); {}", p.allowed, e.message), ..e }
-        }
+        Some(p) => ScenarioError {
+            kind: ErrorKind::NotAllowed,
+            message: format!("not one of the allowed values ({}); {}", p.allowed, e.message),
+            ..e
+        },
         None => e,
     }
 }
@@ -269,7 +272,7 @@ impl Scenario {
                     ),
                 ));
             }
-            d.validate().map_err(|e| err(&e.field, e.message))?;
+            d.validate()?;
         }
         if let Some(d) = &self.data_grid {
             if self.family != Family::DataGrid {
@@ -385,5 +388,26 @@ mod tests {
         let e = Scenario::from_json(r#"{"platform": {"clusters": [{"name": "x", "processors": 0, "speed": 1}]}}"#)
             .unwrap_err();
         assert!(e.message.contains("processors"), "{e}");
+    }
+
+    #[test]
+    fn each_refusal_says_its_kind() {
+        use crate::family::contract::ErrorKind::*;
+        for (json, kind) in [
+            (r#"{"workload": {"load": 1.5}}"#, OutOfRange),
+            (r#"{"family": "desktop_grid", "desktop_grid": {"load": 9}}"#, OutOfRange),
+            (r#"{"family": "data_grid", "data_grid": {"sites": []}}"#, OutOfRange),
+            (r#"{"scheduling": "XYZ"}"#, NotAllowed),
+            (r#"{"workload": []}"#, NotAllowed),
+            (r#"{"workload": {"lod": 0.5}}"#, NotAllowed),
+            (r#"{"desktop_grid": {}}"#, Inconsistent),
+            (r#"{"family": "data_grid", "data_grid": {"site_policies": ["easy"]}}"#, Inconsistent),
+        ] {
+            let e = Scenario::from_json(json).unwrap_err();
+            assert_eq!(e.kind, kind, "{json}: {e}");
+        }
+        let huge = Scenario::from_json(r#"{"workload": {"load": 0.95, "submission_period": 3e8}}"#);
+        let budget = huge.map(|s| crate::registry::estimate(&s, None).check());
+        assert!(matches!(budget, Ok(Err(ref e)) if e.kind == OverBudget), "{budget:?}");
     }
 }

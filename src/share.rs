@@ -1,5 +1,6 @@
 //! Scenarios in links: base64url (no padding) of the scenario's JSON, so that a shared URL reproduces a run.
 
+use crate::family::contract::ErrorKind;
 use crate::scenario::{Scenario, ScenarioError};
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -51,7 +52,7 @@ pub fn to_link(s: &Scenario) -> String {
 
 /// The scenario of a link parameter, checked; the error says what is wrong.
 pub fn from_link(text: &str) -> Result<Scenario, ScenarioError> {
-    let bad = |message: String| ScenarioError { field: "link".into(), message };
+    let bad = |message: String| ScenarioError::new(ErrorKind::NotAllowed, "link", message);
     let bytes = decode(text).map_err(|m| bad(format!("the scenario in the link is damaged: {m}")))?;
     let json = String::from_utf8(bytes).map_err(|_| bad("the scenario in the link is damaged: not text".into()))?;
     Scenario::from_json(&json)

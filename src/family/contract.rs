@@ -32,11 +32,34 @@ impl Unused {
     }
 }
 
-/// A scenario value that cannot be simulated: the field (as a JSON path), and why.
+/// A scenario value that cannot be simulated: the field (as a JSON path), what kind of refusal, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScenarioError {
+    pub kind: ErrorKind,
     pub field: String,
     pub message: String,
+}
+
+/// Why a scenario is refused, for a front end that treats the kinds apart (the page marks an over-budget run
+/// differently from a typing error; a test asks for the kind rather than the words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A number outside its allowed range, or one that makes a derived time or count not finite.
+    OutOfRange,
+    /// A value that is not one of the allowed ones, or text that is not a scenario (JSON, a damaged link).
+    NotAllowed,
+    /// A run larger than the budget allows (events, memory, samples).
+    OverBudget,
+    /// A trace or log that cannot be read or gives nothing to simulate.
+    Trace,
+    /// Values that cannot hold together (a section of another family, a trace and a generator at once).
+    Inconsistent,
+}
+
+impl ScenarioError {
+    pub fn new(kind: ErrorKind, field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError { kind, field: field.into(), message: message.into() }
+    }
 }
 
 impl std::fmt::Display for ScenarioError {
@@ -98,6 +121,7 @@ pub fn objects_as_objects(
     let at = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
     match (input, read) {
         (Value::Array(_), Value::Object(_)) => Err(ScenarioError {
+            kind: ErrorKind::NotAllowed,
             field: if path.is_empty() { "scenario".into() } else { path.to_string() },
             message: "an array where an object {…} is expected (give each field by its name)".into(),
         }),
@@ -391,7 +415,8 @@ impl Estimate {
     /// Refuses a run over budget, naming the key that drives it and the limit: more events than `MAX_EVENTS`, more
     /// memory than `MAX_MEMORY`, or more of a part than the code that builds it accepts.
     pub fn check(&self) -> Result<(), ScenarioError> {
-        let refuse = |d: &Driver, message: String| Err(ScenarioError { field: d.field.clone(), message });
+        let refuse =
+            |d: &Driver, message: String| Err(ScenarioError::new(ErrorKind::OverBudget, d.field.clone(), message));
         for p in &self.memory {
             if let Some(most) = p.most {
                 if over(p.count, most) {
@@ -529,7 +554,7 @@ fn shorten_quotes(message: &str) -> String {
 #[cfg(target_arch = "wasm32")]
 pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
     serde_json::from_str(text)
-        .map_err(|e| ScenarioError { field: "scenario".into(), message: shorten_quotes(&e.to_string()) })
+        .map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, "scenario", shorten_quotes(&e.to_string())))
 }
 
 /// Reads a scenario document from JSON, tracking the path of a refusal (see the wasm32 version).
@@ -539,9 +564,9 @@ pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Scena
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." || path.is_empty() { "scenario".to_string() } else { path };
-        ScenarioError { field, message: shorten_quotes(&e.into_inner().to_string()) }
+        ScenarioError::new(ErrorKind::NotAllowed, field, shorten_quotes(&e.into_inner().to_string()))
     })?;
-    de.end().map_err(|e| ScenarioError { field: "scenario".into(), message: e.to_string() })?;
+    de.end().map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, "scenario", e.to_string()))?;
     Ok(value)
 }
 

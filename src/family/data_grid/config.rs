@@ -1,7 +1,7 @@
 //! The `data_grid` section of a scenario: sites, data, load, estimates, metascheduling scheme and backfill rule of
 //! [Liu10] §III–IV, every value editable and checked with a message that names the field and the allowed range.
 
-use crate::family::contract::{Driver, Estimate, Param, Part, ScenarioError, Unused};
+use crate::family::contract::{Driver, ErrorKind, Estimate, Param, Part, ScenarioError, Unused};
 use crate::trace::TraceSize;
 use serde::{Deserialize, Serialize};
 
@@ -187,6 +187,7 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Scenar
         Ok(())
     } else {
         Err(ScenarioError {
+            kind: ErrorKind::OutOfRange,
             field: format!("data_grid.{field}"),
             message: format!(
                 "{} is out of range; allowed {}–{}{unit}",
@@ -236,6 +237,7 @@ impl DataGridConfig {
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.sites.is_empty() || self.sites.len() > 64 {
             return Err(ScenarioError {
+                kind: ErrorKind::OutOfRange,
                 field: "data_grid.sites".into(),
                 message: format!("{} sites; allowed 1–64", self.sites.len()),
             });
@@ -245,6 +247,7 @@ impl DataGridConfig {
         }
         if !self.site_policies.is_empty() && self.site_policies.len() != self.sites.len() {
             return Err(ScenarioError {
+                kind: ErrorKind::Inconsistent,
                 field: "data_grid.site_policies".into(),
                 message: format!(
                     "{} policies for {} sites; allowed: none (local_policy everywhere) or one per site",
@@ -265,7 +268,7 @@ impl DataGridConfig {
         range("jobs", f64::from(self.jobs), 1.0, f64::from(MAX_JOBS), " jobs")?;
         range("first_job", f64::from(self.first_job), 0.0, f64::from(u32::MAX), "")?;
         if self.trace.trim().is_empty() {
-            return Err(ScenarioError { field: "data_grid.trace".into(), message: "empty; give a log".into() });
+            return Err(ScenarioError::new(ErrorKind::NotAllowed, "data_grid.trace", "empty; give a log"));
         }
         if let Some(s) = self.sample_interval {
             range("sample_interval", s, 1.0, 1e11, " s")?;

@@ -20,6 +20,7 @@ pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Loca
 pub use metrics::DataGridMetrics;
 pub use sim::{JobRecord, Pending, Sample};
 
+use crate::family::contract::ErrorKind;
 use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, ScenarioError, Start};
 use crate::trace::Trace;
 use serde::{Deserialize, Serialize};
@@ -63,7 +64,7 @@ impl DataGridRun {
         let cfg = &s.data_grid;
         cfg.validate()?;
         let w = workload::build(cfg, s.seed, trace)
-            .map_err(|m| ScenarioError { field: "data_grid.trace".into(), message: format!("{}: {m}", cfg.trace) })?;
+            .map_err(|m| ScenarioError::new(ErrorKind::Trace, "data_grid.trace", format!("{}: {m}", cfg.trace)))?;
         let span = w.summary.span;
         let settings = Settings {
             scheme: cfg.scheme,

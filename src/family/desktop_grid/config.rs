@@ -5,7 +5,7 @@ use super::availability::{AvailabilityLevel, GroupLaw};
 use super::bot_selection::BotSelection;
 pub use super::bot_selection::FcfsShareRule;
 use super::workload::Mix;
-use crate::family::contract::{Driver, Estimate, Param, Part, Unused};
+use crate::family::contract::{Driver, ErrorKind, Estimate, Param, Part, ScenarioError, Unused};
 use serde::{Deserialize, Serialize};
 
 /// Largest number of machines a configuration may build.
@@ -157,18 +157,12 @@ impl Default for DesktopGridConfig {
     }
 }
 
-/// A desktop-grid value that cannot be simulated: field (JSON path) and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConfigError {
-    pub field: String,
-    pub message: String,
-}
-
-fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), ConfigError> {
+fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), ScenarioError> {
     if v.is_finite() && v >= lo && v <= hi {
         Ok(())
     } else {
-        Err(ConfigError {
+        Err(ScenarioError {
+            kind: ErrorKind::OutOfRange,
             field: format!("desktop_grid.{field}"),
             message: format!(
                 "{} is out of range; allowed {}–{}{unit}",
@@ -313,7 +307,7 @@ impl DesktopGridConfig {
     }
 
     /// Checks every value a run depends on.
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    pub fn validate(&self) -> Result<(), ScenarioError> {
         range("total_power", self.total_power, 1.0, 1e6, "")?;
         match self.heterogeneity {
             Heterogeneity::Homogeneous => {
@@ -341,7 +335,8 @@ impl DesktopGridConfig {
         }
         if let Some(m) = &self.mttf {
             if m.is_empty() || m.len() > 1000 {
-                return Err(ConfigError {
+                return Err(ScenarioError {
+                    kind: ErrorKind::OutOfRange,
                     field: "desktop_grid.mttf".into(),
                     message: format!("{} groups; allowed 1–1000 (null = Table II)", m.len()),
                 });
@@ -361,7 +356,8 @@ impl DesktopGridConfig {
         range("application_size", self.application_size, 1.0, 1e12, " s")?;
         let tasks_per_bot = self.application_size / 500.0;
         if f64::from(self.bots) * tasks_per_bot > 50e6 {
-            return Err(ConfigError {
+            return Err(ScenarioError {
+                kind: ErrorKind::OutOfRange,
                 field: "desktop_grid.bots".into(),
                 message: format!(
                     "{} BoTs of up to {tasks_per_bot:.0} tasks exceed 50 000 000 tasks; use fewer BoTs",

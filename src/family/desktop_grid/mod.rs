@@ -22,6 +22,7 @@ pub use config::{DesktopGridConfig, DgScenario};
 pub use report::{DgReport, DgWorkloadSummary};
 pub use sim::{DgSample, DgSettings, DgSimulation};
 
+use crate::family::contract::ErrorKind;
 use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, ScenarioError, Start};
 use machines::Platform;
 use serde::{Deserialize, Serialize};
@@ -51,7 +52,7 @@ pub fn settings(cfg: &DesktopGridConfig, seed: u64, rate: f64) -> DgSettings {
 /// A simulation of the scenario, validated, ready to step, and its workload summary.
 pub fn simulation(s: &DgScenario) -> Result<(DgSimulation, DgWorkloadSummary), ScenarioError> {
     let cfg = &s.desktop_grid;
-    cfg.validate().map_err(|e| ScenarioError { field: e.field, message: e.message })?;
+    cfg.validate()?;
     let platform = Platform::build(cfg, s.seed);
     let lf = LoadFigures::of(platform.effective_power(), cfg.application_size, cfg.load);
     let w = workload::generate(s.seed, cfg.mix, cfg.application_size, lf.bot_rate, cfg.bots);
@@ -76,6 +77,7 @@ pub fn simulation(s: &DgScenario) -> Result<(DgSimulation, DgWorkloadSummary), S
     // The time series holds one sample per interval up to the horizon: bounded, so that a run fits in memory.
     if settings.horizon / settings.sample_interval > MAX_SAMPLES {
         return Err(ScenarioError {
+            kind: ErrorKind::OverBudget,
             field: "desktop_grid.sample_interval".into(),
             message: format!(
                 "{} s over a horizon of {} s gives more than {MAX_SAMPLES} samples; use an interval of at least {} s \

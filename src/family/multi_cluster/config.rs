@@ -10,7 +10,7 @@ use super::policy::options::PolicyOptions;
 use super::policy::predictor::{PredictorInput, PredictorModel};
 use super::policy::scheduling::SchedulingPolicy;
 use super::policy::selection::SelectionPolicy;
-use crate::family::contract::{ScenarioError, Unused};
+use crate::family::contract::{ErrorKind, ScenarioError, Unused};
 use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
 use crate::trace::Format;
 use crate::workload::generate::ArrivalPattern;
@@ -214,7 +214,11 @@ impl Default for PredictorConfig {
 }
 
 fn err(field: &str, message: impl Into<String>) -> ScenarioError {
-    ScenarioError { field: field.to_string(), message: message.into() }
+    ScenarioError::new(ErrorKind::OutOfRange, field, message)
+}
+
+fn inconsistent(field: &str, message: impl Into<String>) -> ScenarioError {
+    ScenarioError::new(ErrorKind::Inconsistent, field, message)
 }
 
 fn check_range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), ScenarioError> {
@@ -297,18 +301,22 @@ impl McScenario {
         }
         if let Some(t) = &w.trace {
             if t.path.trim().is_empty() {
-                return Err(err("workload.trace.path", "empty; give the trace file"));
+                return Err(ScenarioError::new(
+                    ErrorKind::NotAllowed,
+                    "workload.trace.path",
+                    "empty; give the trace file",
+                ));
             }
             check_range("workload.trace.delta", t.delta, 0.0, MAX_DELTA, " s")?;
         }
         if let Some(g) = &w.generator {
             if w.trace.is_some() {
-                return Err(err(
+                return Err(inconsistent(
                     "workload.generator",
                     "a scenario either replays workload.trace or uses a generator, not both; remove one",
                 ));
             }
-            g.validate().map_err(|e| err(&e.field, e.message))?;
+            g.validate().map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, e.field, e.message))?;
         }
         let model = w.bot_model();
         if !(model.users.alpha.is_finite() && model.users.alpha >= 0.0 && model.users.alpha <= 10.0) {

@@ -6,6 +6,7 @@ use super::metrics::{self, Metrics};
 use super::platform::{capacity, stream_targets, Cluster};
 use super::policy::predictor::{evaluate_all, PredictorAccuracy};
 use super::simulation::{SimConfig, Simulation};
+use crate::family::contract::ErrorKind;
 use crate::family::contract::ScenarioError;
 use crate::family::contract::{Budget, FamilyRun, Header, Start};
 use crate::trace::bots::extract;
@@ -89,6 +90,7 @@ fn check_times(s: &McScenario, p: &Prepared) -> Result<(), ScenarioError> {
     };
     if !(longest.is_finite() && longest <= MAX_TIME) {
         return Err(ScenarioError {
+            kind: ErrorKind::OutOfRange,
             field: key,
             message: format!(
                 "task {task} would run {} s on the reference processor; every runtime must be finite and at most {MAX_TIME:e} s",
@@ -104,6 +106,7 @@ fn check_times(s: &McScenario, p: &Prepared) -> Result<(), ScenarioError> {
     let end = horizon + estimate / slowest.speed;
     if !(end.is_finite() && end <= MAX_TIME) {
         return Err(ScenarioError {
+            kind: ErrorKind::OutOfRange,
             field: format!("platform.clusters[{c}].speed"),
             message: format!(
                 "{} makes the longest task ({} s on the reference processor) end after {} s on cluster {}; every \
@@ -123,7 +126,7 @@ fn prepare_unchecked(s: &McScenario) -> Result<Prepared, ScenarioError> {
     if s.workload.trace.is_none() {
         super::budget::estimate(s, None).check()?;
     }
-    let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
+    let clusters = s.platform.clusters().map_err(|m| ScenarioError::new(ErrorKind::NotAllowed, "platform", m))?;
     if let Some(t) = &s.workload.trace {
         return prepare_trace(t, &read_scenario_trace(t)?, clusters);
     }
@@ -144,7 +147,7 @@ fn prepare_unchecked(s: &McScenario) -> Result<Prepared, ScenarioError> {
         seed: s.seed,
     };
     let p = generate_platform(&spec, &s.workload.load_split.targets(&stream_targets(&clusters)), s.workload.streams)
-        .map_err(|m| ScenarioError { field: "workload".into(), message: m })?;
+        .map_err(|m| ScenarioError::new(ErrorKind::OutOfRange, "workload", m))?;
     Ok(Prepared { clusters, generated: p.generated, streams: p.streams, trace_period: None })
 }
 
@@ -156,7 +159,7 @@ fn prepare_generator(s: &McScenario, g: &Generator, clusters: Vec<Cluster>) -> R
     let mut p = generate_streams(&targets, w.streams, s.seed, w.submission_period, g.users_per_stream(), &|seed, c| {
         g.generate(seed, w.load, c, w.submission_period)
     })
-    .map_err(|m| ScenarioError { field: format!("workload.generator.{}", g.name()), message: m })?;
+    .map_err(|m| ScenarioError::new(ErrorKind::OutOfRange, format!("workload.generator.{}", g.name()), m))?;
     let unused: Vec<&str> = [
         (w.arrival_pattern != ArrivalPattern::Realistic, "arrival_pattern"),
         (w.median_size.is_some(), "median_size"),
@@ -180,16 +183,16 @@ fn prepare_generator(s: &McScenario, g: &Generator, clusters: Vec<Cluster>) -> R
 pub fn prepare_imported(s: &McScenario, trace: &Trace) -> Result<Prepared, ScenarioError> {
     s.validate()?;
     let Some(t) = &s.workload.trace else {
-        return Err(ScenarioError { field: "workload.trace".into(), message: "the scenario has no trace".into() });
+        return Err(ScenarioError::new(ErrorKind::Inconsistent, "workload.trace", "the scenario has no trace"));
     };
-    let clusters = s.platform.clusters().map_err(|m| ScenarioError { field: "platform".into(), message: m })?;
+    let clusters = s.platform.clusters().map_err(|m| ScenarioError::new(ErrorKind::NotAllowed, "platform", m))?;
     let p = prepare_trace(t, trace, clusters)?;
     check_times(s, &p)?;
     Ok(p)
 }
 
 fn prepare_trace(t: &TraceConfig, trace: &Trace, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
-    let fail = |field: &str, message: String| ScenarioError { field: field.into(), message };
+    let fail = |field: &str, message: String| ScenarioError::new(ErrorKind::Trace, field, message);
     let e = extract(trace, &t.rule()).map_err(|m| fail("workload.trace", m.to_string()))?;
     let b = &e.report;
     if e.workload.bots.is_empty() {
@@ -220,8 +223,8 @@ fn prepare_trace(t: &TraceConfig, trace: &Trace, clusters: Vec<Cluster>) -> Resu
 /// Reads the trace a scenario replays (natively a file; in the page, an error that says to import it first).
 pub fn read_scenario_trace(t: &TraceConfig) -> Result<Trace, ScenarioError> {
     read_trace(t).map_err(|e| match e {
-        ImportError::Io(m) => ScenarioError { field: "workload.trace.path".into(), message: m },
-        e => ScenarioError { field: "workload.trace.path".into(), message: format!("{}: {e}", t.path) },
+        ImportError::Io(m) => ScenarioError::new(ErrorKind::Trace, "workload.trace.path", m),
+        e => ScenarioError::new(ErrorKind::Trace, "workload.trace.path", format!("{}: {e}", t.path)),
     })
 }
 
