@@ -32,8 +32,12 @@ pub struct Lesson {
     pub seeds: u32,
     /// The number the answer is read from: a JSON pointer into the report (`/metrics/overall/nsl/mean`).
     pub metric: String,
-    /// What that number is, with its unit.
+    /// What that number is, with its unit in brackets (`mean BoT turnaround [h]`).
     pub metric_label: String,
+    /// The unit the prediction asks in and the answer is given in: `s`, `min`, `h`, `%`, or empty for a ratio
+    /// (NSL). The report's number (seconds, a fraction, a ratio) is converted to it.
+    #[serde(default)]
+    pub unit: String,
     /// Why the result comes out as it does, citing the paper.
     pub explanation: String,
 }
@@ -88,6 +92,24 @@ impl Lesson {
         if !self.metric.starts_with('/') {
             return Err(format!("metric {:?} is not a JSON pointer (it starts with /)", self.metric));
         }
+        self.scale()?;
+        // The prediction asks in the answer's unit, and the answer's label names it.
+        let asked = match self.unit.as_str() {
+            "s" => "seconds",
+            "min" => "minutes",
+            "h" => "hours",
+            u => u,
+        };
+        if !self.predict.contains(asked) {
+            return Err(format!("the prediction does not ask in {asked:?}, the unit of the answer"));
+        }
+        let label_unit = self.metric_label.rsplit_once('[').map(|(_, u)| u.trim_end_matches(']'));
+        if label_unit.unwrap_or("") != self.unit {
+            return Err(format!(
+                "metric_label {:?} does not end with the answer's unit [{}]",
+                self.metric_label, self.unit
+            ));
+        }
         for v in 0..self.variants.len() {
             self.scenario(v, 1)?;
         }
@@ -118,18 +140,55 @@ impl Lesson {
         Ok(out)
     }
 
-    /// The lesson's number in a run's report.
+    /// The factor from the report's number to the lesson's unit: a time in seconds to `s`, `min` or `h`; a
+    /// fraction (RWT, utilization) to `%` or a bare ratio; a ratio (NSL, slowdown) as it is.
+    pub fn scale(&self) -> Result<f64, String> {
+        let m = self.metric.as_str();
+        let leaf = m.rsplit('/').next().unwrap_or("");
+        let fraction = matches!(leaf, "rwt" | "utilization" | "finished_fraction");
+        let ratio = m.contains("/nsl/") || m.contains("/slowdown/");
+        let time = ["wait", "turnaround", "makespan", "response", "transfer"].iter().any(|t| m.contains(t));
+        match (fraction, ratio, time, self.unit.as_str()) {
+            (true, _, _, "%") => Ok(100.0),
+            (true, _, _, "") | (_, true, _, "") => Ok(1.0),
+            (_, _, true, "s") => Ok(1.0),
+            (_, _, true, "min") => Ok(1.0 / 60.0),
+            (_, _, true, "h") => Ok(1.0 / 3600.0),
+            _ => Err(format!("unit {:?} does not fit the metric {m}", self.unit)),
+        }
+    }
+
+    /// The lesson's number in a run's report, in the lesson's unit.
     pub fn value(&self, report: &AnyReport) -> Result<f64, String> {
         let text = report.to_json().map_err(|e| e.to_string())?;
         let json: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        json.pointer(&self.metric)
+        let raw = json
+            .pointer(&self.metric)
             .and_then(Value::as_f64)
-            .ok_or_else(|| format!("the report has no number at {}", self.metric))
+            .ok_or_else(|| format!("the report has no number at {}", self.metric))?;
+        Ok(raw * self.scale()?)
     }
 
     /// Per variant, the mean of the values of its seeds (`values[run]` in the order of `runs`).
     pub fn means(&self, values: &[f64]) -> Vec<f64> {
         let n = self.seeds as usize;
         values.chunks(n).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect()
+    }
+}
+
+/// A number for a class: three significant digits, no exponent for everyday sizes.
+pub fn readable(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if a >= 100.0 {
+        format!("{x:.0}")
+    } else if a >= 1.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.3}")
     }
 }

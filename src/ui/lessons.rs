@@ -52,23 +52,6 @@ fn prediction_key(id: &str) -> String {
     format!("bagsim-lesson-{id}")
 }
 
-/// A number for a class: three significant digits, no exponent for everyday sizes.
-fn readable(x: f64) -> String {
-    if !x.is_finite() {
-        return "—".into();
-    }
-    let a = x.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if a >= 100.0 {
-        format!("{x:.0}")
-    } else if a >= 1.0 {
-        format!("{x:.2}")
-    } else {
-        format!("{x:.3}")
-    }
-}
-
 /// The Lessons section; `initial` is what the address asked for. In projector mode with a lesson (`present.lesson`)
 /// it shows one part at a time, and the rest of the page makes way (style: `html.lesson-present`).
 #[component]
@@ -274,7 +257,7 @@ pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
                                 <table class="readings-table" id="lesson-answer">
                                     <thead><tr><th scope="col">"Variant"</th><th scope="col">{l.metric_label.clone()}</th></tr></thead>
                                     <tbody>{rows.into_iter().map(|(label, mean)| view! {
-                                        <tr data-value=mean.to_string()><td>{label}</td><td>{readable(mean)}</td></tr>
+                                        <tr data-value=mean.to_string()><td>{label}</td><td>{crate::lessons::readable(mean)}</td></tr>
                                     }).collect_view()}</tbody>
                                 </table>
                             }.into_any(),

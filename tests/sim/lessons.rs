@@ -42,5 +42,11 @@ fn a_broken_lesson_is_refused_with_a_reason() {
     let e = broken(&|v| v["variants"][0]["set"]["workload.load"] = 7.into()).unwrap_err();
     assert!(e.contains("workload.load") && e.contains("load 50%"), "{e}");
     assert!(broken(&|v| v["colour"] = "red".into()).unwrap_err().contains("colour"));
+    // The prediction, the answer's label and the conversion agree on one unit.
+    assert!(broken(&|v| v["unit"] = "h".into()).unwrap_err().contains("\"hours\""));
+    let e = broken(&|v| v["metric_label"] = "mean task wait [h]".into()).unwrap_err();
+    assert!(e.contains("does not end with the answer's unit [s]"), "{e}");
+    let e = broken(&|v| v["unit"] = "%".into()).unwrap_err();
+    assert!(e.contains("does not fit the metric"), "{e}");
     assert!(lessons::find("nope").unwrap_err().contains("the lessons are"));
 }

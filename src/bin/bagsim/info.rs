@@ -64,7 +64,7 @@ pub fn lesson(id: Option<&str>, jobs: usize) -> Result<(), String> {
     .collect::<Result<Vec<f64>, String>>()?;
     say!("{}\n\n{}\n\n{} ({} seed(s) each):", lesson.title, lesson.question, lesson.metric_label, lesson.seeds);
     for (v, mean) in lesson.means(&values).iter().enumerate() {
-        say!("  {:<40} {}", lesson.variants[v].label, mean);
+        say!("  {:<40} {}", lesson.variants[v].label, bagsim::lessons::readable(*mean));
     }
     say!("\n{}", lesson.explanation);
     Ok(())
