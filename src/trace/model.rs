@@ -1,7 +1,8 @@
 //! What an import produces: the formats, a job, a skipped line, the import report with the trace's size, the
 //! import error, and the trace with its local clock.
 
-use super::{gwf, swf, MAX_TIME};
+use super::limits::MAX_TIME;
+use super::rules::Skip;
 use crate::workload::burstiness::{of_jobs, BurstinessError, JobsBurstiness};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -27,16 +28,16 @@ impl Format {
     /// The fields of a job line, in order (field i + 1 is `fields()[i]`).
     pub fn fields(self) -> &'static [&'static str] {
         match self {
-            Format::Swf => &swf::FIELDS,
-            Format::Gwf => &gwf::FIELDS,
+            Format::Swf => &super::swf::FIELDS,
+            Format::Gwf => &super::gwf::FIELDS,
         }
     }
 
     /// The byte that starts a comment line.
     pub fn comment(self) -> u8 {
         match self {
-            Format::Swf => swf::COMMENT,
-            Format::Gwf => gwf::COMMENT,
+            Format::Swf => super::swf::COMMENT,
+            Format::Gwf => super::gwf::COMMENT,
         }
     }
 
@@ -64,7 +65,7 @@ impl Format {
                 Some(b'#') => return Format::Gwf,
                 Some(_) => {
                     let n = t.split(|b| b.is_ascii_whitespace()).filter(|s| !s.is_empty()).count();
-                    return if n >= gwf::FIELDS.len() { Format::Gwf } else { Format::Swf };
+                    return if n >= super::gwf::FIELDS.len() { Format::Gwf } else { Format::Swf };
                 }
             }
         }
@@ -112,31 +113,6 @@ pub struct Job {
     /// GWF only: JobStructure (field 19, e.g. `UNITARY` or `BoT`), as an index into [`Trace::names`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structure: Option<u32>,
-}
-
-/// A line that did not become a job: where, which field, and why.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Skip {
-    /// Line number, 1-based.
-    pub line: u64,
-    /// Field number, 1-based (None: the whole line).
-    pub field: Option<u32>,
-    /// The field's name in the format's documentation.
-    pub field_name: Option<String>,
-    /// Why, with the allowed values.
-    pub reason: String,
-    /// The kind of reason, used to count skips ("not a number", "unknown run time", …).
-    pub kind: String,
-}
-
-impl std::fmt::Display for Skip {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.field, &self.field_name) {
-            (Some(n), Some(name)) => write!(f, "line {}, field {n} ({name}): {}", self.line, self.reason),
-            (Some(n), None) => write!(f, "line {}, field {n}: {}", self.line, self.reason),
-            _ => write!(f, "line {}: {}", self.line, self.reason),
-        }
-    }
 }
 
 /// What an import read, kept and skipped. Invariant: `lines == jobs + skipped + comments`.

@@ -1,9 +1,9 @@
 //! The incremental parser: bytes in chunks of any size (plain or gzip) to lines, lines to jobs or skips, with
 //! the counts of the import report kept as it goes.
 
-use super::rules::{apply_rules, Fields};
-use super::{gwf, swf, Format, ImportError, ImportReport, Job, Skip, Trace};
-use super::{GZIP_STEP, MAX_JOBS, MAX_LINE, MAX_SKIPS, MAX_TEXT};
+use super::limits::{GZIP_STEP, MAX_JOBS, MAX_LINE, MAX_SKIPS, MAX_TEXT};
+use super::model::{Format, ImportError, ImportReport, Job, Trace};
+use super::rules::{apply_rules, Fields, Skip};
 use std::collections::BTreeMap;
 use std::io::Write;
 
@@ -244,8 +244,8 @@ impl Parser {
         }
         let fields = Fields { tokens: &tokens[..n], line: number, names: self.format.fields() };
         let parsed = match self.format {
-            Format::Swf => swf::parse(&fields),
-            Format::Gwf => gwf::parse(&fields),
+            Format::Swf => super::swf::parse(&fields),
+            Format::Gwf => super::gwf::parse(&fields),
         };
         match parsed.and_then(|raw| apply_rules(&fields, raw)) {
             Ok(raw) => {

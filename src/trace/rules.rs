@@ -1,7 +1,33 @@
-//! The fields of a data line as the format parsers read them, and the rules of the module doc that decide, the
+//! A skipped line, the fields of a data line as the format parsers read them, and the rules of the module doc that decide, the
 //! same for both formats, which lines become jobs.
 
-use super::{Skip, MAX_PROCS, MAX_TIME};
+use super::limits::{MAX_PROCS, MAX_TIME};
+use serde::{Deserialize, Serialize};
+
+/// A line that did not become a job: where, which field, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skip {
+    /// Line number, 1-based.
+    pub line: u64,
+    /// Field number, 1-based (None: the whole line).
+    pub field: Option<u32>,
+    /// The field's name in the format's documentation.
+    pub field_name: Option<String>,
+    /// Why, with the allowed values.
+    pub reason: String,
+    /// The kind of reason, used to count skips ("not a number", "unknown run time", …).
+    pub kind: String,
+}
+
+impl std::fmt::Display for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.field, &self.field_name) {
+            (Some(n), Some(name)) => write!(f, "line {}, field {n} ({name}): {}", self.line, self.reason),
+            (Some(n), None) => write!(f, "line {}, field {n}: {}", self.line, self.reason),
+            _ => write!(f, "line {}: {}", self.line, self.reason),
+        }
+    }
+}
 
 /// The fields of one data line, for the format parsers' messages.
 pub(crate) struct Fields<'a> {
