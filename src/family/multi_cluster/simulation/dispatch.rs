@@ -2,8 +2,9 @@
 //! of a resource manager (eligible sets, the policy's choice), reservations, starting a copy on a processor,
 //! and replication.
 
+use super::config::SimConfig;
 use super::rm::PlannedTask;
-use super::{Event, SimConfig, Simulation};
+use super::{Event, Simulation};
 use crate::family::multi_cluster::architecture::EligibleSet;
 use crate::family::multi_cluster::policy::predictor::PredictorInput;
 use crate::family::multi_cluster::policy::scheduling::{Choice, Estimate, ResourceView};
