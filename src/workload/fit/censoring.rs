@@ -2,9 +2,10 @@
 //! exact values censored at known clamp bounds.
 
 use super::density::{cdf, log_likelihood, mass, sf};
+use super::exact::{fit, select};
+use super::family::{check_sample, err, finish, Family, Fit, FitError};
 use super::mle::mle;
 use super::optimise::{from_params, minimize, simplex_steps, to_params};
-use super::{check_sample, err, finish, fit, select, Family, Fit, FitError};
 use crate::workload::dist::Dist;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -241,8 +242,9 @@ pub fn best_fit_censored(data: &[f64], low: f64, high: f64) -> Result<Fit, FitEr
 mod tests {
     use super::*;
     use crate::engine::Rng;
+    use crate::workload::fit::exact::best_fit;
+    use crate::workload::fit::family::notation;
     use crate::workload::fit::testkit::{close, ks_crit, params, sample, N};
-    use crate::workload::fit::{best_fit, notation};
 
     /// Bins of log2 size for sizes max(1, round(2^x)).
     fn size_bins(sizes: &mut [u32]) -> Vec<(f64, f64, u64)> {

@@ -1,7 +1,7 @@
 //! Weighted maximum-likelihood estimators of the candidate families (weights are 1 for exact data, bin counts for
 //! interval start points): closed forms, Newton for the gamma and Weibull shapes, EM for the hyper-exponential.
 
-use super::{err, pos, Family, FitError};
+use super::family::{err, pos, Family, FitError};
 use crate::workload::dist::Dist;
 
 pub(super) fn mle(family: Family, x: &[f64], w: &[f64]) -> Result<Dist, FitError> {
@@ -252,8 +252,9 @@ pub(super) fn log_add(a: f64, b: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workload::fit::density::log_likelihood;
+    use crate::workload::fit::exact::fit;
     use crate::workload::fit::testkit::{close, ks_crit, params, sample, N};
-    use crate::workload::fit::{fit, log_likelihood};
 
     #[test]
     fn mle_recovers_each_family() {

@@ -17,309 +17,34 @@
 
 mod censoring;
 mod density;
+mod exact;
+mod family;
 mod mle;
 mod optimise;
 #[cfg(test)]
 mod testkit;
 mod zipf;
 
-use crate::workload::dist::Dist;
 pub use censoring::{
     best_fit_censored, best_fit_intervals, best_fit_intervals_truncated, fit_censored, fit_intervals,
     fit_intervals_truncated,
 };
-use density::log_likelihood;
 pub(super) use density::{cdf, mass};
-use mle::mle;
+pub(super) use exact::select;
+pub use exact::{best_fit, fit, fit_all, ks_statistic};
+pub use family::{notation, Family, Fit, FitError};
 pub use zipf::{fit_zipf, ZipfFit};
 // The whole-workload fit lives in its own module; these names stay reachable from here.
 pub use crate::workload::fit_workload::{fit_workload, fit_workload_with_candidates, FitCandidates, FittedModel};
-use serde::{Deserialize, Serialize};
-
-/// A candidate family of [Iosup08] §3.1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Family {
-    Exponential,
-    HyperExponential,
-    Normal,
-    LogNormal,
-    Gamma,
-    Weibull,
-}
-
-impl Family {
-    /// Every candidate, in the order of [Iosup08] §3.1 (also the tie-break order of the selection).
-    pub const ALL: [Family; 6] = [
-        Family::Exponential,
-        Family::HyperExponential,
-        Family::Normal,
-        Family::LogNormal,
-        Family::Gamma,
-        Family::Weibull,
-    ];
-
-    /// Human-readable name, as used in error messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Exponential => "exponential",
-            Family::HyperExponential => "hyper-exponential",
-            Family::Normal => "normal",
-            Family::LogNormal => "log-normal",
-            Family::Gamma => "gamma",
-            Family::Weibull => "Weibull",
-        }
-    }
-
-    /// The family of a distribution (None for Constant and Uniform, which are never fitted).
-    pub fn of(d: &Dist) -> Option<Family> {
-        match d {
-            Dist::Exponential { .. } => Some(Family::Exponential),
-            Dist::HyperExponential { .. } => Some(Family::HyperExponential),
-            Dist::Normal { .. } => Some(Family::Normal),
-            Dist::LogNormal { .. } => Some(Family::LogNormal),
-            Dist::Gamma { .. } => Some(Family::Gamma),
-            Dist::Weibull { .. } => Some(Family::Weibull),
-            Dist::Constant { .. } | Dist::Uniform { .. } => None,
-        }
-    }
-
-    /// The support's lower end: None for the whole real line; Some(false) for x ≥ 0; Some(true) for x > 0.
-    fn positive_support(self) -> Option<bool> {
-        match self {
-            Family::Normal => None,
-            Family::Exponential | Family::HyperExponential => Some(false),
-            Family::LogNormal | Family::Gamma | Family::Weibull => Some(true),
-        }
-    }
-}
-
-impl std::fmt::Display for Family {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A fitted distribution with its goodness of fit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Fit {
-    pub dist: Dist,
-    /// Kolmogorov–Smirnov statistic D (sup distance between the empirical and the fitted CDF).
-    pub ks: f64,
-    /// The maximised log-likelihood (of the densities, of the bin probabilities for interval data).
-    pub log_likelihood: f64,
-}
-
-/// Why a fit could not be made; the message says what is wrong with the data.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FitError(pub String);
-
-impl std::fmt::Display for FitError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for FitError {}
-
-/// x > 0 (false for NaN).
-fn pos(x: f64) -> bool {
-    x > 0.0
-}
-
-fn err<T>(msg: impl Into<String>) -> Result<T, FitError> {
-    Err(FitError(msg.into()))
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Exact observations.
-
-/// Maximum-likelihood fit of one family to exact (continuous) observations.
-pub fn fit(family: Family, data: &[f64]) -> Result<Fit, FitError> {
-    check_sample(family, data)?;
-    let w = vec![1.0; data.len()];
-    let dist = mle(family, data, &w)?;
-    let log_likelihood = log_likelihood(&dist, data, &w);
-    let ks = ks_statistic(data, &dist);
-    finish(family, dist, ks, log_likelihood)
-}
-
-/// Every family fitted to the data, in [`Family::ALL`] order.
-pub fn fit_all(data: &[f64]) -> Vec<(Family, Result<Fit, FitError>)> {
-    Family::ALL.iter().map(|&f| (f, fit(f, data))).collect()
-}
-
-/// The fit with the lowest KS statistic among the families that could be fitted (ties: the earlier family).
-pub fn best_fit(data: &[f64]) -> Result<Fit, FitError> {
-    select(fit_all(data))
-}
-
-/// The Kolmogorov–Smirnov statistic D = sup |F_n(x) − F(x)| of the data against `dist`: sorts a copy and takes,
-/// at every data point, both the left limit (i/n) and the value ((i+1)/n) of the empirical CDF, so ties and both
-/// sides of each step are accounted for. NaN values are ignored; ±∞ count. NaN for no data.
-pub fn ks_statistic(data: &[f64], dist: &Dist) -> f64 {
-    let mut x: Vec<f64> = data.iter().copied().filter(|v| !v.is_nan()).collect();
-    if x.is_empty() {
-        return f64::NAN;
-    }
-    x.sort_by(f64::total_cmp);
-    let n = x.len() as f64;
-    let mut d = 0.0f64;
-    for (i, &v) in x.iter().enumerate() {
-        let f = cdf(dist, v);
-        d = d.max(f - i as f64 / n).max((i + 1) as f64 / n - f);
-    }
-    d
-}
-
-pub(super) fn select(fits: Vec<(Family, Result<Fit, FitError>)>) -> Result<Fit, FitError> {
-    let mut best: Option<Fit> = None;
-    let mut why = Vec::new();
-    for (family, r) in fits {
-        match r {
-            Ok(f) => {
-                if best.as_ref().is_none_or(|b| f.ks < b.ks) {
-                    best = Some(f);
-                }
-            }
-            Err(e) => why.push(format!("{family}: {e}")),
-        }
-    }
-    best.ok_or_else(|| FitError(format!("no candidate family could be fitted ({})", why.join("; "))))
-}
-
-/// Checks a fitted distribution and its statistics, so that no NaN escapes.
-fn finish(family: Family, dist: Dist, ks: f64, log_likelihood: f64) -> Result<Fit, FitError> {
-    if let Err(e) = dist.validate() {
-        return err(format!("{family} fit did not converge to valid parameters ({e})"));
-    }
-    if !log_likelihood.is_finite() {
-        return err(format!("{family} fit has log-likelihood {log_likelihood}: the data are outside its support"));
-    }
-    if !ks.is_finite() {
-        return err(format!("{family} fit has a non-finite KS statistic"));
-    }
-    Ok(Fit { dist, ks, log_likelihood })
-}
-
-fn check_sample(family: Family, data: &[f64]) -> Result<(), FitError> {
-    if data.is_empty() {
-        return err(format!("{family} fit needs data; got none"));
-    }
-    if data.len() < 2 {
-        return err(format!("{family} fit needs at least 2 values; got 1"));
-    }
-    let bad = data.iter().filter(|v| !v.is_finite()).count();
-    if bad > 0 {
-        let first = data.iter().position(|v| !v.is_finite()).unwrap_or(0);
-        return err(format!(
-            "{family} fit needs finite data; found {bad} non-finite values (the first, at index {first}, is {})",
-            data[first]
-        ));
-    }
-    check_support(family, data)
-}
-
-fn check_support(family: Family, data: &[f64]) -> Result<(), FitError> {
-    match family.positive_support() {
-        Some(true) => {
-            let bad = data.iter().filter(|&&v| v <= 0.0).count();
-            if bad > 0 {
-                return err(format!("{family} needs data > 0; found {bad} values ≤ 0"));
-            }
-        }
-        Some(false) => {
-            let bad = data.iter().filter(|&&v| v < 0.0).count();
-            if bad > 0 {
-                return err(format!("{family} needs data ≥ 0; found {bad} values < 0"));
-            }
-        }
-        None => {}
-    }
-    Ok(())
-}
-
-/// [Iosup08] Table 3 notation with 2 decimals: "W(1.76,2.11)", "N(2.73,6.10)", "LN(1.82,0.34)", "G(2.62,0.13)",
-/// "Exp(3.00)", "HExp(0.40,1.00,9.00)" (also "U(a,b)" and "C(v)").
-pub fn notation(d: &Dist) -> String {
-    match *d {
-        Dist::Constant { value } => format!("C({value:.2})"),
-        Dist::Uniform { low, high } => format!("U({low:.2},{high:.2})"),
-        Dist::Exponential { mean } => format!("Exp({mean:.2})"),
-        Dist::HyperExponential { p, mean1, mean2 } => format!("HExp({p:.2},{mean1:.2},{mean2:.2})"),
-        Dist::Normal { mu, sigma } => format!("N({mu:.2},{sigma:.2})"),
-        Dist::LogNormal { mu, sigma } => format!("LN({mu:.2},{sigma:.2})"),
-        Dist::Gamma { shape, scale } => format!("G({shape:.2},{scale:.2})"),
-        Dist::Weibull { shape, scale } => format!("W({shape:.2},{scale:.2})"),
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::Rng;
-    use crate::workload::fit::testkit::{close, ks_crit, params, sample, zipf_counts, N};
+    use crate::workload::dist::Dist;
+    use crate::workload::fit::testkit::{close, params, zipf_counts};
     use crate::workload::fit_workload::{slot_of, PEAK_SLOTS};
     use crate::workload::types::{Bot, Workload};
-
-    #[test]
-    fn ks_statistic_hand_examples() {
-        // Against U(0, 1), sorted points 0.2, 0.5, 0.9: at 0.2 the steps give 0.2 − 0 and 1/3 − 0.2; at 0.5,
-        // 0.5 − 1/3 and 2/3 − 0.5; at 0.9, 0.9 − 2/3 = 7/30 and 1 − 0.9. Largest: 7/30.
-        let u = Dist::Uniform { low: 0.0, high: 1.0 };
-        close("D", ks_statistic(&[0.9, 0.2, 0.5], &u), 7.0 / 30.0, 1e-15);
-        // Ties: three values at 0.5 make one jump from 0 to 1; D = 0.5 on both sides.
-        close("D ties", ks_statistic(&[0.5, 0.5, 0.5], &u), 0.5, 1e-15);
-        // Both sides of a step: one point at 0.5 → max(0.5 − 0, 1 − 0.5).
-        close("D single", ks_statistic(&[0.5], &u), 0.5, 1e-15);
-        assert!(ks_statistic(&[], &u).is_nan());
-    }
-
-    #[test]
-    fn ks_small_for_the_true_family_large_for_a_wrong_one() {
-        let truth = Dist::LogNormal { mu: 0.0, sigma: 1.0 };
-        let x = sample(&truth, N, 3);
-        assert!(ks_statistic(&x, &truth) < ks_crit(N));
-        assert!(fit(Family::LogNormal, &x).unwrap().ks < ks_crit(N));
-        // The best normal for strongly skewed data misses by far more than the critical value (measured ≈ 0.23).
-        let wrong = fit(Family::Normal, &x).unwrap();
-        assert!(wrong.ks > 0.15, "D = {}", wrong.ks);
-    }
-
-    #[test]
-    fn best_fit_picks_the_true_family() {
-        // Cases where the runner-up's D (measured over 5 seeds) is at least 3 times the critical value 0.0096 while
-        // the true family's D stays below it: log-normal (next: Weibull 0.06), Weibull 0.5 (gamma 0.055), gamma 0.5
-        // (Weibull 0.023), hyper-exponential (Weibull 0.04), Weibull 1.76 (gamma 0.028).
-        let cases = [
-            (Family::LogNormal, Dist::LogNormal { mu: 0.0, sigma: 1.0 }),
-            (Family::Weibull, Dist::Weibull { shape: 0.5, scale: 1.0 }),
-            (Family::Gamma, Dist::Gamma { shape: 0.5, scale: 2.0 }),
-            (Family::HyperExponential, Dist::HyperExponential { p: 0.4, mean1: 1.0, mean2: 9.0 }),
-            (Family::Weibull, Dist::Weibull { shape: 1.76, scale: 2.11 }),
-        ];
-        for (seed, (family, truth)) in (20..).zip(cases) {
-            let x = sample(&truth, N, seed);
-            let best = best_fit(&x).unwrap();
-            assert_eq!(
-                Family::of(&best.dist),
-                Some(family),
-                "{} picked for {}",
-                notation(&best.dist),
-                notation(&truth)
-            );
-            assert!(best.ks < ks_crit(N), "{}: D = {}", notation(&truth), best.ks);
-            let all = fit_all(&x);
-            assert_eq!(all.iter().map(|a| a.0).collect::<Vec<_>>(), Family::ALL.to_vec());
-            let min = all.iter().filter_map(|(_, r)| r.as_ref().ok()).map(|f| f.ks).fold(f64::INFINITY, f64::min);
-            assert_eq!(best.ks, min);
-        }
-        // Negative data: only the families with support on the whole line (here the normal) can be fitted.
-        let x = sample(&Dist::Normal { mu: 2.73, sigma: 6.10 }, 2_000, 5);
-        let all = fit_all(&x);
-        assert!(all.iter().all(|(f, r)| r.is_ok() == (*f == Family::Normal)), "{all:?}");
-        assert_eq!(Family::of(&best_fit(&x).unwrap().dist), Some(Family::Normal));
-    }
 
     #[test]
     fn errors_instead_of_panics_or_nan() {

@@ -1,7 +1,7 @@
 //! Nelder–Mead over unconstrained parameters (logs of positive parameters, logit of p), for the likelihoods that
 //! have no closed form: interval-censored bins and clamp-censored values.
 
-use super::Family;
+use super::family::Family;
 use crate::workload::dist::Dist;
 
 /// Unconstrained parameters: logs of positive parameters, logit of the hyper-exponential's p.

@@ -1,6 +1,6 @@
 //! The Zipf law of user ranks ([Iosup08] §3.2), fitted by maximum likelihood.
 
-use super::{err, FitError};
+use super::family::{err, FitError};
 use serde::{Deserialize, Serialize};
 
 /// A fitted Zipf law Z(α, n): P(rank = r) ∝ r^(−α), r = 1..n.
