@@ -1,6 +1,6 @@
 //! The average relative inaccuracy of each predictor on a workload ([Iosup08] Fig. 2).
 
-use super::{PredictorInput, PredictorModel, PredictorState};
+use super::model::{PredictorInput, PredictorModel, PredictorState};
 use serde::{Deserialize, Serialize};
 
 /// The average relative inaccuracy of each model on a workload, as [Iosup08] Fig. 2 measures it.
@@ -105,7 +105,7 @@ pub fn evaluate_all<'a>(bots: impl Iterator<Item = (u32, &'a [f64])> + Clone, us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::multi_cluster::policy::predictor::tests::close;
+    use crate::family::multi_cluster::policy::predictor::testkit::close;
 
     // Users 0 and 1; BoTs in arrival order: u0 [10, 20], u1 [5, 5], u0 [40, 10], u1 [8].
     fn workload() -> Vec<(u32, Vec<f64>)> {

@@ -1,7 +1,8 @@
 //! The running sums of `AutoRegress`: the mean and the autocovariances of the whole history kept exactly in a
 //! fixed-size value, and the Yule–Walker fit solved by Levinson–Durbin.
 
-use super::AR_ORDER;
+/// Order p of the `AutoRegress` model.
+pub const AR_ORDER: usize = 5;
 
 // Below this fraction of γ_0 the Levinson–Durbin prediction-error variance is rounding noise: the Toeplitz system
 // is singular and its solution would only amplify that noise. The same fraction of m² (shifted mean) is the noise
@@ -118,8 +119,8 @@ fn levinson_durbin(gamma: &[f64; AR_ORDER + 1]) -> Option<[f64; AR_ORDER + 1]> {
 #[cfg(test)]
 mod tests {
     use super::AR_ORDER;
-    use crate::family::multi_cluster::policy::predictor::tests::{close, noise, predict};
-    use crate::family::multi_cluster::policy::predictor::PredictorModel;
+    use crate::family::multi_cluster::policy::predictor::model::PredictorModel;
+    use crate::family::multi_cluster::policy::predictor::testkit::{close, noise, predict};
 
     // Textbook Yule–Walker on the stored series: biased autocovariances computed directly, the p×p Toeplitz system
     // solved by Gaussian elimination, so that neither the running sums nor Levinson–Durbin are reused.
