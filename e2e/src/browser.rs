@@ -1,7 +1,8 @@
 //! A browser session: chromedriver on a free port, headless Chromium with a fresh profile, and the cleanup that
 //! runs however the test body ends.
 
-use crate::{require_dist, snapshot, StaticServer, BASE_PATH};
+use crate::server::StaticServer;
+use crate::site::{require_dist, snapshot, unique_temp_dir, BASE_PATH};
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{json, Value};
 use std::future::Future;
@@ -79,17 +80,6 @@ fn pids_with_arg(arg: &str) -> Vec<u32> {
                 .unwrap_or(false)
         })
         .collect()
-}
-
-/// A new, empty directory under the temp dir whose name starts with `prefix`.
-pub(crate) fn unique_temp_dir(prefix: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("{prefix}-{}-{n}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    dir
 }
 
 /// A fresh, empty Chromium profile directory under /tmp.

@@ -1,6 +1,6 @@
 //! Reading and driving the page, everything through small scripts (robust to re-rendering).
 
-use crate::artifact_dir;
+use crate::site::artifact_dir;
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::future::Future;

@@ -1,7 +1,8 @@
 //! Figures: the summary cards the page prints against the native report, and the paper figures computed
 //! natively and on the page.
 
-use crate::{attr, click, js, set_control, text, wait_enabled, wait_for, workspace_root, READY_TIMEOUT};
+use crate::dom::{attr, click, js, set_control, text, wait_enabled, wait_for};
+use crate::site::{workspace_root, READY_TIMEOUT};
 use fantoccini::Client;
 use std::time::Duration;
 

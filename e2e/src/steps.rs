@@ -1,10 +1,9 @@
 //! Links to scenarios, and the steps the page tests share (open a page ready, run to the end, compare with the
 //! native run).
 
-use crate::{
-    cards, click, compare_with_native, location, parse_figure, report_figures, wait_enabled, wait_status, Cards,
-    READY_TIMEOUT,
-};
+use crate::dom::{click, location, wait_enabled, wait_status};
+use crate::figures::{cards, compare_with_native, parse_figure, report_figures, Cards};
+use crate::site::READY_TIMEOUT;
 use fantoccini::Client;
 use std::time::Duration;
 
