@@ -3,7 +3,7 @@
 //! ExecutableID, QueueID, sites, VO, project) and JobStructure (`UNITARY`, `BoT`) may be text. Submit times are
 //! Unix times.
 
-use super::{Fields, RawJob, Skip};
+use super::rules::{Fields, RawJob, Skip};
 
 /// The byte that starts a comment line.
 pub const COMMENT: u8 = b'#';

@@ -2,7 +2,7 @@
 //! separated by whitespace, −1 = unknown; `;` starts a comment, and `; Key: value` comments are the header
 //! (Version, Computer, Installation, MaxJobs, MaxProcs, MaxNodes, UnixStartTime, TimeZone, Note, …).
 
-use super::{Fields, RawJob, Skip};
+use super::rules::{Fields, RawJob, Skip};
 
 /// The byte that starts a comment line.
 pub const COMMENT: u8 = b';';

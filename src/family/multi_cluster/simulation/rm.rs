@@ -1,8 +1,8 @@
 //! A resource manager: its waiting tasks (indexed as its selection policy needs), its eligible set (ordered as
 //! its scheduling policy needs), its view of free processors, and its policies.
 
+use super::config::SimConfig;
 use super::dheap::{DHeap, Entry};
-use super::SimConfig;
 use crate::family::multi_cluster::policy::scheduling::{TaskOrder, TaskScheduling};
 use crate::family::multi_cluster::policy::selection::{QueueIndex, Selection, SelectionPolicy, TaskSelection};
 use crate::resources::freeset::FreeSet;

@@ -1,0 +1,157 @@
+//! A scenario's keys as the contract sees them: a documented parameter, a key without effect, a value that cannot
+//! be simulated, and reading a scenario document from JSON with the path of a refusal.
+
+use super::words::{shorten_quotes, tidy_message};
+
+/// A documented parameter: JSON path, unit, allowed values and meaning (for `bagsim scenario --doc` and the UI).
+pub struct Param {
+    pub path: &'static str,
+    pub unit: &'static str,
+    pub allowed: &'static str,
+    pub meaning: &'static str,
+}
+
+/// A key of a scenario whose value changes nothing under the scenario's other settings (e.g. a csp's monitoring
+/// period under sep-c): its JSON path and why. A sweep axis on such a key is refused, and a run whose value of it
+/// differs from the default warns, so that no row or summary labels a setting that did not apply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unused {
+    pub path: &'static str,
+    pub why: String,
+}
+
+impl Unused {
+    pub fn new(path: &'static str, why: impl Into<String>) -> Unused {
+        Unused { path, why: why.into() }
+    }
+
+    /// Whether `path` is this key or lies inside it.
+    pub fn covers(&self, path: &str) -> bool {
+        path == self.path || path.strip_prefix(self.path).is_some_and(|rest| rest.starts_with('.'))
+    }
+}
+
+/// A scenario value that cannot be simulated: the field (as a JSON path), what kind of refusal, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    pub kind: ErrorKind,
+    pub field: String,
+    pub message: String,
+}
+
+/// Why a scenario is refused, for a front end that treats the kinds apart (the page marks an over-budget run
+/// differently from a typing error; a test asks for the kind rather than the words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A number outside its allowed range, or one that makes a derived time or count not finite.
+    OutOfRange,
+    /// A value that is not one of the allowed ones, or text that is not a scenario (JSON, a damaged link).
+    NotAllowed,
+    /// A run larger than the budget allows (events, memory, samples).
+    OverBudget,
+    /// A trace or log that cannot be read or gives nothing to simulate.
+    Trace,
+    /// Values that cannot hold together (a section of another family, a trace and a generator at once).
+    Inconsistent,
+}
+
+impl ScenarioError {
+    pub fn new(kind: ErrorKind, field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError { kind, field: field.into(), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", tidy_message(&self.field), tidy_message(&self.message))
+    }
+}
+
+/// Refuses an array in `input` where the scenario read (`read`, the parsed scenario written back) holds an object,
+/// naming its path: what serde would read as a struct's fields in order, silently, from a JSON array.
+pub fn objects_as_objects(
+    input: &serde_json::Value,
+    read: &serde_json::Value,
+    path: &str,
+) -> Result<(), ScenarioError> {
+    use serde_json::Value;
+    let at = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
+    match (input, read) {
+        (Value::Array(_), Value::Object(_)) => Err(ScenarioError {
+            kind: ErrorKind::NotAllowed,
+            field: if path.is_empty() { "scenario".into() } else { path.to_string() },
+            message: "an array where an object {…} is expected (give each field by its name)".into(),
+        }),
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .filter_map(|(k, v)| b.get(k).map(|w| (k, v, w)))
+            .try_for_each(|(k, v, w)| objects_as_objects(v, w, &at(k))),
+        (Value::Array(a), Value::Array(b)) => {
+            a.iter().zip(b).enumerate().try_for_each(|(i, (v, w))| objects_as_objects(v, w, &format!("{path}[{i}]")))
+        }
+        _ => Ok(()),
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Reads a scenario document from JSON. A refusal names the JSON path of the field (`desktop_grid.mix`,
+/// `platform.clusters[0].speed`; `scenario` for the document as a whole) and quotes at most a short prefix of a long
+/// value.
+///
+/// In wasm32 (the page, which reads scenarios only from its own links and storage, and edits them control by
+/// control) the path is not tracked: tracking instantiates every scenario type's deserializer a second time, 43 KB
+/// of gzipped wasm.
+#[cfg(target_arch = "wasm32")]
+pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    serde_json::from_str(text)
+        .map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, "scenario", shorten_quotes(&e.to_string())))
+}
+
+/// Reads a scenario document from JSON, tracking the path of a refusal (see the wasm32 version).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." || path.is_empty() { "scenario".to_string() } else { path };
+        ScenarioError::new(ErrorKind::NotAllowed, field, shorten_quotes(&e.into_inner().to_string()))
+    })?;
+    de.end().map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, "scenario", e.to_string()))?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Doc {
+        inner: Inner,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        x: f64,
+        list: Vec<u32>,
+    }
+
+    #[test]
+    fn refusals_name_the_path_and_cut_long_values() {
+        let e = parse_json::<Doc>(r#"{"inner": {"x": "text", "list": []}}"#).unwrap_err();
+        assert_eq!(e.field, "inner.x", "{e}");
+        let e = parse_json::<Doc>(r#"{"inner": {"x": 1, "list": [1, -2]}}"#).unwrap_err();
+        assert_eq!(e.field, "inner.list[1]", "{e}");
+        let long = "y".repeat(10_000);
+        let e = parse_json::<Doc>(&format!(r#"{{"inner": {{"x": "{long}", "list": []}}}}"#)).unwrap_err();
+        assert!(e.message.len() < 300 && e.message.contains("(10000 characters)"), "{}", e.message);
+        let e = parse_json::<Doc>(r#"{"inner": {"x": 1, "list": []}} trailing"#).unwrap_err();
+        assert_eq!(e.field, "scenario");
+        assert_eq!(shorten_quotes("no quotes"), "no quotes");
+        assert_eq!(shorten_quotes("an `open quote"), "an `open quote");
+    }
+}

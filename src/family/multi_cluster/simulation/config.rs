@@ -1,0 +1,35 @@
+//! What the run loop needs besides the workload and the clusters.
+
+use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove};
+use crate::family::multi_cluster::policy::options::PolicyOptions;
+use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
+use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
+use crate::family::multi_cluster::policy::selection::SelectionPolicy;
+
+/// What the run loop needs besides the workload and the clusters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimConfig {
+    pub architecture: Architecture,
+    /// csp: period of the monitoring service, s (0 = the global RM always sees the true free counts).
+    pub monitoring_period: f64,
+    /// When an RM forms its next eligible set.
+    pub eligible_set: EligibleSet,
+    /// fcondor: when a user moves to the next RM.
+    pub fcondor_move: FcondorMove,
+    pub selection: SelectionPolicy,
+    pub scheduling: SchedulingPolicy,
+    /// The readings of the policies' definitions (DFPLT's unranked clusters, WQR4x, S-U-Prio's order).
+    pub policy_options: PolicyOptions,
+    pub predictor: PredictorModel,
+    pub predictor_input: PredictorInput,
+    /// Maximum estimate inaccuracy I, percent.
+    pub inaccuracy: f64,
+    /// Periodic scheduling pass, s (only when information can be stale).
+    pub scheduling_period: f64,
+    /// The run stops at this time, s.
+    pub horizon: f64,
+    /// Time-series sampling interval, s.
+    pub sample_interval: f64,
+    /// Seed of the inaccuracy stream.
+    pub seed: u64,
+}
