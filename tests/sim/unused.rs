@@ -41,6 +41,8 @@ fn set(v: &Value, path: &str, x: Value) -> Value {
 fn check(base: Value, changes: &[(&str, Value)]) {
     let s = scenario(&base);
     let unused = registry::unused(&s);
+    // The base sets none of them away from its default: no warning.
+    assert!(registry::unused_warnings(&s).is_empty(), "{:?}", registry::unused_warnings(&s));
     let before = outcome(&s);
     for (path, x) in changes {
         assert!(unused.iter().any(|u| u.covers(path)), "{path} is not listed as unused under {base}");

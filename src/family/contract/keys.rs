@@ -12,17 +12,20 @@ pub struct Param {
 }
 
 /// A key of a scenario whose value changes nothing under the scenario's other settings (e.g. a csp's monitoring
-/// period under sep-c): its JSON path and why. A sweep axis on such a key is refused, and a run whose value of it
-/// differs from the default warns, so that no row or summary labels a setting that did not apply.
+/// period under sep-c): its JSON path, whether the scenario sets it away from the family's default, and why. A
+/// sweep axis on such a key is refused, and a run that sets it warns, so that no row or summary labels a setting
+/// that did not apply. (`set` is found by comparing fields, not through JSON, so that the worker's run carries no
+/// JSON value code.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unused {
     pub path: &'static str,
+    pub set: bool,
     pub why: String,
 }
 
 impl Unused {
-    pub fn new(path: &'static str, why: impl Into<String>) -> Unused {
-        Unused { path, why: why.into() }
+    pub fn new(path: &'static str, set: bool, why: impl Into<String>) -> Unused {
+        Unused { path, set, why: why.into() }
     }
 
     /// Whether `path` is this key or lies inside it.

@@ -205,21 +205,29 @@ pub const MAX_JOBS: u32 = 1_000_000;
 impl DataGridConfig {
     /// The keys whose value changes nothing under the other settings (`Unused`).
     pub fn unused(&self) -> Vec<Unused> {
-        let mut out = Vec::new();
+        let (mut out, d) = (Vec::new(), DataGridConfig::default());
         if self.scheme != Scheme::FinishTimeDataAware {
             let why = format!("only the scheme finish_time_data_aware reads it; this one is {}", self.scheme.name());
-            out.push(Unused::new("data_grid.backfill_rule", why));
+            out.push(Unused::new("data_grid.backfill_rule", self.backfill_rule != d.backfill_rule, why));
         }
         if self.estimates != Estimates::Requested {
-            out.push(Unused::new("data_grid.walltime", "only requested estimates have a request to stop a job at"));
+            out.push(Unused::new(
+                "data_grid.walltime",
+                self.walltime != d.walltime,
+                "only requested estimates have a request to stop a job at",
+            ));
         }
         if !self.site_policies.is_empty() {
-            out.push(Unused::new("data_grid.local_policy", "data_grid.site_policies sets every site's scheduler"));
+            out.push(Unused::new(
+                "data_grid.local_policy",
+                self.local_policy != d.local_policy,
+                "data_grid.site_policies sets every site's scheduler",
+            ));
         }
         if self.data_share == 0.0 {
-            for path in ["data_grid.data_mb", "data_grid.bandwidth_mbit"] {
-                out.push(Unused::new(path, "no job carries data (data_grid.data_share is 0)"));
-            }
+            let why = "no job carries data (data_grid.data_share is 0)";
+            out.push(Unused::new("data_grid.data_mb", self.data_mb != d.data_mb, why));
+            out.push(Unused::new("data_grid.bandwidth_mbit", self.bandwidth_mbit != d.bandwidth_mbit, why));
         }
         out
     }

@@ -177,30 +177,39 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Scenar
 impl DesktopGridConfig {
     /// The keys whose value changes nothing under the other settings (`Unused`).
     pub fn unused(&self) -> Vec<Unused> {
-        let mut out = Vec::new();
+        let (mut out, d) = (Vec::new(), DesktopGridConfig::default());
         match self.heterogeneity {
-            Heterogeneity::Homogeneous => {
-                out.push(Unused::new("desktop_grid.power_range", "only a heterogeneous platform draws powers from it"))
-            }
-            Heterogeneity::Heterogeneous => {
-                out.push(Unused::new("desktop_grid.power", "a heterogeneous platform draws powers from power_range"))
-            }
+            Heterogeneity::Homogeneous => out.push(Unused::new(
+                "desktop_grid.power_range",
+                self.power_range != d.power_range,
+                "only a heterogeneous platform draws powers from it",
+            )),
+            Heterogeneity::Heterogeneous => out.push(Unused::new(
+                "desktop_grid.power",
+                self.power != d.power,
+                "a heterogeneous platform draws powers from power_range",
+            )),
         }
         if self.availability == AvailabilityLevel::AlwaysUp {
-            for path in [
-                "desktop_grid.mttf",
-                "desktop_grid.weibull_shape",
-                "desktop_grid.repair_mean",
-                "desktop_grid.repair_sd",
-            ] {
-                out.push(Unused::new(path, "machines that are always up never fail nor get repaired"));
-            }
+            let why = "machines that are always up never fail nor get repaired";
+            out.push(Unused::new("desktop_grid.mttf", self.mttf != d.mttf, why));
+            out.push(Unused::new("desktop_grid.weibull_shape", self.weibull_shape != d.weibull_shape, why));
+            out.push(Unused::new("desktop_grid.repair_mean", self.repair_mean != d.repair_mean, why));
+            out.push(Unused::new("desktop_grid.repair_sd", self.repair_sd != d.repair_sd, why));
         }
         if self.bot_selection != BotSelection::FcfsShare {
-            out.push(Unused::new("desktop_grid.fcfs_share", "only the BoT selection FCFS-Share reads it"));
+            out.push(Unused::new(
+                "desktop_grid.fcfs_share",
+                self.fcfs_share != d.fcfs_share,
+                "only the BoT selection FCFS-Share reads it",
+            ));
         }
         if self.bot_selection != BotSelection::LongIdle {
-            out.push(Unused::new("desktop_grid.long_idle", "only the BoT selection LongIdle reads it"));
+            out.push(Unused::new(
+                "desktop_grid.long_idle",
+                self.long_idle != d.long_idle,
+                "only the BoT selection LongIdle reads it",
+            ));
         }
         out
     }

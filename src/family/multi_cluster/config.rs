@@ -247,30 +247,47 @@ impl McScenario {
 
     /// The keys whose value changes nothing under the other settings (`Unused`).
     pub fn unused(&self) -> Vec<Unused> {
-        let mut out = Vec::new();
-        let kind = self.architecture.kind;
+        let (mut out, d) = (Vec::new(), McScenario::default());
+        let (a, o) = (&self.architecture, &self.policy_options);
+        let kind = a.kind;
         if kind != Architecture::Csp {
-            out.push(Unused::new("architecture.monitoring_period", "only csp monitors the clusters' free processors"));
+            out.push(Unused::new(
+                "architecture.monitoring_period",
+                a.monitoring_period != d.architecture.monitoring_period,
+                "only csp monitors the clusters' free processors",
+            ));
         }
         if kind != Architecture::Csp || self.architecture.monitoring_period <= 0.0 {
             let why = "only csp with a monitoring period has a stale view for a periodic pass to act on";
-            out.push(Unused::new("scheduling_period", why));
+            out.push(Unused::new("scheduling_period", self.scheduling_period != d.scheduling_period, why));
         }
         if kind != Architecture::Fcondor {
-            out.push(Unused::new("architecture.fcondor_move", "only fcondor moves users between RMs"));
+            out.push(Unused::new(
+                "architecture.fcondor_move",
+                a.fcondor_move != d.architecture.fcondor_move,
+                "only fcondor moves users between RMs",
+            ));
         }
         let only = |policy: &str| format!("only {policy} reads it; the policy is {}", self.scheduling.name());
         if self.scheduling != SchedulingPolicy::Dfplt {
-            out.push(Unused::new("policy_options.dfplt_unranked", only("DFPLT")));
+            out.push(Unused::new(
+                "policy_options.dfplt_unranked",
+                o.dfplt_unranked != d.policy_options.dfplt_unranked,
+                only("DFPLT"),
+            ));
         }
         if self.scheduling != SchedulingPolicy::Wqr4x {
-            out.push(Unused::new("policy_options.wqr4x", only("WQR4x")));
+            out.push(Unused::new("policy_options.wqr4x", o.wqr4x != d.policy_options.wqr4x, only("WQR4x")));
         }
         if self.scheduling != SchedulingPolicy::EctP {
-            out.push(Unused::new("predictor", only("ECT-P")));
+            out.push(Unused::new("predictor", self.predictor != d.predictor, only("ECT-P")));
         }
         if self.selection != SelectionPolicy::SUPrio {
-            out.push(Unused::new("policy_options.prio_order", "only the selection S-U-Prio reads it"));
+            out.push(Unused::new(
+                "policy_options.prio_order",
+                o.prio_order != d.policy_options.prio_order,
+                "only the selection S-U-Prio reads it",
+            ));
         }
         out
     }
