@@ -127,6 +127,8 @@ pub struct Simulation {
     latest: f64,
     /// Queued jobs placed again by compressions (the work of conservative backfilling besides its events).
     replacements: u64,
+    /// Scratch space of `compress`: the queue it walks.
+    queued_buffer: Vec<u32>,
 }
 
 impl Simulation {
@@ -167,6 +169,7 @@ impl Simulation {
             turnaround_sum: 0.0,
             latest: w.jobs.last().map_or(0.0, |j| j.submit),
             replacements: 0,
+            queued_buffer: Vec::new(),
             w,
         }
     }

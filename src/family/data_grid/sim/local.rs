@@ -101,10 +101,14 @@ impl Simulation {
     pub(super) fn compress(&mut self, k: usize, now: f64) {
         self.sites[k].profile.trim(now);
         let ordered = self.sites[k].policy == LocalPolicy::Fcfs;
-        let queued: Vec<u32> = self.sites[k].queue.iter().copied().collect();
+        // The queue is copied out (the loop changes reservations while it walks it) into a buffer kept across
+        // compressions, so that a compression allocates nothing.
+        let mut queued = std::mem::take(&mut self.queued_buffer);
+        queued.clear();
+        queued.extend(self.sites[k].queue.iter().copied());
         self.replacements += queued.len() as u64;
         let mut bound = f64::NEG_INFINITY;
-        for j in queued {
+        for &j in &queued {
             let j = j as usize;
             let st = self.state[j];
             let Some(ask) = st.ask else { continue };
@@ -136,6 +140,7 @@ impl Simulation {
                 self.state[j].res = (start, end);
             }
         }
+        self.queued_buffer = queued;
         self.rewake(k);
     }
 
