@@ -98,6 +98,12 @@ impl Simulation {
     /// Conservative backfilling's compression at site `k` (and FCFS's, keeping the order of arrival): each queued
     /// job, in order of arrival, is taken out of the profile and put back at its earliest hold, never later than
     /// the one it had.
+    ///
+    /// A query may begin later than the time asked, with the same answer: when the previous job of the pass
+    /// found no start in [from, x) before its reservation, a job no narrower, no shorter, reserved no earlier and
+    /// asked from no earlier finds none there either (each of its windows contains one of the previous job's, which
+    /// met a step short of processors). Only rising free counts before the previous job's reservation void that,
+    /// and they rise only where a moved job was; a job's own move frees time after its reservation only.
     pub(super) fn compress(&mut self, k: usize, now: f64) {
         self.sites[k].profile.trim(now);
         let ordered = self.sites[k].policy == LocalPolicy::Fcfs;
@@ -108,6 +114,7 @@ impl Simulation {
         queued.extend(self.sites[k].queue.iter().copied());
         self.replacements += queued.len() as u64;
         let mut bound = f64::NEG_INFINITY;
+        let mut known: Option<NoFit> = None;
         for &j in &queued {
             let j = j as usize;
             let st = self.state[j];
@@ -122,8 +129,18 @@ impl Simulation {
                 profile.reserve(hold.0, hold.1, ask.procs);
                 hold
             } else {
+                let from = from.max(ask.data_at);
+                let asked = NoFit { procs: ask.procs, len: ask.len, limit: st.res.0, from, until: from };
+                // What an earlier job of this compression found not to fit does not fit this one either.
+                let scan_from = match known {
+                    Some(n) if self.skips && n.covers(&asked) => from.max(n.until),
+                    _ => from,
+                };
                 // Asked in place, without taking the hold out: most queued jobs cannot move and cost one query.
-                match profile.earlier_start(from.max(ask.data_at), ask.procs, ask.len, st.res.0) {
+                let found = profile.earlier_start(scan_from, ask.procs, ask.len, st.res.0);
+                self.skipped += u64::from(scan_from > from);
+                known = Some(NoFit { until: found.unwrap_or(st.res.0), ..asked });
+                match found {
                     Some(start) => {
                         profile.release(st.res.0, st.res.1, ask.procs);
                         profile.reserve(start, start + ask.len, ask.procs);
@@ -134,6 +151,10 @@ impl Simulation {
             };
             bound = start;
             if start != st.res.0 {
+                // Processors rose where the job was: from there on, what was found not to fit may fit.
+                if known.is_some_and(|n| st.res.0.max(end) < n.limit) {
+                    known = None;
+                }
                 let site = &mut self.sites[k];
                 site.starts.remove(&(key(st.res.0), j as u32));
                 site.starts.insert((key(start), j as u32));
@@ -206,5 +227,24 @@ impl Simulation {
             self.sites[k].plan = None;
         }
         self.rewake(k);
+    }
+}
+
+/// What a compression learnt from one queued job: no hold of `procs` processors for `len` fitted before `limit` at
+/// any start in [`from`, `until`), on the profile as it is, as long as no processors rose before `limit` since.
+#[derive(Clone, Copy, Debug)]
+struct NoFit {
+    procs: u32,
+    len: f64,
+    limit: f64,
+    from: f64,
+    until: f64,
+}
+
+impl NoFit {
+    /// Whether this also holds for `other`: a start that fitted `other` before its limit would fit this job
+    /// before its own, as `other` is no narrower, no shorter, reserved no earlier and asked from no earlier.
+    fn covers(&self, other: &NoFit) -> bool {
+        other.procs >= self.procs && other.len >= self.len && other.limit >= self.limit && other.from >= self.from
     }
 }
