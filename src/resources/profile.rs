@@ -3,8 +3,9 @@
 //! kept as two parallel sorted arrays (times, free counts); `trim` drops the past.
 //!
 //! Queries scan it, O(R) for R breakpoints after the time asked (at most two per reservation), in tight loops
-//! over contiguous arrays. Trees and block summaries were measured to be slower (docs/data_grid.md): under load a
-//! query passes a too-short hole every seven steps or so, and each hole costs a tree O(log R) with pointer chasing.
+//! over contiguous arrays. A tree and block-vectorised scans were measured to be slower (docs/data_grid.md): under
+//! load a query passes a too-short hole every seven steps or so, and each hole costs a tree O(log R) with pointer
+//! chasing.
 
 /// Free processors over time: `free[i]` processors are free on [`times[i]`, `times[i + 1]`), the last count
 /// forever. Neighbouring counts always differ, so the arrays are as short as the function allows.
@@ -290,7 +291,7 @@ mod tests {
         }
     }
 
-    /// The profile as it was before the block scans: steps in one vector, every query a step-by-step scan, every
+    /// The profile as it was before the parallel arrays: steps in one vector, every query a step-by-step scan, every
     /// change merged over its whole range. The new profile must give the same answers and the same steps, so that
     /// schedules stay identical bit for bit.
     #[derive(Clone, Debug)]
@@ -370,11 +371,10 @@ mod tests {
 
     /// Random reservations (placed where `earliest` says, at fractional times, some overlapping by mistake so that
     /// counts clamp), releases of any part of them, early releases and trims, on sites of 1 to 300 processors, so
-    /// that runs longer than a block of the scans occur: every query and the steps themselves equal the stepwise
-    /// profile's.
+    /// that long runs of narrow steps occur: every query and the steps themselves equal the stepwise profile's.
     #[test]
-    fn block_scans_equal_the_stepwise_profile() {
-        let mut rng = crate::engine::Rng::stream(11, "test.profile.blocks");
+    fn queries_and_steps_equal_the_stepwise_profile() {
+        let mut rng = crate::engine::Rng::stream(11, "test.profile.stepwise");
         for case in 0..200 {
             let cap = 1 + rng.below(if case % 2 == 0 { 8 } else { 300 }) as u32;
             let mut p = Profile::new(cap);

@@ -99,11 +99,12 @@ impl Simulation {
     /// job, in order of arrival, is taken out of the profile and put back at its earliest hold, never later than
     /// the one it had.
     ///
-    /// A query may begin later than the time asked, with the same answer: when the previous job of the pass
-    /// found no start in [from, x) before its reservation, a job no narrower, no shorter, reserved no earlier and
-    /// asked from no earlier finds none there either (each of its windows contains one of the previous job's, which
-    /// met a step short of processors). Only rising free counts before the previous job's reservation void that,
-    /// and they rise only where a moved job was; a job's own move frees time after its reservation only.
+    /// A query may begin later than the time asked, with the same answer: when an earlier job of the pass (one of
+    /// the latest `KNOWN`) found no start in [from, x) before its reservation, a job no narrower, no shorter,
+    /// reserved no earlier and asked from no earlier finds none there either (each of its windows contains one of
+    /// the earlier job's, which met a step short of processors). Only rising free counts before the earlier job's
+    /// reservation void that, and they rise only where a moved job was; a job's own move frees time after its
+    /// reservation only.
     pub(super) fn compress(&mut self, k: usize, now: f64) {
         self.sites[k].profile.trim(now);
         let ordered = self.sites[k].policy == LocalPolicy::Fcfs;
