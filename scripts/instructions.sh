@@ -6,6 +6,10 @@
 #   scripts/instructions.sh --dg [MIX] [BOT_SELECTION]
 #                                               desktop grid, Low-Avail Heterogeneous at load 0.95 (default
 #                                               uniform rr_nrf), 125 to 1 000 BoTs, with ratios
+#   scripts/instructions.sh --dd [POLICY] [JOBS…]
+#                                               data grid, the bench's high load (HPC2N repeated, runtimes × 3),
+#                                               every scheme under POLICY (default conservative) at 5 000 and
+#                                               10 000 jobs (or JOBS…), with ratios
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench --bench engine --no-run 2>/dev/null
@@ -21,6 +25,8 @@ count() { # toggle, then args for the bench binary; prints "instructions events"
 }
 mc='bagsim::family::multi_cluster::simulation::Simulation::run'
 dg='bagsim::family::desktop_grid::sim::DgSimulation::run'
+# The data grid's run loop is inlined into the run contract's step.
+dd='*DataGridRun*step*'
 if [ "${1:-}" = "--growth" ]; then
   policy=${2:-FPLT}
   first=""
@@ -31,6 +37,21 @@ if [ "${1:-}" = "--growth" ]; then
     per=$((instr / events))
     [ -z "$first" ] && first=$per
     echo "| $policy | $n | $events | $per | $(awk "BEGIN{printf \"%.2f\", $per/$first}") |"
+  done
+elif [ "${1:-}" = "--dd" ]; then
+  policy=${2:-conservative}
+  sizes=("${@:3}")
+  [ ${#sizes[@]} -eq 0 ] && sizes=(5000 10000)
+  echo "| scheme | local policy | jobs | events | instructions/event | ratio to the smallest |"
+  echo "|---|---|---|---|---|---|"
+  for scheme in start_time_no_data_aware finish_time_no_overlap finish_time_data_aware; do
+    first=""
+    for n in "${sizes[@]}"; do
+      read -r instr events < <(count "$dd" --dd-one "$scheme" "$n" "$policy")
+      per=$((instr / events))
+      [ -z "$first" ] && first=$per
+      echo "| $scheme | $policy | $n | $events | $per | $(awk "BEGIN{printf \"%.2f\", $per/$first}") |"
+    done
   done
 elif [ "${1:-}" = "--dg" ]; then
   mix=${2:-uniform}

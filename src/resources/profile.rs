@@ -1,19 +1,25 @@
 //! The availability profile of one site for conservative backfilling: how many of its processors are free from each
 //! breakpoint of time to the next, given every reservation (running jobs and queued jobs alike). A step function
-//! kept as a sorted list of breakpoints; queries scan it, so each costs O(R) for R breakpoints after the time asked
-//! (at most two per reservation), and `trim` drops the past.
+//! kept as two parallel sorted arrays (times, free counts); `trim` drops the past.
+//!
+//! Queries scan it, O(R) for R breakpoints after the time asked (at most two per reservation), in tight loops
+//! over contiguous arrays. A tree and block-vectorised scans were measured to be slower (docs/data_grid.md): under
+//! load a query passes a too-short hole every seven steps or so, and each hole costs a tree O(log R) with pointer
+//! chasing.
 
-/// Free processors over time: `steps[i] = (t_i, free_i)` holds on [t_i, t_{i+1}), the last step forever.
+/// Free processors over time: `free[i]` processors are free on [`times[i]`, `times[i + 1]`), the last count
+/// forever. Neighbouring counts always differ, so the arrays are as short as the function allows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Profile {
     processors: u32,
-    steps: Vec<(f64, u32)>,
+    times: Vec<f64>,
+    free: Vec<u32>,
 }
 
 impl Profile {
     /// A site of `processors` processors, all free from time 0 on.
     pub fn new(processors: u32) -> Profile {
-        Profile { processors, steps: vec![(0.0, processors)] }
+        Profile { processors, times: vec![0.0], free: vec![processors] }
     }
 
     pub fn processors(&self) -> u32 {
@@ -22,17 +28,17 @@ impl Profile {
 
     /// Breakpoints kept (the size R that queries scan).
     pub fn breakpoints(&self) -> usize {
-        self.steps.len()
+        self.times.len()
     }
 
     /// Free processors at time `t`.
     pub fn free_at(&self, t: f64) -> u32 {
-        self.steps[self.index_at(t)].1
+        self.free[self.index_at(t)]
     }
 
     /// The index of the step holding `t` (the first step when `t` is before it).
     fn index_at(&self, t: f64) -> usize {
-        self.steps.partition_point(|s| s.0 <= t).saturating_sub(1)
+        self.times.partition_point(|&s| s <= t).saturating_sub(1)
     }
 
     /// The earliest s ≥ `from` with at least `procs` processors free over [s, s + `len`) (free at s when `len` is
@@ -41,21 +47,8 @@ impl Profile {
         if procs > self.processors {
             return f64::INFINITY;
         }
-        let mut start = from;
-        let mut j = self.index_at(from);
-        // j walks the steps that [start, start + len) covers; a step short of processors moves start past it.
-        loop {
-            if self.steps[j].1 < procs {
-                // Every reservation ends, so the last step has every processor free and j + 1 exists.
-                j += 1;
-                start = self.steps[j].0;
-                continue;
-            }
-            match self.steps.get(j + 1) {
-                Some(&(t, _)) if t < start + len => j += 1,
-                _ => return start,
-            }
-        }
+        // Every reservation ends, so the last step has every processor free and some s fits.
+        self.first_fit(from, procs, len, f64::INFINITY).unwrap_or(f64::INFINITY)
     }
 
     /// For a hold of `procs` processors reserved over [`limit`, `limit` + `len`): the earliest s in [`from`,
@@ -64,20 +57,39 @@ impl Profile {
     /// serve; so this equals taking the hold out and asking `earliest` again when that answer is before `limit`,
     /// without touching the profile, and it scans only the steps before `limit`.
     pub fn earlier_start(&self, from: f64, procs: u32, len: f64, limit: f64) -> Option<f64> {
+        self.first_fit(from, procs, len, limit)
+    }
+
+    /// The earliest s in [`from`, `limit`) with `procs` processors free over [s, min(s + `len`, `limit`)). The
+    /// hot loop of conservative backfilling (compression asks it of every queued job), hence its two tight inner
+    /// loops: one over the free counts of steps too narrow for the job, one over the steps a window covers.
+    fn first_fit(&self, from: f64, procs: u32, len: f64, limit: f64) -> Option<f64> {
+        let times = &self.times[..];
+        let free = &self.free[..times.len()];
+        let mut k = self.index_at(from);
         let mut start = from;
-        let mut j = self.index_at(from);
-        while start < limit {
-            if self.steps[j].1 < procs {
-                j += 1;
-                start = self.steps.get(j).map_or(f64::INFINITY, |s| s.0);
-                continue;
+        loop {
+            if free[k] < procs {
+                k += 1 + free[k + 1..].iter().position(|&f| f >= procs)?;
+                start = times[k];
             }
-            match self.steps.get(j + 1) {
-                Some(&(t, _)) if t < (start + len).min(limit) => j += 1,
-                _ => return Some(start),
+            if start >= limit {
+                return None;
+            }
+            let end = (start + len).min(limit);
+            // Step k holds `start`; the window fits unless a step that begins before its end is short.
+            loop {
+                k += 1;
+                match times.get(k) {
+                    Some(&t) if t < end => {
+                        if free[k] < procs {
+                            break;
+                        }
+                    }
+                    _ => return Some(start),
+                }
             }
         }
-        None
     }
 
     /// The earliest s in [`from`, `until`] such that `procs` processors are free over [s, `until` + `len`): a hold
@@ -90,11 +102,11 @@ impl Profile {
         // Walk back from `until` over the steps that have the processors free.
         let mut k = self.index_at(until);
         loop {
-            let step_start = self.steps[k].0;
+            let step_start = self.times[k];
             if step_start <= from {
                 return Some(from);
             }
-            if k == 0 || self.steps[k - 1].1 < procs {
+            if k == 0 || self.free[k - 1] < procs {
                 return Some(step_start);
             }
             k -= 1;
@@ -104,47 +116,72 @@ impl Profile {
     /// Splits the step holding `t` so that a step begins at `t`; the index of that step.
     fn split(&mut self, t: f64) -> usize {
         let i = self.index_at(t);
-        if self.steps[i].0 == t {
+        if self.times[i] == t {
             return i;
         }
-        if t < self.steps[i].0 {
-            self.steps.insert(0, (t, self.processors));
+        if t < self.times[i] {
+            self.times.insert(0, t);
+            self.free.insert(0, self.processors);
             return 0;
         }
-        let free = self.steps[i].1;
-        self.steps.insert(i + 1, (t, free));
+        self.times.insert(i + 1, t);
+        self.free.insert(i + 1, self.free[i]);
         i + 1
     }
 
     /// Takes `procs` processors over [`start`, `end`); the caller has checked they are free.
     pub fn reserve(&mut self, start: f64, end: f64, procs: u32) {
-        self.apply(start, end, |f| f.saturating_sub(procs));
+        self.apply(start, end, procs, false);
     }
 
     /// Gives back `procs` processors over [`start`, `end`).
     pub fn release(&mut self, start: f64, end: f64, procs: u32) {
-        let cap = self.processors;
-        self.apply(start, end, |f| (f + procs).min(cap));
+        self.apply(start, end, procs, true);
     }
 
-    fn apply(&mut self, start: f64, end: f64, f: impl Fn(u32) -> u32) {
+    fn apply(&mut self, start: f64, end: f64, procs: u32, give: bool) {
         if end <= start {
             return;
         }
         let a = self.split(start);
         let b = self.split(end);
-        for s in &mut self.steps[a..b] {
-            s.1 = f(s.1);
+        let cap = self.processors;
+        let range = &mut self.free[a..b];
+        // Adding the same count to every step keeps distinct neighbours distinct, so only the two ends of the
+        // range can merge; a count clamped at 0 or at the capacity (a caller's mistake) may merge anywhere.
+        let clamped = if give {
+            range.iter().fold(false, |c, &f| c | (f.saturating_add(procs) > cap))
+        } else {
+            range.iter().fold(false, |c, &f| c | (f < procs))
+        };
+        if give {
+            range.iter_mut().for_each(|f| *f = (*f + procs).min(cap));
+        } else {
+            range.iter_mut().for_each(|f| *f = f.saturating_sub(procs));
         }
-        // Merge equal neighbours around the changed range, so the profile stays as short as it can.
-        let lo = a.saturating_sub(1);
-        let hi = (b + 1).min(self.steps.len());
-        let mut k = hi - 1;
-        while k > lo {
-            if self.steps[k].1 == self.steps[k - 1].1 {
-                self.steps.remove(k);
+        let (lo, hi) = (a.saturating_sub(1), (b + 1).min(self.free.len()));
+        if clamped || procs == 0 {
+            let mut k = hi - 1;
+            while k > lo {
+                self.merge_at(k);
+                k -= 1;
             }
-            k -= 1;
+        } else {
+            // The end first, so that the start's index still holds.
+            if b < self.free.len() {
+                self.merge_at(b);
+            }
+            if a > 0 {
+                self.merge_at(a);
+            }
+        }
+    }
+
+    /// Drops step `k` when it has the same count as the step before it.
+    fn merge_at(&mut self, k: usize) {
+        if self.free[k] == self.free[k - 1] {
+            self.times.remove(k);
+            self.free.remove(k);
         }
     }
 
@@ -152,7 +189,8 @@ impl Profile {
     pub fn trim(&mut self, now: f64) {
         let i = self.index_at(now);
         if i > 0 {
-            self.steps.drain(..i);
+            self.times.drain(..i);
+            self.free.drain(..i);
         }
     }
 }
@@ -248,6 +286,143 @@ mod tests {
                     let again = out.earliest(from, q, (e - s) as f64);
                     let want = (again < s as f64).then_some(again);
                     assert_eq!(p.earlier_start(from, q, (e - s) as f64, s as f64), want, "case {case}: {s}..{e} × {q}");
+                }
+            }
+        }
+    }
+
+    /// The profile as it was before the parallel arrays: steps in one vector, every query a step-by-step scan, every
+    /// change merged over its whole range. The new profile must give the same answers and the same steps, so that
+    /// schedules stay identical bit for bit.
+    #[derive(Clone, Debug)]
+    struct Stepwise {
+        processors: u32,
+        steps: Vec<(f64, u32)>,
+    }
+
+    impl Stepwise {
+        fn index_at(&self, t: f64) -> usize {
+            self.steps.partition_point(|s| s.0 <= t).saturating_sub(1)
+        }
+        fn earliest(&self, from: f64, procs: u32, len: f64) -> f64 {
+            if procs > self.processors {
+                return f64::INFINITY;
+            }
+            let (mut start, mut j) = (from, self.index_at(from));
+            loop {
+                if self.steps[j].1 < procs {
+                    j += 1;
+                    start = self.steps[j].0;
+                    continue;
+                }
+                match self.steps.get(j + 1) {
+                    Some(&(t, _)) if t < start + len => j += 1,
+                    _ => return start,
+                }
+            }
+        }
+        fn earlier_start(&self, from: f64, procs: u32, len: f64, limit: f64) -> Option<f64> {
+            let (mut start, mut j) = (from, self.index_at(from));
+            while start < limit {
+                if self.steps[j].1 < procs {
+                    j += 1;
+                    start = self.steps.get(j).map_or(f64::INFINITY, |s| s.0);
+                    continue;
+                }
+                match self.steps.get(j + 1) {
+                    Some(&(t, _)) if t < (start + len).min(limit) => j += 1,
+                    _ => return Some(start),
+                }
+            }
+            None
+        }
+        fn split(&mut self, t: f64) -> usize {
+            let i = self.index_at(t);
+            if self.steps[i].0 == t {
+                return i;
+            }
+            if t < self.steps[i].0 {
+                self.steps.insert(0, (t, self.processors));
+                return 0;
+            }
+            self.steps.insert(i + 1, (t, self.steps[i].1));
+            i + 1
+        }
+        fn apply(&mut self, start: f64, end: f64, f: impl Fn(u32) -> u32) {
+            if end <= start {
+                return;
+            }
+            let (a, b) = (self.split(start), self.split(end));
+            self.steps[a..b].iter_mut().for_each(|s| s.1 = f(s.1));
+            let (lo, hi) = (a.saturating_sub(1), (b + 1).min(self.steps.len()));
+            let mut k = hi - 1;
+            while k > lo {
+                if self.steps[k].1 == self.steps[k - 1].1 {
+                    self.steps.remove(k);
+                }
+                k -= 1;
+            }
+        }
+        fn trim(&mut self, now: f64) {
+            let i = self.index_at(now);
+            self.steps.drain(..i);
+        }
+    }
+
+    /// Random reservations (placed where `earliest` says, at fractional times, some overlapping by mistake so that
+    /// counts clamp), releases of any part of them, early releases and trims, on sites of 1 to 300 processors, so
+    /// that long runs of narrow steps occur: every query and the steps themselves equal the stepwise profile's.
+    #[test]
+    fn queries_and_steps_equal_the_stepwise_profile() {
+        let mut rng = crate::engine::Rng::stream(11, "test.profile.stepwise");
+        for case in 0..200 {
+            let cap = 1 + rng.below(if case % 2 == 0 { 8 } else { 300 }) as u32;
+            let mut p = Profile::new(cap);
+            let mut q = Stepwise { processors: cap, steps: vec![(0.0, cap)] };
+            let mut held: Vec<(f64, f64, u32)> = Vec::new();
+            let mut now = 0.0;
+            let width = |rng: &mut crate::engine::Rng| {
+                let most = 1 + rng.below(40);
+                1 + rng.below(u64::from(cap).min(most)) as u32
+            };
+            for step in 0..300 {
+                let procs = width(&mut rng);
+                let len = rng.below(400) as f64 / 7.0;
+                let from = now + rng.below(50) as f64 / 3.0;
+                match rng.below(10) {
+                    0 if !held.is_empty() => {
+                        let (s, e, n) = held.swap_remove(rng.below(held.len() as u64) as usize);
+                        let s = if rng.below(2) == 0 { s.max(now) } else { (s + e) / 2.0 };
+                        p.release(s, e, n);
+                        q.apply(s, e, |f| (f + n).min(cap));
+                    }
+                    1 => {
+                        now += rng.below(30) as f64 / 4.0;
+                        p.trim(now);
+                        q.trim(now);
+                        held.retain(|h| h.1 > now);
+                    }
+                    2 => {
+                        // A reservation that does not check its place: counts may clamp at zero.
+                        p.reserve(from, from + len, procs);
+                        q.apply(from, from + len, |f| f.saturating_sub(procs));
+                    }
+                    _ => {
+                        let s = p.earliest(from, procs, len);
+                        assert_eq!(s, q.earliest(from, procs, len), "case {case} step {step}");
+                        p.reserve(s, s + len, procs);
+                        q.apply(s, s + len, |f| f.saturating_sub(procs));
+                        held.push((s, s + len, procs));
+                    }
+                }
+                let want: (Vec<f64>, Vec<u32>) = q.steps.iter().copied().unzip();
+                assert_eq!((&p.times, &p.free), (&want.0, &want.1), "case {case} step {step}");
+                for _ in 0..4 {
+                    let (procs, len, from) = (width(&mut rng), rng.below(400) as f64 / 7.0, now + rng.below(90) as f64);
+                    let limit = from + rng.below(200) as f64 / 3.0;
+                    assert_eq!(p.earliest(from, procs, len), q.earliest(from, procs, len), "case {case}");
+                    let want = q.earlier_start(from, procs, len, limit);
+                    assert_eq!(p.earlier_start(from, procs, len, limit), want, "case {case}: {from} {procs} {len}");
                 }
             }
         }

@@ -266,3 +266,51 @@ fn each_site_may_run_its_own_scheduler() {
     assert_eq!(e.field, "data_grid.site_policies");
     assert!(e.message.contains("1 policies for 5 sites"), "{}", e.message);
 }
+
+/// Compressions start a job's query where an earlier job of the same compression showed that nothing fits before
+/// (`Simulation::set_compression_skips`): on windows of the log under every scheme, with conservative backfilling
+/// and FCFS, requested estimates (so that jobs end early) and either backfill rule, the schedule equals the one
+/// that scans every query from the time asked, bit for bit, and some queries did start later.
+#[test]
+fn skipping_what_cannot_fit_changes_no_schedule() {
+    use bagsim::family::data_grid::{sim::Simulation, workload};
+    let trace = bagsim::trace::bundled::hpc2n().expect("the bundled log");
+    let mut skipped = 0;
+    for (i, scheme) in Scheme::ALL.into_iter().enumerate() {
+        for (p, policy) in [LocalPolicy::Conservative, LocalPolicy::Fcfs].into_iter().enumerate() {
+            for rule in BackfillRule::ALL {
+                let cfg = DataGridConfig {
+                    scheme,
+                    local_policy: policy,
+                    backfill_rule: rule,
+                    jobs: 600,
+                    first_job: 400 * (2 * i + p) as u32,
+                    runtime_factor: 3.0,
+                    data_mb: [10.0, 800_000.0],
+                    ..DataGridConfig::default()
+                };
+                let w = workload::build(&cfg, 5 + i as u64, &trace).expect("a window of the log");
+                let settings = Settings {
+                    scheme,
+                    backfill_rule: rule,
+                    local_policy: policy,
+                    dispatch_delay: cfg.dispatch_delay,
+                    sample_interval: 3600.0,
+                };
+                let run = |skips: bool| {
+                    let mut sim = Simulation::new(settings, &cfg.sites, w.clone());
+                    sim.set_compression_skips(skips);
+                    sim.run();
+                    sim
+                };
+                let (with, without) = (run(true), run(false));
+                let what = format!("{} {} {}", scheme.name(), policy.name(), rule.name());
+                assert_eq!(with.records(), without.records(), "{what}: skipping changed the schedule");
+                assert_eq!(with.events(), without.events(), "{what}");
+                assert_eq!(without.skipped(), 0);
+                skipped += with.skipped();
+            }
+        }
+    }
+    assert!(skipped > 1_000, "only {skipped} queries started later: the test does not exercise skipping");
+}

@@ -98,13 +98,27 @@ impl Simulation {
     /// Conservative backfilling's compression at site `k` (and FCFS's, keeping the order of arrival): each queued
     /// job, in order of arrival, is taken out of the profile and put back at its earliest hold, never later than
     /// the one it had.
+    ///
+    /// A query may begin later than the time asked, with the same answer: when an earlier job of the pass (one of
+    /// the latest `KNOWN`) found no start in [from, x) before its reservation, a job no narrower, no shorter,
+    /// reserved no earlier and asked from no earlier finds none there either (each of its windows contains one of
+    /// the earlier job's, which met a step short of processors). Only rising free counts before the earlier job's
+    /// reservation void that, and they rise only where a moved job was; a job's own move frees time after its
+    /// reservation only.
     pub(super) fn compress(&mut self, k: usize, now: f64) {
         self.sites[k].profile.trim(now);
         let ordered = self.sites[k].policy == LocalPolicy::Fcfs;
-        let queued: Vec<u32> = self.sites[k].queue.iter().copied().collect();
+        // The queue is copied out (the loop changes reservations while it walks it) into a buffer kept across
+        // compressions, so that a compression allocates nothing.
+        let mut queued = std::mem::take(&mut self.queued_buffer);
+        queued.clear();
+        queued.extend(self.sites[k].queue.iter().copied());
         self.replacements += queued.len() as u64;
         let mut bound = f64::NEG_INFINITY;
-        for j in queued {
+        // What the latest jobs of this pass found not to fit, oldest replaced first.
+        let mut known = [None::<NoFit>; KNOWN];
+        let mut oldest = 0;
+        for &j in &queued {
             let j = j as usize;
             let st = self.state[j];
             let Some(ask) = st.ask else { continue };
@@ -118,8 +132,20 @@ impl Simulation {
                 profile.reserve(hold.0, hold.1, ask.procs);
                 hold
             } else {
+                let from = from.max(ask.data_at);
+                let asked = NoFit { procs: ask.procs, len: ask.len, limit: st.res.0, from, until: from };
+                // What an earlier job of this compression found not to fit does not fit this one either.
+                let scan_from = if self.skips {
+                    known.iter().flatten().filter(|n| n.covers(&asked)).fold(from, |s, n| s.max(n.until))
+                } else {
+                    from
+                };
                 // Asked in place, without taking the hold out: most queued jobs cannot move and cost one query.
-                match profile.earlier_start(from.max(ask.data_at), ask.procs, ask.len, st.res.0) {
+                let found = profile.earlier_start(scan_from, ask.procs, ask.len, st.res.0);
+                self.skipped += u64::from(scan_from > from);
+                known[oldest] = Some(NoFit { until: found.unwrap_or(st.res.0), ..asked });
+                oldest = (oldest + 1) % KNOWN;
+                match found {
                     Some(start) => {
                         profile.release(st.res.0, st.res.1, ask.procs);
                         profile.reserve(start, start + ask.len, ask.procs);
@@ -130,12 +156,20 @@ impl Simulation {
             };
             bound = start;
             if start != st.res.0 {
+                // Processors rose where the job was: from there on, what was found not to fit may fit.
+                let vacated = st.res.0.max(end);
+                for n in &mut known {
+                    if n.is_some_and(|n| vacated < n.limit) {
+                        *n = None;
+                    }
+                }
                 let site = &mut self.sites[k];
                 site.starts.remove(&(key(st.res.0), j as u32));
                 site.starts.insert((key(start), j as u32));
                 self.state[j].res = (start, end);
             }
         }
+        self.queued_buffer = queued;
         self.rewake(k);
     }
 
@@ -201,5 +235,28 @@ impl Simulation {
             self.sites[k].plan = None;
         }
         self.rewake(k);
+    }
+}
+
+/// How many of the latest queued jobs' findings a compression keeps: a job is covered by (no narrower, shorter or
+/// earlier than) the previous job about a third of the time, and by one of the latest eight more often.
+const KNOWN: usize = 8;
+
+/// What a compression learnt from one queued job: no hold of `procs` processors for `len` fitted before `limit` at
+/// any start in [`from`, `until`), on the profile as it is, as long as no processors rose before `limit` since.
+#[derive(Clone, Copy, Debug)]
+struct NoFit {
+    procs: u32,
+    len: f64,
+    limit: f64,
+    from: f64,
+    until: f64,
+}
+
+impl NoFit {
+    /// Whether this also holds for `other`: a start that fitted `other` before its limit would fit this job
+    /// before its own, as `other` is no narrower, no shorter, reserved no earlier and asked from no earlier.
+    fn covers(&self, other: &NoFit) -> bool {
+        other.procs >= self.procs && other.len >= self.len && other.limit >= self.limit && other.from >= self.from
     }
 }
