@@ -217,6 +217,29 @@ async fn projector_mode_by_link_steps_through_the_charts_with_the_arrow_keys() {
         assert_eq!(visible_charts(&client).await, ["chart-queue"], "→ after the last chart wraps to the first");
         press(&client, Key::Left).await;
         assert_eq!(visible_charts(&client).await, ["chart-cdf"], "← steps back");
+        // PageDown steps to the next chart as → does, and does not also scroll the page a screen down: the key
+        // listener is not passive, so its preventDefault holds (a passive one logs "Unable to preventDefault inside
+        // passive event listener"). A step brings the chart's stepper into view, so both scroll alike.
+        let scrolled_by = |key: Key| {
+            let client = client.clone();
+            async move {
+                js(&client, "window.scrollTo(0, 0); return true;", vec![]).await;
+                press(&client, key).await;
+                let v = visible_charts(&client).await;
+                (v, js(&client, "return window.scrollY;", vec![]).await.as_f64())
+            }
+        };
+        let (by_arrow, arrow_y) = scrolled_by(Key::Right).await;
+        press(&client, Key::Left).await;
+        let (by_page, page_y) = scrolled_by(Key::PageDown).await;
+        assert_eq!(by_arrow, ["chart-queue"], "→ steps to the next chart");
+        assert_eq!(by_page, ["chart-queue"], "PageDown steps as → does");
+        assert_eq!(page_y, arrow_y, "PageDown scrolled the page beyond the step's own scroll");
+        press(&client, Key::PageUp).await;
+        let log = console_log(&client).await;
+        println!("console: {log:?}");
+        let noisy = |l: &&String| l.contains("passive event listener") || l.contains("deprecated parameters");
+        assert!(!log.iter().any(|l| noisy(&l)), "console warnings: {log:?}");
         // The cards stay in view when the page is scrolled.
         js(&client, "window.scrollTo(0, document.body.scrollHeight); return true;", vec![]).await;
         let top = js(&client, "const r = document.querySelector('#card-nsl').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight;", vec![]).await;

@@ -116,9 +116,11 @@ impl Present {
                 _ => {}
             }
         };
-        // The page listens for its whole life: the listener is never removed.
+        // The page listens for its whole life: the listener is never removed. Not passive (gloo's default), so
+        // that `prevent_default` keeps PageDown and the arrows from scrolling the page as well.
         if let Some(w) = web_sys::window() {
-            gloo_events::EventListener::new(&w, "keydown", on_key).forget();
+            let options = gloo_events::EventListenerOptions::enable_prevent_default();
+            gloo_events::EventListener::new_with_options(&w, "keydown", options, on_key).forget();
         }
         p
     }
