@@ -6,7 +6,7 @@ use bagsim::family::data_grid::readings::READINGS;
 use bagsim::family::data_grid::study::{chosen, figure as figure_of, plan, DdRun, Plan};
 use bagsim::family::data_grid::{DataGridConfig, DataGridReport, Scheme};
 use bagsim::family::Family;
-use bagsim::readings::{combinations, flips, flips_markdown, label, parse_axis, Combination, ReadingsTable, Seeds};
+use bagsim::readings::{combinations, label, parse_axis, Combination, Seeds};
 use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
 use bagsim::stats::verdict::findings_markdown;
@@ -172,7 +172,14 @@ pub fn figure_auto(
                 None if specs.is_empty() => break finish_figure(&p, &results, u64::from(n), out)?,
                 None => {
                     let elapsed = Some(start.elapsed().as_secs_f64());
-                    break finish_readings(f.number, &table, combos.len(), out, elapsed)?;
+                    break super::figure::finish_readings(
+                        &format!("fig{}", f.number),
+                        &table.title,
+                        &table,
+                        combos.len(),
+                        out,
+                        elapsed,
+                    )?;
                 }
             }
         }
@@ -240,46 +247,15 @@ pub fn figure_readings(
         let p = plan(f.number, base, &combos, seeds)?;
         eprintln!("Fig. {}: {} runs under {} reading(s) on {jobs} threads", f.number, p.runs.len(), combos.len());
         let table = p.table(&run_all(p.figure.metric, &p.runs, jobs));
-        finish_readings(f.number, &table, combos.len(), out, Some(start.elapsed().as_secs_f64()))?;
+        super::figure::finish_readings(
+            &format!("fig{}", f.number),
+            &table.title,
+            &table,
+            combos.len(),
+            out,
+            Some(start.elapsed().as_secs_f64()),
+        )?;
     }
-    Ok(())
-}
-
-/// Prints a readings table and writes it as STEM-figN-readings.md and .csv.
-fn finish_readings(
-    n: u32,
-    table: &ReadingsTable,
-    combos: usize,
-    out: &Path,
-    elapsed: Option<f64>,
-) -> Result<(), String> {
-    let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
-    say!("\n{} under {} reading(s){t}", table.title, combos);
-    let flips = flips(table);
-    for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
-        say!("  paper: {}", claim.paper);
-        for row in &table.rows {
-            let c = &row.claims[k];
-            say!("    {:<32} {:<13} {}", row.label, c.verdict.label(), c.ours);
-        }
-        if combos > 1 {
-            say!("    → {}", flips[k].text());
-        }
-    }
-    for row in &table.rows {
-        for f in &row.failures {
-            say!("  {}: failed run: {f}", row.label);
-        }
-    }
-    let stem = out.display().to_string();
-    let (md, csv) = (format!("{stem}-fig{n}-readings.md"), format!("{stem}-fig{n}-readings.csv"));
-    let mut text = table.markdown();
-    if combos > 1 {
-        text.push_str(&flips_markdown(table));
-    }
-    std::fs::write(&md, text).map_err(|e| format!("{md}: {e}"))?;
-    std::fs::write(&csv, table.csv()).map_err(|e| format!("{csv}: {e}"))?;
-    say!("  wrote {md} and {csv}");
     Ok(())
 }
 
@@ -342,7 +318,8 @@ pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(),
         if specs.is_empty() {
             finish_figure(&p, &results, seeds, out)?;
         } else {
-            finish_readings(n, &p.table(&results), combos.len(), out, None)?;
+            let table = p.table(&results);
+            super::figure::finish_readings(&format!("fig{n}"), &table.title, &table, combos.len(), out, None)?;
         }
     }
     Ok(())

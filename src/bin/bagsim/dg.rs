@@ -8,8 +8,7 @@ use bagsim::family::desktop_grid::readings::READINGS;
 use bagsim::family::desktop_grid::study::study;
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
 use bagsim::family::Family;
-use bagsim::readings::{combinations, parse_axis, record, replay, Combination, ReadingsTable};
-use bagsim::readings::{flips, flips_markdown};
+use bagsim::readings::{combinations, parse_axis, record, replay, Combination};
 use bagsim::stats::verdict::findings_markdown;
 use bagsim::stats::{show, Stats};
 use bagsim::study::{Kind, Manifest, Point};
@@ -322,7 +321,14 @@ pub fn figure_readings(
         let clock = || start.elapsed().as_secs_f64();
         let run = |js: &[BarJob]| bagsim::parallel::map(js, jobs, |_, j| j.run(&clock));
         let table = study(n, base, &combos, rule, &run)?;
-        finish_readings(n, &table, combos.len(), out, Some(start.elapsed().as_secs_f64()))?;
+        super::figure::finish_readings(
+            &format!("fig{}", n),
+            &table.title,
+            &table,
+            combos.len(),
+            out,
+            Some(start.elapsed().as_secs_f64()),
+        )?;
     }
     Ok(())
 }
@@ -338,44 +344,6 @@ fn readings_figures(which: &str) -> Result<Vec<u32>, String> {
     } else {
         vec![which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?]
     })
-}
-
-/// Prints a readings table and writes it as STEM-figN-readings.md and .csv.
-fn finish_readings(
-    n: u32,
-    table: &ReadingsTable,
-    combos: usize,
-    out: &Path,
-    elapsed: Option<f64>,
-) -> Result<(), String> {
-    let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
-    say!("\n{} under {} reading(s){t}", table.title, combos);
-    let flips = flips(table);
-    for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
-        say!("  paper: {}", claim.paper);
-        for row in &table.rows {
-            let c = &row.claims[k];
-            say!("    {:<32} {:<13} {}", row.label, c.verdict.label(), c.ours);
-        }
-        if combos > 1 {
-            say!("    → {}", flips[k].text());
-        }
-    }
-    for row in &table.rows {
-        for f in &row.failures {
-            say!("  {}: failed bar: {f}", row.label);
-        }
-    }
-    let stem = out.display().to_string();
-    let (md, csv) = (format!("{stem}-fig{n}-readings.md"), format!("{stem}-fig{n}-readings.csv"));
-    let mut text = table.markdown();
-    if combos > 1 {
-        text.push_str(&flips_markdown(table));
-    }
-    std::fs::write(&md, text).map_err(|e| format!("{md}: {e}"))?;
-    std::fs::write(&csv, table.csv()).map_err(|e| format!("{csv}: {e}"))?;
-    say!("  wrote {md} and {csv}");
-    Ok(())
 }
 
 /// The bar jobs a readings study of figure `n` runs (one batch), recorded without running them.
@@ -433,7 +401,7 @@ pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(
         let bars: Vec<Result<Bar, String>> = mine.iter().map(|v| bar_of_value(v)).collect();
         // The study asks for the same bars in the same order as when it was planned: it gets them back.
         let table = study(n, &base, &combos, rule, &replay(bars))?;
-        finish_readings(n, &table, combos.len(), out, None)?;
+        super::figure::finish_readings(&format!("fig{}", n), &table.title, &table, combos.len(), out, None)?;
     }
     Ok(())
 }

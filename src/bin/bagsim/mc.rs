@@ -8,9 +8,7 @@ use bagsim::family::multi_cluster::figures::{
 };
 use bagsim::family::multi_cluster::readings::READINGS;
 use bagsim::family::Family;
-use bagsim::readings::{
-    combinations, flips, flips_markdown, parse_axis, record, replay, Combination, ReadingsTable, Seeds,
-};
+use bagsim::readings::{combinations, parse_axis, record, replay, Combination, Seeds};
 use bagsim::run::Report;
 use bagsim::scenario::Scenario;
 use bagsim::stats::Stats;
@@ -291,7 +289,14 @@ pub fn reproduce_readings(
             keys.iter().map(|k| seen[k].clone()).collect()
         };
         let table = study(id, base, &combos, seeds, &run)?;
-        finish_readings(id, &table, combos.len(), out, Some(start.elapsed().as_secs_f64()))?;
+        super::figure::finish_readings(
+            id.name(),
+            &format!("{} — {}", id.name(), table.title),
+            &table,
+            combos.len(),
+            out,
+            Some(start.elapsed().as_secs_f64()),
+        )?;
     }
     Ok(())
 }
@@ -299,45 +304,6 @@ pub fn reproduce_readings(
 fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, String> {
     let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
     Ok(combinations(&axes))
-}
-
-/// Prints a readings table and writes it as STEM-FIG-readings.md and .csv.
-fn finish_readings(
-    id: FigureId,
-    table: &ReadingsTable,
-    combos: usize,
-    out: &Path,
-    elapsed: Option<f64>,
-) -> Result<(), String> {
-    let stem = out.display().to_string();
-    let (md_path, csv_path) =
-        (format!("{stem}-{}-readings.md", id.name()), format!("{stem}-{}-readings.csv", id.name()));
-    let mut text = table.markdown();
-    if combos > 1 {
-        text.push_str(&flips_markdown(table));
-    }
-    std::fs::write(&md_path, text).map_err(|e| format!("{md_path}: {e}"))?;
-    std::fs::write(&csv_path, table.csv()).map_err(|e| format!("{csv_path}: {e}"))?;
-    let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
-    say!("\n{} — {} under {} reading(s){t}", id.name(), table.title, combos);
-    let flips = flips(table);
-    for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
-        say!("  paper: {}", claim.paper);
-        for row in &table.rows {
-            let c = &row.claims[k];
-            say!("    {:<40} {:<13} ({} seeds) {}", row.label, c.verdict.label(), row.seeds, c.ours);
-        }
-        if combos > 1 {
-            say!("    → {}", flips[k].text());
-        }
-    }
-    for row in &table.rows {
-        for f in &row.failures {
-            say!("  {}: failed run: {f}", row.label);
-        }
-    }
-    say!("  wrote {md_path} and {csv_path}");
-    Ok(())
 }
 
 /// The runs a readings study of figure `id` asks for with a fixed number of seeds (one round), recorded without
@@ -411,7 +377,14 @@ pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(
         let results: Vec<Result<RunResult, String>> = mine.iter().map(|v| run_result_of(v)).collect();
         // The study asks for the same runs in the same order as when it was planned: it gets their outcomes back.
         let table = study(id, base, &combos, Seeds::Fixed(seeds), &replay(results))?;
-        finish_readings(id, &table, combos.len(), out, None)?;
+        super::figure::finish_readings(
+            id.name(),
+            &format!("{} — {}", id.name(), table.title),
+            &table,
+            combos.len(),
+            out,
+            None,
+        )?;
     }
     Ok(())
 }
