@@ -127,21 +127,11 @@ fn run_all(metric: Metric, runs: &[(usize, DdRun)], jobs: usize) -> Vec<Result<f
     })
 }
 
-/// `bagsim dd-figure N|all`: each figure's bars over `seeds` seeds, its CSV (STEM-figN.csv), its findings as
-/// Markdown (STEM-figN.md) and on stdout.
-pub fn figure(which: &str, base: &DataGridConfig, seeds: u64, out: &Path, jobs: usize) -> Result<(), String> {
-    for f in chosen(which)? {
-        let p = plan(f.number, base, &[Vec::new()], seeds)?;
-        eprintln!("Fig. {}: {} runs on {jobs} threads", f.number, p.runs.len());
-        let results = run_all(p.figure.metric, &p.runs, jobs);
-        finish_figure(&p, &results, seeds, out)?;
-    }
-    Ok(())
-}
-
-/// `bagsim figure data_grid N|all --seeds auto [--readings …]`: 5 seeds per bar, then 10, 20 and 30 while a finding
-/// of some reading is not resolved; the runs of a round are kept for the next, so each run is simulated once.
-pub fn figure_auto(
+/// `bagsim figure data_grid N|all` (and `dd-figure`): each figure's runs, then its CSV, SVG and findings, or under
+/// `--readings` its readings table. With `--seeds auto`, 5 seeds per bar, then 10, 20 and 30 while a finding of
+/// some reading is not resolved; the runs of a round are kept for the next, so each run is simulated once. A fixed
+/// number of seeds is one round.
+pub fn figure(
     which: &str,
     base: &DataGridConfig,
     specs: &[String],
@@ -229,34 +219,6 @@ fn finish_figure(p: &Plan, results: &[Result<f64, String>], seeds: u64, out: &Pa
 fn combos(specs: &[String]) -> Result<Vec<Combination>, String> {
     let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
     Ok(combinations(&axes))
-}
-
-/// `bagsim dd-figure N|all --readings KEY=A,B …`: each figure's findings under every combination of readings;
-/// prints the table and writes it as STEM-figN-readings.md and .csv.
-pub fn figure_readings(
-    which: &str,
-    base: &DataGridConfig,
-    specs: &[String],
-    seeds: u64,
-    out: &Path,
-    jobs: usize,
-) -> Result<(), String> {
-    let combos = combos(specs)?;
-    for f in chosen(which)? {
-        let start = std::time::Instant::now();
-        let p = plan(f.number, base, &combos, seeds)?;
-        eprintln!("Fig. {}: {} runs under {} reading(s) on {jobs} threads", f.number, p.runs.len(), combos.len());
-        let table = p.table(&run_all(p.figure.metric, &p.runs, jobs));
-        super::figure::finish_readings(
-            &format!("fig{}", f.number),
-            &table.title,
-            &table,
-            combos.len(),
-            out,
-            Some(start.elapsed().as_secs_f64()),
-        )?;
-    }
-    Ok(())
 }
 
 /// `bagsim dd-figure N|all [--readings …] --plan N`: the figures' runs as a study of kind `dd-figure` (no

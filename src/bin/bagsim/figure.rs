@@ -115,11 +115,7 @@ pub fn data_grid(base: &DataGridConfig, seeds: Seeds, r: &Request) -> Result<(),
         let m = data_grid::plan_study(r.figure, base, r.readings, u64::from(fixed(seeds)?), shards)?;
         return study::write_manifest(&m, r.out);
     }
-    match seeds {
-        Seeds::Fixed(n) if r.readings.is_empty() => data_grid::figure(r.figure, base, u64::from(n), r.out, r.jobs),
-        Seeds::Fixed(n) => data_grid::figure_readings(r.figure, base, r.readings, u64::from(n), r.out, r.jobs),
-        Seeds::Auto { .. } => data_grid::figure_auto(r.figure, base, r.readings, seeds, r.out, r.jobs),
-    }
+    data_grid::figure(r.figure, base, r.readings, seeds, r.out, r.jobs)
 }
 
 /// A study's seeds are fixed when it is planned.
