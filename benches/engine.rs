@@ -13,7 +13,7 @@ use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig};
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
-use bagsim::family::Family;
+
 use bagsim::run;
 use bagsim::scenario::{McScenario, Scenario};
 use bagsim::workload::generate::ArrivalPattern;
@@ -151,14 +151,14 @@ fn desktop_grid(mix: Mix, policy: BotSelection, bots: u32) -> Scenario {
         bots,
         ..Default::default()
     };
-    Scenario { family: Family::DesktopGrid, desktop_grid: Some(cfg), ..Default::default() }
+    Scenario::DesktopGrid(bagsim::family::desktop_grid::DgScenario::new(Scenario::default().seed(), cfg))
 }
 
 /// Events, wall time and heap bytes per task of a desktop-grid run.
 fn measure_dg(s: &Scenario) -> (Measure, bool) {
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
-    let s = &s.desktop_grid_scenario();
+    let s = &s.desktop_grid().expect("a desktop-grid scenario").clone();
     let (mut sim, summary) = desktop_grid::simulation(s).expect("valid scenario");
     let tasks = sim.workload().tasks() as u64;
     let t0 = Instant::now();

@@ -5,7 +5,8 @@ use std::time::Instant;
 
 fn main() {
     let path = std::env::args().nth(1).expect("a scenario file");
-    let s = Scenario::from_json(&std::fs::read_to_string(&path).expect("readable")).expect("valid").multi_cluster;
+    let s = Scenario::from_json(&std::fs::read_to_string(&path).expect("readable")).expect("valid");
+    let s = s.as_multi_cluster().expect("a multi-cluster scenario").clone();
     for _ in 0..3 {
         let t = Instant::now();
         let p = bagsim::run::prepare(&s).expect("prepares");

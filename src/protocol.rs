@@ -11,6 +11,21 @@ use crate::workload::fit_workload::FitCandidates;
 use crate::workload::views::WorkloadViews;
 use serde::{Deserialize, Serialize};
 
+/// A scenario crosses the boundary under its family's tag (`Scenario::serialize_tagged`), which the worker reads
+/// without buffering the message.
+mod tagged {
+    use crate::scenario::Scenario;
+
+    #[allow(clippy::borrowed_box)]
+    pub fn serialize<S: serde::Serializer>(s: &Box<Scenario>, serializer: S) -> Result<S::Ok, S::Error> {
+        s.serialize_tagged(serializer)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Box<Scenario>, D::Error> {
+        Scenario::deserialize_tagged(deserializer).map(Box::new)
+    }
+}
+
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToWorker {
@@ -19,6 +34,7 @@ pub enum ToWorker {
     /// `live` = false sends only counters in progress messages (sweeps).
     Run {
         run_id: u32,
+        #[serde(with = "tagged")]
         scenario: Box<Scenario>,
         speed: Option<f64>,
         live: bool,
@@ -79,6 +95,7 @@ pub enum ToWorker {
     /// The workload views of a scenario's generated workload: answered by `Views`.
     ScenarioViews {
         request_id: u32,
+        #[serde(with = "tagged")]
         scenario: Box<Scenario>,
     },
     /// One job of a family's paper figure (`registry::AnyFigureJob`), run whole: answered by `FigureDone`.

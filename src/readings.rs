@@ -133,9 +133,17 @@ pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<
     for (k, _, v) in c {
         set_path(&mut json, k, v.clone())?;
     }
-    let out: T = serde_json::from_str(&json.to_string()).map_err(|e| format!("readings {}: {e}", label(c)))?;
-    // A key the scenario does not hold would be read and dropped: the rows would be labelled with a reading that
-    // changes nothing.
+    // A key the scenario does not hold is refused by its type, or read and dropped (checked below): either way the
+    // rows would be labelled with a reading that changes nothing.
+    let out: T = serde_json::from_str(&json.to_string()).map_err(|e| {
+        let unknown = c.iter().find(|(k, ..)| {
+            e.to_string().starts_with(&format!("unknown field `{}`", k.rsplit('.').next().unwrap_or(k)))
+        });
+        match unknown {
+            Some((k, ..)) => format!("readings {k}: not a key of this scenario; it would change nothing"),
+            None => format!("readings {}: {e}", label(c)),
+        }
+    })?;
     let back = serde_json::to_value(&out).map_err(|e| e.to_string())?;
     for (k, _, v) in c {
         let held = k.split('.').try_fold(&back, |cur, part| match cur {

@@ -83,8 +83,9 @@ mod tests {
     #[test]
     fn scenarios_round_trip_and_damage_is_named() {
         let mut s = Scenario::default();
-        s.multi_cluster.workload.load = Some(0.83);
-        s.multi_cluster.scheduling = "WQR-2".parse().unwrap();
+        let m = s.multi_cluster_mut().unwrap();
+        m.workload.load = Some(0.83);
+        m.scheduling = "WQR-2".parse().unwrap();
         assert_eq!(from_link(&to_link(&s)).unwrap(), s);
         assert!(from_link("not-base64!!").unwrap_err().message.contains("damaged"));
         let bad = encode(br#"{"workload":{"load":1.5}}"#);

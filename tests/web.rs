@@ -37,7 +37,7 @@ where
 
 fn tiny_scenario() -> Scenario {
     let mut s = Scenario::default();
-    let m = &mut s.multi_cluster;
+    let m = &mut *s.multi_cluster_mut().unwrap();
     m.seed = 11;
     m.workload.submission_period = 6.0 * 3600.0;
     m.workload.load = Some(0.3);
@@ -48,9 +48,9 @@ fn tiny_scenario() -> Scenario {
 
 /// A small desktop grid ([Anglano09]): 8 BoTs of the Short mix on Low-Avail Heterogeneous machines.
 fn tiny_dg_scenario() -> Scenario {
-    let mut s = Scenario::default_for(bagsim::family::Family::DesktopGrid);
+    let mut s = Scenario::default_for(bagsim::registry::Family::DesktopGrid);
     s.set_seed(5);
-    let d = s.desktop_grid.as_mut().expect("a desktop-grid section");
+    let d = &mut s.desktop_grid_mut().expect("a desktop-grid section").desktop_grid;
     d.availability = bagsim::family::desktop_grid::availability::AvailabilityLevel::Low;
     d.heterogeneity = bagsim::family::desktop_grid::config::Heterogeneity::Heterogeneous;
     d.mix = bagsim::family::desktop_grid::workload::Mix::Short;
@@ -177,8 +177,11 @@ fn every_from_worker_message_round_trips() {
         bagsim::workload::fit_workload::fit_workload_with_candidates(&e.workload).expect("a fitted row");
     let views = bagsim::workload::views::views(&e.workload).expect("views");
     let jobs = trace.burstiness().expect("burstiness");
-    let dg_report = bagsim::family::desktop_grid::run_with_clock(&tiny_dg_scenario().desktop_grid_scenario(), &|| 0.0)
-        .expect("the tiny desktop grid runs");
+    let dg_report = bagsim::family::desktop_grid::run_with_clock(
+        &tiny_dg_scenario().desktop_grid().expect("a desktop-grid scenario").clone(),
+        &|| 0.0,
+    )
+    .expect("the tiny desktop grid runs");
     let dg_detail =
         DgDetail { bots: 8, finished_bots: 3, samples: dg_report.metrics.series.iter().take(3).cloned().collect() };
     assert!(!dg_detail.samples.is_empty(), "the tiny desktop grid has no time-series samples");

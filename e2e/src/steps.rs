@@ -72,7 +72,8 @@ pub async fn run_to_the_end(client: &Client) -> Cards {
 
 /// Asserts that the page's figures equal the native run's exactly, printing both.
 pub fn assert_matches_native(cards: &Cards, scenario: &bagsim::scenario::Scenario, context: &str) {
-    let native = bagsim::run::run(&scenario.multi_cluster).expect("the scenario runs natively");
+    let native = bagsim::run::run(scenario.as_multi_cluster().expect("a multi-cluster scenario"))
+        .expect("the scenario runs natively");
     for ((id, page), (_, n)) in cards.figures().into_iter().zip(report_figures(&native)) {
         println!("{context}: {id}: page {page}  native {n}");
     }

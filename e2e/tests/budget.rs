@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use bagsim::family::Family;
+use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
 use e2e::fantoccini::Client;
 use e2e::*;

@@ -176,7 +176,7 @@ async fn collapsing_a_section_keeps_every_value() {
         // Collapsed, a control can still be set (tests and scripts do): its value reaches the scenario.
         click(&client, "#sec-workload > summary").await;
         set_control(&client, "#load", "0.6").await;
-        assert_eq!(scenario_in_url(&client).await.multi_cluster.workload.load, Some(0.6));
+        assert_eq!(scenario_in_url(&client).await.multi_cluster().unwrap().workload.load, Some(0.6));
     })
     .await;
 }
@@ -186,7 +186,7 @@ async fn collapsing_a_section_keeps_every_value() {
 async fn projector_mode_by_link_steps_through_the_charts_with_the_arrow_keys() {
     with_browser(|client, base| async move {
         let mut s = bagsim::scenario::Scenario::default();
-        s.multi_cluster.workload.submission_period = 3.0 * bagsim::scenario::DAY;
+        s.multi_cluster_mut().unwrap().workload.submission_period = 3.0 * bagsim::scenario::DAY;
         let url = format!("{base}?scenario={}&present=1", scenario_param(&s));
         open_ready(&client, &url).await;
         let on = js(&client, "return document.documentElement.classList.contains('present');", vec![]).await;

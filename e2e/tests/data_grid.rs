@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use bagsim::family::data_grid::{DataGridReport, Scheme};
-use bagsim::family::Family;
+use bagsim::registry::Family;
 use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
 use e2e::*;
@@ -17,7 +17,7 @@ use e2e::*;
 fn small_scenario() -> Scenario {
     let mut s = Scenario::default_for(Family::DataGrid);
     s.set_seed(3);
-    let d = s.data_grid.as_mut().expect("a data-grid scenario has its section");
+    let d = &mut s.data_grid_mut().expect("a data-grid scenario").data_grid;
     d.jobs = 400;
     d.runtime_factor = 3.0;
     d.data_mb[1] = 800_000.0;
@@ -141,7 +141,7 @@ async fn data_grid_run_through_controls_matches_native() {
         .await;
         for scheme in Scheme::ALL {
             let mut s = expected.clone();
-            s.data_grid.as_mut().expect("section").scheme = scheme;
+            s.data_grid_mut().expect("a data-grid scenario").data_grid.scheme = scheme;
             let n = native(&s).metrics.turnaround.mean;
             let css = format!("tr[data-scheme=\"{}\"] td", scheme.name());
             let page = attr(&client, &css, "data-value").await.unwrap_or_else(|| "<missing>".into());
@@ -178,7 +178,7 @@ async fn data_grid_paper_figure_matches_native() {
         })
         .await;
         let s = scenario_in_url(&client).await;
-        let base_cfg = s.data_grid.clone().expect("a data-grid section");
+        let base_cfg = s.data_grid().expect("a data-grid scenario").data_grid.clone();
         let f = figures().into_iter().find(|f| f.number == 7).expect("Fig. 7");
         let mut values: Vec<[Vec<f64>; 3]> = (0..f.groups.len()).map(|_| Default::default()).collect();
         for (g, group) in values.iter_mut().enumerate() {
@@ -186,7 +186,7 @@ async fn data_grid_paper_figure_matches_native() {
                 for seed in 1..=3 {
                     let mut sc = s.clone();
                     sc.set_seed(seed);
-                    sc.data_grid = Some(f.config(&base_cfg, g, scheme));
+                    sc.data_grid_mut().expect("a data-grid scenario").data_grid = f.config(&base_cfg, g, scheme);
                     group[k].push(f.metric.of(&native(&sc)));
                 }
             }

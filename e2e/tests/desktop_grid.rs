@@ -12,7 +12,7 @@ use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DgReport};
-use bagsim::family::Family;
+use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
 use e2e::fantoccini::Client;
 use e2e::*;
@@ -21,7 +21,7 @@ use e2e::*;
 fn small_scenario() -> Scenario {
     let mut s = Scenario::default_for(Family::DesktopGrid);
     s.set_seed(7);
-    let d = s.desktop_grid.as_mut().expect("a desktop-grid scenario has its section");
+    let d = &mut s.desktop_grid_mut().expect("a desktop-grid scenario").desktop_grid;
     d.availability = AvailabilityLevel::Low;
     d.heterogeneity = Heterogeneity::Heterogeneous;
     d.mix = Mix::Short;
@@ -95,7 +95,7 @@ async fn desktop_grid_run_through_controls_matches_native() {
         set_control(&client, "#family", "multi_cluster").await;
         let back = scenario_in_url(&client).await;
         assert_eq!(
-            back.multi_cluster.scheduling.to_string(),
+            back.multi_cluster().expect("a multi-cluster scenario").scheduling.to_string(),
             "RR",
             "the multi-cluster settings were lost by switching"
         );
@@ -131,7 +131,8 @@ async fn desktop_grid_run_through_controls_matches_native() {
         .await;
 
         let in_url = scenario_in_url(&client).await;
-        let native = desktop_grid::run(&in_url.desktop_grid_scenario()).expect("the scenario runs natively");
+        let native = desktop_grid::run(&in_url.desktop_grid().expect("a desktop-grid scenario").clone())
+            .expect("the scenario runs natively");
         let mut bad = Vec::new();
         for (id, n) in native_cards(&native) {
             let page = attr(&client, id, "data-value").await.unwrap_or_else(|| "<missing>".into());
@@ -190,7 +191,7 @@ async fn desktop_grid_paper_figure_matches_native() {
         let status = text(&client, "#dg-figure-status").await.unwrap_or_default();
         assert_eq!(status, "finished: 20 bars", "the figure did not finish cleanly");
 
-        let base_cfg = scenario_in_url(&client).await.desktop_grid.expect("a desktop-grid section");
+        let base_cfg = scenario_in_url(&client).await.desktop_grid().expect("a desktop-grid scenario").desktop_grid.clone();
         let fig = figures().into_iter().find(|f| f.number == 2).expect("Fig. 2");
         let rule = CiRule { max_seeds: 3, ..CiRule::default() };
         let runner = |s: &desktop_grid::DgScenario| desktop_grid::run(s).map_err(|e| e.to_string());

@@ -34,8 +34,8 @@ async fn a_first_open_shows_filled_cards_and_charts_without_a_click() {
         // The scenario shown is the default one at 95% load under sep-c, and its cards are the native run's.
         let shown = scenario_in_url(&client).await;
         let mut expected = Scenario::default();
-        expected.multi_cluster.workload.load = Some(0.95);
-        expected.multi_cluster.architecture.kind = Architecture::SepC;
+        expected.multi_cluster_mut().unwrap().workload.load = Some(0.95);
+        expected.multi_cluster_mut().unwrap().architecture.kind = Architecture::SepC;
         assert_eq!(shown, expected, "the first open left another scenario in the address");
         let cards = cards(&client).await;
         for (id, v) in cards.figures() {

@@ -58,9 +58,9 @@ const CANVASES: [&str; 5] = ["#chart-queue", "#chart-util", "#chart-nsl-class", 
 fn small_scenario(seed: u64) -> Scenario {
     let mut s = Scenario::default();
     s.set_seed(seed);
-    s.multi_cluster.workload.submission_period = 2.0 * DAY;
-    s.multi_cluster.workload.load = Some(0.7);
-    s.multi_cluster.scheduling = "ECT".parse().expect("ECT is a scheduling policy");
+    s.multi_cluster_mut().unwrap().workload.submission_period = 2.0 * DAY;
+    s.multi_cluster_mut().unwrap().workload.load = Some(0.7);
+    s.multi_cluster_mut().unwrap().scheduling = "ECT".parse().expect("ECT is a scheduling policy");
     s
 }
 
@@ -68,8 +68,8 @@ fn small_scenario(seed: u64) -> Scenario {
 /// by an earlier step of the same test (the long run's streams and calibration) cannot leak into it.
 async fn set_small_scenario(client: &Client, seed: u64) {
     let defaults = Scenario::default();
-    set_control(client, "#streams", defaults.multi_cluster.workload.streams.name()).await;
-    set_control(client, "#calibration", defaults.multi_cluster.workload.calibration.name()).await;
+    set_control(client, "#streams", defaults.multi_cluster().unwrap().workload.streams.name()).await;
+    set_control(client, "#calibration", defaults.multi_cluster().unwrap().workload.calibration.name()).await;
     set_control(client, "#submission-days", "2").await;
     set_control(client, "#load", "0.7").await;
     set_control(client, "#seed", &seed.to_string()).await;
@@ -132,7 +132,7 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     click(client, "#export-json").await;
     let (name, page_json) = captured_download(client, 1, WAIT).await;
     assert_eq!(name, "bagsim-report.json");
-    let native = bagsim::run::run(&scenario.multi_cluster).expect("the scenario runs natively");
+    let native = bagsim::run::run(scenario.multi_cluster().unwrap()).expect("the scenario runs natively");
     assert_eq!(native.predictors.len(), 12, "the native report lacks the predictors' accuracy");
     let native_json = serde_json::to_string_pretty(&native).expect("the report serialises");
     assert!(
@@ -148,8 +148,8 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     assert_eq!(name, "bagsim-bots.csv");
     let native_csv = {
         let (mut sim, _) = bagsim::run::simulation(
-            &scenario.multi_cluster,
-            bagsim::run::prepare(&scenario.multi_cluster).expect("prepares"),
+            scenario.multi_cluster().unwrap(),
+            bagsim::run::prepare(scenario.multi_cluster().unwrap()).expect("prepares"),
         );
         sim.run();
         bagsim::family::multi_cluster::metrics::bots_csv(&sim.outcome())
@@ -285,7 +285,7 @@ async fn bad_input_is_reported_at_the_control() {
         let (url_now, _) = location(&client).await;
         let in_url = scenario_in_url(&client).await;
         assert_eq!(
-            in_url.multi_cluster.workload.load,
+            in_url.multi_cluster().unwrap().workload.load,
             Some(0.5),
             "the invalid load reached the scenario in the URL: {url_now} (before: {url_before})"
         );

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use bagsim::family::Family;
 use bagsim::readings::{combinations, parse_axis, ReadingsTable, Seeds};
+use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
 use e2e::fantoccini::Client;
 use e2e::*;
@@ -99,7 +99,7 @@ async fn desktop_grid_readings_match_the_native_study() {
     use bagsim::family::desktop_grid::readings::READINGS;
     use bagsim::family::desktop_grid::study::study;
     let mut s = Scenario::default_for(Family::DesktopGrid);
-    let base = s.desktop_grid.as_mut().unwrap();
+    let base = &mut s.desktop_grid_mut().unwrap().desktop_grid;
     base.bots = 30;
     let base = base.clone();
     let rule = CiRule { max_seeds: 3, ..CiRule::default() };

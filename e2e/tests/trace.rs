@@ -203,9 +203,9 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         click(&client, "#trace-use-platform").await;
         click(&client, "#trace-use").await;
         let mut scenario = scenario_in_url(&client).await;
-        let clusters = scenario.multi_cluster.platform.clusters().expect("clusters");
+        let clusters = scenario.multi_cluster().unwrap().platform.clusters().expect("clusters");
         assert_eq!((clusters.len(), clusters[0].processors), (1, 240), "MaxProcs 240 as one cluster");
-        let t = scenario.multi_cluster.workload.trace.as_mut().expect("the scenario replays the trace");
+        let t = scenario.multi_cluster_mut().unwrap().workload.trace.as_mut().expect("the scenario replays the trace");
         assert_eq!((t.path.as_str(), t.split_parallel, t.delta), ("hpc2n.swf", true, BotRule::default().delta));
         assert_eq!(attr(&client, "#workload-source", "data-source").await.as_deref(), Some("trace"));
         let cards = run_to_the_end(&client).await;
@@ -238,8 +238,8 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         for line in series {
             let policy = line[0].as_str().unwrap();
             let mut s = scenario.clone();
-            s.multi_cluster.scheduling = policy.parse().expect("a scheduling policy");
-            let native = bagsim::run::run(&s.multi_cluster).expect("the trace runs natively").metrics.overall.makespan.mean;
+            s.multi_cluster_mut().unwrap().scheduling = policy.parse().expect("a scheduling policy");
+            let native = bagsim::run::run(s.multi_cluster().unwrap()).expect("the trace runs natively").metrics.overall.makespan.mean;
             let points = line[1].as_array().unwrap();
             assert_eq!(points.len(), 6, "{policy}");
             for p in points {
@@ -251,21 +251,21 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         // The fitted row as the model of the next run.
         click(&client, "#trace-use-model").await;
         let scenario = scenario_in_url(&client).await;
-        assert!(scenario.multi_cluster.workload.trace.is_none());
-        assert_eq!(scenario.multi_cluster.workload.model.as_ref(), Some(&fit.to_model()), "the model is the native fitted row");
+        assert!(scenario.multi_cluster().unwrap().workload.trace.is_none());
+        assert_eq!(scenario.multi_cluster().unwrap().workload.model.as_ref(), Some(&fit.to_model()), "the model is the native fitted row");
         assert_eq!(attr(&client, "#workload-source", "data-source").await.as_deref(), Some("model"));
         let cards = run_to_the_end(&client).await;
         assert_matches_native(&cards, &scenario, "the fitted model");
 
         // The views of the scenario's generated workload.
         click(&client, "#scenario-views-button").await;
-        let bots = bagsim::run::prepare(&scenario.multi_cluster).expect("the scenario prepares").generated.workload.bots.len() as u64;
+        let bots = bagsim::run::prepare(scenario.multi_cluster().unwrap()).expect("the scenario prepares").generated.workload.bots.len() as u64;
         wait_for(&client, IMPORT_TIMEOUT, "#scenario-views", || async {
             (num_attr(&client, "#scenario-views", "data-bots").await == Some(bots)).then_some(())
         })
         .await;
         // …and the row fitted to it, with every candidate: the native fit of the same generated workload.
-        let generated = bagsim::run::prepare(&scenario.multi_cluster).expect("the scenario prepares").generated.workload;
+        let generated = bagsim::run::prepare(scenario.multi_cluster().unwrap()).expect("the scenario prepares").generated.workload;
         let (row, candidates) =
             bagsim::workload::fit_workload::fit_workload_with_candidates(&generated).expect("a row");
         let want = row_notations(&row);
@@ -315,9 +315,13 @@ async fn login_logout_users_are_edited_and_run_as_natively() {
         click(&client, "#ll-replicate").await;
         assert_eq!(attr(&client, "#ll-editor", "data-users").await.as_deref(), Some("6"));
         let scenario = scenario_in_url(&client).await;
-        let Some(bagsim::workload::generators::Generator::LoginLogout(g)) = &scenario.multi_cluster.workload.generator
+        let Some(bagsim::workload::generators::Generator::LoginLogout(g)) =
+            &scenario.multi_cluster().unwrap().workload.generator
         else {
-            panic!("the scenario's workload is not Login/Logout: {:?}", scenario.multi_cluster.workload.generator)
+            panic!(
+                "the scenario's workload is not Login/Logout: {:?}",
+                scenario.multi_cluster().unwrap().workload.generator
+            )
         };
         let biomed = bagsim::workload::login_logout::biomed_users();
         assert_eq!(g.users.len(), 6);

@@ -40,7 +40,8 @@ mod workload_cmd;
 mod cli {
     use super::workload_cmd::{generate, trace};
     use super::{data_grid, dg, figure, info, mc, study};
-    use bagsim::family::Family;
+    use bagsim::family::contract::FamilyRun;
+    use bagsim::registry::Family;
     use bagsim::registry::{self, AnyReport};
     use bagsim::scenario::Scenario;
     use clap::{Parser, Subcommand, ValueEnum};
@@ -338,14 +339,19 @@ mod cli {
         },
     }
 
-    #[derive(Clone, Copy, ValueEnum)]
-    enum FamilyKind {
-        #[value(name = "multi_cluster")]
-        MultiCluster,
-        #[value(name = "desktop_grid")]
-        DesktopGrid,
-        #[value(name = "data_grid")]
-        DataGrid,
+    /// A family on the command line: every registered family, by its name.
+    #[derive(Clone, Copy, Debug)]
+    struct FamilyKind(Family);
+
+    impl ValueEnum for FamilyKind {
+        fn value_variants<'a>() -> &'a [Self] {
+            static ALL: std::sync::OnceLock<Vec<FamilyKind>> = std::sync::OnceLock::new();
+            ALL.get_or_init(|| Family::ALL.iter().map(|&f| FamilyKind(f)).collect())
+        }
+
+        fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+            Some(clap::builder::PossibleValue::new(self.0.name()))
+        }
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -417,11 +423,11 @@ mod cli {
     /// A scenario file of `family`: a figure command never runs its own defaults in place of a file it was given.
     fn of_family(path: &std::path::Path, family: Family, option: &str, command: &str) -> Result<Scenario, String> {
         let s = load(path)?;
-        if s.family != family {
+        if s.family() != family {
             return Err(format!(
                 "{option} {}: a {} scenario; {command} runs {} scenarios (\"family\": \"{}\")",
                 path.display(),
-                s.family.name(),
+                s.family().name(),
                 family.name(),
                 family.name()
             ));
@@ -430,11 +436,7 @@ mod cli {
     }
 
     fn family_of(kind: FamilyKind) -> Family {
-        match kind {
-            FamilyKind::MultiCluster => Family::MultiCluster,
-            FamilyKind::DesktopGrid => Family::DesktopGrid,
-            FamilyKind::DataGrid => Family::DataGrid,
-        }
+        kind.0
     }
 
     fn execute(cmd: Command) -> Result<(), String> {
@@ -450,9 +452,10 @@ mod cli {
             }
             Command::DdFigure { figure: which, scenario, seeds, readings, out, jobs, plan } => {
                 let base = match scenario {
-                    Some(p) => {
-                        of_family(&p, Family::DataGrid, "--scenario", "dd-figure")?.data_grid.unwrap_or_default()
-                    }
+                    Some(p) => of_family(&p, Family::DataGrid, "--scenario", "dd-figure")?
+                        .data_grid()
+                        .map(|d| d.data_grid.clone())
+                        .unwrap_or_default(),
                     None => Default::default(),
                 };
                 if !(2..=100).contains(&seeds) {
@@ -464,9 +467,10 @@ mod cli {
             }
             Command::DgFigure { figure: which, scenario, max_seeds, min_seeds, bots, readings, out, jobs, plan } => {
                 let mut base = match scenario {
-                    Some(p) => {
-                        of_family(&p, Family::DesktopGrid, "--scenario", "dg-figure")?.desktop_grid.unwrap_or_default()
-                    }
+                    Some(p) => of_family(&p, Family::DesktopGrid, "--scenario", "dg-figure")?
+                        .desktop_grid()
+                        .map(|d| d.desktop_grid.clone())
+                        .unwrap_or_default(),
                     None => Default::default(),
                 };
                 if let Some(b) = bots {
@@ -505,7 +509,7 @@ mod cli {
                 }
                 let mut run = registry::AnyRun::build(&s, None).map_err(|e| e.to_string())?;
                 if csv.is_some() && run.rows_csv().is_none() {
-                    return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family.name()));
+                    return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family().name()));
                 }
                 // Warnings of the budget (a long or a large run) are said before the run, not after it.
                 let before = |w: &&String| w.starts_with("a long run") || w.starts_with("a large run");
@@ -518,7 +522,7 @@ mod cli {
                 if let Some(path) = csv {
                     let rows = run
                         .rows_csv()
-                        .ok_or_else(|| format!("--csv: a {} run has no per-BoT or per-job rows", s.family.name()))?;
+                        .ok_or_else(|| format!("--csv: a {} run has no per-BoT or per-job rows", s.family().name()))?;
                     std::fs::write(&path, rows).map_err(|e| format!("{}: {e}", path.display()))?;
                     say!("rows written to {}", path.display());
                 }

@@ -2,17 +2,22 @@
 //! chunk loop, the CLI's `run`, `sweep` and figure commands, and the tests drive any family's run through it, and
 //! know nothing else of the family. Knows no family.
 
+mod def;
 mod estimate;
 mod keys;
 mod words;
 
 use serde::{Deserialize, Serialize};
 
+pub use def::{at_default, read_scenario, FamilyDef, Others};
 pub use estimate::{
     Driver, Estimate, Part, EVENTS_PER_S, LARGE_MEMORY, LONG_EVENTS, MAX_EVENTS, MAX_MEMORY, PAGE_EVENTS_PER_S,
 };
 pub use keys::{objects_as_objects, parse_json, ErrorKind, Param, ScenarioError, Unused};
 pub use words::{bytes_words, count_words, group_digits, seconds_words, short_number, tidy_line, tidy_message};
+
+/// The seed of a scenario that gives none, in every family.
+pub const DEFAULT_SEED: u64 = 1;
 
 /// How far one step of a run goes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,6 +85,19 @@ pub trait FamilyRun {
     fn take_detail(&mut self) -> Self::Detail;
     /// The report, with the wall-clock seconds the simulation took.
     fn report(&self, wall_s: f64) -> Self::Report;
+    /// What the workload turned out to be.
+    fn start(&self) -> Start;
+    /// Adds warnings said before the run starts (its budget's, keys set to no effect), first.
+    fn warn(&mut self, warnings: Vec<String>);
+    /// The report `bagsim run --out` writes, from the one `report` gave (as it is, unless the family adds what
+    /// only an export needs).
+    fn full_report(&self, report: Self::Report) -> Self::Report {
+        report
+    }
+    /// The run's rows as CSV (per BoT, per job), for the families that have them.
+    fn rows_csv(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Runs a family's run to the end and reports it; `clock` gives seconds (std's `Instant` natively,

@@ -3,9 +3,9 @@
 //! into the very files a local `bagsim sweep` writes. A local sweep is a plan of one shard, run and merged here, so
 //! the two cannot drift apart.
 
-use crate::family::Family;
 use crate::readings::{json_value, set_path};
 use crate::registry;
+use crate::registry::Family;
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -159,7 +159,7 @@ pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
 pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest, String> {
     // A key may be an axis once, under any of its names: two axes on one path would run every point at the last
     // one's value and label it with the first's.
-    let paths: Vec<String> = axes.iter().map(|(k, _)| registry::sweep_path(base.family, k)).collect();
+    let paths: Vec<String> = axes.iter().map(|(k, _)| registry::sweep_path(base.family(), k)).collect();
     // A path must start at a field of this family's scenario: a key of another family is named as such, not
     // reported against another family's list of fields.
     let json = serde_json::to_value(base).expect("a scenario is plain data");
@@ -171,7 +171,7 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
             return Err(format!(
                 "--set {}: not a sweep key of a {} scenario nor a path in one (its fields: {})",
                 short(key),
-                base.family.name(),
+                base.family().name(),
                 fields.join(", ")
             ));
         }
@@ -200,7 +200,7 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
     }
     let mut points: Vec<(Vec<String>, Scenario)> = vec![(Vec::new(), base.clone())];
     for (key, values) in &axes {
-        let path = registry::sweep_path(base.family, key);
+        let path = registry::sweep_path(base.family(), key);
         let mut next = Vec::with_capacity(points.len() * values.len());
         for (labels, s) in &points {
             for v in values {
@@ -230,7 +230,7 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
         .into_iter()
         .map(|(labels, s)| Point { labels, job: serde_json::to_value(&s).expect("a scenario is plain data") })
         .collect();
-    Manifest::new(Kind::Sweep, Value::Null, base.family, axes, points, shards)
+    Manifest::new(Kind::Sweep, Value::Null, base.family(), axes, points, shards)
 }
 
 /// The most points a study may have (a sweep's product of axes, a figure's runs): each holds a whole scenario.

@@ -2,8 +2,8 @@
 //! columns) and drawn as lines: one column against a numeric axis, a line per combination of the other axes, and
 //! over a `seed` axis the mean with its 95% Student-t interval.
 
-use crate::family::Family;
 use crate::registry;
+use crate::registry::Family;
 use crate::stats::Interval;
 
 /// A study's CSV: which family, its axes with their values in the file's order, its columns and rows.
@@ -41,8 +41,6 @@ pub struct LinePoint {
     pub runs: usize,
 }
 
-const FAMILIES: [Family; 3] = [Family::MultiCluster, Family::DesktopGrid, Family::DataGrid];
-
 impl StudyTable {
     /// Reads a study's CSV; a refusal names the line and column.
     pub fn from_csv(text: &str) -> Result<StudyTable, String> {
@@ -51,7 +49,7 @@ impl StudyTable {
             lines.next().ok_or("the file is empty: expected the CSV bagsim sweep or bagsim merge writes")?;
         let header = crate::stats::csv_cells(header.trim_end_matches('\r')).ok_or("line 1: a quote is not closed")?;
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
-        let (family, n_axes) = FAMILIES
+        let (family, n_axes) = Family::ALL
             .iter()
             .find_map(|&f| {
                 let cols = registry::sweep_header(f);

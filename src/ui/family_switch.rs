@@ -5,17 +5,13 @@
 
 use super::form::{apply, error_view};
 use super::Lab;
-use crate::family::data_grid::DataGridConfig;
-use crate::family::desktop_grid::DesktopGridConfig;
-use crate::family::Family;
+use crate::registry::{Family, Scenario};
 use leptos::prelude::*;
 use std::cell::RefCell;
 
 thread_local! {
-    /// The desktop-grid and data-grid sections while another family is shown (a scenario holds only its own
-    /// family's section). The multi-cluster keys stay in the scenario while another family is shown (they are not
-    /// written for it).
-    static STASH: RefCell<(Option<DesktopGridConfig>, Option<DataGridConfig>)> = const { RefCell::new((None, None)) };
+    /// The scenarios of the families not shown, as they were left (a scenario holds only its own family's section).
+    static STASH: RefCell<Vec<Scenario>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The families the page offers, with their menu labels.
@@ -32,31 +28,24 @@ fn key(family: Family) -> &'static str {
 /// The "Grid family" select.
 #[component]
 pub fn FamilySwitch(lab: Lab) -> impl IntoView {
-    let family = Memo::new(move |_| lab.scenario.with(|s| s.family));
+    let family = Memo::new(move |_| lab.scenario.with(|s| s.family()));
     let switch = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
         lab.errors.set(Default::default());
         apply(lab, "family", |s| {
             let to =
                 FAMILIES.iter().find(|f| f.1 == text).ok_or_else(|| format!("{text:?} is not a scenario family"))?.0;
-            if to == s.family {
+            if to == s.family() {
                 return Ok(());
             }
+            // The family's scenario as it was left, with the seed shown now.
             STASH.with(|st| {
                 let mut st = st.borrow_mut();
-                if let Some(section) = s.desktop_grid.take() {
-                    st.0 = Some(section);
-                }
-                if let Some(section) = s.data_grid.take() {
-                    st.1 = Some(section);
-                }
-                match to {
-                    Family::DesktopGrid => s.desktop_grid = Some(st.0.take().unwrap_or_default()),
-                    Family::DataGrid => s.data_grid = Some(st.1.take().unwrap_or_default()),
-                    Family::MultiCluster => {}
-                }
+                let kept = st.iter().position(|k| k.family() == to).map(|i| st.swap_remove(i));
+                let mut next = kept.unwrap_or_else(|| Scenario::default_for(to));
+                next.set_seed(s.seed());
+                st.push(std::mem::replace(s, next));
             });
-            s.family = to;
             Ok(())
         });
     };
@@ -76,7 +65,7 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
 /// and kept from then on.
 #[component]
 pub fn FamilyPanel(lab: Lab, family: Family, children: ChildrenFn) -> impl IntoView {
-    let shown = Memo::new(move |_| lab.scenario.with(|s| s.family == family));
+    let shown = Memo::new(move |_| lab.scenario.with(|s| s.family() == family));
     let built = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get());
     view! {
         <div class="family-panel" data-family=key(family) style:display=move || if shown.get() { "contents" } else { "none" }>

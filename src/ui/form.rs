@@ -121,13 +121,13 @@ pub(crate) fn number_field(
 /// The choices of a select: every value, its name in the scenario, its label.
 pub(crate) type Choices<T> = (&'static [T], fn(T) -> &'static str, fn(T) -> String);
 
-/// A select bound to `path`; `get` reads the value from the scenario, `set` writes it.
+/// A select bound to `path`; `get` reads the value from the scenario, `set` writes it (or says why it cannot).
 pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
     lab: Lab,
     c: Ctl,
     (all, name, show): Choices<T>,
     get: fn(&Scenario) -> T,
-    set: fn(&mut Scenario, T),
+    set: fn(&mut Scenario, T) -> Result<(), String>,
 ) -> impl IntoView {
     let path = c.path;
     let value = Memo::new(move |_| lab.scenario.with(|s| name(get(s))));
@@ -136,7 +136,7 @@ pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
             on:change=move |ev| {
                 let text = event_target_value(&ev);
                 apply(lab, path, |s| match all.iter().find(|&&v| name(v) == text) {
-                    Some(&v) => { set(s, v); Ok(()) }
+                    Some(&v) => set(s, v),
                     None => Err(format!("{text:?} is not one of the choices")),
                 })
             }>

@@ -4,6 +4,7 @@
 
 use super::form::{apply, error_view};
 use super::Lab;
+use crate::ui::multi_cluster::{mc, mcm};
 use crate::workload::generators::Generator;
 use crate::workload::login_logout::{biomed_users, UserRates};
 use leptos::prelude::*;
@@ -14,7 +15,7 @@ const FIELD: &str = "workload.generator.login_logout";
 const MAX_USERS: usize = 10_000;
 
 fn users_of(lab: Lab) -> Option<Vec<UserRates>> {
-    lab.scenario.with(|s| match &s.multi_cluster.workload.generator {
+    lab.scenario.with(|s| match &mc(s).workload.generator {
         Some(Generator::LoginLogout(g)) => Some(g.users.clone()),
         _ => None,
     })
@@ -22,7 +23,7 @@ fn users_of(lab: Lab) -> Option<Vec<UserRates>> {
 
 /// Replaces the users; anything the validation refuses is reported and changes nothing.
 fn set_users(lab: Lab, edit: impl FnOnce(&mut Vec<UserRates>) -> Result<(), String>) {
-    apply(lab, FIELD, |s| match &mut s.multi_cluster.workload.generator {
+    apply(lab, FIELD, |s| match &mut mcm(s)?.workload.generator {
         Some(Generator::LoginLogout(g)) => {
             edit(&mut g.users)?;
             // Checked here too, so that the message names the user and the rate (e.g. "users[1].lambda: …").

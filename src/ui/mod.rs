@@ -25,8 +25,8 @@ mod trace_lab;
 mod views;
 
 use crate::family::multi_cluster::platform;
-use crate::family::Family;
 use crate::protocol::{FromWorker, Progress, ToWorker};
+use crate::registry::Family;
 use crate::registry::{AnyDetail, AnyReport};
 use crate::run::Report;
 use crate::scenario::Scenario;
@@ -149,7 +149,7 @@ fn initial_scenario(lab: &Lab) -> Scenario {
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
     // A stored scenario that no longer parses or validates (an older version's) is ignored.
-    let stored = || LocalStorage::get::<Scenario>(STORAGE_KEY).ok().filter(|s| s.validate().is_ok());
+    let stored = || LocalStorage::raw().get_item(STORAGE_KEY).ok().flatten().and_then(|t| Scenario::from_json(&t).ok());
     if let Some(link) = get("scenario") {
         match share::from_link(&link) {
             Ok(s) => {
@@ -319,7 +319,7 @@ impl Lab {
                 self.message.set(message);
             }
             FromWorker::BotsCsv { run_id, csv } if run_id == current => {
-                let name = match self.scenario.with_untracked(|s| s.family) {
+                let name = match self.scenario.with_untracked(|s| s.family()) {
                     Family::DataGrid => "bagsim-jobs.csv",
                     _ => "bagsim-bots.csv",
                 };
@@ -483,7 +483,7 @@ fn App() -> impl IntoView {
     request_animation_frame(move || reveal(stages));
     let processors = move || {
         lab.scenario.with(|s| {
-            s.multi_cluster
+            multi_cluster::mc(s)
                 .platform
                 .clusters()
                 .map(|c| (c.len(), c.iter().map(|c| u64::from(c.processors)).sum::<u64>(), platform::capacity(&c)))
@@ -496,7 +496,7 @@ fn App() -> impl IntoView {
         })}
         <main>
             <aside class="controls" aria-label="scenario">
-                <Show when=move || controls_on.get() || lab.scenario.with(|s| s.family != Family::MultiCluster)>
+                <Show when=move || controls_on.get() || lab.scenario.with(|s| s.family() != Family::MultiCluster)>
                     <FamilySwitch lab=lab/>
                 </Show>
                 <FamilyPanel lab=lab family=Family::DesktopGrid>

@@ -3,7 +3,7 @@
 //! the lesson's "Present this lesson"), the arrow keys step through the lesson's parts instead (`lessons.rs`).
 
 use super::{charts, Lab};
-use crate::family::Family;
+use crate::registry::Family;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
@@ -54,7 +54,7 @@ impl Present {
             Present { on: RwSignal::new(wanted), index: RwSignal::new(0), lesson: RwSignal::new(None), lab, charts };
         // Another family shows its own charts from the first.
         Effect::new(move |_| {
-            lab.scenario.with(|s| s.family);
+            lab.scenario.with(|s| s.family());
             p.index.set(0);
         });
         Effect::new(move |before: Option<bool>| {
@@ -127,7 +127,7 @@ impl Present {
 
     /// The charts of the family shown.
     pub fn list(self) -> Vec<(&'static str, &'static str)> {
-        (self.charts)(self.lab.scenario.with(|s| s.family))
+        (self.charts)(self.lab.scenario.with(|s| s.family()))
     }
 
     /// Whether chart `i` of the family shown is the one projector mode shows.
@@ -160,7 +160,7 @@ impl Present {
         self.index.update(|i| *i = ((*i as i32 + by).rem_euclid(n)) as usize);
         // Bring the chart shown into view (below the cards, which stay at the top): the stepper of the family
         // shown, whose id starts with its prefix.
-        let prefix = match self.lab.scenario.with_untracked(|s| s.family) {
+        let prefix = match self.lab.scenario.with_untracked(|s| s.family()) {
             Family::MultiCluster => "",
             Family::DesktopGrid => "dg-",
             Family::DataGrid => "dd-",

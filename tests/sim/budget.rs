@@ -3,7 +3,7 @@
 //! naming the key that drives it and the limit, and a long one is warned about. The reproducers of the bad-input
 //! issue are among the cases.
 
-use bagsim::family::contract::{run_to_report, Estimate, MAX_EVENTS};
+use bagsim::family::contract::{run_to_report, Estimate, FamilyRun, MAX_EVENTS};
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario};
 use bagsim::registry::{estimate, AnyReport, AnyRun};
@@ -22,7 +22,7 @@ fn reproducer(horizon: f64) -> DesktopGridConfig {
 }
 
 fn dg(cfg: DesktopGridConfig) -> Scenario {
-    Scenario { family: bagsim::family::Family::DesktopGrid, desktop_grid: Some(cfg), ..Scenario::default() }
+    Scenario::DesktopGrid(bagsim::family::desktop_grid::DgScenario::new(Scenario::default().seed(), cfg))
 }
 
 /// What a run measured: its events (for a data grid, with its re-placed jobs as the estimate counts them), and per
@@ -149,7 +149,7 @@ fn the_estimate_bounds_the_runs_of_every_family() {
             dg(DesktopGridConfig { availability: AvailabilityLevel::Low, bots: 50, ..Default::default() }),
             8.0,
         ),
-        ("data grid, the default", Scenario::default_for(bagsim::family::Family::DataGrid), 3.0),
+        ("data grid, the default", Scenario::default_for(bagsim::registry::Family::DataGrid), 3.0),
         ("data grid, high load", mc(r#"{"family": "data_grid", "data_grid": {"runtime_factor": 3}}"#), 3.0),
         ("data grid, overloaded", mc(r#"{"family": "data_grid", "data_grid": {"runtime_factor": 30}}"#), 4.0),
         (
@@ -211,7 +211,7 @@ fn over_budget_runs_are_refused_naming_what_drives_them() {
         let s = mc(&format!(
             r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","value":2.0}}}}}}}}}}"#
         ));
-        let generated = bagsim::run::prepare(&s.multi_cluster).err().expect("refused");
+        let generated = bagsim::run::prepare(s.multi_cluster().unwrap()).err().expect("refused");
         assert_eq!(generated, e);
         assert!(e.message.contains("login periods") && e.message.contains("at most"), "{e}");
         assert!(e.message.len() < 400, "{e}");
@@ -262,9 +262,11 @@ fn an_overloaded_data_grid_is_refused_at_its_load() {
 fn long_runs_are_warned_before_they_start() {
     let run = AnyRun::build(&dg(reproducer(4.877e9)), None).unwrap();
     assert!(run.start().warnings.iter().any(|w| w.starts_with("a long run")), "{:?}", run.start().warnings);
-    for family in
-        [bagsim::family::Family::MultiCluster, bagsim::family::Family::DesktopGrid, bagsim::family::Family::DataGrid]
-    {
+    for family in [
+        bagsim::registry::Family::MultiCluster,
+        bagsim::registry::Family::DesktopGrid,
+        bagsim::registry::Family::DataGrid,
+    ] {
         let run = AnyRun::build(&Scenario::default_for(family), None).unwrap();
         assert!(!run.start().warnings.iter().any(|w| w.starts_with("a long run") || w.starts_with("a large run")));
     }

@@ -9,22 +9,18 @@ use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::machines::{Machine, Platform};
 use bagsim::family::desktop_grid::workload::LoadFigures;
+use bagsim::family::desktop_grid::DgScenario;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgSettings, DgSimulation};
 use bagsim::family::multi_cluster::architecture::Architecture;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
 use bagsim::family::multi_cluster::simulation::Simulation;
-use bagsim::family::Family;
+use bagsim::registry::Family;
 use bagsim::scenario::{McScenario, Scenario};
 use bagsim::workload::Workload;
 
 fn dg(cfg: DesktopGridConfig, seed: u64) -> Scenario {
-    Scenario {
-        family: Family::DesktopGrid,
-        multi_cluster: McScenario { seed, ..Default::default() },
-        desktop_grid: Some(cfg),
-        data_grid: None,
-    }
+    Scenario::DesktopGrid(DgScenario::new(seed, cfg))
 }
 
 fn round(x: f64, digits: i32) -> f64 {
@@ -151,7 +147,7 @@ fn no_task_is_lost_across_failures() {
                 load: 0.75,
                 ..Default::default()
             });
-            let (mut sim, _) = desktop_grid::simulation(&dg(cfg.clone(), 3).desktop_grid_scenario()).unwrap();
+            let (mut sim, _) = desktop_grid::simulation(&dg(cfg.clone(), 3).desktop_grid().unwrap().clone()).unwrap();
             while !sim.run_events(5_000) {
                 sim.check_invariants().unwrap();
             }
@@ -162,9 +158,10 @@ fn no_task_is_lost_across_failures() {
             assert_eq!(c.finished_tasks, sim.workload().runtimes.len() as u64, "{policy:?} {level:?}");
             assert!(c.failures > 0 && c.replicas_killed > 0, "{policy:?} {level:?}: failures must happen");
             // Cut short: the unfinished tasks are reported.
-            let r =
-                desktop_grid::run(&dg(DesktopGridConfig { horizon: Some(40_000.0), ..cfg }, 3).desktop_grid_scenario())
-                    .unwrap();
+            let r = desktop_grid::run(
+                &dg(DesktopGridConfig { horizon: Some(40_000.0), ..cfg }, 3).desktop_grid().unwrap().clone(),
+            )
+            .unwrap();
             let m = &r.metrics;
             assert_eq!(m.finished_tasks + m.unfinished_tasks, m.tasks);
             assert_eq!(m.finished_bots + m.unfinished_bots, m.bots);
@@ -229,12 +226,13 @@ fn rwt_is_zero_when_nothing_is_replicated() {
             heterogeneity: Heterogeneity::Heterogeneous,
             ..Default::default()
         });
-        let r = desktop_grid::run(&dg(cfg.clone(), 5).desktop_grid_scenario()).unwrap();
+        let r = desktop_grid::run(&dg(cfg.clone(), 5).desktop_grid().unwrap().clone()).unwrap();
         assert_eq!(r.metrics.rwt, 0.0, "{policy:?}");
         assert_eq!(r.metrics.counters.replicas_cancelled, 0);
         assert_eq!(r.metrics.counters.replicas_started, r.metrics.tasks);
-        let r2 = desktop_grid::run(&dg(DesktopGridConfig { rep_thresh: Some(2), ..cfg }, 5).desktop_grid_scenario())
-            .unwrap();
+        let r2 =
+            desktop_grid::run(&dg(DesktopGridConfig { rep_thresh: Some(2), ..cfg }, 5).desktop_grid().unwrap().clone())
+                .unwrap();
         assert!(r2.metrics.rwt > 0.0 && r2.metrics.counters.replicas_cancelled > 0, "{policy:?}");
     }
 }
@@ -274,8 +272,8 @@ fn runs_are_deterministic_and_streams_independent() {
         heterogeneity: Heterogeneity::Heterogeneous,
         ..Default::default()
     });
-    let mut a = desktop_grid::run(&dg(cfg.clone(), 7).desktop_grid_scenario()).unwrap();
-    let mut b = desktop_grid::run(&dg(cfg.clone(), 7).desktop_grid_scenario()).unwrap();
+    let mut a = desktop_grid::run(&dg(cfg.clone(), 7).desktop_grid().unwrap().clone()).unwrap();
+    let mut b = desktop_grid::run(&dg(cfg.clone(), 7).desktop_grid().unwrap().clone()).unwrap();
     a.wall_time_s = 0.0;
     b.wall_time_s = 0.0;
     assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
@@ -283,11 +281,11 @@ fn runs_are_deterministic_and_streams_independent() {
     let mut workloads = Vec::new();
     for policy in BotSelection::ALL {
         let c = DesktopGridConfig { bot_selection: policy, ..cfg.clone() };
-        let (sim, _) = desktop_grid::simulation(&dg(c.clone(), 7).desktop_grid_scenario()).unwrap();
+        let (sim, _) = desktop_grid::simulation(&dg(c.clone(), 7).desktop_grid().unwrap().clone()).unwrap();
         let wl = sim.workload();
         workloads.push((wl.bots.iter().map(|b| (b.arrival, b.size)).collect::<Vec<_>>(), wl.runtimes.clone()));
         let platform = Platform::build(&c, 7);
-        let (_, summary) = desktop_grid::simulation(&dg(c.clone(), 7).desktop_grid_scenario()).unwrap();
+        let (_, summary) = desktop_grid::simulation(&dg(c.clone(), 7).desktop_grid().unwrap().clone()).unwrap();
         let mut s = desktop_grid::settings(&c, 7, summary.bot_rate);
         s.stop_when_done = false;
         s.horizon = 500_000.0;
@@ -304,11 +302,11 @@ fn runs_are_deterministic_and_streams_independent() {
 #[test]
 fn scenario_family_defaults_and_errors() {
     let s = Scenario::from_json("{}").unwrap();
-    assert_eq!(s.family, Family::MultiCluster);
+    assert_eq!(s.family(), Family::MultiCluster);
     let json = serde_json::to_string(&s).unwrap();
     assert!(!json.contains("family") && !json.contains("desktop_grid"));
     let d = Scenario::from_json(r#"{"family": "desktop_grid"}"#).unwrap();
-    assert!(desktop_grid::run(&d.desktop_grid_scenario()).is_ok());
+    assert!(desktop_grid::run(&d.desktop_grid().unwrap().clone()).is_ok());
     let e = Scenario::from_json(r#"{"family": "desktop_grid", "desktop_grid": {"load": 7}}"#).unwrap_err();
     assert_eq!(e.field, "desktop_grid.load");
     assert!(e.message.contains("allowed"), "{}", e.message);
@@ -333,7 +331,7 @@ fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() 
         let fields = old.as_object_mut().unwrap();
         fields.insert("seed".into(), 5.into());
         fields.insert("family".into(), "desktop_grid".into());
-        fields.insert("desktop_grid".into(), serde_json::to_value(s.desktop_grid.clone().unwrap()).unwrap());
+        fields.insert("desktop_grid".into(), serde_json::to_value(&s.desktop_grid().unwrap().desktop_grid).unwrap());
         assert!(fields.contains_key("workload") && fields.contains_key("scheduling"));
         old
     };
@@ -342,13 +340,13 @@ fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() 
     assert!(e.message.contains("inaccuracy: a multi-cluster key"), "{e:?}");
     let old = older(McScenario::default());
     let read = Scenario::from_json(&old.to_string()).expect("the older form reads");
-    assert_eq!(read.desktop_grid, s.desktop_grid);
+    assert_eq!(read.desktop_grid(), s.desktop_grid());
     let written = serde_json::to_value(&read).unwrap();
     let keys: std::collections::BTreeSet<&str> = written.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["desktop_grid", "family", "seed"].into(), "written again with its own keys only");
     let (a, b) = (
-        desktop_grid::run(&s.desktop_grid_scenario()).unwrap(),
-        desktop_grid::run(&read.desktop_grid_scenario()).unwrap(),
+        desktop_grid::run(&s.desktop_grid().unwrap().clone()).unwrap(),
+        desktop_grid::run(&read.desktop_grid().unwrap().clone()).unwrap(),
     );
     assert_eq!(a.metrics, b.metrics);
     assert_eq!(a.workload, b.workload);
@@ -362,11 +360,11 @@ fn a_time_series_too_long_for_memory_is_refused() {
         r#"{"family":"desktop_grid","desktop_grid":{"bots":1,"mttf":[1],"repair_mean":1e9,"horizon":1e9,"sample_interval":1}}"#,
     )
     .expect("each value is within its documented range");
-    let e = desktop_grid::run(&s.desktop_grid_scenario()).expect_err("10^9 samples are refused");
+    let e = desktop_grid::run(&s.desktop_grid().unwrap().clone()).expect_err("10^9 samples are refused");
     assert_eq!(e.field, "desktop_grid.sample_interval");
     assert!(e.message.contains("at least 1000 s"), "{}", e.message);
     // At the interval it names, the run is accepted.
-    let mut ok = s.desktop_grid_scenario();
+    let mut ok = s.desktop_grid().unwrap().clone();
     ok.desktop_grid.sample_interval = Some(1000.0);
     ok.desktop_grid.horizon = Some(1e5);
     assert!(desktop_grid::run(&ok).is_ok());

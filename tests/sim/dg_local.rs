@@ -63,7 +63,7 @@ fn a_job_reaching_its_request_is_stopped_and_the_site_sees_only_requests() {
 #[test]
 fn per_job_rows_carry_the_log_job_numbers() {
     let r = run_log(Walltime::Kill, Estimates::Requested);
-    let csv = r.jobs_csv();
+    let csv = r.rows_csv().unwrap();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
     assert_eq!((header[0], header[1], *header.last().unwrap()), ("log_job", "job", "killed"));

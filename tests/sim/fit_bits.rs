@@ -146,9 +146,11 @@ pub fn source(bits: &[(String, u64)]) -> String {
 pub fn check(trace: &Trace, platform: &str) {
     let model = fit_workload(&workload(trace)).expect("a fitted row").to_model();
     let mut s = Scenario::default();
-    s.multi_cluster.workload.model = Some(model.clone());
-    s.multi_cluster.workload.calibration = Calibration::Seconds;
-    let back = from_link(&to_link(&s)).expect("the link of a fitted model").multi_cluster.workload.model.clone();
+    let m = s.multi_cluster_mut().unwrap();
+    m.workload.model = Some(model.clone());
+    m.workload.calibration = Calibration::Seconds;
+    let back =
+        from_link(&to_link(&s)).expect("the link of a fitted model").multi_cluster().unwrap().workload.model.clone();
     assert!(
         back.as_ref() == Some(&model),
         "{platform}: the fitted model changed through a link: {back:?} != {model:?}"

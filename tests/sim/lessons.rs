@@ -17,7 +17,7 @@ fn every_lesson_is_valid_and_runs_to_a_finite_answer() {
         let values: Vec<f64> = runs
             .iter()
             .map(|(_, _, s)| {
-                families.insert(s.family.name());
+                families.insert(s.family().name());
                 l.value(&run_any(s).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", l.id))
             })
             .collect();

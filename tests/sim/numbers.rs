@@ -3,6 +3,7 @@
 //! number, in their report JSON, their sweep JSON and CSV, their per-BoT or per-job CSV and the CLI's summary; an
 //! undefined mean is absent, with its reason under `undefined`.
 
+use bagsim::family::contract::FamilyRun;
 use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
 use serde_json::Value;
@@ -165,7 +166,7 @@ fn the_cli_writes_only_numbers() {
         let f = file.to_str().unwrap();
         let mut args = vec!["run", f, "--out", out.to_str().unwrap()];
         let csv = dir.join(format!("r{k}.csv"));
-        if s.family != bagsim::family::Family::DesktopGrid {
+        if s.family() != bagsim::registry::Family::DesktopGrid {
             args.extend(["--csv", csv.to_str().unwrap()]);
         }
         clean_text(name, &bagsim(&args));

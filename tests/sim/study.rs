@@ -36,7 +36,7 @@ fn check_family(base: &str, sets: &[&str], shards: usize) {
     let outs: Vec<_> = (0..shards).map(|i| Ok(Some(shard_through_file(&m, i)))).collect();
     let (csv2, json2) = m.merge(&outs).unwrap();
     assert_eq!(csv1.lines().count(), m.points.len() + 1);
-    assert_eq!(without_wall_times(&csv1, &json1), without_wall_times(&csv2, &json2), "{}", base.family.name());
+    assert_eq!(without_wall_times(&csv1, &json1), without_wall_times(&csv2, &json2), "{}", base.family().name());
     let mut partial = outs;
     partial[shards - 1] = Ok(None);
     let problems = m.merge(&partial).unwrap_err();

@@ -121,7 +121,7 @@ fn data_grid_unused_keys_change_nothing() {
 #[test]
 fn canonical_text_merges_only_what_is_unused() {
     let base = json!({"workload": {"submission_period": 3600}, "scheduling": "FPLT"});
-    let canon = |v: &Value| scenario(v).multi_cluster.canonical_json();
+    let canon = |v: &Value| scenario(v).canonical_json();
     let a = canon(&base);
     assert_eq!(a, canon(&set(&base, "policy_options.dfplt_unranked", json!("last"))));
     assert_eq!(a, canon(&set(&base, "predictor.model", json!("Mean"))));

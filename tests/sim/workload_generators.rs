@@ -13,7 +13,7 @@
 
 use bagsim::engine::Rng;
 use bagsim::family::multi_cluster::platform::Cluster;
-use bagsim::family::Family;
+use bagsim::registry::Family;
 use bagsim::run;
 use bagsim::scenario::{params, McScenario};
 use bagsim::workload::dist::{regularized_gamma_p, Dist};

@@ -22,7 +22,7 @@ use e2e::*;
 
 fn scenario() -> Scenario {
     let mut s = Scenario::default();
-    s.multi_cluster.workload.load = Some(0.95);
+    s.multi_cluster_mut().unwrap().workload.load = Some(0.95);
     s
 }
 
@@ -36,7 +36,7 @@ struct Phases {
 
 fn native_once(s: &Scenario) -> (Phases, bagsim::run::Report) {
     let t = Instant::now();
-    let s = &s.multi_cluster;
+    let s = &s.multi_cluster().unwrap();
     let prepared = bagsim::run::prepare(s).expect("the scenario prepares");
     let (mut sim, summary) = bagsim::run::simulation(s, prepared);
     let generate = t.elapsed().as_secs_f64();

@@ -13,7 +13,7 @@ async fn a_pinned_run_is_overlaid_on_the_next() {
         set_control(&client, "#scheduling", "RR").await;
         let rr = run_to_the_end(&client).await;
         let mut rr_scenario = small_scenario(5);
-        rr_scenario.multi_cluster.scheduling = "RR".parse().expect("RR is a scheduling policy");
+        rr_scenario.multi_cluster_mut().unwrap().scheduling = "RR".parse().expect("RR is a scheduling policy");
         assert_matches_native(&rr, &rr_scenario, "the run after pinning");
         assert_ne!(ect.figures(), rr.figures(), "ECT and RR gave the same figures");
 
@@ -91,9 +91,9 @@ async fn a_sweep_runs_every_load_and_policy_and_matches_native() {
                 assert_eq!(loads, [0.2, 0.35, 0.5, 0.65, 0.8, 0.95], "{css}, {policy}: not every load of the sweep");
                 for &(load, value) in points {
                     let mut s = base_scenario.clone();
-                    s.multi_cluster.scheduling = policy.parse().expect("a scheduling policy");
-                    s.multi_cluster.workload.load = Some(load);
-                    let m = bagsim::run::run(&s.multi_cluster).expect("runs natively").metrics.overall;
+                    s.multi_cluster_mut().unwrap().scheduling = policy.parse().expect("a scheduling policy");
+                    s.multi_cluster_mut().unwrap().workload.load = Some(load);
+                    let m = bagsim::run::run(s.multi_cluster().unwrap()).expect("runs natively").metrics.overall;
                     let native = if nsl { m.nsl.mean } else { m.makespan.mean };
                     if !same_f64(value, native) {
                         differ.push(format!("{policy} at load {load}: page {value}, native {native}"));
@@ -177,13 +177,13 @@ async fn the_other_workload_models_run_as_natively() {
         for (model, name) in [("login_logout", "Login/Logout"), ("minh_wolters", "Minh & Wolters")] {
             set_control(&client, "#generator", model).await;
             let scenario = scenario_in_url(&client).await;
-            let chosen = scenario.multi_cluster.workload.generator.as_ref().map(|g| g.name());
+            let chosen = scenario.multi_cluster().unwrap().workload.generator.as_ref().map(|g| g.name());
             assert_eq!(chosen, Some(model), "#generator did not set workload.generator");
             let cards = run_to_the_end(&client).await;
             assert_matches_native(&cards, &scenario, name);
         }
         set_control(&client, "#generator", "table3").await;
-        assert!(scenario_in_url(&client).await.multi_cluster.workload.generator.is_none());
+        assert!(scenario_in_url(&client).await.multi_cluster().unwrap().workload.generator.is_none());
     })
     .await;
 }

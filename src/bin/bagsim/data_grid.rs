@@ -5,8 +5,8 @@ use bagsim::family::data_grid::figures::{FigureResult, Metric};
 use bagsim::family::data_grid::readings::READINGS;
 use bagsim::family::data_grid::study::{chosen, figure as figure_of, plan, DdRun, Plan};
 use bagsim::family::data_grid::{DataGridConfig, DataGridReport, Scheme};
-use bagsim::family::Family;
 use bagsim::readings::{combinations, label, parse_axis, Combination, Seeds};
+use bagsim::registry::Family;
 use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
 use bagsim::stats::verdict::findings_markdown;
@@ -112,10 +112,7 @@ pub fn print_summary(r: &DataGridReport) {
 
 /// The scenario of a figure's run.
 fn scenario_of(run: &DdRun) -> Scenario {
-    let mut sc = Scenario::default_for(Family::DataGrid);
-    sc.set_seed(run.seed);
-    sc.data_grid = Some(run.data_grid.clone());
-    sc
+    Scenario::DataGrid(bagsim::family::data_grid::DataGridScenario::new(run.seed, run.data_grid.clone()))
 }
 
 /// Runs a data-grid figure's runs in a thread pool: each its value of the figure's `metric`.

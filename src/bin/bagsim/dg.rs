@@ -7,8 +7,8 @@ use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRu
 use bagsim::family::desktop_grid::readings::READINGS;
 use bagsim::family::desktop_grid::study::study;
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
-use bagsim::family::Family;
 use bagsim::readings::{combinations, parse_axis, record, replay, Combination};
+use bagsim::registry::Family;
 use bagsim::stats::verdict::findings_markdown;
 use bagsim::stats::{show, Stats};
 use bagsim::study::{Kind, Manifest, Point};

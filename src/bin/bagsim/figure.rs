@@ -9,8 +9,8 @@ use bagsim::family::data_grid::DataGridConfig;
 use bagsim::family::desktop_grid::figures::CiRule;
 use bagsim::family::desktop_grid::DesktopGridConfig;
 use bagsim::family::multi_cluster::config::McScenario;
-use bagsim::family::Family;
 use bagsim::readings::{flips, flips_markdown, ReadingsTable, Seeds};
+use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
 use std::io::Write;
 use std::path::Path;
@@ -47,7 +47,7 @@ pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request)
     match family {
         Family::MultiCluster => {
             let seeds = Seeds::parse(seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
-            let base = base.map(|s| s.multi_cluster.clone()).unwrap_or_default();
+            let base = base.and_then(|s| s.multi_cluster()).cloned().unwrap_or_default();
             multi_cluster(&base, seeds, r)
         }
         Family::DesktopGrid => {
@@ -61,7 +61,7 @@ pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request)
                     }
                 }
             };
-            let base = base.and_then(|s| s.desktop_grid.clone()).unwrap_or_default();
+            let base = base.and_then(|s| s.desktop_grid()).map(|d| d.desktop_grid.clone()).unwrap_or_default();
             desktop_grid(&base, rule, r)
         }
         Family::DataGrid => {
@@ -69,7 +69,7 @@ pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request)
             if seeds == Seeds::Fixed(1) {
                 return Err("--seeds 1: a bar's interval needs at least 2 seeds".into());
             }
-            let base = base.and_then(|s| s.data_grid.clone()).unwrap_or_default();
+            let base = base.and_then(|s| s.data_grid()).map(|d| d.data_grid.clone()).unwrap_or_default();
             data_grid(&base, seeds, r)
         }
     }

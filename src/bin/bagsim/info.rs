@@ -1,8 +1,8 @@
 //! The commands of `bagsim` that print what it knows rather than simulate: a family's default scenario and its keys
 //! (`scenario [--doc]`), the readings of a paper (`readings`), and the lessons (`lesson [ID]`, which runs one).
 
-use bagsim::family::Family;
 use bagsim::registry;
+use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
 use std::io::Write;
 
@@ -26,11 +26,13 @@ pub fn scenario(family: Family, doc: bool, generator: Option<&str>) -> Result<()
         return Ok(());
     }
     let mut s = Scenario::default_for(family);
-    if s.family != Family::MultiCluster && generator.is_some() {
+    if s.family() != Family::MultiCluster && generator.is_some() {
         return Err("--workload applies to multi_cluster scenarios only".into());
     }
-    s.multi_cluster.workload.generator =
-        generator.map(|name| bagsim::workload::generators::Generator::default_named(name).expect("a known generator"));
+    if let Some(m) = s.multi_cluster_mut() {
+        m.workload.generator = generator
+            .map(|name| bagsim::workload::generators::Generator::default_named(name).expect("a known generator"));
+    }
     say!("{}", serde_json::to_string_pretty(&s).expect("serializable"));
     Ok(())
 }

@@ -7,8 +7,8 @@ use bagsim::family::multi_cluster::figures::{
     RunResult, RunSpec,
 };
 use bagsim::family::multi_cluster::readings::READINGS;
-use bagsim::family::Family;
 use bagsim::readings::{combinations, parse_axis, record, replay, Combination, Seeds};
+use bagsim::registry::Family;
 use bagsim::run::Report;
 use bagsim::scenario::Scenario;
 use bagsim::stats::Stats;

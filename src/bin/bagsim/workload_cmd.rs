@@ -335,16 +335,17 @@ fn print_views(
 /// SWF v2.2: one line per task; BoTs are visible as equal submit times and users.
 fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
     let w = &p.generated.workload;
+    let m = s.as_multi_cluster().map_err(|e| std::io::Error::other(e.to_string()))?;
     writeln!(o, "; Version: 2.2")?;
-    let model = match &s.multi_cluster.workload.generator {
+    let model = match &m.workload.generator {
         Some(g) => format!("generator {}", g.name()),
-        None => format!("preset {:?}", s.multi_cluster.workload.preset),
+        None => format!("preset {:?}", m.workload.preset),
     };
-    writeln!(o, "; Computer: bagsim synthetic workload, {model}, seed {}", s.multi_cluster.seed)?;
+    writeln!(o, "; Computer: bagsim synthetic workload, {model}, seed {}", m.seed)?;
     writeln!(o, "; Note: one job per task, runtimes on the reference processor; field 15 (queue) = BoT index")?;
     writeln!(o, "; MaxJobs: {}", w.tasks())?;
     writeln!(o, "; MaxProcs: {}", p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>())?;
-    let target = s.multi_cluster.workload.load.map_or("none".to_string(), |l| l.to_string());
+    let target = m.workload.load.map_or("none".to_string(), |l| l.to_string());
     writeln!(o, "; TargetLoad: {target}  AchievedLoad: {:.6}", p.generated.achieved_load)?;
     let mut job = 1u64;
     for (b, bot) in w.bots.iter().enumerate() {

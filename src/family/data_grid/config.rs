@@ -361,7 +361,9 @@ impl DataGridConfig {
 }
 
 /// A data-grid scenario: its seed and its section, written as `seed`, `family` ("data_grid") and `data_grid`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// A key left out takes its default (the seed: `contract::DEFAULT_SEED`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct DataGridScenario {
     pub seed: u64,
     pub family: FamilyTag,
@@ -374,6 +376,12 @@ pub enum FamilyTag {
     #[default]
     #[serde(rename = "data_grid")]
     DataGrid,
+}
+
+impl Default for DataGridScenario {
+    fn default() -> DataGridScenario {
+        DataGridScenario::new(crate::family::contract::DEFAULT_SEED, DataGridConfig::default())
+    }
 }
 
 impl DataGridScenario {

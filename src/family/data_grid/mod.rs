@@ -5,6 +5,7 @@
 //! docs/data_grid.md gives every decision.
 
 pub mod config;
+pub mod def;
 pub mod figures;
 pub mod gantt;
 pub mod metrics;
@@ -81,22 +82,6 @@ impl DataGridRun {
     pub fn simulation(&self) -> &Simulation {
         &self.sim
     }
-
-    /// Adds warnings said before the run starts (a long or large run), first.
-    pub fn warn(&mut self, warnings: Vec<String>) {
-        self.sim.warnings_mut().splice(0..0, warnings);
-    }
-
-    /// What the workload turned out to be: jobs (as BoTs and tasks), the offered load, warnings.
-    pub fn start(&self) -> Start {
-        let w = &self.sim.workload().summary;
-        Start { bots: w.jobs, tasks: w.jobs, achieved_load: w.offered_load, warnings: w.warnings.clone() }
-    }
-
-    /// One CSV row per job that ended.
-    pub fn jobs_csv(&self) -> String {
-        metrics::jobs_csv(&self.sim)
-    }
 }
 
 impl FamilyRun for DataGridRun {
@@ -142,6 +127,21 @@ impl FamilyRun for DataGridRun {
             metrics: metrics::compute(&self.sim, &self.scenario.data_grid.sites),
             wall_time_s: wall_s,
         }
+    }
+
+    /// Jobs (as BoTs and tasks), the offered load, warnings.
+    fn start(&self) -> Start {
+        let w = &self.sim.workload().summary;
+        Start { bots: w.jobs, tasks: w.jobs, achieved_load: w.offered_load, warnings: w.warnings.clone() }
+    }
+
+    fn warn(&mut self, warnings: Vec<String>) {
+        self.sim.warnings_mut().splice(0..0, warnings);
+    }
+
+    /// One row per job that ended.
+    fn rows_csv(&self) -> Option<String> {
+        Some(metrics::jobs_csv(&self.sim))
     }
 }
 

@@ -394,7 +394,9 @@ impl DesktopGridConfig {
 
 /// A desktop-grid scenario: its seed and its section, written as `seed`, `family` ("desktop_grid") and
 /// `desktop_grid` (the form of every desktop-grid scenario file and of the report's `scenario`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// A key left out takes its default (the seed: `contract::DEFAULT_SEED`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct DgScenario {
     pub seed: u64,
     pub family: FamilyTag,
@@ -407,6 +409,12 @@ pub enum FamilyTag {
     #[default]
     #[serde(rename = "desktop_grid")]
     DesktopGrid,
+}
+
+impl Default for DgScenario {
+    fn default() -> DgScenario {
+        DgScenario::new(crate::family::contract::DEFAULT_SEED, DesktopGridConfig::default())
+    }
 }
 
 impl DgScenario {

@@ -6,6 +6,7 @@ pub mod availability;
 pub mod bot_selection;
 pub mod claims;
 pub mod config;
+pub mod def;
 pub mod figure_svg;
 pub mod figures;
 pub mod machines;
@@ -142,18 +143,6 @@ impl DgRun {
     pub fn simulation(&self) -> &DgSimulation {
         &self.sim
     }
-
-    /// What the workload turned out to be; the load of a desktop-grid workload is exact by construction
-    /// (λ = L / C, Eq. 7).
-    /// Adds warnings said before the run starts (a long or large run), first.
-    pub fn warn(&mut self, warnings: Vec<String>) {
-        self.summary.warnings.splice(0..0, warnings);
-    }
-
-    pub fn start(&self) -> Start {
-        let w = &self.summary;
-        Start { bots: w.bots, tasks: w.tasks, achieved_load: w.load, warnings: w.warnings.clone() }
-    }
 }
 
 impl FamilyRun for DgRun {
@@ -192,5 +181,15 @@ impl FamilyRun for DgRun {
 
     fn report(&self, wall_s: f64) -> DgReport {
         report(&self.scenario, self.summary.clone(), &self.sim, wall_s)
+    }
+
+    /// The load of a desktop-grid workload is exact by construction (λ = L / C, Eq. 7).
+    fn start(&self) -> Start {
+        let w = &self.summary;
+        Start { bots: w.bots, tasks: w.tasks, achieved_load: w.load, warnings: w.warnings.clone() }
+    }
+
+    fn warn(&mut self, warnings: Vec<String>) {
+        self.summary.warnings.splice(0..0, warnings);
     }
 }

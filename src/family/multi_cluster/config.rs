@@ -54,7 +54,7 @@ pub struct McScenario {
 impl Default for McScenario {
     fn default() -> Self {
         McScenario {
-            seed: 1,
+            seed: crate::family::contract::DEFAULT_SEED,
             platform: PlatformSpec::default(),
             workload: WorkloadConfig::default(),
             architecture: ArchitectureConfig::default(),

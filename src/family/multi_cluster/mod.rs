@@ -4,6 +4,7 @@
 pub mod architecture;
 pub mod budget;
 pub mod config;
+pub mod def;
 pub mod figures;
 pub mod live;
 pub mod metrics;

@@ -370,27 +370,6 @@ impl McRun {
     pub fn simulation(&self) -> &Simulation {
         &self.sim
     }
-
-    /// What the workload turned out to be.
-    pub fn start(&self) -> Start {
-        let w = &self.summary;
-        Start { bots: w.bots, tasks: w.tasks, achieved_load: w.achieved_load, warnings: w.warnings.clone() }
-    }
-
-    /// Adds warnings said before the run starts (a long or large run), first.
-    pub fn warn(&mut self, warnings: Vec<String>) {
-        self.summary.warnings.splice(0..0, warnings);
-    }
-
-    /// The report `bagsim run --out` writes: `report` with the predictors' accuracy on this workload.
-    pub fn full_report(&self, report: Report) -> Report {
-        Report { predictors: predictor_accuracy(&self.sim), ..report }
-    }
-
-    /// The per-BoT CSV of the run.
-    pub fn bots_csv(&self) -> String {
-        metrics::bots_csv(&self.sim.outcome())
-    }
 }
 
 impl FamilyRun for McRun {
@@ -445,5 +424,24 @@ impl FamilyRun for McRun {
     /// The report without `predictors` (see `report_without_predictors`); `full_report` adds them.
     fn report(&self, wall_s: f64) -> Report {
         report_without_predictors(&self.scenario, self.summary.clone(), &self.sim, wall_s)
+    }
+
+    fn start(&self) -> Start {
+        let w = &self.summary;
+        Start { bots: w.bots, tasks: w.tasks, achieved_load: w.achieved_load, warnings: w.warnings.clone() }
+    }
+
+    fn warn(&mut self, warnings: Vec<String>) {
+        self.summary.warnings.splice(0..0, warnings);
+    }
+
+    /// `report` with the predictors' accuracy on this workload.
+    fn full_report(&self, report: Report) -> Report {
+        Report { predictors: predictor_accuracy(&self.sim), ..report }
+    }
+
+    /// One row per BoT.
+    fn rows_csv(&self) -> Option<String> {
+        Some(metrics::bots_csv(&self.sim.outcome()))
     }
 }

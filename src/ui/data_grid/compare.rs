@@ -73,7 +73,9 @@ pub fn Compare(lab: Lab) -> impl IntoView {
             .iter()
             .map(|&scheme| {
                 let mut s = base.clone();
-                dg(&mut s).scheme = scheme;
+                if let Ok(d) = dg(&mut s) {
+                    d.scheme = scheme;
+                }
                 Job::Run(Box::new(s))
             })
             .collect();

@@ -41,7 +41,9 @@ pub fn DataGridFigures(lab: Lab) -> impl IntoView {
                 for seed in 1..=SEEDS {
                     let mut s = base.0.clone();
                     s.set_seed(seed);
-                    s.data_grid = Some(f.config(&base.1, g, scheme));
+                    if let Some(d) = s.data_grid_mut() {
+                        d.data_grid = f.config(&base.1, g, scheme);
+                    }
                     specs.push((g, k, seed as usize - 1));
                     jobs.push(Job::Run(Box::new(s)));
                 }

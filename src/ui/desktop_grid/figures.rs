@@ -33,7 +33,8 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
     let cap_error = RwSignal::new(String::new());
     let start = move |_| {
         let Some(f) = figures().into_iter().find(|f| f.number == chosen.get_untracked()) else { return };
-        let base = lab.scenario.with_untracked(|s| s.desktop_grid.clone().unwrap_or_default());
+        let base =
+            lab.scenario.with_untracked(|s| s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default());
         let rule = CiRule { max_seeds: cap.get_untracked(), ..CiRule::default() };
         let jobs: Vec<Job> = f
             .mixes

@@ -41,7 +41,8 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
     let start = move |_| {
         cancel();
         table.set(None);
-        let base = lab.scenario.with_untracked(|s| s.desktop_grid.clone().unwrap_or_default());
+        let base =
+            lab.scenario.with_untracked(|s| s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default());
         let rule = CiRule { max_seeds: cap.get_untracked(), ..CiRule::default() };
         let planned = parse_axis(&format!("{}=all", key.get_untracked()), READINGS)
             .and_then(|axis| plan(figure.get_untracked(), &base, &combinations(&[axis]), rule));

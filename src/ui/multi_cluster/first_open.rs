@@ -36,15 +36,17 @@ thread_local! {
 
 /// The first run: the default scenario at 95% load (csp is the default architecture).
 pub(crate) fn first() -> Scenario {
-    let mut s = Scenario::default();
-    s.multi_cluster.workload.load = Some(0.95);
-    s
+    let mut m = crate::scenario::McScenario::default();
+    m.workload.load = Some(0.95);
+    Scenario::from(m)
 }
 
 /// The second run: the same under sep-c.
 pub(crate) fn second() -> Scenario {
     let mut s = first();
-    s.multi_cluster.architecture.kind = Architecture::SepC;
+    if let Some(m) = s.multi_cluster_mut() {
+        m.architecture.kind = Architecture::SepC;
+    }
     s
 }
 

@@ -14,6 +14,7 @@ use crate::protocol::{FromWorker, ToWorker};
 use crate::scenario::TraceConfig;
 use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc};
 use crate::trace::{Format, ImportReport};
+use crate::ui::multi_cluster::{mc, mcm};
 use crate::workload::burstiness::JobsBurstiness;
 use crate::workload::fit::FittedModel;
 use crate::workload::fit_workload::FitCandidates;
@@ -264,8 +265,9 @@ impl TraceLab {
         let Ok(delta) = parse_delta(&self.delta.get_untracked()) else { return };
         let format = self.imported.with_untracked(|i| i.as_ref().map(|(_, r, _)| r.format));
         let mut s = self.lab.scenario.get_untracked();
-        s.multi_cluster.workload.generator = None;
-        s.multi_cluster.workload.trace = Some(TraceConfig {
+        let Ok(m) = mcm(&mut s) else { return };
+        m.workload.generator = None;
+        m.workload.trace = Some(TraceConfig {
             path: name,
             delta,
             split_parallel: self.split.get_untracked(),
@@ -279,10 +281,11 @@ impl TraceLab {
     fn use_model(self) {
         let Some(fit) = self.fit.get_untracked() else { return };
         let mut s = self.lab.scenario.get_untracked();
-        s.multi_cluster.workload.trace = None;
-        s.multi_cluster.workload.generator = None;
-        s.multi_cluster.workload.model = Some(fit.to_model());
-        s.multi_cluster.workload.calibration = Calibration::Seconds;
+        let Ok(m) = mcm(&mut s) else { return };
+        m.workload.trace = None;
+        m.workload.generator = None;
+        m.workload.model = Some(fit.to_model());
+        m.workload.calibration = Calibration::Seconds;
         self.apply(
             s,
             "The next run generates a synthetic workload from the fitted row (runtimes in seconds), at the load set \
@@ -298,8 +301,9 @@ impl TraceLab {
             .with_untracked(|i| i.as_ref().and_then(|(_, r, _)| r.header_value("Computer").map(str::to_string)))
             .unwrap_or_else(|| "trace".into());
         let mut s = self.lab.scenario.get_untracked();
-        s.multi_cluster.platform.preset = None;
-        s.multi_cluster.platform.clusters = Some(vec![Cluster { name, processors: procs, speed: 1.0 }]);
+        let Ok(m) = mcm(&mut s) else { return };
+        m.platform.preset = None;
+        m.platform.clusters = Some(vec![Cluster { name, processors: procs, speed: 1.0 }]);
         self.apply(s, &format!("The platform is now one cluster of {procs} processors of speed 1 (MaxProcs)."));
     }
 
@@ -326,7 +330,7 @@ impl TraceLab {
 /// The imported trace's file, when `s` replays it (its `workload.trace.path` is the file's name): what a sweep's
 /// pool workers import before their runs.
 pub fn trace_file_for(s: &crate::scenario::Scenario) -> Option<super::pool::TraceFile> {
-    let path = s.multi_cluster.workload.trace.as_ref()?.path.clone();
+    let path = mc(s).workload.trace.as_ref()?.path.clone();
     IMPORTED_FILE.with(|f| f.borrow().clone().filter(|f| f.name == path))
 }
 

@@ -1,0 +1,146 @@
+//! What a family is, for the registry: its scenario and run types and the functions every front end dispatches to
+//! (`FamilyDef`, implemented once in each family's folder), and the generic reading of a scenario file of one
+//! family (`read_scenario`). The registry's one list of families (`families!`) generates every `Any*` type and
+//! every dispatch from these. Knows no family.
+
+use super::{parse_json, ErrorKind, Estimate, FamilyRun, Param, ScenarioError, Unused};
+use crate::readings::Reading;
+use crate::trace::{Trace, TraceSize};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt::Debug;
+
+/// One scenario family: its types and what the CLI, the worker, the page and studies ask of it.
+pub trait FamilyDef {
+    /// Its name in a scenario file (`"family": NAME`), in sweeps and on the command line.
+    const NAME: &'static str;
+    /// The key of its section in a scenario file (`"desktop_grid": {…}`); None when its keys are the file's top
+    /// level (the first family, whose files were written before families existed).
+    const SECTION: Option<&'static str>;
+    /// Its documented keys (`bagsim scenario --doc`), after `seed` and `family`.
+    const PARAMS: &'static [Param];
+    /// The decisions its paper leaves open, as keys with named values (`bagsim readings`).
+    const READINGS: &'static [Reading];
+
+    /// Its scenario: the seed and its own keys, written as its file is.
+    type Scenario: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned;
+    /// Its live figures (`FamilyRun::Detail`).
+    type Detail: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// Its report (`FamilyRun::Report`, the JSON of `bagsim run --out`).
+    type Report: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// Its run.
+    type Run: FamilyRun<Detail = Self::Detail, Report = Self::Report>;
+
+    /// The seed of every random stream of the scenario.
+    fn seed(s: &Self::Scenario) -> u64;
+    /// Sets it.
+    fn set_seed(s: &mut Self::Scenario, seed: u64);
+    /// Checks every value the family runs on.
+    fn validate(s: &Self::Scenario) -> Result<(), ScenarioError>;
+    /// The keys whose value changes nothing under the scenario's other settings.
+    fn unused(s: &Self::Scenario) -> Vec<Unused>;
+    /// The trace the run reads by name, when it must be read (an imported file; not a bundled log).
+    fn trace_named(s: &Self::Scenario) -> Option<&str>;
+    /// Reads that trace (natively from a file; the page's worker has only what was imported).
+    fn read_trace(s: &Self::Scenario) -> Result<Trace, ScenarioError>;
+    /// What the run will cost, before anything runs; `trace` is the size of the named trace when read.
+    fn estimate(s: &Self::Scenario, trace: Option<&TraceSize>) -> Estimate;
+    /// Builds the run of a valid scenario within its budget; `trace` is the named trace, read.
+    fn build(s: &Self::Scenario, trace: Option<&Trace>) -> Result<Self::Run, ScenarioError>;
+
+    /// A sweep's `--set KEY` as the JSON path it sets (`load` → `workload.load`).
+    fn sweep_path(key: &str) -> String;
+    /// A sweep's CSV columns after the axis columns.
+    fn sweep_header() -> String;
+    /// A report's row under those columns.
+    fn sweep_row(r: &Self::Report) -> String;
+    /// The report without what the page already has from the progress messages (time series, large tables).
+    fn lean(r: Self::Report) -> Self::Report;
+    /// Wall-clock seconds of the simulation.
+    fn wall_time_s(r: &Self::Report) -> f64;
+    /// Simulated time at the end of the run, s.
+    fn end_time(r: &Self::Report) -> f64;
+
+    /// Whether a top-level `key` with this value is one of this family's keys at its default (`Some(true)`), one
+    /// set away from it (`Some(false)`), or not one of its keys (None). For the first family: files of the other
+    /// families written when every file carried its keys still read.
+    fn key_at_default(key: &str, value: &serde_json::Value) -> Option<bool> {
+        at_default::<Self::Scenario>(key, value)
+    }
+}
+
+/// Whether `{key: value}` read as a `T` gives the same `key` as `T::default()`; None when it does not read (not a
+/// key of `T`, or a value of the wrong kind).
+pub fn at_default<T: Default + Serialize + DeserializeOwned>(key: &str, value: &serde_json::Value) -> Option<bool> {
+    let one = serde_json::json!({ key: value }).to_string();
+    let read = serde_json::from_str::<T>(&one).ok()?;
+    let (read, default) = (serde_json::to_value(read).ok()?, serde_json::to_value(T::default()).ok()?);
+    Some(read.get(key) == default.get(key))
+}
+
+/// A test of a top-level key of the first family: at its default, set away from it, or not its key (None).
+pub type AtDefault<'a> = &'a dyn Fn(&str, &serde_json::Value) -> Option<bool>;
+
+/// The other families' section keys and how to tell the first family's keys at their default, for `read_scenario`.
+pub struct Others<'a> {
+    /// The section keys of the other families, with their family's name.
+    pub sections: &'a [(&'static str, &'static str)],
+    /// The first family's name, and its test of a top-level key at its default (None when this is that family).
+    pub first: Option<(&'static str, AtDefault<'a>)>,
+}
+
+/// Reads the text of a scenario of family `F` (its `family` key already read). Another family's section with a
+/// value is refused; a first-family key set away from its default in another family's file is refused (it would
+/// change nothing), and one at its default is dropped (older files carried every key). Errors keep the field path.
+pub fn read_scenario<F: FamilyDef>(text: &str, others: &Others) -> Result<F::Scenario, ScenarioError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, "scenario", e.to_string()))?;
+    let Some(map) = value.as_object() else { return parse_json(text) };
+    for &(section, family) in others.sections {
+        if map.get(section).is_some_and(|v| !v.is_null()) {
+            return Err(ScenarioError::new(
+                ErrorKind::Inconsistent,
+                section,
+                format!("given, but the scenario's family is {}; add \"family\": \"{family}\" or remove it", F::NAME),
+            ));
+        }
+    }
+    let first = parse_json::<F::Scenario>(text);
+    if first.is_ok() {
+        return first;
+    }
+    // What this family's type does not read: the family key of the first family (not written in its files), the
+    // other families' null sections, and the first family's keys at their defaults.
+    let own = |k: &str| k == "seed" || k == "family" && F::SECTION.is_some() || Some(k) == F::SECTION;
+    let mut kept = serde_json::Map::new();
+    for (k, v) in map {
+        let foreign_section = others.sections.iter().any(|(s, _)| s == k);
+        let drop = if own(k) {
+            false
+        } else if foreign_section || k == "family" {
+            true
+        } else if let Some((name, at_default)) = others.first.filter(|(_, at)| at(k, v).is_some()) {
+            if at_default(k, v) == Some(false) {
+                return Err(ScenarioError::new(
+                    ErrorKind::NotAllowed,
+                    "scenario",
+                    format!(
+                        "{k}: a {} key, which a {} scenario does not use; remove it (or set family to {name})",
+                        name.replace('_', "-"),
+                        F::NAME
+                    ),
+                ));
+            }
+            true
+        } else {
+            false
+        };
+        if !drop {
+            kept.insert(k.clone(), v.clone());
+        }
+    }
+    if kept.len() == map.len() {
+        return first;
+    }
+    parse_json(&serde_json::Value::Object(kept).to_string())
+}

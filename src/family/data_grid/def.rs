@@ -1,0 +1,102 @@
+//! The data-grid family for the registry (`FamilyDef`).
+
+use super::config::{DataGridScenario, PARAMS};
+use super::{DataGridDetail, DataGridReport, DataGridRun};
+use crate::family::contract::{ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+use crate::trace::bundled::{hpc2n, HPC2N, HPC2N_SIZE};
+use crate::trace::{Trace, TraceSize};
+
+/// The data grids of [Liu10].
+pub struct Def;
+
+impl FamilyDef for Def {
+    const NAME: &'static str = "data_grid";
+    const SECTION: Option<&'static str> = Some("data_grid");
+    const PARAMS: &'static [Param] = PARAMS;
+    const READINGS: &'static [crate::readings::Reading] = super::readings::READINGS;
+    type Scenario = DataGridScenario;
+    type Detail = DataGridDetail;
+    type Report = DataGridReport;
+    type Run = DataGridRun;
+
+    fn seed(s: &DataGridScenario) -> u64 {
+        s.seed
+    }
+
+    fn set_seed(s: &mut DataGridScenario, seed: u64) {
+        s.seed = seed;
+    }
+
+    fn validate(s: &DataGridScenario) -> Result<(), ScenarioError> {
+        s.data_grid.validate()
+    }
+
+    fn unused(s: &DataGridScenario) -> Vec<Unused> {
+        s.data_grid.unused()
+    }
+
+    /// The log `data_grid.trace` names, unless it is the bundled one.
+    fn trace_named(s: &DataGridScenario) -> Option<&str> {
+        Some(s.data_grid.trace.as_str()).filter(|&n| n != HPC2N)
+    }
+
+    /// The log by name: natively a file; the page's worker has only the bundled log and the trace imported in the
+    /// Workload lab.
+    fn read_trace(s: &DataGridScenario) -> Result<Trace, ScenarioError> {
+        read_log(&s.data_grid.trace)
+    }
+
+    /// The bundled log's size is known without reading it.
+    fn estimate(s: &DataGridScenario, trace: Option<&TraceSize>) -> Estimate {
+        s.data_grid.estimate(if s.data_grid.trace == HPC2N { Some(&HPC2N_SIZE) } else { trace })
+    }
+
+    /// On the named log, or the bundled one.
+    fn build(s: &DataGridScenario, trace: Option<&Trace>) -> Result<DataGridRun, ScenarioError> {
+        match trace {
+            Some(t) => DataGridRun::new(s, t),
+            None => DataGridRun::new(s, &read_log(&s.data_grid.trace)?),
+        }
+    }
+
+    fn sweep_path(key: &str) -> String {
+        super::sweep::path_of(key)
+    }
+
+    fn sweep_header() -> String {
+        super::sweep::SWEEP_HEADER.to_string()
+    }
+
+    fn sweep_row(r: &DataGridReport) -> String {
+        super::sweep::sweep_row(r)
+    }
+
+    fn lean(mut r: DataGridReport) -> DataGridReport {
+        r.metrics.series.clear();
+        r
+    }
+
+    fn wall_time_s(r: &DataGridReport) -> f64 {
+        r.wall_time_s
+    }
+
+    fn end_time(r: &DataGridReport) -> f64 {
+        r.metrics.end_time
+    }
+}
+
+/// A log by name: the bundled one, else (natively) a file.
+fn read_log(name: &str) -> Result<Trace, ScenarioError> {
+    let fail = |m: String| ScenarioError::new(ErrorKind::Trace, "data_grid.trace", m);
+    if name == HPC2N {
+        return hpc2n().map_err(|e| fail(e.to_string()));
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crate::trace::import_path(std::path::Path::new(name), None).map_err(|e| fail(format!("{name}: {e}")))
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        Err(fail(format!("{name}: load this log in the Workload lab first, or use {HPC2N}")))
+    }
+}

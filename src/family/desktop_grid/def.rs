@@ -1,0 +1,78 @@
+//! The desktop-grid family for the registry (`FamilyDef`).
+
+use super::config::{DgScenario, PARAMS};
+use super::{DgDetail, DgReport, DgRun};
+use crate::family::contract::{ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+use crate::trace::{Trace, TraceSize};
+
+/// The desktop grids of [Anglano09].
+pub struct Def;
+
+impl FamilyDef for Def {
+    const NAME: &'static str = "desktop_grid";
+    const SECTION: Option<&'static str> = Some("desktop_grid");
+    const PARAMS: &'static [Param] = PARAMS;
+    const READINGS: &'static [crate::readings::Reading] = super::readings::READINGS;
+    type Scenario = DgScenario;
+    type Detail = DgDetail;
+    type Report = DgReport;
+    type Run = DgRun;
+
+    fn seed(s: &DgScenario) -> u64 {
+        s.seed
+    }
+
+    fn set_seed(s: &mut DgScenario, seed: u64) {
+        s.seed = seed;
+    }
+
+    fn validate(s: &DgScenario) -> Result<(), ScenarioError> {
+        s.desktop_grid.validate()
+    }
+
+    fn unused(s: &DgScenario) -> Vec<Unused> {
+        s.desktop_grid.unused()
+    }
+
+    /// A desktop grid's workload is generated; it reads no trace.
+    fn trace_named(_: &DgScenario) -> Option<&str> {
+        None
+    }
+
+    fn read_trace(_: &DgScenario) -> Result<Trace, ScenarioError> {
+        Err(ScenarioError::new(ErrorKind::Trace, "desktop_grid", "a desktop-grid run reads no trace"))
+    }
+
+    fn estimate(s: &DgScenario, _: Option<&TraceSize>) -> Estimate {
+        s.desktop_grid.estimate()
+    }
+
+    fn build(s: &DgScenario, _: Option<&Trace>) -> Result<DgRun, ScenarioError> {
+        DgRun::new(s)
+    }
+
+    fn sweep_path(key: &str) -> String {
+        super::sweep::path_of(key)
+    }
+
+    fn sweep_header() -> String {
+        super::sweep::SWEEP_HEADER.to_string()
+    }
+
+    fn sweep_row(r: &DgReport) -> String {
+        super::sweep::sweep_row(r)
+    }
+
+    fn lean(mut r: DgReport) -> DgReport {
+        r.metrics.series.clear();
+        r
+    }
+
+    fn wall_time_s(r: &DgReport) -> f64 {
+        r.wall_time_s
+    }
+
+    fn end_time(r: &DgReport) -> f64 {
+        r.metrics.end_time
+    }
+}

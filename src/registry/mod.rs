@@ -1,0 +1,153 @@
+//! The list of scenario families: the one place a family is registered (ARCHITECTURE.md, "How to add a family").
+//! `families!` (families.rs) generates from it the family enum, the scenario (the seed and one family's section),
+//! `AnyRun`, `AnyReport`, `AnyDetail` and every dispatch to the family's `FamilyDef`. Everything that drives a run
+//! (the CLI, the worker, the tests) goes through `AnyRun`, which implements the run contract
+//! (`family::contract::FamilyRun`) for the scenario's family.
+
+mod families;
+
+use crate::family::contract::{ErrorKind, FamilyDef, FamilyRun, Param, ScenarioError, Unused};
+use crate::family::desktop_grid::figures::{Bar, BarJob};
+use crate::trace::{Trace, TraceSize};
+use serde::{Deserialize, Serialize};
+
+crate::families! {
+    /// Multi-cluster grids of [Iosup08] (the default: its keys are a file's top level).
+    MultiCluster(multi_cluster, multi_cluster_mut) => crate::family::multi_cluster::def::Def,
+    /// Desktop grids of [Anglano09].
+    DesktopGrid(desktop_grid, desktop_grid_mut) => crate::family::desktop_grid::def::Def,
+    /// Data grids of [Liu10].
+    DataGrid(data_grid, data_grid_mut) => crate::family::data_grid::def::Def,
+}
+
+/// The keys every scenario has, whatever its family; `families` lists the family names.
+pub fn common(families: &'static str) -> [Param; 2] {
+    [
+        Param {
+            path: "seed",
+            unit: "",
+            allowed: "0 – 2^64−1",
+            meaning: "seed of every random stream; same seed, same workload under every policy",
+        },
+        Param {
+            path: "family",
+            unit: "",
+            allowed: families,
+            meaning: "scenario family: the multi-cluster grid of [Iosup08] (default), the desktop grid of [Anglano09] \
+                      or the data grid of [Liu10]",
+        },
+    ]
+}
+
+/// A value of the wrong kind where a name was expected (`"mix": 5`, `"family": null`) reads in serde_json as
+/// "expected value"; the refusal says instead which names the field allows, from the documented parameters.
+pub fn with_allowed<'a>(e: ScenarioError, params: impl IntoIterator<Item = &'a Param>) -> ScenarioError {
+    if !e.message.starts_with("expected value") {
+        return e;
+    }
+    match params.into_iter().find(|p| p.path == e.field) {
+        Some(p) => ScenarioError {
+            kind: ErrorKind::NotAllowed,
+            message: format!("not one of the allowed values ({}); {}", p.allowed, e.message),
+            ..e
+        },
+        None => e,
+    }
+}
+
+/// Builds the run of family `F` (`AnyRun::build`): checks the scenario, reads the trace it names (or takes the one
+/// imported under that name), checks the budget on the trace's size, builds the run and says its warnings first.
+pub fn build<F: FamilyDef>(s: &F::Scenario, imported: Option<(&str, &Trace)>) -> Result<F::Run, ScenarioError> {
+    F::validate(s)?;
+    let read;
+    let trace = match F::trace_named(s) {
+        Some(name) => match imported.filter(|(n, _)| *n == name) {
+            Some((_, t)) => Some(t),
+            None => {
+                read = F::read_trace(s)?;
+                Some(&read)
+            }
+        },
+        None => None,
+    };
+    let budget = F::estimate(s, trace.map(|t| &t.report.size));
+    budget.check()?;
+    let mut run = F::build(s, trace)?;
+    let mut warnings = budget.warnings();
+    warnings.extend(said(F::unused(s)));
+    run.warn(warnings);
+    Ok(run)
+}
+
+/// A warning for each key set away from its family's default that changes nothing under the other settings.
+fn said(unused: Vec<Unused>) -> Vec<String> {
+    unused.into_iter().filter(|u| u.set).map(|u| format!("{} is set but has no effect: {}", u.path, u.why)).collect()
+}
+
+/// The keys of `s` whose value changes nothing under its other settings.
+pub fn unused(s: &Scenario) -> Vec<Unused> {
+    s.unused()
+}
+
+/// A warning for each key of `s` that is set away from its family's default but changes nothing under the other
+/// settings: the summary then does not read as if it applied.
+pub fn unused_warnings(s: &Scenario) -> Vec<String> {
+    said(s.unused())
+}
+
+/// What a run of the scenario will cost, estimated before anything runs (docs/budget.md): the events it takes and
+/// what it holds in memory, each with the key that drives it. `trace` is the size of the trace the scenario names
+/// (`workload.trace.path`, `data_grid.trace`) when it has been read; the bundled log's is known. The one estimate
+/// the CLI (`run`, every `sweep` point), the worker and the page check (`Estimate::check`) and show.
+pub fn estimate(s: &Scenario, trace: Option<&TraceSize>) -> crate::family::contract::Estimate {
+    s.estimate(trace)
+}
+
+/// The trace a scenario's run reads, by the name the scenario gives it, when it is not the bundled log.
+pub fn trace_named(s: &Scenario) -> Option<&str> {
+    s.trace_named()
+}
+
+/// Runs a scenario of any family natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_any(s: &Scenario) -> Result<AnyReport, ScenarioError> {
+    let start = std::time::Instant::now();
+    run_any_with_clock(s, &move || start.elapsed().as_secs_f64())
+}
+
+/// The readings of a family: the decisions its paper leaves open, as scenario keys with named values.
+pub fn readings(family: Family) -> &'static [crate::readings::Reading] {
+    family.readings()
+}
+
+/// A sweep's `--set KEY` as the JSON path it sets in a scenario of `family` (e.g. `load` → `workload.load`).
+pub fn sweep_path(family: Family, key: &str) -> String {
+    family.sweep_path(key)
+}
+
+/// The CSV columns of a sweep of `family`, after the axis columns.
+pub fn sweep_header(family: Family) -> String {
+    family.sweep_header()
+}
+
+/// One job of a family's paper figure that a worker runs whole, with the family's own code (a desktop-grid bar adds
+/// seeds until its intervals are narrow enough). A multi-cluster figure's jobs are plain runs (`ToWorker::Run`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnyFigureJob {
+    DesktopGrid(Box<BarJob>),
+}
+
+/// What a figure job gives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnyFigureResult {
+    DesktopGrid(Box<Bar>),
+}
+
+impl AnyFigureJob {
+    /// Runs the job; `clock` gives seconds.
+    pub fn run(&self, clock: &dyn Fn() -> f64) -> Result<AnyFigureResult, String> {
+        match self {
+            AnyFigureJob::DesktopGrid(job) => job.run(clock).map(|b| AnyFigureResult::DesktopGrid(Box::new(b))),
+        }
+    }
+}
