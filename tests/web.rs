@@ -59,7 +59,8 @@ fn tiny_dg_scenario() -> Scenario {
 }
 
 fn tiny_report() -> Report {
-    run_with_clock(&tiny_scenario().multi_cluster, &|| 0.0).expect("the tiny scenario runs")
+    run_with_clock(tiny_scenario().multi_cluster().expect("a multi-cluster scenario"), &|| 0.0)
+        .expect("the tiny scenario runs")
 }
 
 /// Every variant, once: a new variant fails to compile here until it is added to the lists below.

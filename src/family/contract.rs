@@ -14,7 +14,9 @@ pub use estimate::{
     Driver, Estimate, Part, EVENTS_PER_S, LARGE_MEMORY, LONG_EVENTS, MAX_EVENTS, MAX_MEMORY, PAGE_EVENTS_PER_S,
 };
 pub use keys::{objects_as_objects, parse_json, ErrorKind, Param, ScenarioError, Unused};
-pub use words::{bytes_words, count_words, group_digits, seconds_words, short_number, tidy_line, tidy_message};
+pub use words::{
+    bytes_words, count_words, factor_words, group_digits, seconds_words, short_number, tidy_line, tidy_message,
+};
 
 /// The seed of a scenario that gives none, in every family.
 pub const DEFAULT_SEED: u64 = 1;

@@ -20,7 +20,21 @@ fn estimate(s: &Scenario) -> Option<Estimate> {
 /// Why a run of the scenario is refused before it starts (over budget), naming the key that drives it; the
 /// estimate's line under the run bar gives the count and the limit.
 pub(crate) fn refusal(s: &Scenario) -> Option<String> {
-    estimate(s)?.check().err().map(|e| format!("Refused before it started: over budget at {} (see below).", e.field))
+    match estimate(s) {
+        None => Some(format!("Refused before it started: {}", missing_trace(s))),
+        Some(e) => {
+            e.check().err().map(|e| format!("Refused before it started: over budget at {} (see below).", e.field))
+        }
+    }
+}
+
+/// What a scenario that names a trace the page has not imported needs (a link or a reload keeps the settings, not
+/// the file).
+fn missing_trace(s: &Scenario) -> String {
+    format!(
+        "this scenario replays {}, which is not loaded here: import the file in the Workload lab, then Run.",
+        registry::trace_named(s).unwrap_or("a trace")
+    )
 }
 
 /// "Before Run: at most about … events …", or the refusal a run would meet.
@@ -32,7 +46,7 @@ pub(crate) fn EstimateLine(lab: Lab) -> impl IntoView {
                 return (false, String::new());
             }
             match estimate(s) {
-                None => (false, "Before Run: the estimate waits for the trace the scenario names.".to_string()),
+                None => (true, format!("Before Run: {}", missing_trace(s))),
                 Some(e) => match e.check() {
                     Err(err) => (true, format!("Before Run: over budget, Run is refused: {err}")),
                     Ok(()) => (false, format!("Before Run: {}.", e.summary())),

@@ -4,7 +4,8 @@
 //! family's settings are kept while another is shown.
 
 use super::form::{apply, error_view};
-use super::Lab;
+use super::{send, Lab, Status};
+use crate::protocol::{Progress, ToWorker};
 use crate::registry::{Family, Scenario};
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -12,6 +13,49 @@ use std::cell::RefCell;
 thread_local! {
     /// The scenarios of the families not shown, as they were left (a scenario holds only its own family's section).
     static STASH: RefCell<Vec<Scenario>> = const { RefCell::new(Vec::new()) };
+    /// The run bar of each family not shown, as it was left.
+    static BARS: RefCell<Vec<(Family, Bar)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What the run bar says of a family's last run: its status, message, warnings and progress.
+struct Bar {
+    status: Status,
+    message: String,
+    warnings: Vec<String>,
+    progress: Option<Progress>,
+}
+
+/// The run bar follows the family shown: the family left keeps its bar (a run of it still going is cancelled, so
+/// that no message of it reaches the other family's bar), and the family shown gets its own back, or a fresh one.
+fn switch_bar(lab: Lab, from: Family, to: Family) {
+    let mut status = lab.status.get_untracked();
+    if status == Status::Loading {
+        return;
+    }
+    if matches!(status, Status::Running | Status::Paused | Status::Generating) {
+        send(&ToWorker::Cancel { run_id: lab.run_id.get_untracked() });
+        lab.run_id.update(|id| *id += 1);
+        status = Status::Cancelled;
+        lab.message.set("cancelled: the family was switched during the run".into());
+    }
+    let left = Bar {
+        status,
+        message: lab.message.get_untracked(),
+        warnings: lab.warnings.get_untracked(),
+        progress: lab.progress.get_untracked(),
+    };
+    let back = BARS.with(|b| {
+        let mut b = b.borrow_mut();
+        let back = b.iter().position(|(f, _)| *f == to).map(|i| b.swap_remove(i).1);
+        b.push((from, left));
+        back
+    });
+    let bar =
+        back.unwrap_or(Bar { status: Status::Ready, message: String::new(), warnings: Vec::new(), progress: None });
+    lab.status.set(bar.status);
+    lab.message.set(bar.message);
+    lab.warnings.set(bar.warnings);
+    lab.progress.set(bar.progress);
 }
 
 /// The families the page offers, with their menu labels.
@@ -32,6 +76,7 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
     let switch = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
         lab.errors.set(Default::default());
+        let from = lab.scenario.with_untracked(|s| s.family());
         apply(lab, "family", |s| {
             let to =
                 FAMILIES.iter().find(|f| f.1 == text).ok_or_else(|| format!("{text:?} is not a scenario family"))?.0;
@@ -48,6 +93,10 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
             });
             Ok(())
         });
+        let to = lab.scenario.with_untracked(|s| s.family());
+        if to != from {
+            switch_bar(lab, from, to);
+        }
     };
     view! {
         <div class="family-switch field">
@@ -71,5 +120,47 @@ pub fn FamilyPanel(lab: Lab, family: Family, children: ChildrenFn) -> impl IntoV
         <div class="family-panel" data-family=key(family) style:display=move || if shown.get() { "contents" } else { "none" }>
             <Show when=move || built.get()>{children()}</Show>
         </div>
+    }
+}
+
+/// Shows `next` as the scenario, of the same family or another: the family left keeps its scenario and its run
+/// bar, as the switch keeps them (the Workload lab's replay of a log's rigid jobs in the data grid).
+pub(crate) fn show_scenario(lab: Lab, next: Scenario) {
+    let (from, to) = (lab.scenario.with_untracked(|s| s.family()), next.family());
+    let left = lab.scenario.get_untracked();
+    if to != from {
+        STASH.with(|st| {
+            let mut st = st.borrow_mut();
+            st.retain(|k| k.family() != to && k.family() != from);
+            st.push(left);
+        });
+    }
+    lab.scenario.set(next);
+    if to != from {
+        switch_bar(lab, from, to);
+    }
+}
+
+/// What a family's runs are made of, in the run bar ("tasks", or a data grid's "jobs").
+pub(crate) fn work_unit(family: Family) -> &'static str {
+    match family {
+        Family::DataGrid => "jobs",
+        Family::MultiCluster | Family::DesktopGrid => "tasks",
+    }
+}
+
+/// The run bar's line when a run's workload is ready, in its family's terms.
+pub(crate) fn started_text(family: Family, start: &crate::family::contract::Start, generate_s: f64) -> String {
+    let took = format!("generated in {generate_s:.2} s");
+    match family {
+        Family::MultiCluster => {
+            format!("{} BoTs, {} tasks, achieved load {:.4} ({took})", start.bots, start.tasks, start.achieved_load)
+        }
+        Family::DesktopGrid => {
+            format!("{} BoTs, {} tasks, load factor L {:.4} ({took})", start.bots, start.tasks, start.achieved_load)
+        }
+        Family::DataGrid => {
+            format!("{} jobs, offered load {:.4} (read in {generate_s:.2} s)", start.tasks, start.achieved_load)
+        }
     }
 }

@@ -19,6 +19,7 @@ mod pool;
 mod present;
 mod readings;
 mod references;
+mod run_tools;
 mod section;
 mod study;
 mod trace_lab;
@@ -114,6 +115,10 @@ pub struct Lab {
     pub sweep_version: RwSignal<u64>,
     /// Why the last worker died, until the next run starts.
     pub crashed: RwSignal<Option<String>>,
+    /// What the runs just shown compare, in plain words (the first open's two runs), above the warnings.
+    pub note: RwSignal<String>,
+    /// The family of the last run started: the worker keeps that run alone for the exports.
+    pub run_family: RwSignal<Family>,
     /// Wall-clock seconds the worker spent generating the workload and computing the report of the current run.
     pub phase_times: RwSignal<(Option<f64>, Option<f64>)>,
     /// Main-thread milliseconds of the last redraw of the charts, and the longest since the run started.
@@ -204,6 +209,8 @@ impl Lab {
             sweep_status: RwSignal::new(String::new()),
             sweep_version: RwSignal::new(0),
             crashed: RwSignal::new(None),
+            note: RwSignal::new(String::new()),
+            run_family: RwSignal::new(Family::default()),
             phase_times: RwSignal::new((None, None)),
             draw_ms: RwSignal::new((0.0, 0.0)),
         }
@@ -222,9 +229,10 @@ impl Lab {
         let run_id = self.run_id.get_untracked() + 1;
         self.run_id.set(run_id);
         self.crashed.set(None);
+        self.note.set(String::new());
         self.phase_times.set((None, None));
         self.draw_ms.set((0.0, 0.0));
-        multi_cluster::on_start();
+        multi_cluster::on_start(&self.scenario.get_untracked());
         self.report.set(None);
         self.progress.set(None);
         self.warnings.set(Vec::new());
@@ -232,6 +240,7 @@ impl Lab {
         self.message.set("generating the workload…".into());
         self.version.update(|v| *v += 1);
         let scenario = self.scenario.get_untracked();
+        self.run_family.set(scenario.family());
         remember(&scenario);
         send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: self.speed.get_untracked(), live: true });
     }
@@ -274,10 +283,8 @@ impl Lab {
             FromWorker::Started { run_id, start, generate_s } if run_id == current => {
                 self.status.set(Status::Running);
                 self.phase_times.set((Some(generate_s), None));
-                self.message.set(format!(
-                    "{} BoTs, {} tasks, achieved load {:.4} (generated in {generate_s:.2} s)",
-                    start.bots, start.tasks, start.achieved_load
-                ));
+                let family = self.scenario.with_untracked(|s| s.family());
+                self.message.set(family_switch::started_text(family, &start, generate_s));
                 self.warnings.set(start.warnings);
             }
             FromWorker::Progress(p) if p.run_id == current => {
@@ -397,10 +404,12 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
                 let rate = if wall > 0.0 { h.events as f64 / wall } else { 0.0 };
                 let left = if !finished() && h.now > 0.0 && wall > 0.0 && h.finished_tasks < h.tasks { (h.horizon - h.now) / (h.now / wall) } else { f64::NAN };
                 let left = if left.is_finite() { format!(", at most {} left", fmt_time(left)) } else { String::new() };
-                format!("{:.2} M events/s, {} events, {} of {} tasks done, {} queued, {} running{left}", rate / 1e6, h.events, h.finished_tasks, h.tasks, h.queued, h.busy)
+                let unit = family_switch::work_unit(lab.scenario.with_untracked(|s| s.family()));
+                format!("{:.2} M events/s, {} events, {} of {} {unit} done, {} queued, {} running{left}", rate / 1e6, h.events, h.finished_tasks, h.tasks, h.queued, h.busy)
             }))}</span>
         </div>
         <div id="message" class="message">{move || lab.message.get()}
+            <Show when=move || lab.note.with(|n| !n.is_empty())><p class="explain" id="run-note">{move || lab.note.get()}</p></Show>
             {move || warnings_view(lab.warnings.get())}
         </div>
         <budget::EstimateLine lab=lab/>
@@ -524,7 +533,7 @@ fn App() -> impl IntoView {
                     <data_grid::DataGridResults lab=lab present=present/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
-                    <Show when=move || first_view.get()><multi_cluster::Cards lab=lab/></Show>
+                    <Show when=move || first_view.get()><multi_cluster::cards::Cards lab=lab/></Show>
                     <Show when=move || charts_on.get()>
                         <multi_cluster::Compare lab=lab/>
                         <multi_cluster::Charts lab=lab present=present/>

@@ -177,8 +177,34 @@ pub(super) fn shorten_quotes(message: &str) -> String {
     out
 }
 
+/// A ratio such as an NSL (a makespan over an ideal one) as a readable factor: digits grouped from 1 000 on, one
+/// decimal from 10, two below; "—" for an undefined one.
+pub fn factor_words(v: f64) -> String {
+    if !v.is_finite() {
+        "—".into()
+    } else if v >= 999.95 {
+        format!("{}×", group_digits(&format!("{v:.0}")))
+    } else if v >= 9.995 {
+        format!("{v:.1}×")
+    } else {
+        format!("{v:.2}×")
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn factors_read_by_their_size() {
+        use super::factor_words;
+        assert_eq!(factor_words(142_950.435), "142 950×");
+        assert_eq!(factor_words(1_000.0), "1 000×");
+        assert_eq!(factor_words(999.96), "1 000×");
+        assert_eq!(factor_words(9.996), "10.0×");
+        assert_eq!(factor_words(27.349), "27.3×");
+        assert_eq!(factor_words(0.316), "0.32×");
+        assert_eq!(factor_words(f64::NAN), "—");
+    }
+
     use super::*;
 
     #[test]

@@ -288,12 +288,8 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
                     <figcaption>{charts::GANTT_CAPTION}</figcaption>
                 </figure>
                 <GanttNumbers site=site.clone() version=st.version.clone()/>
-                <div class="exports">
-                    <button id="dd-export-json" disabled={let r = st.report.clone(); move || r.with(|r| r.is_none())}
-                        on:click=move |_| crate::ui::send(&crate::protocol::ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
-                    <button id="dd-export-csv" disabled={let r = st.report.clone(); move || r.with(|r| r.is_none())}
-                        on:click=move |_| crate::ui::send(&crate::protocol::ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-job results (CSV)"</button>
-                </div>
+                <crate::ui::run_tools::RunTools lab=lab prefix="dd-" done={let r = st.report.clone(); Signal::derive(move || r.with(|r| r.is_some()) && lab.run_family.get() == Family::DataGrid)}
+                    rows=Some("Per-job results (CSV)") charts=charts_list()/>
                 <compare::Compare lab=lab/>
                 <figures::DataGridFigures lab=lab/>
             </div>

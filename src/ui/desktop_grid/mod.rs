@@ -391,6 +391,7 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoVie
             <div class="dg-results" id="dg-results">
                 <p class="dg-live" id="dg-live" aria-live="polite">{live.clone()}</p>
                 <div class="cards" id="dg-cards">{show_cards.clone()}</div>
+                <crate::ui::run_tools::RunTools lab=lab prefix="dg-" done={let r = st.report.clone(); Signal::derive(move || r.with(|r| r.is_some()) && lab.run_family.get() == Family::DesktopGrid)} rows=None charts=charts_list()/>
                 <crate::ui::present::ChartStepper p=present prefix="dg-"/>
                 <div class="charts">
                     {CHARTS.iter().enumerate().map(|(i, &(id, title, _, _))| view! {

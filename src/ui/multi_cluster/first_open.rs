@@ -97,12 +97,13 @@ pub(crate) fn on_finished(lab: Lab) {
             lab.start_run();
         }
         Stage::SepC if shown == second() => {
-            lab.message.update(|m| {
-                m.push_str(
-                    ". First look: a month at 95% load, the same workload under csp (pinned) and sep-c (this run), \
-                     as in Iosup et al. 2008, §5.5. Change anything and press Run.",
-                )
-            });
+            lab.note.set(
+                "First look: a month at 95% load, the same workload under csp (pinned, orange) and sep-c (this run, \
+                 blue), as in Iosup et al. 2008, §5.5: with one central queue (csp) the whole grid shares the work; with \
+                 each cluster scheduling only its own users (sep-c) the small clusters, which receive as much work as \
+                 the large ones, cannot finish theirs. Change anything and press Run."
+                    .into(),
+            );
             crate::ui::later::release();
         }
         _ => crate::ui::later::release(),

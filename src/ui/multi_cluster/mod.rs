@@ -1,6 +1,7 @@
 //! The multi-cluster family's part of the page ([Iosup08]): its controls (`controls.rs`), its live cards, charts,
 //! comparison of pinned runs, size-class table and load sweep (here), and its paper figures (`paper.rs`).
 
+pub(crate) mod cards;
 pub(crate) mod controls;
 pub(crate) mod first_open;
 pub(crate) mod numbers;
@@ -10,14 +11,14 @@ pub(crate) mod readings;
 use crate::family::multi_cluster::live::McDetail;
 use crate::family::multi_cluster::simulation::Sample;
 use crate::protocol::ToWorker;
-use crate::registry::AnyReport;
+use crate::registry::{AnyReport, Family};
 use crate::run::Report;
 use crate::scenario::Scenario;
 use crate::ui::charts::{self, RunData};
 use crate::ui::measured;
 use crate::ui::pool;
 use crate::ui::present;
-use crate::ui::{download, fmt_time, now_ms, remember, send, trace_lab, Lab, Throttle};
+use crate::ui::{download, fmt_time, now_ms, send, trace_lab, Lab, Throttle};
 use leptos::prelude::*;
 use plotters::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -61,9 +62,21 @@ pub(crate) fn mcm(s: &mut Scenario) -> Result<&mut crate::scenario::McScenario, 
     s.multi_cluster_mut().ok_or_else(|| format!("a multi-cluster setting, and the scenario is of family {family}"))
 }
 
-/// A new run starts: its live data replaces the current run's (pinned runs stay).
-pub(crate) fn on_start() {
-    LIVE.with(|l| l.borrow_mut().current = RunData::new("current run", 0));
+/// A new run starts: its live data replaces the current run's (pinned runs stay); `s` names it in the legends.
+pub(crate) fn on_start(s: &Scenario) {
+    let label = s.multi_cluster().map_or_else(|| "current run".to_string(), run_label);
+    LIVE.with(|l| l.borrow_mut().current = RunData::new(&label, 0));
+}
+
+/// A run's name in the legends and the pinned list: what tells it from the runs beside it.
+pub(crate) fn run_label(s: &crate::scenario::McScenario) -> String {
+    format!(
+        "{} {} {} load {}",
+        s.architecture.kind.name(),
+        s.selection.name(),
+        s.scheduling,
+        s.workload.load.map_or("-".into(), |l| format!("{l}"))
+    )
 }
 
 /// New samples and finished BoTs of the current run.
@@ -92,14 +105,7 @@ pub(crate) fn redraw(lab: Lab, force: bool) {
 impl Lab {
     fn pin(self) {
         let Some(report) = self.report.get_untracked() else { return };
-        let s = &report.scenario;
-        let label = format!(
-            "{} {} {} load {}",
-            s.architecture.kind.name(),
-            s.selection.name(),
-            s.scheduling,
-            s.workload.load.map_or("-".into(), |l| format!("{l}"))
-        );
+        let label = run_label(&report.scenario);
         LIVE.with(|l| {
             let mut l = l.borrow_mut();
             if l.pinned.len() >= charts::PALETTE.len() - 1 {
@@ -184,77 +190,6 @@ fn export_chart(id: &str, svg: bool) {
         if let Ok(url) = canvas.to_data_url() {
             download::url_download(&format!("bagsim-{id}.png"), &url);
         }
-    }
-}
-
-/// The card values: the final report when there is one, else live figures from the stream.
-fn card_values(lab: &Lab) -> [(f64, String); 5] {
-    if let Some(r) = lab.report.get() {
-        let m = &r.metrics;
-        return [
-            (m.tasks.finished_fraction, format!("{:.2}%", 100.0 * m.tasks.finished_fraction)),
-            (m.system.utilization, format!("{:.1}%", 100.0 * m.system.utilization)),
-            (m.overall.makespan.mean, fmt_time(m.overall.makespan.mean)),
-            (m.overall.nsl.mean, format!("{:.3}", m.overall.nsl.mean)),
-            (m.tasks.wait.mean, fmt_time(m.tasks.wait.mean)),
-        ];
-    }
-    lab.version.track();
-    let p = lab.progress.get();
-    LIVE.with(|l| {
-        let l = l.borrow();
-        let fin = p.as_ref().map_or(f64::NAN, |p| p.header.finished_tasks as f64 / p.header.tasks.max(1) as f64);
-        let util = l.current.mean_utilization();
-        let (ms, nsl, wait) = l.current.bot_means();
-        let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
-        [
-            (fin, show(fin, &|v| format!("{:.2}%", 100.0 * v))),
-            (util, show(util, &|v| format!("{:.1}%", 100.0 * v))),
-            (ms, show(ms, &fmt_time)),
-            (nsl, show(nsl, &|v| format!("{v:.3}"))),
-            (wait, show(wait, &fmt_time)),
-        ]
-    })
-}
-
-#[component]
-pub(crate) fn Cards(lab: Lab) -> impl IntoView {
-    let values = Memo::new(move |_| card_values(&lab));
-    let cards = [
-        ("card-finished", "Finished tasks", "finished / all tasks; unfinished work is never hidden"),
-        ("card-utilization", "Utilization", "busy processor-seconds / available processor-seconds"),
-        ("card-makespan", "Mean makespan", "per BoT: latest completion − submission (Iosup et al. 2008, §4.1)"),
-        (
-            "card-nsl",
-            "Mean NSL",
-            "per BoT: makespan / Σ task runtimes on the reference processor (Iosup et al. 2008, §4.1)",
-        ),
-        ("card-wait", "Mean wait", "per task: first start − submission (live: per BoT)"),
-    ];
-    view! {
-        <div class="cards">
-            {cards
-                .into_iter()
-                .enumerate()
-                .map(|(i, (id, title, help))| {
-                    view! {
-                        <div class="card" id=id title=help data-value=move || values.with(|v| v[i].0.to_string())>
-                            <div class="card-title">{title}</div>
-                            <div class="card-value">{move || values.with(|v| v[i].1.clone())}</div>
-                        </div>
-                    }
-                })
-                .collect_view()}
-            <div class="card" id="card-wall" title="wall-clock time the worker spent simulating (not generating the workload or computing the report)"
-                data-value=move || lab.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))
-                data-generate=move || lab.phase_times.get().0.map_or(String::new(), |t| t.to_string())
-                data-report=move || lab.phase_times.get().1.map_or(String::new(), |t| t.to_string())>
-                <div class="card-title">"Wall time"</div>
-                <div class="card-value">
-                    {move || lab.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))}
-                </div>
-            </div>
-        </div>
     }
 }
 
@@ -379,22 +314,18 @@ pub(crate) fn Compare(lab: Lab) -> impl IntoView {
                 lab.pinned_labels.set(Vec::new());
                 lab.version.update(|v| *v += 1);
             }>"Clear pinned"</button>
-            <button id="share" on:click=move |_| {
-                remember(&lab.scenario.get_untracked());
-                let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
-                if let Some(w) = web_sys::window() {
-                    let _ = w.navigator().clipboard().write_text(&href);
-                }
-                share_note.set("link copied: it reproduces this scenario exactly".into());
-            }>"Copy link"</button>
-            <button id="export-json" disabled=move || lab.report.with(|r| r.is_none())
+            <button id="share" on:click=move |_| share_note.set(crate::ui::run_tools::copy_link(lab))>"Copy link"</button>
+            <button id="export-json" disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 title="The full report, as `bagsim run --out` writes it (the worker adds the predictors' accuracy)"
                 on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
-            <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none())
+            <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">
-                <li>{swatch(0)}"current run"</li>
+                <li id="current-run-label">{swatch(0)}{move || {
+                    lab.version.track();
+                    LIVE.with(|l| l.borrow().current.label.clone())
+                }}</li>
                 {move || lab.pinned_labels.get().into_iter().enumerate().map(|(i, l)| view! {
                     <li>{swatch(i + 1)}{l}</li>
                 }).collect_view()}

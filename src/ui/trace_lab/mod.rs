@@ -274,7 +274,34 @@ impl TraceLab {
             same_user: self.same_user.get_untracked(),
             format,
         });
-        self.apply(s, "The next run replays the trace: its own submit times and run times.");
+        if self.apply(s, "This run replays the trace: its own submit times and run times.") {
+            self.lab.start_run();
+        }
+    }
+
+    /// The log's rigid jobs in the data-grid family: one site of the header's MaxProcs processors (or the widest
+    /// job's), no input data, every job of the log; then runs it.
+    fn use_data_grid(self) {
+        let Some((name, report, _)) = self.imported.get_untracked() else { return };
+        let Some(procs) = self.max_procs() else {
+            return self.message.set("The log's header gives no MaxProcs: set the data grid's sites by hand.".into());
+        };
+        let seed = self.lab.scenario.with_untracked(|s| s.seed());
+        let cfg = crate::family::data_grid::DataGridConfig {
+            trace: name,
+            sites: vec![procs],
+            data_share: 0.0,
+            jobs: u32::try_from(report.jobs).unwrap_or(u32::MAX),
+            ..Default::default()
+        };
+        let s = crate::scenario::Scenario::DataGrid(crate::family::data_grid::DataGridScenario::new(seed, cfg));
+        if let Err(e) = s.validate() {
+            return self.message.set(format!("Not applied: {e}"));
+        }
+        remember(&s);
+        crate::ui::family_switch::show_scenario(self.lab, s);
+        self.message.set("The data grid replays the log's jobs whole, each on as many processors as it asked.".into());
+        self.lab.start_run();
     }
 
     /// The fitted row as the model of the next run (its runtimes are in seconds).
@@ -315,14 +342,19 @@ impl TraceLab {
         })
     }
 
-    fn apply(self, s: crate::scenario::Scenario, done: &str) {
+    /// Makes `s` the scenario if it is valid; says what happened, and whether it was applied.
+    fn apply(self, s: crate::scenario::Scenario, done: &str) -> bool {
         match s.validate() {
             Ok(()) => {
                 remember(&s);
                 self.lab.scenario.set(s);
                 self.message.set(done.to_string());
+                true
             }
-            Err(e) => self.message.set(format!("Not applied: {e}")),
+            Err(e) => {
+                self.message.set(format!("Not applied: {e}"));
+                false
+            }
         }
     }
 }

@@ -196,6 +196,12 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
                 <label><input type="checkbox" id="trace-split" prop:checked=move || t.split.get()
                     on:change=move |ev| { t.split.set(event_target_checked(&ev)); t.ask_bots(); }/>
                     " split a job of p processors into p tasks"</label>
+                {move || t.bots.with(|b| b.as_ref().filter(|b| b.parallel_jobs > 0 && !t.split.get()).map(|b| view! {
+                    <p class="warning" id="trace-parallel">{format!(
+                        "⚠ {} of the {} jobs use more than one processor, and a multi-cluster replay drops them: \
+                         tick “split” to keep their work as tasks, or replay the log's jobs whole in the data grid.",
+                        b.parallel_jobs, b.jobs)}</p>
+                }))}
                 <label><input type="checkbox" id="trace-same-user" prop:checked=move || t.same_user.get()
                     on:change=move |ev| { t.same_user.set(event_target_checked(&ev)); t.ask_bots(); }/>
                     " group by user only"</label>
@@ -210,6 +216,8 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
                 <div class="trace-actions">
                     <button id="trace-use" disabled=move || delta_error().is_some() on:click=move |_| t.use_trace()
                         title="Replay the trace's own submit and run times on the platform set under Platform.">"Run this trace"</button>
+                    <button id="trace-use-data-grid" disabled=move || t.max_procs().is_none() on:click=move |_| t.use_data_grid()
+                        title="The data-grid family runs each job whole, on as many processors as it asked: one site of the header's MaxProcs processors, no input data.">"Replay its jobs whole (data grid)"</button>
                     <button id="trace-use-model" disabled=move || t.fit.with(Option::is_none) on:click=move |_| t.use_model()
                         title="Generate a synthetic workload from the fitted row, at the load set under Workload.">"Use the fitted model"</button>
                     <button id="trace-use-platform" disabled=move || t.max_procs().is_none() on:click=move |_| t.use_platform()

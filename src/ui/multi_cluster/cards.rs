@@ -1,0 +1,146 @@
+//! The multi-cluster result cards, in readable numbers (an NSL of 142 950 as "142 950×"), each with a "?" that opens
+//! its entry in the glossary below them (hover shows it too; a tap needs the button).
+
+use super::LIVE;
+use crate::family::contract::factor_words as nsl_text;
+use crate::ui::{fmt_time, Lab};
+use leptos::prelude::*;
+
+/// The card values: the final report when there is one, else live figures from the stream.
+fn card_values(lab: &Lab) -> [(f64, String); 5] {
+    if let Some(r) = lab.report.get() {
+        let m = &r.metrics;
+        return [
+            (m.tasks.finished_fraction, format!("{:.2}%", 100.0 * m.tasks.finished_fraction)),
+            (m.system.utilization, format!("{:.1}%", 100.0 * m.system.utilization)),
+            (m.overall.makespan.mean, fmt_time(m.overall.makespan.mean)),
+            (m.overall.nsl.mean, nsl_text(m.overall.nsl.mean)),
+            (m.tasks.wait.mean, fmt_time(m.tasks.wait.mean)),
+        ];
+    }
+    lab.version.track();
+    let p = lab.progress.get();
+    LIVE.with(|l| {
+        let l = l.borrow();
+        let fin = p.as_ref().map_or(f64::NAN, |p| p.header.finished_tasks as f64 / p.header.tasks.max(1) as f64);
+        let util = l.current.mean_utilization();
+        let (ms, nsl, wait) = l.current.bot_means();
+        let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
+        [
+            (fin, show(fin, &|v| format!("{:.2}%", 100.0 * v))),
+            (util, show(util, &|v| format!("{:.1}%", 100.0 * v))),
+            (ms, show(ms, &fmt_time)),
+            (nsl, show(nsl, &nsl_text)),
+            (wait, show(wait, &fmt_time)),
+        ]
+    })
+}
+
+/// The glossary: a term, its entry's id, and what it means here.
+const GLOSSARY: [(&str, &str, &str); 7] = [
+    (
+        "BoT",
+        "gl-bot",
+        "a bag of tasks: independent tasks a user submits together; it is done when its last task ends \
+         (Iosup et al. 2008, §2).",
+    ),
+    (
+        "Finished tasks",
+        "gl-finished",
+        "tasks that ended before the run stopped, over all tasks submitted; unfinished work is never hidden.",
+    ),
+    (
+        "Utilization",
+        "gl-utilization",
+        "busy processor-seconds over the processor-seconds the platform had, from the first submission to the end.",
+    ),
+    (
+        "Makespan",
+        "gl-makespan",
+        "per BoT: the time from its submission to the end of its last task (Iosup et al. 2008, §4.1).",
+    ),
+    (
+        "NSL",
+        "gl-nsl",
+        "normalized schedule length, per BoT: its makespan over the sum of its tasks' runtimes on the reference \
+         processor (Iosup et al. 2008, §4.1). 1× is as long as running its tasks one after another on one free \
+         reference processor; below 1× they ran side by side; 100× is a hundred times as long, mostly waiting.",
+    ),
+    ("Wait", "gl-wait", "per task: the time from its submission to its first start (live: the mean per BoT)."),
+    (
+        "Load",
+        "gl-load",
+        "the work submitted over what the platform can do in the same time; at 0.95 the processors would be busy 95% \
+         of the time if nothing were lost.",
+    ),
+];
+
+/// Opens the glossary at an entry and moves the focus there (a tap on a card's "?").
+fn show_entry(open: RwSignal<bool>, id: &'static str) {
+    open.set(true);
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    // Opened at once, not at the next reactive update: a closed <details> cannot take the focus.
+    if let Some(details) = document.get_element_by_id("glossary") {
+        if let Ok(details) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlDetailsElement>(details) {
+            details.set_open(true);
+        }
+    }
+    if let Some(el) = document.get_element_by_id(id) {
+        el.scroll_into_view();
+        if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+            let _ = el.focus();
+        }
+    }
+}
+
+#[component]
+pub(crate) fn Cards(lab: Lab) -> impl IntoView {
+    let values = Memo::new(move |_| card_values(&lab));
+    let open = RwSignal::new(false);
+    let cards = [
+        ("card-finished", "Finished tasks", "gl-finished"),
+        ("card-utilization", "Utilization", "gl-utilization"),
+        ("card-makespan", "Mean makespan", "gl-makespan"),
+        ("card-nsl", "Mean NSL", "gl-nsl"),
+        ("card-wait", "Mean wait", "gl-wait"),
+    ];
+    let help = |entry: &str| GLOSSARY.iter().find(|g| g.1 == entry).map_or("", |g| g.2);
+    view! {
+        <div class="cards">
+            {cards
+                .into_iter()
+                .enumerate()
+                .map(|(i, (id, title, entry))| {
+                    view! {
+                        <div class="card" id=id title=help(entry) data-value=move || values.with(|v| v[i].0.to_string())>
+                            <div class="card-title">{title}
+                                <button class="help" aria-label=format!("what {title} means")
+                                    on:click=move |_| show_entry(open, entry)>"?"</button>
+                            </div>
+                            <div class="card-value">{move || values.with(|v| v[i].1.clone())}</div>
+                        </div>
+                    }
+                })
+                .collect_view()}
+            <div class="card" id="card-wall" title="wall-clock time the worker spent simulating (not generating the workload or computing the report)"
+                data-value=move || lab.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))
+                data-generate=move || lab.phase_times.get().0.map_or(String::new(), |t| t.to_string())
+                data-report=move || lab.phase_times.get().1.map_or(String::new(), |t| t.to_string())>
+                <div class="card-title">"Wall time"</div>
+                <div class="card-value">
+                    {move || lab.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))}
+                </div>
+            </div>
+        </div>
+        <details id="glossary" class="glossary" prop:open=move || open.get()
+            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+            <summary>"What these numbers mean"</summary>
+            <dl>
+                {GLOSSARY.iter().map(|&(term, id, meaning)| view! {
+                    <dt id=id tabindex="-1">{term}</dt>
+                    <dd>{meaning}</dd>
+                }).collect_view()}
+            </dl>
+        </details>
+    }
+}

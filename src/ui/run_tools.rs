@@ -1,0 +1,66 @@
+//! What every family's results offer, written once: a link that reproduces the scenario, the run's report as
+//! JSON (as `bagsim run --out` writes it), its rows as CSV where the family has them, and each chart as a PNG.
+
+use super::{download, remember, send, Lab};
+use crate::protocol::ToWorker;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Writes the scenario into the address and copies the address; says what it did.
+pub(crate) fn copy_link(lab: Lab) -> String {
+    let s = lab.scenario.get_untracked();
+    remember(&s);
+    let trace = s.trace_named().map(str::to_string);
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    match web_sys::window() {
+        Some(w) => {
+            let _ = w.navigator().clipboard().write_text(&href);
+            match trace {
+                Some(name) => format!("link copied: it holds every setting; whoever opens it imports {name} in the Workload lab to run it"),
+                None => "link copied: it reproduces this scenario exactly".into(),
+            }
+        }
+        None => String::new(),
+    }
+}
+
+/// Downloads the canvas `id` as a PNG.
+pub(crate) fn chart_png(id: &str) {
+    let canvas = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+    if let Some(url) = canvas.and_then(|c| c.to_data_url().ok()) {
+        download::url_download(&format!("bagsim-{id}.png"), &url);
+    }
+}
+
+/// The tools under a family's results; `prefix` starts their ids (`dg-`), `done` says whether a run has ended,
+/// `rows` names the family's per-row CSV (None: it has none) and `charts` lists its canvases (id, title).
+#[component]
+pub(crate) fn RunTools(
+    lab: Lab,
+    prefix: &'static str,
+    done: Signal<bool>,
+    rows: Option<&'static str>,
+    charts: Vec<(&'static str, &'static str)>,
+) -> impl IntoView {
+    let note = RwSignal::new(String::new());
+    view! {
+        <div class="compare run-tools">
+            <button id=format!("{prefix}share") on:click=move |_| note.set(copy_link(lab))>"Copy link"</button>
+            <button id=format!("{prefix}export-json") disabled=move || !done.get()
+                title="The full report, as `bagsim run --out` writes it"
+                on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
+            {rows.map(|label| view! {
+                <button id=format!("{prefix}export-csv") disabled=move || !done.get()
+                    on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>{label}</button>
+            })}
+            {charts.into_iter().map(|(id, title)| view! {
+                <button class="small" id=format!("{id}-png") disabled=move || !done.get()
+                    aria-label=format!("download {title} as PNG") on:click=move |_| chart_png(id)>{format!("{title} (PNG)")}</button>
+            }).collect_view()}
+            <span class="note" role="status">{move || note.get()}</span>
+        </div>
+    }
+}
