@@ -1,6 +1,6 @@
 //! The Workload lab's replays in headless Chromium: a log whose parallel jobs a multi-cluster replay would drop says
 //! so and offers both ways out; "Replay its jobs whole" runs the log's rigid jobs in the data grid, with the cards
-//! of the native run of the same scenario; "Run this trace" runs; a link to a scenario whose trace is not loaded
+//! of the native run of the same scenario; "Run this trace" runs; a link to a replay whose trace is not loaded
 //! says so before Run and refuses the run, instead of failing in the worker.
 //!
 //! Run with scripts/test-browser.sh (it builds the page first).
@@ -40,7 +40,8 @@ async fn a_log_with_parallel_jobs_is_replayed_whole_in_the_data_grid() {
         // "Run this trace" runs it.
         click(&client, "#trace-use").await;
         wait_status(&client, &["finished"], RUN_TIMEOUT).await;
-        assert_eq!(scenario_in_url(&client).await.family(), Family::MultiCluster);
+        let replay = scenario_in_url(&client).await;
+        assert_eq!(replay.family(), Family::MultiCluster);
 
         // Replayed whole in the data grid: one site of MaxProcs processors, the native run's figures.
         click(&client, "#trace-use-data-grid").await;
@@ -58,8 +59,9 @@ async fn a_log_with_parallel_jobs_is_replayed_whole_in_the_data_grid() {
         let page = attr(&client, "#dd-card-wait", "data-value").await.and_then(|v| v.parse::<f64>().ok());
         assert_eq!(page, Some(r.metrics.waiting.mean), "the page's mean wait against the native run");
 
-        // The same link opened afresh: the trace is not loaded, which the page says before Run, and Run is refused.
-        let link = format!("{base}?scenario={}", scenario_param(&scenario));
+        // The multi-cluster replay's link opened afresh: the trace is not loaded (the data grid's is the bundled log,
+        // under the same name), which the page says before Run, and Run is refused.
+        let link = format!("{base}?scenario={}", scenario_param(&replay));
         open_ready(&client, &link).await;
         let estimate = text(&client, "#estimate").await.unwrap_or_default();
         assert!(estimate.contains("hpc2n.swf") && estimate.contains("not loaded"), "{estimate:?}");

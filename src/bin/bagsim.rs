@@ -29,6 +29,10 @@ mod info;
 mod mc;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/readings_out.rs"]
+mod readings_out;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/study.rs"]
 mod study;
 

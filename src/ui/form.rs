@@ -146,3 +146,17 @@ pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
     .into_any();
     field(lab, c, input)
 }
+
+/// The page's multi-cluster section, or the family's defaults while another family is shown (its panel stays in the
+/// document, hidden, and its memos still read).
+pub(crate) fn mc(s: &Scenario) -> &crate::scenario::McScenario {
+    static DEFAULT: std::sync::OnceLock<crate::scenario::McScenario> = std::sync::OnceLock::new();
+    s.multi_cluster().unwrap_or_else(|| DEFAULT.get_or_init(Default::default))
+}
+
+/// The page's multi-cluster section to change; a multi-cluster control used while another family is shown (it is
+/// hidden then) is refused.
+pub(crate) fn mcm(s: &mut Scenario) -> Result<&mut crate::scenario::McScenario, String> {
+    let family = s.family().name();
+    s.multi_cluster_mut().ok_or_else(|| format!("a multi-cluster setting, and the scenario is of family {family}"))
+}

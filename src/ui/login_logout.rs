@@ -4,7 +4,7 @@
 
 use super::form::{apply, error_view};
 use super::Lab;
-use crate::ui::multi_cluster::{mc, mcm};
+use crate::ui::form::{mc, mcm};
 use crate::workload::generators::Generator;
 use crate::workload::login_logout::{biomed_users, UserRates};
 use leptos::prelude::*;

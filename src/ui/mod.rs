@@ -492,7 +492,7 @@ fn App() -> impl IntoView {
     request_animation_frame(move || reveal(stages));
     let processors = move || {
         lab.scenario.with(|s| {
-            multi_cluster::mc(s)
+            form::mc(s)
                 .platform
                 .clusters()
                 .map(|c| (c.len(), c.iter().map(|c| u64::from(c.processors)).sum::<u64>(), platform::capacity(&c)))

@@ -159,7 +159,7 @@ pub fn figure(
                 None if specs.is_empty() => break finish_figure(&p, &results, u64::from(n), out)?,
                 None => {
                     let elapsed = Some(start.elapsed().as_secs_f64());
-                    break super::figure::finish_readings(
+                    break super::readings_out::finish_readings(
                         &format!("fig{}", f.number),
                         &table.title,
                         &table,
@@ -278,7 +278,7 @@ pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(),
             finish_figure(&p, &results, seeds, out)?;
         } else {
             let table = p.table(&results);
-            super::figure::finish_readings(&format!("fig{n}"), &table.title, &table, combos.len(), out, None)?;
+            super::readings_out::finish_readings(&format!("fig{n}"), &table.title, &table, combos.len(), out, None)?;
         }
     }
     Ok(())

@@ -321,7 +321,7 @@ pub fn figure_readings(
         let clock = || start.elapsed().as_secs_f64();
         let run = |js: &[BarJob]| bagsim::parallel::map(js, jobs, |_, j| j.run(&clock));
         let table = study(n, base, &combos, rule, &run)?;
-        super::figure::finish_readings(
+        super::readings_out::finish_readings(
             &format!("fig{}", n),
             &table.title,
             &table,
@@ -401,7 +401,7 @@ pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(
         let bars: Vec<Result<Bar, String>> = mine.iter().map(|v| bar_of_value(v)).collect();
         // The study asks for the same bars in the same order as when it was planned: it gets them back.
         let table = study(n, &base, &combos, rule, &replay(bars))?;
-        super::figure::finish_readings(&format!("fig{}", n), &table.title, &table, combos.len(), out, None)?;
+        super::readings_out::finish_readings(&format!("fig{}", n), &table.title, &table, combos.len(), out, None)?;
     }
     Ok(())
 }

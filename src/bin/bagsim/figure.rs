@@ -9,10 +9,9 @@ use bagsim::family::data_grid::DataGridConfig;
 use bagsim::family::desktop_grid::figures::CiRule;
 use bagsim::family::desktop_grid::DesktopGridConfig;
 use bagsim::family::multi_cluster::config::McScenario;
-use bagsim::readings::{flips, flips_markdown, ReadingsTable, Seeds};
+use bagsim::readings::Seeds;
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
-use std::io::Write;
 use std::path::Path;
 
 /// What every family's figure command takes.
@@ -136,51 +135,4 @@ pub fn dg_rule(min_seeds: usize, max_seeds: usize) -> Result<CiRule, String> {
         return Err(format!("--max-seeds {max_seeds} / --min-seeds {min_seeds}: need 1 ≤ min ≤ max ≤ 1000"));
     }
     Ok(rule(min_seeds, max_seeds))
-}
-
-/// println! that stops quietly when stdout is closed.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
-    }};
-}
-
-/// Every family's readings table, printed (each finding under each reading, and which reading flips it) and
-/// written as STEM-NAME-readings.md and .csv; `name` is the figure's (`fig11`), `heading` what the lines open with.
-pub fn finish_readings(
-    name: &str,
-    heading: &str,
-    table: &ReadingsTable,
-    combos: usize,
-    out: &Path,
-    elapsed: Option<f64>,
-) -> Result<(), String> {
-    let stem = out.display().to_string();
-    let (md_path, csv_path) = (format!("{stem}-{name}-readings.md"), format!("{stem}-{name}-readings.csv"));
-    let mut text = table.markdown();
-    if combos > 1 {
-        text.push_str(&flips_markdown(table));
-    }
-    std::fs::write(&md_path, text).map_err(|e| format!("{md_path}: {e}"))?;
-    std::fs::write(&csv_path, table.csv()).map_err(|e| format!("{csv_path}: {e}"))?;
-    let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
-    say!("\n{heading} under {combos} reading(s){t}");
-    let flips = flips(table);
-    for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
-        say!("  paper: {}", claim.paper);
-        for row in &table.rows {
-            let c = &row.claims[k];
-            say!("    {:<40} {:<13} ({} seeds) {}", row.label, c.verdict.label(), row.seeds, c.ours);
-        }
-        if combos > 1 {
-            say!("    → {}", flips[k].text());
-        }
-    }
-    for row in &table.rows {
-        for f in &row.failures {
-            say!("  {}: failed: {f}", row.label);
-        }
-    }
-    say!("  wrote {md_path} and {csv_path}");
-    Ok(())
 }

@@ -289,7 +289,7 @@ pub fn reproduce_readings(
             keys.iter().map(|k| seen[k].clone()).collect()
         };
         let table = study(id, base, &combos, seeds, &run)?;
-        super::figure::finish_readings(
+        super::readings_out::finish_readings(
             id.name(),
             &format!("{} — {}", id.name(), table.title),
             &table,
@@ -377,7 +377,7 @@ pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(
         let results: Vec<Result<RunResult, String>> = mine.iter().map(|v| run_result_of(v)).collect();
         // The study asks for the same runs in the same order as when it was planned: it gets their outcomes back.
         let table = study(id, base, &combos, Seeds::Fixed(seeds), &replay(results))?;
-        super::figure::finish_readings(
+        super::readings_out::finish_readings(
             id.name(),
             &format!("{} — {}", id.name(), table.title),
             &table,

@@ -8,7 +8,7 @@ use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 use crate::scenario::Scenario;
 use crate::ui::form::{apply, error_view};
-use crate::ui::multi_cluster::{mc, mcm};
+use crate::ui::form::{mc, mcm};
 use crate::ui::section::Section;
 use crate::ui::{remember, Lab};
 use crate::workload::generate::ArrivalPattern;

@@ -48,20 +48,6 @@ thread_local! {
     static SWEEP_POOL: RefCell<Option<pool::Pool>> = const { RefCell::new(None) };
 }
 
-/// The page's multi-cluster section, or the family's defaults while another family is shown (its panel stays in the
-/// document, hidden, and its memos still read).
-pub(crate) fn mc(s: &Scenario) -> &crate::scenario::McScenario {
-    static DEFAULT: std::sync::OnceLock<crate::scenario::McScenario> = std::sync::OnceLock::new();
-    s.multi_cluster().unwrap_or_else(|| DEFAULT.get_or_init(Default::default))
-}
-
-/// The page's multi-cluster section to change; a multi-cluster control used while another family is shown (it is
-/// hidden then) is refused.
-pub(crate) fn mcm(s: &mut Scenario) -> Result<&mut crate::scenario::McScenario, String> {
-    let family = s.family().name();
-    s.multi_cluster_mut().ok_or_else(|| format!("a multi-cluster setting, and the scenario is of family {family}"))
-}
-
 /// A new run starts: its live data replaces the current run's (pinned runs stay); `s` names it in the legends.
 pub(crate) fn on_start(s: &Scenario) {
     let label = s.multi_cluster().map_or_else(|| "current run".to_string(), run_label);

@@ -14,7 +14,7 @@ use crate::protocol::{FromWorker, ToWorker};
 use crate::scenario::TraceConfig;
 use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc};
 use crate::trace::{Format, ImportReport};
-use crate::ui::multi_cluster::{mc, mcm};
+use crate::ui::form::{mc, mcm};
 use crate::workload::burstiness::JobsBurstiness;
 use crate::workload::fit::FittedModel;
 use crate::workload::fit_workload::FitCandidates;
