@@ -1,9 +1,9 @@
 //! Text measured without laying out the page. plotters measures a text on the web by adding a `<span>` to the
 //! document and reading its size, which makes the browser lay out the whole page once per caption and tick label:
 //! on a phone a live chart's redraw spent most of its time there. [`Measured`] wraps any backend and measures with
-//! a detached canvas's `measureText` (no layout), remembering each (font, text). Legends built by plotters'
-//! `configure_series_labels` still measure their own way (plotters does not ask the backend for them): the live
-//! time-series charts draw theirs with `charts::legend`; the workload lab's and the data grid's still use plotters'.
+//! a detached canvas's `measureText` (no layout), remembering each (font, text). No chart uses plotters'
+//! `configure_series_labels` (whose legend measures its own way, not through the backend): every legend is
+//! `axes::legend_below`, measured here.
 
 use plotters::prelude::DrawingBackend;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};

@@ -2,6 +2,7 @@
 //! Only this module and the worker touch web APIs; the simulator is reached through the protocol types.
 
 mod budget;
+pub(crate) mod axes;
 mod charts;
 mod client;
 mod data_grid;

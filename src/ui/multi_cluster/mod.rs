@@ -130,9 +130,10 @@ fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coo
             runs,
             &charts::queued,
             Some(&|s: &Sample, c: usize| f64::from(s.cluster_queued[c])),
+            false,
         ),
         "chart-util" => {
-            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &charts::utilization, None)
+            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &charts::utilization, None, true)
         }
         "chart-nsl-class" => charts::draw_classes(root, "Mean NSL per size class", "NSL", runs, true),
         "chart-ms-class" => charts::draw_classes(root, "Mean makespan per size class", "makespan [s]", runs, false),

@@ -1,0 +1,157 @@
+//! Charts a person can read (issue #30): the charts' tick labels are round numbers with no float noise, their
+//! legends lie below the plot (never on the data); the busy-processor series is a band per window, and the Gantt
+//! view zooms.
+//!
+//! Run with scripts/test-browser.sh (it builds the page first). One browser per test; `--test-threads=1`.
+
+use std::time::Duration;
+
+use e2e::fantoccini::Client;
+use e2e::*;
+
+/// The texts of an SVG chart: (x, y, content), in document order.
+fn texts(svg: &str) -> Vec<(f64, f64, String)> {
+    let mut out = Vec::new();
+    for part in svg.split("<text").skip(1) {
+        let Some((attrs, rest)) = part.split_once('>') else { continue };
+        let content = rest.split("</text>").next().unwrap_or("").trim().to_string();
+        let num = |name: &str| -> f64 {
+            attrs
+                .split(&format!(" {name}=\""))
+                .nth(1)
+                .and_then(|v| v.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(f64::NAN)
+        };
+        out.push((num("x"), num("y"), content));
+    }
+    out
+}
+
+/// A label with float noise: six or more decimals ("0.30000000000000004", "20.290000").
+fn noisy(label: &str) -> bool {
+    label.split(['.', ',']).skip(1).any(|frac| frac.chars().take_while(char::is_ascii_digit).count() >= 6)
+}
+
+/// The legends' entries: the current run, then the pinned ones.
+async fn runs_shown(client: &Client) -> Vec<String> {
+    let v = js(client, "return [...document.querySelectorAll('ul.pinned li')].map(e => e.textContent);", vec![]).await;
+    v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default()
+}
+
+#[test]
+fn the_helpers_see_noise_and_texts() {
+    assert!(noisy("0.30000000000000004") && noisy("20.290000") && !noisy("0.25") && !noisy("10 000"));
+    let t = texts(r#"<svg><text x="3" y="40.5" dy="0.76em">10 000</text><text y="7" x="1">a</text></svg>"#);
+    assert_eq!(t, vec![(3.0, 40.5, "10 000".to_string()), (1.0, 7.0, "a".to_string())]);
+}
+
+/// The first open's two runs: every chart's tick labels are free of float noise, and on the time series the runs'
+/// legend lies below every other text of the chart (tick labels and axis titles), so it covers no data.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chart_ticks_are_round_and_legends_lie_below_the_plot() {
+    with_browser(|client, base| async move {
+        client.goto(&base).await.unwrap_or_else(|e| panic!("cannot open {base}: {e}"));
+        wait_for(&client, READY_TIMEOUT + 2 * RUN_TIMEOUT, "both first-open runs", || async {
+            (status(&client).await == "finished" && runs_shown(&client).await.len() == 2).then_some(())
+        })
+        .await;
+        let labels = runs_shown(&client).await;
+        capture_downloads(&client).await;
+        for (n, id) in
+            ["chart-queue", "chart-util", "chart-nsl-class", "chart-ms-class", "chart-cdf"].iter().enumerate()
+        {
+            click(&client, &format!("#{id}-svg")).await;
+            let (_, svg) = captured_download(&client, n + 1, Duration::from_secs(30)).await;
+            let all = texts(&svg);
+            assert!(all.len() > 6, "{id}: too few texts in its SVG: {all:?}");
+            let bad: Vec<&String> = all.iter().map(|t| &t.2).filter(|t| noisy(t)).collect();
+            assert!(bad.is_empty(), "{id}: tick labels with float noise: {bad:?}");
+            if n < 2 {
+                let is_legend = |t: &str| labels.iter().any(|l| l.trim() == t || l.ends_with(t));
+                let legend_top = all.iter().filter(|t| is_legend(&t.2)).map(|t| t.1).fold(f64::INFINITY, f64::min);
+                let others_bottom = all.iter().filter(|t| !is_legend(&t.2)).map(|t| t.1).fold(0.0, f64::max);
+                assert!(legend_top.is_finite(), "{id}: no legend entry among {all:?} (runs: {labels:?})");
+                assert!(
+                    legend_top > others_bottom,
+                    "{id}: the legend (top {legend_top}) is not below the axes' texts (bottom {others_bottom})"
+                );
+            }
+        }
+        js(&client, "document.querySelector('#chart-queue').scrollIntoView();", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "readable-charts-1400.png").await.display());
+        client.set_window_size(360, 800).await.expect("a window of 360 × 800");
+        js(&client, "document.querySelector('#chart-queue').scrollIntoView();", vec![]).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        println!("screenshot: {}", screenshot(&client, "readable-charts-360.png").await.display());
+    })
+    .await;
+}
+
+/// A `data-*` attribute of two numbers ("a b").
+async fn pair(client: &Client, css: &str, name: &str) -> (f64, f64) {
+    let v = attr(client, css, name).await.unwrap_or_default();
+    let mut it = v.split(' ').filter_map(|x| x.parse::<f64>().ok());
+    match (it.next(), it.next()) {
+        (Some(a), Some(b)) => (a, b),
+        _ => panic!("{css} has no {name} of two numbers: {v:?}"),
+    }
+}
+
+async fn press(client: &Client, key: char) {
+    use e2e::fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let keys =
+        KeyActions::new("keyboard".into()).then(KeyAction::Down { value: key }).then(KeyAction::Up { value: key });
+    client.perform_actions(keys).await.unwrap_or_else(|e| panic!("cannot press {key:?}: {e}"));
+}
+
+/// Waits until the Gantt view's window is `want` (days, to a millionth of the span).
+async fn window_is(client: &Client, want: (f64, f64), span: f64, what: &str) {
+    wait_for(client, Duration::from_secs(10), what, || async {
+        let w = pair(client, "#dd-gantt", "data-window").await;
+        ((w.0 - want.0).abs() < span * 1e-6 && (w.1 - want.1).abs() < span * 1e-6).then_some(())
+    })
+    .await;
+}
+
+/// The data grid's default run: busy processors are drawn as a band per window (pale fill in site 1's colour), and
+/// the Gantt view zooms in and out and moves in time with its buttons and with keys on the focused chart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_grid_busy_band_and_gantt_zoom() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        set_control(&client, "#family", "data_grid").await;
+        wait_enabled(&client, "#run", READY_TIMEOUT).await;
+        click(&client, "#run").await;
+        wait_status(&client, &["finished"], RUN_TIMEOUT).await;
+        // Site 1's colour (0, 114, 178) at 10% over white (five sites' bands overlap): the min–max band.
+        let band = colour_pixels(&client, "#dd-chart-busy", [230, 241, 247]).await;
+        assert!(band > 500, "no min–max band on the busy-processor chart ({band} pixels of its fill)");
+
+        let (t0, t1) = pair(&client, "#dd-gantt", "data-span").await;
+        let span = t1 - t0;
+        assert!(span > 1.0, "the Gantt view spans {span} days");
+        window_is(&client, (t0, t1), span, "the whole span at first").await;
+        click(&client, "#dd-gantt-in").await;
+        window_is(&client, (t0 + span / 4.0, t1 - span / 4.0), span, "half the span after +").await;
+        click(&client, "#dd-gantt-in").await;
+        window_is(&client, (t0 + 3.0 * span / 8.0, t1 - 3.0 * span / 8.0), span, "a quarter after + +").await;
+        js(
+            &client,
+            "document.querySelector('#dd-gantt').scrollIntoView(); document.querySelector('#dd-gantt').focus();",
+            vec![],
+        )
+        .await;
+        press(&client, '\u{E014}').await; // ArrowRight
+        window_is(&client, (t0 + 0.5 * span, t1 - 0.25 * span), span, "an eighth later after →").await;
+        let shot = screenshot(&client, "readable-gantt-zoomed.png").await;
+        println!("screenshot: {}", shot.display());
+        press(&client, '-').await;
+        window_is(&client, (t0 + 0.375 * span, t1 - 0.125 * span), span, "half the span after −").await;
+        press(&client, '0').await;
+        window_is(&client, (t0, t1), span, "the whole span after 0").await;
+        js(&client, "document.querySelector('#dd-chart-busy').scrollIntoView();", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "readable-data-grid-charts.png").await.display());
+    })
+    .await;
+}
