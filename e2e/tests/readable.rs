@@ -1,6 +1,6 @@
-//! Charts a person can read (issue #30): the charts' tick labels are round numbers with no float noise, their
-//! legends lie below the plot (never on the data); the busy-processor series is a band per window, and the Gantt
-//! view zooms.
+//! Charts a person can read and a page that fits a phone (issue #30): the charts' tick labels are round numbers
+//! with no float noise, their legends lie below the plot (never on the data); at 360 px the page is no wider than
+//! the screen on its first open and with each family shown, and the intro's link opens the lessons.
 //!
 //! Run with scripts/test-browser.sh (it builds the page first). One browser per test; `--test-threads=1`.
 
@@ -152,6 +152,100 @@ async fn data_grid_busy_band_and_gantt_zoom() {
         window_is(&client, (t0, t1), span, "the whole span after 0").await;
         js(&client, "document.querySelector('#dd-chart-busy').scrollIntoView();", vec![]).await;
         println!("screenshot: {}", screenshot(&client, "readable-data-grid-charts.png").await.display());
+    })
+    .await;
+}
+
+/// The page's width at the phone's size: (document scrollWidth, viewport width, the elements that reach past the
+/// viewport's right edge while their parent does not and no box around them scrolls: what makes the page too wide). Every section is laid out
+/// (`content-visibility` off) and every `<details>` opened first, so that nothing hidden escapes the measure.
+async fn widths(client: &Client) -> (f64, f64, Vec<String>) {
+    let v = js(
+        client,
+        "if (!document.getElementById('all-visible')) document.head.insertAdjacentHTML('beforeend',
+             '<style id=\"all-visible\">* { content-visibility: visible !important; }</style>');
+         document.querySelectorAll('details').forEach(d => { d.open = true; });
+         const w = document.documentElement.clientWidth;
+         const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined && e.className ? '.' + e.className.split(' ').join('.') : '');
+         const scrolls = e => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+             if (getComputedStyle(a).overflowX !== 'visible') return true; return false; };
+         const out = [];
+         for (const e of document.querySelectorAll('body *')) {
+             const r = e.getBoundingClientRect();
+             const p = e.parentElement && e.parentElement.getBoundingClientRect();
+             if (r.width > 0 && r.right > w + 0.5 && (!p || p.right <= w + 0.5) && !scrolls(e)) out.push(name(e) + ' right ' + Math.round(r.right));
+         }
+         return [document.documentElement.scrollWidth, w, out.slice(0, 15)];",
+        vec![],
+    )
+    .await;
+    let a = v.as_array().cloned().unwrap_or_default();
+    let culprits = a.get(2).and_then(|c| c.as_array().cloned()).unwrap_or_default();
+    (
+        a.first().and_then(|x| x.as_f64()).unwrap_or(f64::NAN),
+        a.get(1).and_then(|x| x.as_f64()).unwrap_or(f64::NAN),
+        culprits.iter().filter_map(|c| c.as_str().map(String::from)).collect(),
+    )
+}
+
+async fn assert_fits(client: &Client, when: &str) {
+    // Layout after the details opened.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (scroll, viewport, culprits) = widths(client).await;
+    println!("{when}: scrollWidth {scroll} px in a viewport of {viewport} px");
+    assert!(viewport <= 360.0, "{when}: the viewport is {viewport} px wide, not a phone's");
+    assert!(
+        scroll <= viewport,
+        "{when}: the page is {scroll} px wide in a {viewport} px viewport; too wide: {culprits:?}"
+    );
+}
+
+/// A phone, 360 px wide: the intro's link opens the lessons while the first open still holds them back, and the page
+/// is never wider than the screen: on its first open, and with each family shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_sees_the_whole_page_and_finds_the_lessons() {
+    with_browser(|client, base| async move {
+        client.set_window_size(360, 800).await.expect("a window of 360 × 800");
+        client.goto(&base).await.unwrap_or_else(|e| panic!("cannot open {base}: {e}"));
+        // As soon as the page has replaced its skeleton (the first open's runs have only begun).
+        wait_for(&client, READY_TIMEOUT, "the page", || async { exists(&client, "#run").await.then_some(()) }).await;
+        click(&client, "#to-lessons").await;
+        wait_for(&client, Duration::from_secs(20), "the lessons open and in view", || async {
+            let v = js(
+                &client,
+                "const d = document.getElementById('lessons'); if (!d) return false;
+                 const r = d.getBoundingClientRect(); return d.open && r.top < window.innerHeight && r.bottom > 0;",
+                vec![],
+            )
+            .await;
+            (v == serde_json::json!(true)).then_some(())
+        })
+        .await;
+        assert!(exists(&client, "#lesson-question").await, "the opened lessons show no question");
+        println!("screenshot: {}", screenshot(&client, "phone-lessons.png").await.display());
+
+        wait_for(&client, READY_TIMEOUT + 2 * RUN_TIMEOUT, "both first-open runs", || async {
+            (status(&client).await == "finished" && runs_shown(&client).await.len() == 2).then_some(())
+        })
+        .await;
+        js(&client, "window.scrollTo(0, 0);", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "phone-first-open.png").await.display());
+        assert_fits(&client, "the first open").await;
+        for (family, marker) in
+            [("desktop_grid", "#dg-chart-replicas"), ("data_grid", "#dd-gantt"), ("multi_cluster", "#chart-queue")]
+        {
+            set_control(&client, "#family", family).await;
+            wait_for(&client, Duration::from_secs(10), family, || async {
+                exists(&client, marker).await.then_some(())
+            })
+            .await;
+            js(&client, "window.scrollTo(0, 0);", vec![]).await;
+            println!("screenshot: {}", screenshot(&client, &format!("phone-{family}.png")).await.display());
+            assert_fits(&client, &format!("the {family} family")).await;
+        }
+        // The size-class table, which pushed the page to 474 px: it scrolls inside its own box now.
+        js(&client, "document.querySelector('#class-table').scrollIntoView();", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "phone-class-table.png").await.display());
     })
     .await;
 }

@@ -1,8 +1,8 @@
 //! The page: scenario controls, the live run (progress, cards, charts), pinned runs, sweeps, sharing and export.
 //! Only this module and the worker touch web APIs; the simulator is reached through the protocol types.
 
-mod budget;
 pub(crate) mod axes;
+mod budget;
 mod charts;
 mod client;
 mod data_grid;
@@ -450,6 +450,7 @@ fn App() -> impl IntoView {
     let [first_view, charts_on, controls_on, lessons_on, paper_on, table_on, trace_on, sweep_on, footer_on] =
         [(); 9].map(|_| RwSignal::new(false));
     lessons_on.set(lesson.is_some());
+    lessons::wire_intro_link();
     let show = |on: RwSignal<bool>| Box::new(move || on.set(true)) as Box<dyn FnOnce()>;
     // The mount builds the page's frame, hidden (index.html's `#app hidden`); in the next task the run bar and the
     // cards are built and the page takes the static skeleton's place, at once: no frame shows both or neither, so
