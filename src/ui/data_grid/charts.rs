@@ -219,7 +219,7 @@ const ZOOM_BUTTONS: [ZoomButton; 5] = [
     ("dd-gantt-out", "−", "zoom out: twice the time", Zoom::Out, &["-", "_"]),
     ("dd-gantt-earlier", "◀", "earlier: half a window back", Zoom::Earlier, &["ArrowLeft"]),
     ("dd-gantt-later", "▶", "later: half a window on", Zoom::Later, &["ArrowRight"]),
-    ("dd-gantt-all", "all", "the whole run", Zoom::All, &["0", "Home"]),
+    ("dd-gantt-all", "all", "all: the whole run", Zoom::All, &["0", "Home"]),
 ];
 
 /// Gives the Gantt view its zoom, once per canvas: buttons above it and keys on it (+ − ← → 0, the canvas takes
