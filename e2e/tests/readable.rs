@@ -231,9 +231,11 @@ async fn a_phone_sees_the_whole_page_and_finds_the_lessons() {
         js(&client, "window.scrollTo(0, 0);", vec![]).await;
         println!("screenshot: {}", screenshot(&client, "phone-first-open.png").await.display());
         assert_fits(&client, "the first open").await;
-        for (family, marker) in
-            [("desktop_grid", "#dg-chart-replicas"), ("data_grid", "#dd-gantt"), ("multi_cluster", "#chart-queue")]
-        {
+        for (family, marker, note) in [
+            ("desktop_grid", "#dg-chart-replicas", "#not-modelled-dg"),
+            ("data_grid", "#dd-gantt", "#not-modelled-dd"),
+            ("multi_cluster", "#chart-queue", "#not-modelled-mc"),
+        ] {
             set_control(&client, "#family", family).await;
             wait_for(&client, Duration::from_secs(10), family, || async {
                 exists(&client, marker).await.then_some(())
@@ -242,6 +244,17 @@ async fn a_phone_sees_the_whole_page_and_finds_the_lessons() {
             js(&client, "window.scrollTo(0, 0);", vec![]).await;
             println!("screenshot: {}", screenshot(&client, &format!("phone-{family}.png")).await.display());
             assert_fits(&client, &format!("the {family} family")).await;
+            // What the family does not model, under its controls (docs/limits.md).
+            let said = text(&client, note).await.unwrap_or_default();
+            assert!(
+                said.starts_with("Not modelled:") && said.contains("docs/limits"),
+                "{family}: {note} says {said:?}"
+            );
+            js(&client, &format!("document.querySelector('{note}').scrollIntoView();"), vec![]).await;
+            println!(
+                "screenshot: {}",
+                screenshot(&client, &format!("phone-{family}-not-modelled.png")).await.display()
+            );
         }
         // The size-class table, which pushed the page to 474 px: it scrolls inside its own box now.
         js(&client, "document.querySelector('#class-table').scrollIntoView();", vec![]).await;

@@ -16,6 +16,7 @@ mod lessons;
 mod login_logout;
 pub mod measured;
 mod multi_cluster;
+mod not_modelled;
 mod pool;
 mod present;
 mod readings;
@@ -503,9 +504,11 @@ fn App() -> impl IntoView {
                 </Show>
                 <FamilyPanel lab=lab family=Family::DesktopGrid>
                     <desktop_grid::DgControls lab=lab/>
+                    <not_modelled::NotModelled family=Family::DesktopGrid/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::DataGrid>
                     <data_grid::DataGridControls lab=lab/>
+                    <not_modelled::NotModelled family=Family::DataGrid/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
                     <Show when=move || controls_on.get()>
@@ -514,6 +517,7 @@ fn App() -> impl IntoView {
                             Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
                             Err(e) => e,
                         }}</div>
+                        <not_modelled::NotModelled family=Family::MultiCluster/>
                     </Show>
                 </FamilyPanel>
             </aside>
