@@ -231,6 +231,9 @@ async fn a_phone_sees_the_whole_page_and_finds_the_lessons() {
         js(&client, "window.scrollTo(0, 0);", vec![]).await;
         println!("screenshot: {}", screenshot(&client, "phone-first-open.png").await.display());
         assert_fits(&client, "the first open").await;
+        // The charts as a phone draws them: larger type on a canvas shown smaller than it is drawn.
+        js(&client, "document.querySelector('#chart-util').scrollIntoView();", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "phone-charts.png").await.display());
         for (family, marker, note) in [
             ("desktop_grid", "#dg-chart-replicas", "#not-modelled-dg"),
             ("data_grid", "#dd-gantt", "#not-modelled-dd"),

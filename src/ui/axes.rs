@@ -63,9 +63,9 @@ pub fn at(lo: f64, hi: f64, ticks: Vec<f64>) -> Axis<RangedCoordf64> {
     Axis { inner: (lo..hi).into(), ticks }
 }
 
-/// How many ticks fit along `pixels` at about one per 70 pixels (2 at least).
+/// How many ticks fit along `pixels` at about one per 70 pixels of the page's usual type (2 at least).
 pub fn fit(pixels: u32) -> usize {
-    (pixels as usize / 70).clamp(2, 10)
+    (pixels as usize / font(70).max(1) as usize).clamp(2, 10)
 }
 
 /// The width of a y label area: its widest tick label, a gap, the rotated axis title and a margin, at `px` type.

@@ -40,6 +40,15 @@ pub fn marker(colour: usize) -> &'static str {
 
 thread_local! {
     static PROJECTOR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How much larger the type of the chart being drawn is, so that a canvas shown smaller than it is drawn (a
+    /// phone) keeps readable labels ([`set_scale`]).
+    static SCALE: std::cell::Cell<f64> = const { std::cell::Cell::new(1.0) };
+}
+
+/// The type scale of the next drawings: `measured::canvas` sets it from how small the canvas is shown, an SVG
+/// drawing sets it back to 1.
+pub fn set_scale(s: f64) {
+    SCALE.with(|c| c.set(if s.is_finite() { s.clamp(1.0, 2.0) } else { 1.0 }));
 }
 
 /// Projector mode draws thicker lines and larger type.
@@ -62,11 +71,8 @@ pub(crate) fn width() -> u32 {
 
 /// A font size, larger in projector mode.
 pub(crate) fn font(px: u32) -> u32 {
-    if projector() {
-        px * 8 / 5
-    } else {
-        px
-    }
+    let px = if projector() { px * 8 / 5 } else { px };
+    (f64::from(px) * SCALE.with(std::cell::Cell::get)).round() as u32
 }
 
 /// The dash and gap of run `colour`, scaled with the line width.

@@ -152,5 +152,9 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
 
 /// The backend of a page canvas, measuring its texts by [`measure`].
 pub fn canvas(canvas: web_sys::HtmlCanvasElement) -> Option<Measured<plotters_canvas::CanvasBackend>> {
+    // A canvas shown at less than 85% of its drawn width (a phone) gets larger type, up to twice, so that its
+    // labels stay about as large on screen; a hidden one (no width shown) keeps the type as it is.
+    let shown = f64::from(canvas.client_width()) / f64::from(canvas.width().max(1));
+    super::charts::set_scale(if shown > 0.0 { 0.85 / shown } else { 1.0 });
     plotters_canvas::CanvasBackend::with_canvas_object(canvas).map(Measured)
 }

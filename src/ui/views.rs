@@ -35,6 +35,7 @@ pub(super) fn svg_sized(
     draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -> Result<(), String>,
 ) -> String {
     let mut out = String::new();
+    super::charts::set_scale(1.0);
     let result = {
         let root = super::measured::Measured(SVGBackend::with_string(&mut out, size)).into_drawing_area();
         root.fill(&WHITE)

@@ -158,6 +158,7 @@ pub(crate) fn draw_on_canvas(id: &str, runs: &[&RunData]) {
 fn export_chart(id: &str, svg: bool) {
     if svg {
         let mut out = String::new();
+        charts::set_scale(1.0);
         with_runs(|runs| {
             let backend = measured::Measured(SVGBackend::with_string(&mut out, (900, 450)));
             draw_chart(id, &backend.into_drawing_area(), runs);
