@@ -51,17 +51,6 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// A tick label: no decimals from 100 on, two below.
-fn tick(v: f64) -> String {
-    if v == 0.0 {
-        "0".into()
-    } else if v >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.2}")
-    }
-}
-
 impl Bars {
     /// The chart's SVG element, `W` × `H`.
     pub fn svg(&self) -> String {
@@ -92,8 +81,8 @@ impl Bars {
             esc(&self.title),
             if self.unit.is_empty() { String::new() } else { format!(" [{}]", esc(&self.unit)) }
         );
-        for k in 0..=4 {
-            let v = y_max * f64::from(k) / 4.0;
+        let ticks = super::ticks::Ticks::linear(0.0, y_max, 5);
+        for &v in &ticks.values {
             let yy = y(v);
             let _ = write!(
                 s,
@@ -102,7 +91,7 @@ impl Bars {
                 W - 10.0,
                 LEFT - 4.0,
                 yy + 4.0,
-                tick(v)
+                ticks.label(v)
             );
         }
         for (g, group) in self.groups.iter().enumerate() {
@@ -222,15 +211,16 @@ mod tests {
         assert_eq!(s.matches(">unbounded<").count(), 1);
         assert_eq!(s.matches(">failed<").count(), 1);
         assert!(s.contains("T &lt;&amp;&gt;") && !s.contains("T <&>"));
-        // The axis reaches 10% above the highest whisker: 11 × 1.1 = 12.1.
-        assert!(s.contains(">12.10<"), "{s}");
+        // The axis reaches 10% above the highest whisker (11 × 1.1 = 12.1), its ticks are round: 0, 5, 10.
+        let ticks: Vec<&str> = s.split("text-anchor=\"end\">").skip(1).map(|t| &t[..t.find('<').unwrap()]).collect();
+        assert_eq!(ticks, ["0", "5", "10"], "{s}");
     }
 
     #[test]
     fn a_chart_of_no_value_has_an_axis_and_no_number_that_is_not_one() {
         let s = chart(vec![value(f64::NAN, f64::NAN), Cell::Missing, Cell::Missing, Cell::Missing]).svg();
         assert!(!s.contains("NaN") && !s.contains("inf"), "{s}");
-        assert!(s.contains(">1.00<"), "{s}");
+        assert!(s.contains(">0.2<") && s.contains(">1.0<"), "{s}");
     }
 
     #[test]

@@ -3,7 +3,9 @@
 
 pub mod bars_svg;
 pub mod interval;
+pub mod ticks;
 pub mod verdict;
+pub mod window;
 
 pub use interval::Interval;
 pub use verdict::{Claim, Verdict};

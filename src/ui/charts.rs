@@ -1,5 +1,6 @@
 //! The page's charts, drawn by plotters on any backend (canvas on the page, SVG for export).
 
+use super::axes::{self, at, builder, fit, legend_below, lin, log, mesh, Entry, Ticks};
 use crate::family::multi_cluster::live::BotDone;
 use crate::family::multi_cluster::simulation::Sample;
 use crate::workload::size_class::SIZE_CLASSES;
@@ -39,6 +40,15 @@ pub fn marker(colour: usize) -> &'static str {
 
 thread_local! {
     static PROJECTOR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How much larger the type of the chart being drawn is, so that a canvas shown smaller than it is drawn (a
+    /// phone) keeps readable labels ([`set_scale`]).
+    static SCALE: std::cell::Cell<f64> = const { std::cell::Cell::new(1.0) };
+}
+
+/// The type scale of the next drawings: `measured::canvas` sets it from how small the canvas is shown, an SVG
+/// drawing sets it back to 1.
+pub fn set_scale(s: f64) {
+    SCALE.with(|c| c.set(if s.is_finite() { s.clamp(1.0, 2.0) } else { 1.0 }));
 }
 
 /// Projector mode draws thicker lines and larger type.
@@ -46,12 +56,12 @@ pub fn set_projector(on: bool) {
     PROJECTOR.with(|p| p.set(on));
 }
 
-fn projector() -> bool {
+pub(crate) fn projector() -> bool {
     PROJECTOR.with(|p| p.get())
 }
 
 /// Line width of a run's line.
-fn width() -> u32 {
+pub(crate) fn width() -> u32 {
     if projector() {
         5
     } else {
@@ -60,16 +70,13 @@ fn width() -> u32 {
 }
 
 /// A font size, larger in projector mode.
-fn font(px: u32) -> u32 {
-    if projector() {
-        px * 8 / 5
-    } else {
-        px
-    }
+pub(crate) fn font(px: u32) -> u32 {
+    let px = if projector() { px * 8 / 5 } else { px };
+    (f64::from(px) * SCALE.with(std::cell::Cell::get)).round() as u32
 }
 
 /// The dash and gap of run `colour`, scaled with the line width.
-fn dash(colour: usize) -> (i32, i32) {
+pub(crate) fn dash(colour: usize) -> (i32, i32) {
     let (d, g) = DASHES[colour % DASHES.len()];
     let k = if projector() { 2 } else { 1 };
     (d * k, g * k)
@@ -186,29 +193,10 @@ impl RunData {
 /// more would only make a live redraw slower.
 const CDF_SAMPLE: usize = 10_000;
 
-/// Axis labels: three significant digits without trailing zeros, no float noise ("0.0312", "45.2", "2", "1.2e5").
-pub(crate) fn short_number(v: f64) -> String {
-    let a = v.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if !(1e-3..1e5).contains(&a) {
-        format!("{v:.1e}")
-    } else {
-        // Three significant digits, without trailing zeros: 45000, 2, 0.5, 0.04.
-        let digits = (2 - libm::floor(libm::log10(a)) as i32).max(0) as usize;
-        let s = format!("{v:.digits$}");
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    }
-}
-
 /// The y value of cluster c in a sample.
 pub type PerCluster<'a> = &'a dyn Fn(&Sample, usize) -> f64;
 
-type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+use super::axes::DrawResult;
 
 fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> DrawResult<DB> {
     root.fill(&WHITE)?;
@@ -221,7 +209,9 @@ fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Draw
 }
 
 /// Lines over simulated time (days): `pick` extracts the y values of a sample; `per_cluster` draws one thin line
-/// per cluster for the current run (the last of `runs`: drawn last, it lies on top of the pinned ones).
+/// per cluster for the current run (the last of `runs`: drawn last, it lies on top of the pinned ones). With
+/// `band`, a run of many samples is drawn as its mean and min–max per window (`axes::BINS` windows; the title says
+/// how long one is): a series that swings at every task start and end is otherwise a wall of spikes.
 pub fn draw_time_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -229,11 +219,15 @@ pub fn draw_time_series<DB: DrawingBackend>(
     runs: &[&RunData],
     pick: &dyn Fn(&Sample) -> f64,
     per_cluster: Option<PerCluster>,
+    band: bool,
 ) -> DrawResult<DB> {
     if runs.iter().all(|r| r.samples.is_empty()) {
         return empty(root, title);
     }
     root.fill(&WHITE)?;
+    let entries: Vec<Entry> =
+        runs.iter().map(|r| Entry { label: r.label.clone(), colour: r.colour, marker: r.colour > 0 }).collect();
+    let area = legend_below(root, &entries)?;
     let x_max = runs.iter().flat_map(|r| r.samples.last()).map(|s| s.time / 86_400.0).fold(0.1, f64::max);
     let mut y_max = runs.iter().flat_map(|r| r.samples.iter().map(pick)).fold(0.0, f64::max);
     if let (Some(f), Some(r)) = (per_cluster, runs.last()) {
@@ -244,22 +238,17 @@ pub fn draw_time_series<DB: DrawingBackend>(
         }
     }
     let y_max = if y_max > 0.0 { y_max * 1.05 } else { 1.0 };
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", font(16)))
-        .margin(8)
-        .x_label_area_size(font(32))
-        .y_label_area_size(font(56))
-        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", font(12)))
-        .axis_desc_style(("sans-serif", font(12)))
-        .x_desc("simulated time [days]")
-        .y_desc(y_label)
-        .x_label_formatter(&|v| short_number(*v))
-        .y_label_formatter(&|v| short_number(*v))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()?;
+    let (w, h) = area.dim_in_pixel();
+    let (xt, yt) = (Ticks::linear(0.0, x_max, fit(w)), Ticks::linear(0.0, y_max, fit(h * 3 / 2)));
+    let band = band && runs.iter().any(|r| r.samples.len() > axes::BAND_FROM);
+    let title = if band {
+        format!("{title}: mean and min–max per {}", super::fmt_time(x_max * 86_400.0 / axes::BINS as f64))
+    } else {
+        title.to_string()
+    };
+    let mut chart =
+        builder(&area, &title, yt.widest()).build_cartesian_2d(lin(0.0, x_max, &xt), lin(0.0, y_max, &yt))?;
+    mesh(&mut chart, ("simulated time [days]", &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))?;
     if let (Some(f), Some(r)) = (per_cluster, runs.last()) {
         let clusters = r.samples.first().map_or(0, |s| s.cluster_queued.len());
         let colour = PALETTE[r.colour % PALETTE.len()].mix(0.25);
@@ -268,60 +257,22 @@ pub fn draw_time_series<DB: DrawingBackend>(
         }
     }
     for r in runs {
-        let pts: Vec<(f64, f64)> = r.samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect();
+        let mut pts: Vec<(f64, f64)> = r.samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect();
+        if band {
+            let win = crate::stats::window::windows(&pts, 0.0, x_max, axes::BINS);
+            axes::draw_band(&mut chart, &win, r.colour, axes::band_opacity(runs.len()))?;
+            pts = win.iter().map(|w| (w.0, w.1)).collect();
+        }
         // A few markers along the line, offset per run so that overlapping runs stay apart.
         let stride = (pts.len() / 10).max(1);
         let marks: Vec<(f64, f64)> =
             pts.iter().skip((r.colour * stride / 4) % stride).step_by(stride).copied().collect();
-        run_line!(chart, pts, r.colour);
+        if !band {
+            run_line!(chart, pts, r.colour);
+        }
         if r.colour > 0 {
             run_markers!(chart, marks, r.colour);
         }
-    }
-    let entries: Vec<(&str, ShapeStyle, i32)> = runs
-        .iter()
-        .map(|r| {
-            let (d, _) = dash(r.colour);
-            (
-                r.label.as_str(),
-                PALETTE[r.colour % PALETTE.len()].stroke_width(width()),
-                if d == 0 { 20 } else { d.min(20) },
-            )
-        })
-        .collect();
-    legend(&chart.plotting_area().strip_coord_spec(), &entries, font(12))
-}
-
-/// A legend as plotters' `configure_series_labels` draws one (middle right of the plot, on a white box): a line
-/// sample of `length` pixels in its style and the label, per entry. Its text is measured by the backend (the
-/// canvas's own measure); plotters' legend measures each label by laying out the whole page, on every redraw.
-fn legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    entries: &[(&str, ShapeStyle, i32)],
-    size: u32,
-) -> DrawResult<DB> {
-    if entries.is_empty() {
-        return Ok(());
-    }
-    let style = TextStyle::from(("sans-serif", size).into_font()).color(&BLACK);
-    let step = (1.25 * f64::from(size)).round() as i32;
-    let sizes =
-        entries.iter().map(|(label, ..)| area.estimate_text_size(label, &style)).collect::<Result<Vec<_>, _>>()?;
-    let text_w = sizes.iter().map(|s| s.0 as i32).max().unwrap_or(0);
-    let last_h = sizes.last().map_or(0, |s| s.1 as i32);
-    // plotters' sizes: a margin of 10, a legend area of 30, the box 5 pixels from the plot's right edge.
-    let (margin, sample_w) = (10, 30);
-    let n = entries.len() as i32;
-    let (w, h) = (text_w + sample_w + 2 * margin, step * (n - 1) + last_h + 2 * margin);
-    let (area_w, area_h) = area.dim_in_pixel();
-    let (x, y) = (area_w as i32 - w - 5, (area_h as i32 - h) / 2);
-    area.draw(&Rectangle::new([(x, y), (x + w, y + h)], WHITE.mix(0.85).filled()))?;
-    area.draw(&Rectangle::new([(x, y), (x + w, y + h)], BLACK.mix(0.3)))?;
-    for (i, ((label, line, length), (_, text_h))) in entries.iter().zip(&sizes).enumerate() {
-        let top = y + margin + step * i as i32;
-        area.draw(&Text::new(label.to_string(), (x + margin + sample_w, top), style.clone()))?;
-        let mid = top + *text_h as i32 / 2;
-        area.draw(&PathElement::new(vec![(x + margin, mid), (x + margin + length, mid)], *line))?;
     }
     Ok(())
 }
@@ -346,24 +297,50 @@ pub fn draw_classes<DB: DrawingBackend>(
         return empty(root, title);
     }
     root.fill(&WHITE)?;
-    let mut builder = ChartBuilder::on(root);
-    builder.caption(title, ("sans-serif", font(16))).margin(8).x_label_area_size(font(36)).y_label_area_size(font(56));
-    let class_name = |x: &f64| {
+    // Every class named where there is room (about 56 pixels a name), every other one where not.
+    let every = if root.dim_in_pixel().0 < 10 * 56 + 100 { 2 } else { 1 };
+    let class_name = move |x: &f64| {
         let i = x.round();
-        if (x - i).abs() < 1e-6 && (0.0..10.0).contains(&i) {
+        if (x - i).abs() < 1e-6 && (0.0..10.0).contains(&i) && i as usize % every == 0 {
             SIZE_CLASSES[i as usize].0.to_string()
         } else {
             String::new()
         }
     };
-    let (lo, hi) = y_range(&ys);
+    let x = at(-0.5, 9.5, (0..10).map(f64::from).collect());
+    let x_axis: (&str, &dyn Fn(&f64) -> String) = ("BoT size class", &class_name);
+    points_chart(root, title, y_label, x, x_axis, &ys, &per_run)
+}
+
+/// Lines of points (each run's colour, dash and marker) over an x axis, on a log y axis when the values span more
+/// than 20×, linear otherwise.
+fn points_chart<DB: DrawingBackend, X>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    y_label: &str,
+    x: X,
+    x_axis: (&str, &dyn Fn(&f64) -> String),
+    ys: &[f64],
+    series: &[(usize, Vec<(f64, f64)>)],
+) -> DrawResult<DB>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let (lo, hi) = y_range(ys);
+    let h = root.dim_in_pixel().1;
     if hi / lo > 20.0 {
-        let chart = builder.build_cartesian_2d(-0.5f64..9.5f64, (lo / 1.3..hi * 1.3).log_scale())?;
-        lines(chart, "BoT size class", y_label, &class_name, 10, &per_run)
+        let (lo, hi) = (lo / 1.3, hi * 1.3);
+        let yt = Ticks::log(lo, hi, fit(h * 3 / 2));
+        let mut chart = builder(root, title, yt.widest()).build_cartesian_2d(x, log(lo, hi, &yt))?;
+        mesh(&mut chart, x_axis, (y_label, &|v| yt.label(*v)))?;
+        lines(&mut chart, series)
     } else {
         let pad = (hi - lo).max(hi * 0.1) * 0.15;
-        let chart = builder.build_cartesian_2d(-0.5f64..9.5f64, (lo - pad).max(0.0)..hi + pad)?;
-        lines(chart, "BoT size class", y_label, &class_name, 10, &per_run)
+        let (lo, hi) = ((lo - pad).max(0.0), hi + pad);
+        let yt = Ticks::linear(lo, hi, fit(h * 3 / 2));
+        let mut chart = builder(root, title, yt.widest()).build_cartesian_2d(x, lin(lo, hi, &yt))?;
+        mesh(&mut chart, x_axis, (y_label, &|v| yt.label(*v)))?;
+        lines(&mut chart, series)
     }
 }
 
@@ -373,29 +350,15 @@ fn y_range(ys: &[f64]) -> (f64, f64) {
     (lo, hi.max(lo * 1.0001))
 }
 
-/// Draws lines of points on a chart whose y axis may be log or linear.
-fn lines<DB: DrawingBackend, Y>(
-    mut chart: ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
-    x_desc: &str,
-    y_desc: &str,
-    x_format: &dyn Fn(&f64) -> String,
-    x_labels: usize,
+/// Draws each series' line and markers.
+fn lines<DB: DrawingBackend, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     series: &[(usize, Vec<(f64, f64)>)],
 ) -> DrawResult<DB>
 where
-    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
 {
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", font(12)))
-        .axis_desc_style(("sans-serif", font(12)))
-        .x_labels(x_labels)
-        .x_label_formatter(x_format)
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .y_labels(8)
-        .y_label_formatter(&|v| short_number(*v))
-        .draw()?;
     for (colour, pts) in series {
         run_line!(chart, pts.clone(), *colour);
         run_markers!(chart, pts.clone(), *colour);
@@ -447,22 +410,12 @@ pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[&Run
         }
         let lo = xs.iter().copied().fold(f64::INFINITY, f64::min).max(1e-3);
         let hi = xs.iter().copied().fold(0.0, f64::max).max(lo * 10.0);
-        let mut chart = ChartBuilder::on(&area)
-            .caption(if nsl { "CDF of BoT NSL" } else { "CDF of BoT makespan [s]" }, ("sans-serif", font(16)))
-            .margin(8)
-            .x_label_area_size(font(32))
-            .y_label_area_size(font(44))
-            .build_cartesian_2d((lo..hi).log_scale(), 0.0..1.0)?;
-        chart
-            .configure_mesh()
-            .label_style(("sans-serif", font(12)))
-            .axis_desc_style(("sans-serif", font(12)))
-            .x_desc(if nsl { "NSL" } else { "makespan [s]" })
-            .y_desc("fraction of BoTs")
-            .y_label_formatter(&|v| short_number(*v))
-            .x_labels(8)
-            .x_label_formatter(&|v| short_number(*v))
-            .draw()?;
+        let (w, h) = area.dim_in_pixel();
+        let (xt, yt) = (Ticks::log(lo, hi, fit(w * 3 / 2)), Ticks::linear(0.0, 1.0, fit(h * 3 / 2)));
+        let title = if nsl { "CDF of BoT NSL" } else { "CDF of BoT makespan [s]" };
+        let mut chart = builder(&area, title, yt.widest()).build_cartesian_2d(log(lo, hi, &xt), lin(0.0, 1.0, &yt))?;
+        let x_desc = if nsl { "NSL" } else { "makespan [s]" };
+        mesh(&mut chart, (x_desc, &|v| xt.label(*v)), ("fraction of BoTs", &|v| yt.label(*v)))?;
         for (colour, pts) in curves {
             let stride = (pts.len() / 8).max(1);
             let marks: Vec<(f64, f64)> =
@@ -493,26 +446,15 @@ pub fn draw_sweep<DB: DrawingBackend>(
         return empty(root, title);
     }
     root.fill(&WHITE)?;
-    let mut builder = ChartBuilder::on(root);
-    builder.caption(title, ("sans-serif", font(16))).margin(8).x_label_area_size(font(32)).y_label_area_size(font(56));
-    let x_format = |x: &f64| format!("{x:.1}");
-    let (lo, hi) = y_range(&ys);
-    if hi / lo > 20.0 {
-        let chart = builder.build_cartesian_2d(0.15f64..1.0f64, (lo / 1.3..hi * 1.3).log_scale())?;
-        lines(chart, "load", y_label, &x_format, 9, &series)?;
-    } else {
-        let pad = (hi - lo).max(hi * 0.1) * 0.15;
-        let chart = builder.build_cartesian_2d(0.15f64..1.0f64, (lo - pad).max(0.0)..hi + pad)?;
-        lines(chart, "load", y_label, &x_format, 9, &series)?;
-    }
-    // The legend: policy names in their colours, top left.
-    for (i, (label, _)) in lines_in.iter().enumerate() {
-        let c = PALETTE[i % PALETTE.len()];
-        let y = 34 + 16 * i as i32;
-        root.draw(&Rectangle::new([(70, y), (84, y + 10)], c.filled()))?;
-        root.draw(&Text::new(label.clone(), (90, y - 1), ("sans-serif", font(13)).into_font().color(&BLACK)))?;
-    }
-    Ok(())
+    let entries: Vec<Entry> = lines_in
+        .iter()
+        .enumerate()
+        .map(|(i, (label, _))| Entry { label: label.clone(), colour: i, marker: true })
+        .collect();
+    let area = legend_below(root, &entries)?;
+    let xt = Ticks::linear(0.15, 1.0, fit(area.dim_in_pixel().0));
+    let x_axis: (&str, &dyn Fn(&f64) -> String) = ("load", &|v| xt.label(*v));
+    points_chart(&area, title, y_label, lin(0.15, 1.0, &xt), x_axis, &ys, &series)
 }
 
 /// A study's lines (`study::table::Line`): the mean of each point, and its 95% interval as a vertical bar where it
@@ -537,30 +479,21 @@ pub fn draw_study<DB: DrawingBackend>(
         return empty(root, title);
     }
     root.fill(&WHITE)?;
+    let entries: Vec<Entry> =
+        lines_in.iter().enumerate().map(|(i, l)| Entry { label: l.label.clone(), colour: i, marker: true }).collect();
+    let area = legend_below(root, &entries)?;
     let (x_lo, x_hi) =
         (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
     let x_pad = ((x_hi - x_lo) * 0.05).max(x_lo.abs() * 0.05).max(1e-9);
     let (y_lo, y_hi) =
         (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
     let y_pad = ((y_hi - y_lo) * 0.1).max(y_hi.abs() * 0.05).max(1e-9);
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", font(16)))
-        .margin(8)
-        .x_label_area_size(font(32))
-        .y_label_area_size(font(56))
-        .build_cartesian_2d(
-            x_lo - x_pad..x_hi + x_pad,
-            (y_lo - y_pad).min(if y_lo >= 0.0 { 0.0 } else { y_lo - y_pad })..y_hi + y_pad,
-        )?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", font(12)))
-        .axis_desc_style(("sans-serif", font(12)))
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .x_label_formatter(&|v| short_number(*v))
-        .y_label_formatter(&|v| short_number(*v))
-        .draw()?;
+    let (x0, x1) = (x_lo - x_pad, x_hi + x_pad);
+    let (y0, y1) = ((y_lo - y_pad).min(if y_lo >= 0.0 { 0.0 } else { y_lo - y_pad }), y_hi + y_pad);
+    let (w, h) = area.dim_in_pixel();
+    let (xt, yt) = (Ticks::linear(x0, x1, fit(w)), Ticks::linear(y0, y1, fit(h * 3 / 2)));
+    let mut chart = builder(&area, title, yt.widest()).build_cartesian_2d(lin(x0, x1, &xt), lin(y0, y1, &yt))?;
+    mesh(&mut chart, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))?;
     for (colour, line) in lines_in.iter().enumerate() {
         let pts: Vec<(f64, f64)> = line.points.iter().filter(finite).map(|p| (p.x, p.y.mean)).collect();
         run_line!(chart, pts.clone(), colour);
@@ -572,12 +505,6 @@ pub fn draw_study<DB: DrawingBackend>(
                 .filter(|p| p.y.mean.is_finite() && p.y.half_width.is_finite())
                 .map(|p| PathElement::new(vec![(p.x, p.y.low()), (p.x, p.y.high())], c)),
         )?;
-    }
-    for (i, line) in lines_in.iter().enumerate() {
-        let c = PALETTE[i % PALETTE.len()];
-        let y = 34 + 16 * i as i32;
-        root.draw(&Rectangle::new([(70, y), (84, y + 10)], c.filled()))?;
-        root.draw(&Text::new(line.label.clone(), (90, y - 1), ("sans-serif", font(13)).into_font().color(&BLACK)))?;
     }
     Ok(())
 }

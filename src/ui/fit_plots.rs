@@ -3,11 +3,10 @@
 //! The curves come from `workload::fit_workload` in the worker, the same code as `bagsim trace --candidates`; this
 //! file only draws them.
 
-use super::charts::{DASHES, PALETTE};
+use super::axes::{self, Entry, Ticks};
 use crate::workload::fit::notation;
 use crate::workload::fit_workload::{CandidateCurves, FitCandidates};
 use leptos::prelude::*;
-use plotters::prelude::*;
 
 /// One characteristic's chart as SVG: the data's CDF in black, each fitted family in its colour and dash.
 pub fn chart(c: &CandidateCurves) -> String {
@@ -16,37 +15,36 @@ pub fn chart(c: &CandidateCurves) -> String {
     };
     let (x0, x1) = if x1 > x0 { (x0, x1) } else { (x0 - 1.0, x0 + 1.0) };
     let pad = (x1 - x0) * 0.03;
-    super::views::svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(format!("{}: data and every fit", c.characteristic), ("sans-serif", 14))
-            .margin(6)
-            .x_label_area_size(30)
-            .y_label_area_size(40)
-            .build_cartesian_2d(x0 - pad..x1 + pad, 0.0..1.0)
+    let (lo, hi) = (x0 - pad, x1 + pad);
+    let (xt, yt) = (Ticks::linear(lo, hi, axes::fit(420)), Ticks::linear(0.0, 1.0, 5));
+    // The legend (seven entries) below the plot: a taller chart than the views'.
+    super::views::svg_sized((420, 340), |root| {
+        let mut entries: Vec<Entry> = c
+            .candidates
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| {
+                let f = k.fit.as_ref()?;
+                let label = format!("{}{} D={:.3}", if k.best { "★ " } else { "" }, k.family.name(), f.ks);
+                Some(Entry { label, colour: i, marker: false })
+            })
+            .collect();
+        // The data: the palette's black (index 6, which no family of the six uses), in its dash.
+        entries.push(Entry { label: format!("data (n = {})", c.n), colour: 6, marker: false });
+        let area = axes::legend_below(root, &entries).map_err(|e| e.to_string())?;
+        let title = format!("{}: data and every fit", c.characteristic);
+        let mut chart = axes::builder(&area, &title, yt.widest())
+            .build_cartesian_2d(axes::lin(lo, hi, &xt), axes::lin(0.0, 1.0, &yt))
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc(c.axis.as_str())
-            .y_desc("CDF")
-            .label_style(("sans-serif", 11))
-            .draw()
+        axes::mesh(&mut chart, (c.axis.as_str(), &|v| xt.label(*v)), ("CDF", &|v| yt.label(*v)))
             .map_err(|e| e.to_string())?;
         for (i, k) in c.candidates.iter().enumerate() {
-            let Some(f) = &k.fit else { continue };
-            let colour = PALETTE[i % PALETTE.len()];
-            let style = colour.stroke_width(if k.best { 3 } else { 2 });
-            let points: Vec<(f64, f64)> = c.x.iter().copied().zip(k.cdf.iter().copied()).collect();
+            if k.fit.is_none() {
+                continue;
+            }
             // The runs' palette and dashes (colour-blind safe, told apart without colour too), one per family.
-            let (dash, gap) = DASHES[i % DASHES.len()];
-            let label = format!("{}{} D={:.3}", if k.best { "★ " } else { "" }, k.family.name(), f.ks);
-            let drawn = if dash == 0 {
-                chart.draw_series(LineSeries::new(points, style))
-            } else {
-                chart.draw_series(DashedLineSeries::new(points, dash, gap, style))
-            };
-            drawn.map_err(|e| e.to_string())?.label(label).legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(if dash == 0 { 3 } else { 2 }))
-            });
+            let points: Vec<(f64, f64)> = c.x.iter().copied().zip(k.cdf.iter().copied()).collect();
+            axes::draw_line(&mut chart, points, i).map_err(|e| e.to_string())?;
         }
         // The data last, on top: a step at each point (right-continuous empirical CDF).
         let mut steps = Vec::with_capacity(2 * c.x.len());
@@ -56,20 +54,7 @@ pub fn chart(c: &CandidateCurves) -> String {
             steps.push((x, y));
             prev = y;
         }
-        chart
-            .draw_series(LineSeries::new(steps, BLACK.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label(format!("data (n = {})", c.n))
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 10))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        Ok(())
+        axes::draw_line(&mut chart, steps, 6).map_err(|e| e.to_string())
     })
 }
 
@@ -143,7 +128,7 @@ pub fn CandidatesPanel(candidates: Signal<Option<FitCandidates>>, id: &'static s
                 view! {
                     <details class="candidates-panel" id=id data-characteristics=c.characteristics.len().to_string()>
                         <summary>"Every candidate fit: the data against each family (Iosup et al. 2008 §3.1)"</summary>
-                        <p class="help">"For each characteristic, the six families fitted by maximum likelihood and their Kolmogorov–Smirnov distance D to the data; ★ marks the lowest D, the one in the row above. The black step line is the data's CDF."</p>
+                        <p class="help">"For each characteristic, the six families fitted by maximum likelihood and their Kolmogorov–Smirnov distance D to the data; ★ marks the lowest D, the one in the row above. The black dashed step line is the data's CDF."</p>
                         {blocks}
                     </details>
                 }

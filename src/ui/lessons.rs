@@ -11,6 +11,8 @@ use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 thread_local! {
     static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
@@ -46,6 +48,40 @@ pub fn requested() -> Option<Requested> {
         },
     };
     Some(Requested { id, part })
+}
+
+/// The intro's link to the lessons (index.html, `#to-lessons`): it builds them now if a first open holds them back
+/// (`later.rs`), opens the section and brings it into view with the focus on its title; a plain `#lessons` link
+/// would find the section closed, or not built yet.
+pub fn wire_intro_link() {
+    let Some(link) = document().get_element_by_id("to-lessons") else { return };
+    let on_click = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+        e.prevent_default();
+        crate::ui::later::release();
+        open_when_built(100);
+    });
+    let _ = link.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref());
+    // One listener for the page's life.
+    on_click.forget();
+}
+
+/// Opens the lessons and scrolls to them once they are in the page, looking every 100 ms at most `tries` times.
+fn open_when_built(tries: u32) {
+    let details =
+        document().get_element_by_id("lessons").and_then(|e| e.dyn_into::<web_sys::HtmlDetailsElement>().ok());
+    match details {
+        Some(d) => {
+            d.set_open(true);
+            d.scroll_into_view();
+            if let Some(s) =
+                d.query_selector("summary").ok().flatten().and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = s.focus();
+            }
+        }
+        None if tries > 0 => set_timeout(move || open_when_built(tries - 1), std::time::Duration::from_millis(100)),
+        None => {}
+    }
 }
 
 fn prediction_key(id: &str) -> String {

@@ -1,9 +1,9 @@
 //! Text measured without laying out the page. plotters measures a text on the web by adding a `<span>` to the
 //! document and reading its size, which makes the browser lay out the whole page once per caption and tick label:
 //! on a phone a live chart's redraw spent most of its time there. [`Measured`] wraps any backend and measures with
-//! a detached canvas's `measureText` (no layout), remembering each (font, text). Legends built by plotters'
-//! `configure_series_labels` still measure their own way (plotters does not ask the backend for them): the live
-//! time-series charts draw theirs with `charts::legend`; the workload lab's and the data grid's still use plotters'.
+//! a detached canvas's `measureText` (no layout), remembering each (font, text). No chart uses plotters'
+//! `configure_series_labels` (whose legend measures its own way, not through the backend): every legend is
+//! `axes::legend_below`, measured here.
 
 use plotters::prelude::DrawingBackend;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
@@ -152,5 +152,9 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
 
 /// The backend of a page canvas, measuring its texts by [`measure`].
 pub fn canvas(canvas: web_sys::HtmlCanvasElement) -> Option<Measured<plotters_canvas::CanvasBackend>> {
+    // A canvas shown at less than 85% of its drawn width (a phone) gets larger type, up to twice, so that its
+    // labels stay about as large on screen; a hidden one (no width shown) keeps the type as it is.
+    let shown = f64::from(canvas.client_width()) / f64::from(canvas.width().max(1));
+    super::charts::set_scale(if shown > 0.0 { 0.85 / shown } else { 1.0 });
     plotters_canvas::CanvasBackend::with_canvas_object(canvas).map(Measured)
 }

@@ -1,6 +1,7 @@
 //! The page: scenario controls, the live run (progress, cards, charts), pinned runs, sweeps, sharing and export.
 //! Only this module and the worker touch web APIs; the simulator is reached through the protocol types.
 
+pub(crate) mod axes;
 mod budget;
 mod charts;
 mod client;
@@ -15,6 +16,7 @@ mod lessons;
 mod login_logout;
 pub mod measured;
 mod multi_cluster;
+mod not_modelled;
 mod pool;
 mod present;
 mod readings;
@@ -458,6 +460,7 @@ fn App() -> impl IntoView {
     let [first_view, charts_on, controls_on, lessons_on, paper_on, table_on, trace_on, sweep_on, footer_on] =
         [(); 9].map(|_| RwSignal::new(false));
     lessons_on.set(lesson.is_some());
+    lessons::wire_intro_link();
     let show = |on: RwSignal<bool>| Box::new(move || on.set(true)) as Box<dyn FnOnce()>;
     // The mount builds the page's frame, hidden (index.html's `#app hidden`); in the next task the run bar and the
     // cards are built and the page takes the static skeleton's place, at once: no frame shows both or neither, so
@@ -510,9 +513,11 @@ fn App() -> impl IntoView {
                 </Show>
                 <FamilyPanel lab=lab family=Family::DesktopGrid>
                     <desktop_grid::DgControls lab=lab/>
+                    <not_modelled::NotModelled family=Family::DesktopGrid/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::DataGrid>
                     <data_grid::DataGridControls lab=lab/>
+                    <not_modelled::NotModelled family=Family::DataGrid/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
                     <Show when=move || controls_on.get()>
@@ -521,6 +526,7 @@ fn App() -> impl IntoView {
                             Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
                             Err(e) => e,
                         }}</div>
+                        <not_modelled::NotModelled family=Family::MultiCluster/>
                     </Show>
                 </FamilyPanel>
             </aside>

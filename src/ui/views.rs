@@ -3,6 +3,8 @@
 //! the task runtime CDF and the users' shares against their Zipf fit. The numbers come from
 //! `workload::views` in the worker, the same code as `bagsim generate|trace --views`; this file only draws them.
 
+use super::axes::{self, Entry, Ticks};
+use super::charts::PALETTE;
 use crate::workload::burstiness::{scale_label, JobsBurstiness, Temporal};
 use crate::workload::views::WorkloadViews;
 use leptos::prelude::*;
@@ -24,9 +26,18 @@ fn fmt_entropy(t: &Temporal) -> String {
 
 /// Draws into an SVG string; a drawing error leaves a message instead of a chart.
 pub(super) fn svg(draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -> Result<(), String>) -> String {
+    svg_sized((W, H), draw)
+}
+
+/// [`svg`] at another size.
+pub(super) fn svg_sized(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -> Result<(), String>,
+) -> String {
     let mut out = String::new();
+    super::charts::set_scale(1.0);
     let result = {
-        let root = super::measured::Measured(SVGBackend::with_string(&mut out, (W, H))).into_drawing_area();
+        let root = super::measured::Measured(SVGBackend::with_string(&mut out, size)).into_drawing_area();
         root.fill(&WHITE)
             .map_err(|e| e.to_string())
             .and_then(|()| draw(&root))
@@ -41,21 +52,13 @@ pub(super) fn svg(draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -
 fn bars(title: &str, x_label: &str, y_label: &str, values: &[u64], x_of: impl Fn(usize) -> f64, width: f64) -> String {
     let max = values.iter().copied().max().unwrap_or(0).max(1) as f64;
     let n = values.len().max(1);
-    let x_max = x_of(n - 1) + width;
+    let (x0, x1, y1) = (x_of(0), x_of(n - 1) + width, max * 1.05);
+    let (xt, yt) = (Ticks::linear(x0, x1, axes::fit(W)), Ticks::linear(0.0, y1, axes::fit(H)));
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 14))
-            .margin(6)
-            .x_label_area_size(30)
-            .y_label_area_size(48)
-            .build_cartesian_2d(x_of(0)..x_max, 0.0..max * 1.05)
+        let mut chart = axes::builder(root, title, yt.widest())
+            .build_cartesian_2d(axes::lin(x0, x1, &xt), axes::lin(0.0, y1, &yt))
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .label_style(("sans-serif", 11))
-            .draw()
+        axes::mesh(&mut chart, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(values.iter().enumerate().map(|(i, &v)| {
@@ -67,12 +70,12 @@ fn bars(title: &str, x_label: &str, y_label: &str, values: &[u64], x_of: impl Fn
     })
 }
 
-/// A named, coloured line of (x, y) points.
-type Series<'a> = (&'a str, RGBColor, Vec<(f64, f64)>);
+/// A named line of (x, y) points, in the palette's colour, dash and marker of its index.
+type Series<'a> = (&'a str, Vec<(f64, f64)>);
 
-/// Points on log–log axes (values ≤ 0 are left out).
+/// Points on log–log axes (values ≤ 0 are left out), one label per decade; the names below the plot.
 fn loglog(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> String {
-    let pts = series.iter().flat_map(|s| s.2.iter()).filter(|p| p.0 > 0.0 && p.1 > 0.0);
+    let pts = series.iter().flat_map(|s| s.1.iter()).filter(|p| p.0 > 0.0 && p.1 > 0.0);
     let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64);
     for &(x, y) in pts {
         x0 = x0.min(x);
@@ -84,39 +87,24 @@ fn loglog(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> Strin
         return "<p class=\"help\">nothing to draw</p>".into();
     }
     let (x1, y1) = (x1.max(x0 * 2.0), y1.max(y0 * 2.0));
+    let (xt, yt) = (Ticks::log(x0, x1, axes::fit(W)), Ticks::log(y0, y1, axes::fit(H)));
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 14))
-            .margin(6)
-            .x_label_area_size(30)
-            .y_label_area_size(52)
-            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+        let entries: Vec<Entry> = if series.len() > 1 {
+            series.iter().enumerate().map(|(i, s)| Entry { label: s.0.to_string(), colour: i, marker: true }).collect()
+        } else {
+            Vec::new()
+        };
+        let area = axes::legend_below(root, &entries).map_err(|e| e.to_string())?;
+        let mut chart = axes::builder(&area, title, yt.widest())
+            .build_cartesian_2d(axes::log(x0, x1, &xt), axes::log(y0, y1, &yt))
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .label_style(("sans-serif", 11))
-            .draw()
+        axes::mesh(&mut chart, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))
             .map_err(|e| e.to_string())?;
-        for (name, colour, points) in series {
-            let colour = *colour;
+        for (i, (_, points)) in series.iter().enumerate() {
             let points: Vec<(f64, f64)> = points.iter().copied().filter(|p| p.0 > 0.0 && p.1 > 0.0).collect();
-            chart
-                .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(*name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(2)));
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, 2, colour.filled()))).map_err(|e| e.to_string())?;
-        }
-        if series.len() > 1 {
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK.mix(0.3))
-                .label_font(("sans-serif", 11))
-                .draw()
-                .map_err(|e| e.to_string())?;
+            axes::draw_line(&mut chart, points.clone(), i).map_err(|e| e.to_string())?;
+            let c = PALETTE[i % PALETTE.len()];
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 2, c.filled()))).map_err(|e| e.to_string())?;
         }
         Ok(())
     })
@@ -127,24 +115,14 @@ fn cdf(v: &WorkloadViews) -> String {
     let points: Vec<(f64, f64)> = v.runtime_cdf.iter().map(|p| (p.runtime.max(1e-3), p.fraction)).collect();
     let (x0, x1) = (points.first().map_or(1.0, |p| p.0), points.last().map_or(10.0, |p| p.0));
     let x1 = x1.max(x0 * 10.0);
+    let (xt, yt) = (Ticks::log(x0, x1, axes::fit(W)), Ticks::linear(0.0, 1.0, axes::fit(H)));
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption("Task runtime CDF", ("sans-serif", 14))
-            .margin(6)
-            .x_label_area_size(30)
-            .y_label_area_size(40)
-            .build_cartesian_2d((x0..x1).log_scale(), 0.0..1.0)
+        let mut chart = axes::builder(root, "Task runtime CDF", yt.widest())
+            .build_cartesian_2d(axes::log(x0, x1, &xt), axes::lin(0.0, 1.0, &yt))
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("runtime [s]")
-            .y_desc("fraction of tasks")
-            .label_style(("sans-serif", 11))
-            .draw()
+        axes::mesh(&mut chart, ("runtime [s]", &|v| xt.label(*v)), ("fraction of tasks", &|v| yt.label(*v)))
             .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(points.iter().copied(), RGBColor(31, 119, 180).stroke_width(2)))
-            .map_err(|e| e.to_string())?;
+        axes::draw_line(&mut chart, points, 0).map_err(|e| e.to_string())?;
         Ok(())
     })
 }
@@ -175,12 +153,7 @@ fn chart(v: &WorkloadViews, i: usize) -> String {
         2 => {
             let sizes: Vec<(f64, f64)> =
                 v.sizes.iter().filter(|b| b.bots > 0).map(|b| (f64::from(b.low), b.density)).collect();
-            loglog(
-                "BoT sizes (log–log)",
-                "BoT size (bin start)",
-                "BoTs per size value",
-                &[("BoTs", RGBColor(31, 119, 180), sizes)],
-            )
+            loglog("BoT sizes (log–log)", "BoT size (bin start)", "BoTs per size value", &[("BoTs", sizes)])
         }
         3 => cdf(v),
         _ => {
@@ -192,7 +165,7 @@ fn chart(v: &WorkloadViews, i: usize) -> String {
                 "Users' share of the BoTs",
                 "user rank",
                 "share of BoTs",
-                &[("observed", RGBColor(31, 119, 180), observed), (zipf_label.as_str(), RGBColor(214, 39, 40), fitted)],
+                &[("observed", observed), (zipf_label.as_str(), fitted)],
             )
         }
     }

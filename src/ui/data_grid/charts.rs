@@ -4,10 +4,14 @@
 use super::Live;
 use crate::family::data_grid::gantt::{layout, Hold};
 use crate::family::data_grid::{DataGridReport, JobRecord, Pending, Sample};
-use crate::ui::charts::{short_number, PALETTE};
+use crate::stats::window::{zoom, Zoom};
+use crate::ui::axes::{self, Ticks};
+use crate::ui::charts::PALETTE;
 use crate::ui::fmt_time;
 use crate::ui::measured;
 use plotters::prelude::*;
+use std::cell::Cell;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 /// The live charts: canvas id and title.
@@ -55,6 +59,7 @@ pub fn draw_all(live: &Live, sites: &[u32], site: usize) {
     }
     if let Some(c) = canvas(GANTT) {
         let _ = c.set_attribute("data-draw-ms", &format!("{:.1}", crate::ui::now_ms() - t0));
+        wire_zoom(&c);
     }
 }
 
@@ -70,7 +75,6 @@ fn draw_series<DB: DrawingBackend>(
         root.draw(&Text::new(format!("{title}: no data yet"), (20, 30), ("sans-serif", 15).into_font()))?;
         return Ok(());
     }
-    let x_max = samples.last().map_or(0.1, |s| s.time / 86_400.0).max(0.01);
     // One line (the turnaround) or one line per site.
     let lines: Vec<Vec<(f64, f64)>> = match which {
         0 => vec![samples
@@ -90,49 +94,11 @@ fn draw_series<DB: DrawingBackend>(
             })
             .collect(),
     };
-    let y_max = lines.iter().flatten().map(|p| p.1).fold(0.0, f64::max);
-    let y_max = if which == 2 {
-        1.0
-    } else if y_max > 0.0 {
-        y_max * 1.05
-    } else {
-        1.0
-    };
     let y_desc = ["hours", "jobs", "busy / processors"][which.min(2)];
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 16))
-        .margin(8)
-        .x_label_area_size(32)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 12))
-        .x_desc("simulated time [days]")
-        .y_desc(y_desc)
-        .x_label_formatter(&|v| short_number(*v))
-        .y_label_formatter(&|v| short_number(*v))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()?;
-    for (k, line) in lines.into_iter().enumerate() {
-        let colour = PALETTE[k % PALETTE.len()];
-        let series = chart.draw_series(LineSeries::new(line, colour.stroke_width(2)))?;
-        if which != 0 {
-            series
-                .label(format!("site {}", k + 1))
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], colour.stroke_width(2)));
-        }
-    }
-    if which != 0 {
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 11))
-            .draw()?;
-    }
-    Ok(())
+    let labels: Vec<String> =
+        if which == 0 { Vec::new() } else { (1..=lines.len()).map(|k| format!("site {k}")).collect() };
+    // Busy processors swing between none and all at each job's start and end: drawn per window (mean, min–max).
+    axes::time_lines(root, title, y_desc, &lines, &labels, (which == 2).then_some(1.0), which == 2)
 }
 
 /// The jobs of `site` the Gantt view draws: the latest `GANTT_JOBS` to take their processors.
@@ -176,70 +142,133 @@ fn draw_gantt<DB: DrawingBackend>(
         holds.iter().map(|h| h.start).chain(shown.iter().map(|j| j.transfer_start)).fold(f64::INFINITY, f64::min) / day;
     let t1 = holds.iter().map(|h| h.end).fold(0.0, f64::max) / day;
     let t1 = if t1 > t0 { t1 } else { t0 + 0.01 };
-    let mut chart = ChartBuilder::on(root)
-        .caption(format!("Site {} ({} processors)", site + 1, processors), ("sans-serif", 16))
-        .margin(8)
-        .x_label_area_size(32)
-        .y_label_area_size(48)
-        .build_cartesian_2d(t0..t1, 0.0..f64::from(processors))?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 12))
-        .x_desc("simulated time [days]")
-        .x_label_formatter(&|v| short_number(*v))
-        .y_desc("processor")
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()?;
+    // The zoom's window of the span, in days.
+    let (fa, fb) = ZOOM.with(Cell::get);
+    let (lo, hi) = (t0 + fa * (t1 - t0), t0 + fb * (t1 - t0));
+    if let Some(c) = canvas(GANTT) {
+        let _ = c.set_attribute("data-window", &format!("{lo} {hi}"));
+        let _ = c.set_attribute("data-span", &format!("{t0} {t1}"));
+    }
+    let (w, h) = root.dim_in_pixel();
+    let p = f64::from(processors);
+    let (xt, yt) = (Ticks::linear(lo, hi, axes::fit(w)), Ticks::linear(0.0, p, axes::fit(h * 3 / 2)));
+    let mut title = format!("Site {} ({} processors)", site + 1, processors);
+    if fb - fa < 1.0 {
+        title += &format!(", days {}–{} of {}–{}", xt.label(lo), xt.label(hi), xt.label(t0), xt.label(t1));
+    }
+    let mut chart =
+        axes::builder(root, &title, yt.widest()).build_cartesian_2d(axes::lin(lo, hi, &xt), axes::lin(0.0, p, &yt))?;
+    axes::mesh(&mut chart, ("simulated time [days]", &|v| xt.label(*v)), ("processor", &|v| yt.label(*v)))?;
+    // A box from a to b (seconds) on rows y0..y1, cut to the window; none outside it.
+    let boxed = |a: f64, b: f64, y0: f64, y1: f64| {
+        let (a, b) = (a / day, b / day);
+        (b >= lo && a <= hi).then(|| [(a.max(lo), y0), (b.min(hi), y1)])
+    };
     let compute = PALETTE[0];
     let transfer = RGBColor(230, 140, 20);
     let waiting = RGBColor(170, 170, 170);
     let queued = RGBColor(150, 110, 200);
     for r in rows.iter().filter(|r| r.job as usize >= n) {
         let p = pending[r.job as usize - n];
-        let (y0, y1) = (f64::from(r.first), f64::from(r.first + r.count));
+        let Some(corners) = boxed(p.start, p.end, f64::from(r.first), f64::from(r.first + r.count)) else { continue };
         let fill = if p.running { compute.mix(0.3) } else { queued.mix(0.35) };
-        chart.draw_series(std::iter::once(Rectangle::new([(p.start / day, y0), (p.end / day, y1)], fill.filled())))?;
-        chart.draw_series(std::iter::once(Rectangle::new(
-            [(p.start / day, y0), (p.end / day, y1)],
-            WHITE.stroke_width(1),
-        )))?;
+        chart.draw_series([Rectangle::new(corners, fill.filled()), Rectangle::new(corners, WHITE.stroke_width(1))])?;
     }
     for r in rows.iter().filter(|r| (r.job as usize) < n) {
         let j = shown[r.job as usize];
         let (y0, y1) = (f64::from(r.first), f64::from(r.first + r.count));
+        let Some(whole) = boxed(j.hold_start, j.end, y0, y1) else { continue };
         // Processors held before the computation: the job's own transfer (data moved on its processors) or the
         // rest of a transfer the data-aware rule let it wait for on its processors.
         if j.compute_start > j.hold_start {
             let on_processors = j.transfer_start >= j.hold_start;
             let colour = if on_processors { transfer } else { waiting };
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(j.hold_start / day, y0), (j.compute_start / day, y1)],
-                colour.filled(),
-            )))?;
+            if let Some(held) = boxed(j.hold_start, j.compute_start, y0, y1) {
+                chart.draw_series(std::iter::once(Rectangle::new(held, colour.filled())))?;
+            }
         }
-        chart.draw_series(std::iter::once(Rectangle::new(
-            [(j.compute_start / day, y0), (j.end / day, y1)],
-            compute.mix(0.75).filled(),
-        )))?;
+        if let Some(computing) = boxed(j.compute_start, j.end, y0, y1) {
+            chart.draw_series(std::iter::once(Rectangle::new(computing, compute.mix(0.75).filled())))?;
+        }
         let backfilled = j.hold_start + 1e-9 < j.reservation;
         let border = if backfilled { BLACK.stroke_width(2) } else { WHITE.stroke_width(1) };
-        chart.draw_series(std::iter::once(Rectangle::new([(j.hold_start / day, y0), (j.end / day, y1)], border)))?;
+        chart.draw_series(std::iter::once(Rectangle::new(whole, border)))?;
     }
     // Transfers that overlapped the queueing: a thin line ending where the job took its processors.
     for r in rows.iter().filter(|r| (r.job as usize) < n) {
         let j = shown[r.job as usize];
         if j.transfer_end > j.transfer_start && j.transfer_start < j.hold_start {
             let y = f64::from(r.first) + 0.5 * f64::from(r.count);
-            let end = j.transfer_end.min(j.hold_start);
-            chart.draw_series(std::iter::once(PathElement::new(
-                [(j.transfer_start / day, y), (end / day, y)],
-                transfer.stroke_width(1),
-            )))?;
+            if let Some([(a, _), (b, _)]) = boxed(j.transfer_start, j.transfer_end.min(j.hold_start), y, y) {
+                chart.draw_series(std::iter::once(PathElement::new([(a, y), (b, y)], transfer.stroke_width(1))))?;
+            }
         }
     }
     Ok(())
+}
+
+thread_local! {
+    /// The Gantt view's window of the time its jobs span, as fractions of it (the whole span at first).
+    static ZOOM: Cell<(f64, f64)> = const { Cell::new((0.0, 1.0)) };
+}
+
+/// The zoom's buttons (id, text, what it does, step) and the keys of the focused Gantt view that do the same.
+type ZoomButton = (&'static str, &'static str, &'static str, Zoom, &'static [&'static str]);
+const ZOOM_BUTTONS: [ZoomButton; 5] = [
+    ("dd-gantt-in", "+", "zoom in: half the time, around the middle", Zoom::In, &["+", "="]),
+    ("dd-gantt-out", "−", "zoom out: twice the time", Zoom::Out, &["-", "_"]),
+    ("dd-gantt-earlier", "◀", "earlier: half a window back", Zoom::Earlier, &["ArrowLeft"]),
+    ("dd-gantt-later", "▶", "later: half a window on", Zoom::Later, &["ArrowRight"]),
+    ("dd-gantt-all", "all", "all: the whole run", Zoom::All, &["0", "Home"]),
+];
+
+/// Gives the Gantt view its zoom, once per canvas: buttons above it and keys on it (+ − ← → 0, the canvas takes
+/// the focus). A step redraws through the site select's change, which redraws the charts of the current run.
+/// The zoom's window stays while the run goes on and when another site is shown.
+fn wire_zoom(canvas: &web_sys::HtmlCanvasElement) -> Option<()> {
+    if canvas.has_attribute("data-zoom") {
+        return Some(());
+    }
+    let document = web_sys::window()?.document()?;
+    let step = |z: Zoom| {
+        ZOOM.with(|w| w.set(zoom(w.get(), z)));
+        let select = web_sys::window()?.document()?.get_element_by_id("dd-gantt-site")?;
+        select.dispatch_event(&web_sys::Event::new("change").ok()?).ok()
+    };
+    let bar = document.create_element("div").ok()?;
+    bar.set_class_name("gantt-zoom");
+    bar.set_attribute("role", "group").ok()?;
+    bar.set_attribute("aria-label", "zoom of the Gantt view").ok()?;
+    for (id, text, what, z, _) in ZOOM_BUTTONS {
+        let b = document.create_element("button").ok()?;
+        b.set_id(id);
+        b.set_class_name("small");
+        b.set_text_content(Some(text));
+        b.set_attribute("title", what).ok()?;
+        b.set_attribute("aria-label", what).ok()?;
+        let on_click = Closure::<dyn FnMut()>::new(move || {
+            step(z);
+        });
+        b.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref()).ok()?;
+        on_click.forget();
+        bar.append_child(&b).ok()?;
+    }
+    let hint = document.create_element("span").ok()?;
+    hint.set_class_name("help");
+    hint.set_text_content(Some(" zoom and move in time; on the chart, the + − ← → 0 keys"));
+    bar.append_child(&hint).ok()?;
+    canvas.before_with_node_1(&bar).ok()?;
+    canvas.set_tab_index(0);
+    let on_key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+        let key = e.key();
+        if let Some(&(.., z, _)) = ZOOM_BUTTONS.iter().find(|b| b.4.contains(&key.as_str())) {
+            e.prevent_default();
+            step(z);
+        }
+    });
+    canvas.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref()).ok()?;
+    on_key.forget();
+    canvas.set_attribute("data-zoom", "wired").ok()
 }
 
 /// The cards of a finished run: id, title, help, exact value, value as shown.

@@ -117,28 +117,10 @@ fn draw_series<DB: DrawingBackend>(
         root.draw(&Text::new(format!("{title}: no data yet"), (20, 30), ("sans-serif", 15).into_font()))?;
         return Ok(());
     }
-    let x_max = samples.last().map_or(0.1, |s| s.time / 86_400.0).max(0.01);
-    let y_max = samples.iter().map(pick).fold(0.0, f64::max);
-    let y_max = if y_max > 0.0 { y_max * 1.05 } else { 1.0 };
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 16))
-        .margin(8)
-        .x_label_area_size(32)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 12))
-        .x_desc("simulated time [days]")
-        .y_desc(y_label)
-        .x_label_formatter(&|v| crate::ui::charts::short_number(*v))
-        .y_label_formatter(&|v| crate::ui::charts::short_number(*v))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()?;
-    let colour = crate::ui::charts::PALETTE[0];
-    chart.draw_series(LineSeries::new(samples.iter().map(|s| (s.time / 86_400.0, pick(s))), colour.stroke_width(2)))?;
-    Ok(())
+    let line: Vec<(f64, f64)> = samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect();
+    // Replicas start and end at every task: drawn per window (mean, min–max) once the run has many samples.
+    let band = title == "Replicas running";
+    crate::ui::axes::time_lines(root, title, y_label, &[line], &[], None, band)
 }
 
 fn draw_charts() {

@@ -136,9 +136,10 @@ fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coo
             runs,
             &charts::queued,
             Some(&|s: &Sample, c: usize| f64::from(s.cluster_queued[c])),
+            false,
         ),
         "chart-util" => {
-            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &charts::utilization, None)
+            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &charts::utilization, None, true)
         }
         "chart-nsl-class" => charts::draw_classes(root, "Mean NSL per size class", "NSL", runs, true),
         "chart-ms-class" => charts::draw_classes(root, "Mean makespan per size class", "makespan [s]", runs, false),
@@ -163,6 +164,7 @@ pub(crate) fn draw_on_canvas(id: &str, runs: &[&RunData]) {
 fn export_chart(id: &str, svg: bool) {
     if svg {
         let mut out = String::new();
+        charts::set_scale(1.0);
         with_runs(|runs| {
             let backend = measured::Measured(SVGBackend::with_string(&mut out, (900, 450)));
             draw_chart(id, &backend.into_drawing_area(), runs);
