@@ -412,29 +412,9 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
         </div>
         <div id="message" class="message">{move || lab.message.get()}
             <Show when=move || lab.note.with(|n| !n.is_empty())><p class="explain" id="run-note">{move || lab.note.get()}</p></Show>
-            {move || warnings_view(lab.warnings.get())}
+            {move || run_tools::warnings_view(lab.warnings.get())}
         </div>
         <budget::EstimateLine lab=lab/>
-    }
-}
-
-/// A run's warnings: one line for a single warning; for several, one line that counts them and says the first,
-/// with the whole list behind a disclosure (a wall of warnings hides the results).
-fn warnings_view(warnings: Vec<String>) -> impl IntoView {
-    match warnings.len() {
-        0 => ().into_any(),
-        1 => view! { <div class="warning">"⚠ " {warnings[0].clone()}</div> }.into_any(),
-        n => {
-            let first: String = warnings[0].chars().take(140).collect();
-            let more = if warnings[0].chars().count() > 140 { "…" } else { "" };
-            view! {
-                <details class="warnings" id="warnings">
-                    <summary class="warning">{format!("⚠ {n} warnings; the first: {first}{more}")}</summary>
-                    {warnings.into_iter().map(|w| view! { <div class="warning">"⚠ " {w}</div> }).collect_view()}
-                </details>
-            }
-            .into_any()
-        }
     }
 }
 

@@ -64,3 +64,23 @@ pub(crate) fn RunTools(
         </div>
     }
 }
+
+/// A run's warnings: one line for a single warning; for several, one line that counts them and says the first,
+/// with the whole list behind a disclosure (a wall of warnings hides the results).
+pub(crate) fn warnings_view(warnings: Vec<String>) -> impl IntoView {
+    match warnings.len() {
+        0 => ().into_any(),
+        1 => view! { <div class="warning">"⚠ " {warnings[0].clone()}</div> }.into_any(),
+        n => {
+            let first: String = warnings[0].chars().take(140).collect();
+            let more = if warnings[0].chars().count() > 140 { "…" } else { "" };
+            view! {
+                <details class="warnings" id="warnings">
+                    <summary class="warning">{format!("⚠ {n} warnings; the first: {first}{more}")}</summary>
+                    {warnings.into_iter().map(|w| view! { <div class="warning">"⚠ " {w}</div> }).collect_view()}
+                </details>
+            }
+            .into_any()
+        }
+    }
+}
