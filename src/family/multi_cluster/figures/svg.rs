@@ -6,6 +6,32 @@ use super::{Axis, FigureResult, Metric};
 use std::fmt::Write;
 
 const COLOURS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+/// Each series' dash pattern and marker as well as its colour: lines that lie on each other (FPLT under ECT and FPF
+/// in Figure 4) stay apart, in print and for readers who do not tell the colours apart.
+const DASHES: [&str; 8] = ["", "7 3", "2 3", "9 3 2 3", "4 4", "12 4", "1 2", "6 2 2 2"];
+
+/// A marker of shape `k % 4` (circle, square, triangle, diamond) at (x, y).
+fn marker(k: usize, x: f64, y: f64, colour: &str) -> String {
+    match k % 4 {
+        0 => format!(r#"<circle cx="{x:.2}" cy="{y:.2}" r="3.5" fill="{colour}"/>"#),
+        1 => format!(r#"<rect x="{:.2}" y="{:.2}" width="7" height="7" fill="{colour}"/>"#, x - 3.5, y - 3.5),
+        2 => format!(
+            r#"<path d="M{x:.2},{:.2} L{:.2},{:.2} L{:.2},{:.2} Z" fill="{colour}"/>"#,
+            y - 4.5,
+            x + 4.0,
+            y + 3.0,
+            x - 4.0,
+            y + 3.0
+        ),
+        _ => format!(
+            r#"<path d="M{x:.2},{:.2} L{:.2},{y:.2} L{x:.2},{:.2} L{:.2},{y:.2} Z" fill="{colour}"/>"#,
+            y - 4.5,
+            x + 4.5,
+            y + 4.5,
+            x - 4.5
+        ),
+    }
+}
 const PANEL_W: f64 = 460.0;
 const PANEL_H: f64 = 300.0;
 const LEFT: f64 = 70.0;
@@ -36,12 +62,16 @@ pub fn figure_svg(r: &FigureResult) -> String {
     for (i, name) in f.series.iter().enumerate() {
         let x = LEFT + (i % 4) as f64 * 220.0;
         let y = TOP + PANEL_H + BOTTOM + 10.0 + 22.0 * (i / 4) as f64;
+        let colour = COLOURS[i % 8];
         let _ = write!(
             s,
-            r#"<rect x="{x}" y="{}" width="14" height="10" fill="{}"/><text x="{}" y="{}">{}</text>"#,
-            y - 9.0,
-            COLOURS[i % 8],
-            x + 20.0,
+            r#"<line x1="{x}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="2" stroke-dasharray="{}"/>{}<text x="{}" y="{}">{}</text>"#,
+            y - 4.0,
+            x + 26.0,
+            y - 4.0,
+            DASHES[i % 8],
+            marker(i, x + 13.0, y - 4.0, colour),
+            x + 32.0,
             y,
             esc(&label(name))
         );
@@ -145,7 +175,7 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
                 );
             } else {
                 let _ = write!(path, "{}{:.2},{:.2}", if path.is_empty() { "M" } else { " L" }, cx, y);
-                let _ = write!(s, r#"<circle cx="{cx:.2}" cy="{y:.2}" r="3" fill="{colour}"/>"#);
+                s.push_str(&marker(k, cx, y, colour));
             }
             if i.half_width.is_finite() {
                 let (ya, yb) = (y_of(i.low()), y_of(i.high()));
@@ -161,7 +191,11 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
             }
         }
         if !path.is_empty() {
-            let _ = write!(s, r#"<path d="{path}" stroke="{colour}" stroke-width="2" fill="none"/>"#);
+            let dash = DASHES[k % 8];
+            let _ = write!(
+                s,
+                r#"<path d="{path}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}" fill="none"/>"#
+            );
         }
     }
 }
