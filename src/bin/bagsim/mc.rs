@@ -269,13 +269,13 @@ pub fn reproduce_readings(
     jobs: usize,
 ) -> Result<(), String> {
     let combos = readings_combos(specs)?;
-    // Runs that differ only in keys they do not read are one run (`McScenario::canonical_json`): each is simulated
+    // Runs that differ only in keys they do not read are one run (`Scenario::canonical_json`): each is simulated
     // once, across the readings and the rounds of `--seeds auto`.
     let done: RefCell<HashMap<String, Result<RunResult, String>>> = RefCell::default();
     for id in figure_ids(which)? {
         let start = std::time::Instant::now();
         let run = |specs: &[RunSpec]| {
-            let keys: Vec<String> = specs.iter().map(|s| s.scenario.canonical_json()).collect();
+            let keys: Vec<String> = specs.iter().map(|s| Scenario::from(s.scenario.clone()).canonical_json()).collect();
             let mut todo: Vec<(String, McScenario)> = Vec::new();
             let mut asked = std::collections::HashSet::new();
             for (k, spec) in keys.iter().zip(specs) {

@@ -231,20 +231,6 @@ fn check_range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), 
 }
 
 impl McScenario {
-    /// The scenario as JSON text with every unused key (`unused`) at its default: two scenarios with the same
-    /// text give the same run, so a study runs it once (a reading of DFPLT's ranks changes no FPLT run).
-    pub fn canonical_json(&self) -> String {
-        let (mut json, default) = (serde_json::to_value(self), serde_json::to_value(McScenario::default()));
-        let (Ok(json), Ok(default)) = (json.as_mut(), default) else { return String::new() };
-        for u in self.unused() {
-            let at = format!("/{}", u.path.replace('.', "/"));
-            if let (Some(slot), Some(d)) = (json.pointer_mut(&at), default.pointer(&at)) {
-                *slot = d.clone();
-            }
-        }
-        json.to_string()
-    }
-
     /// The keys whose value changes nothing under the other settings (`Unused`).
     pub fn unused(&self) -> Vec<Unused> {
         let (mut out, d) = (Vec::new(), McScenario::default());
