@@ -7,6 +7,7 @@
 use crate::readings::set_path;
 use crate::registry::AnyReport;
 use crate::scenario::Scenario;
+use crate::stats::interval::Interval;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -38,8 +39,52 @@ pub struct Lesson {
     /// (NSL). The report's number (seconds, a fraction, a ratio) is converted to it.
     #[serde(default)]
     pub unit: String,
+    /// What the explanation claims about the answers, checked with 95% intervals over the seeds.
+    pub claim: Claim,
     /// Why the result comes out as it does, citing the paper.
     pub explanation: String,
+}
+
+/// What a lesson claims about its answers: an ordering the class can check on the numbers, or none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Claim {
+    /// The answer rises from each variant to the next, in the file's order.
+    Increasing,
+    /// The answer falls from each variant to the next.
+    Decreasing,
+    /// The variant with this label has the lowest answer.
+    Lowest(String),
+    /// The variant with this label has the highest answer.
+    Highest(String),
+    /// No ordering: the explanation says the variants cannot be told apart on these runs.
+    #[serde(rename = "none")]
+    NoOrder,
+}
+
+/// How a claim fares on a run's numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Every comparison the claim makes is separated by the 95% intervals.
+    Holds(String),
+    /// Some intervals overlap: more seeds might tell.
+    NotResolved(String),
+    /// A comparison goes the other way with separated intervals.
+    Contradicted(String),
+    /// The lesson claims no ordering.
+    NoClaim,
+}
+
+impl Verdict {
+    /// One sentence for the class.
+    pub fn sentence(&self) -> String {
+        match self {
+            Verdict::Holds(s) => format!("The claim holds: {s}."),
+            Verdict::NotResolved(s) => format!("Not resolved: {s}; more seeds might tell."),
+            Verdict::Contradicted(s) => format!("The claim does not hold on these runs: {s}."),
+            Verdict::NoClaim => "The lesson claims no ordering of these numbers.".into(),
+        }
+    }
 }
 
 fn one() -> u32 {
@@ -93,6 +138,14 @@ impl Lesson {
             return Err(format!("metric {:?} is not a JSON pointer (it starts with /)", self.metric));
         }
         self.scale()?;
+        match &self.claim {
+            Claim::Lowest(label) | Claim::Highest(label) if !self.variants.iter().any(|v| &v.label == label) => {
+                return Err(format!("claim names {label:?}, which is not a variant's label"));
+            }
+            Claim::NoOrder => {}
+            _ if self.seeds < 2 => return Err("a claim is checked with intervals, which need at least 2 seeds".into()),
+            _ => {}
+        }
         // The prediction asks in the answer's unit, and the answer's label names it.
         let asked = match self.unit.as_str() {
             "s" => "seconds",
@@ -171,8 +224,65 @@ impl Lesson {
 
     /// Per variant, the mean of the values of its seeds (`values[run]` in the order of `runs`).
     pub fn means(&self, values: &[f64]) -> Vec<f64> {
-        let n = self.seeds as usize;
-        values.chunks(n).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect()
+        self.intervals(values).iter().map(|i| i.mean).collect()
+    }
+
+    /// Per variant, the mean and 95% interval over its seeds (`values[run]` in the order of `runs`).
+    pub fn intervals(&self, values: &[f64]) -> Vec<Interval> {
+        values.chunks(values.len().div_ceil(self.variants.len()).max(1)).map(Interval::of).collect()
+    }
+
+    /// The lesson's claim checked on the answers' intervals.
+    pub fn verdict(&self, values: &[f64]) -> Verdict {
+        let iv = self.intervals(values);
+        if iv.len() != self.variants.len() {
+            return Verdict::NotResolved(format!("{} numbers for {} variants", values.len(), self.variants.len()));
+        }
+        let name = |i: usize| format!("{} at {}", self.variants[i].label, interval_text(&iv[i]));
+        // Each pair (a, b) the claim says has a below b, and what holding means.
+        let (pairs, how): (Vec<(usize, usize)>, String) = match &self.claim {
+            Claim::NoOrder => return Verdict::NoClaim,
+            Claim::Increasing => (
+                (1..iv.len()).map(|i| (i - 1, i)).collect(),
+                "each variant's 95% interval lies above the one before".into(),
+            ),
+            Claim::Decreasing => (
+                (1..iv.len()).map(|i| (i, i - 1)).collect(),
+                "each variant's 95% interval lies below the one before".into(),
+            ),
+            Claim::Lowest(l) | Claim::Highest(l) => {
+                let Some(k) = self.variants.iter().position(|v| &v.label == l) else {
+                    return Verdict::Contradicted(format!("no variant is labelled {l:?}"));
+                };
+                let low = matches!(self.claim, Claim::Lowest(_));
+                let pairs = (0..iv.len()).filter(|&i| i != k).map(|i| if low { (k, i) } else { (i, k) }).collect();
+                let side = if low { "below" } else { "above" };
+                (pairs, format!("the 95% interval of {l} lies {side} every other"))
+            }
+        };
+        let mut open = Vec::new();
+        for &(a, b) in &pairs {
+            if iv[a].separated_from(&iv[b]) {
+                if iv[a].mean > iv[b].mean {
+                    return Verdict::Contradicted(format!("{} is above {}", name(a), name(b)));
+                }
+            } else {
+                open.push(format!("{} and {}", name(a), name(b)));
+            }
+        }
+        if !open.is_empty() {
+            return Verdict::NotResolved(format!("the 95% intervals of {} overlap", open.join("; of ")));
+        }
+        Verdict::Holds(how)
+    }
+}
+
+/// A mean and its 95% interval for a class: `1111 ± 200`, or the mean alone from one value.
+pub fn interval_text(i: &Interval) -> String {
+    if i.half_width.is_finite() {
+        format!("{} ± {}", readable(i.mean), readable(i.half_width))
+    } else {
+        readable(i.mean)
     }
 }
 

@@ -19,10 +19,13 @@ use serde_json::json;
 
 /// The answer of lesson `id` per variant, as `bagsim lesson ID` computes it (the same library code, natively).
 fn native_answer(id: &str) -> Vec<f64> {
+    lessons::find(id).unwrap().means(&native_values(id))
+}
+
+/// Every run's number of lesson `id`, natively.
+fn native_values(id: &str) -> Vec<f64> {
     let lesson = lessons::find(id).unwrap();
-    let values: Vec<f64> =
-        lesson.runs().unwrap().iter().map(|(_, _, s)| lesson.value(&run_any(s).unwrap()).unwrap()).collect();
-    lesson.means(&values)
+    lesson.runs().unwrap().iter().map(|(_, _, s)| lesson.value(&run_any(s).unwrap()).unwrap()).collect()
 }
 
 /// The answer the page shows, per variant (the rows' `data-value`).
@@ -64,8 +67,12 @@ async fn a_lesson_runs_from_question_to_explanation_with_the_native_numbers() {
         click(&client, "#lesson-run").await;
         wait_lesson_finished(&client).await;
         assert_same(&page_answer(&client).await, &native);
+        // The claim's verdict on the intervals, as `bagsim lesson load` prints it.
+        let verdict = lessons::find("load").unwrap().verdict(&native_values("load")).sentence();
+        assert!(verdict.starts_with("The claim holds"), "{verdict}");
+        assert_eq!(text(&client, "#lesson-verdict").await.as_deref(), Some(verdict.as_str()));
         let why = text(&client, "#lesson-explanation").await.unwrap_or_default();
-        assert!(why.contains("1 / (1 − load)"), "no explanation: {why:?}");
+        assert!(why.contains("load / (1 − load)"), "no explanation: {why:?}");
         let violations = axe_violations(&client, "with a lesson open").await;
         assert!(violations.is_empty(), "axe-core with a lesson open:\n  {}", violations.join("\n  "));
         js(&client, "document.querySelector('#lessons').scrollIntoView(); return true;", vec![]).await;
@@ -130,7 +137,7 @@ async fn projector_mode_steps_through_a_lesson_with_the_arrow_keys() {
         press(&client, Key::Right).await;
         assert_eq!(shown_parts(&client).await, [parts[4].clone()], "→ from the answer");
         let why = text(&client, "#lesson-explanation").await.unwrap_or_default();
-        assert!(why.contains("1 / (1 − load)"), "no explanation: {why:?}");
+        assert!(why.contains("load / (1 − load)"), "no explanation: {why:?}");
         press(&client, Key::Right).await;
         assert_eq!(shown_parts(&client).await, [parts[4].clone()], "→ after the last part leaves it");
         press(&client, Key::Left).await;
@@ -145,7 +152,7 @@ async fn projector_mode_steps_through_a_lesson_with_the_arrow_keys() {
         assert_eq!(shown_parts(&client).await, [parts[4].clone()], "?step=5 does not open at the explanation");
         wait_lesson_finished(&client).await;
         let why = text(&client, "#lesson-explanation").await.unwrap_or_default();
-        assert!(why.contains("1 / (1 − load)"), "no explanation after the run: {why:?}");
+        assert!(why.contains("load / (1 − load)"), "no explanation after the run: {why:?}");
         press(&client, Key::Left).await;
         assert_same(&page_answer(&client).await, &native);
         println!("screenshot: {}", screenshot(&client, "lesson-present-link.png").await.display());

@@ -276,9 +276,12 @@ mod cli {
             jobs: Option<usize>,
         },
         /// Run a lesson (a guided experiment of lessons/, as the page's "Lessons" runs it) and print its answer per
-        /// variant; without ID, list the lessons.
+        /// variant with 95% intervals and whether the lesson's claim holds on them; without ID, list the lessons.
         Lesson {
             id: Option<String>,
+            /// Seeds per variant instead of the lesson's own (1–30).
+            #[arg(long)]
+            seeds: Option<u32>,
             /// Worker threads (default: all cores).
             #[arg(long)]
             jobs: Option<usize>,
@@ -504,7 +507,7 @@ mod cli {
                 let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
                 figure::multi_cluster(&base_scenario, seeds, &r)
             }
-            Command::Lesson { id, jobs } => info::lesson(id.as_deref(), bagsim::parallel::threads(jobs)),
+            Command::Lesson { id, seeds, jobs } => info::lesson(id.as_deref(), seeds, bagsim::parallel::threads(jobs)),
             Command::Readings { family } => info::readings(family_of(family)),
             Command::Run { scenario, seed, out, csv } => {
                 let mut s = load(&scenario)?;

@@ -5,6 +5,7 @@
 //! the parts one at a time, and reaching the run runs it.
 
 use crate::lessons::{self, Lesson};
+use crate::stats::interval::Interval;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use crate::ui::present::Present;
 use gloo_storage::{LocalStorage, Storage};
@@ -216,8 +217,9 @@ pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
             _ => "",
         }
     };
-    // The answer per variant once every run is in: (label, mean), or the first failure.
-    let answer = move || -> Option<Result<Vec<(String, f64)>, String>> {
+    // The answer once every run is in: per variant its label and interval, and the claim's verdict; or the first
+    // failure.
+    let answer = move || -> Option<Result<Answer, String>> {
         let l = lesson()?;
         values.with(|v| {
             if v.is_empty() || v.iter().any(Option::is_none) {
@@ -230,7 +232,8 @@ pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
                     Err(e) => return Some(Err(e.clone())),
                 }
             }
-            Some(Ok(l.variants.iter().map(|v| v.label.clone()).zip(l.means(&nums)).collect()))
+            let rows = l.variants.iter().map(|v| v.label.clone()).zip(l.intervals(&nums)).collect();
+            Some(Ok((rows, l.verdict(&nums).sentence())))
         })
     };
     let after_the_run = move || {
@@ -281,7 +284,7 @@ pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
                     </li>
                     <li id=PARTS[2].0 class=part_class(2)>
                         <strong>"Run the experiment. "</strong>
-                        {format!("{} variants × {} seed(s); the answer is the mean over the seeds.", l.variants.len(), l.seeds)}
+                        {format!("{} variants × {} seeds; the answer is the mean over the seeds, with its 95% interval.", l.variants.len(), l.seeds)}
                         " "<button id="lesson-run" class="primary" disabled=move || running.get() on:click=move |_| run()>"Run"</button>
                         " "<span id="lesson-status" aria-live="polite">{move || status.get()}</span>
                     </li>
@@ -289,13 +292,16 @@ pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
                         {move || match answer() {
                             None => view! { <span>{after_the_run()}</span> }.into_any(),
                             Some(Err(e)) => view! { <span class="field-error">{format!("a run failed: {e}")}</span> }.into_any(),
-                            Some(Ok(rows)) => view! {
+                            Some(Ok((rows, verdict))) => view! {
                                 <table class="readings-table" id="lesson-answer">
-                                    <thead><tr><th scope="col">"Variant"</th><th scope="col">{l.metric_label.clone()}</th></tr></thead>
-                                    <tbody>{rows.into_iter().map(|(label, mean)| view! {
-                                        <tr data-value=mean.to_string()><td>{label}</td><td>{crate::lessons::readable(mean)}</td></tr>
+                                    <thead><tr><th scope="col">"Variant"</th><th scope="col">{l.metric_label.clone()}</th>
+                                        <th scope="col">"95% interval"</th></tr></thead>
+                                    <tbody>{rows.into_iter().map(|(label, i)| view! {
+                                        <tr data-value=i.mean.to_string()><td>{label}</td><td>{crate::lessons::readable(i.mean)}</td>
+                                            <td>{interval_cell(&i)}</td></tr>
                                     }).collect_view()}</tbody>
                                 </table>
+                                <p id="lesson-verdict">{verdict}</p>
                             }.into_any(),
                         }}
                         <p>"Your prediction: " <em id="lesson-your-prediction">{move || { let p = prediction.get(); if p.trim().is_empty() { "(none written)".to_string() } else { p } }}</em></p>
@@ -334,3 +340,15 @@ fn LessonStepper(present: Present) -> impl IntoView {
         </nav>
     }
 }
+
+/// The interval's range for a table cell: `1200 – 1600`, or "—" from one seed.
+fn interval_cell(i: &Interval) -> String {
+    if i.half_width.is_finite() {
+        format!("{} – {}", crate::lessons::readable(i.low()), crate::lessons::readable(i.high()))
+    } else {
+        "— (one seed)".into()
+    }
+}
+
+/// A lesson's answer: per variant its label and interval, and the claim's verdict.
+type Answer = (Vec<(String, Interval)>, String);

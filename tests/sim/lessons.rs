@@ -1,7 +1,8 @@
 //! The lessons of `lessons/` (docs/lessons.md): every file parses, states its question and explanation, gives a
-//! valid scenario for every variant, and runs natively to a finite answer; a broken lesson is refused with a reason.
+//! valid scenario for every variant, and runs natively to a finite answer whose claimed ordering holds with 95%
+//! intervals; a broken lesson is refused with a reason.
 
-use bagsim::lessons::{self, Lesson};
+use bagsim::lessons::{self, Claim, Lesson, Verdict};
 use bagsim::registry::run_any;
 
 #[test]
@@ -23,6 +24,11 @@ fn every_lesson_is_valid_and_runs_to_a_finite_answer() {
             .collect();
         assert!(values.iter().all(|v| v.is_finite()), "{}: {values:?}", l.id);
         assert_eq!(l.means(&values).len(), l.variants.len());
+        // What the explanation claims holds on the lesson's own runs, with intervals; a lesson whose numbers do
+        // not separate claims no ordering (and says so in its text).
+        let verdict = l.verdict(&values);
+        assert!(matches!(verdict, Verdict::Holds(_) | Verdict::NoClaim), "{}: {}", l.id, verdict.sentence());
+        assert_eq!(matches!(verdict, Verdict::NoClaim), l.claim == Claim::NoOrder, "{}", l.id);
     }
     assert_eq!(families.len(), 3, "the lessons cover every family: {families:?}");
 }
@@ -49,4 +55,40 @@ fn a_broken_lesson_is_refused_with_a_reason() {
     let e = broken(&|v| v["unit"] = "%".into()).unwrap_err();
     assert!(e.contains("does not fit the metric"), "{e}");
     assert!(lessons::find("nope").unwrap_err().contains("the lessons are"));
+    // A claim names a variant, and needs seeds for its intervals.
+    let e = broken(&|v| v["claim"] = serde_json::json!({"lowest": "load 60%"})).unwrap_err();
+    assert!(e.contains("\"load 60%\", which is not a variant's label"), "{e}");
+    let e = broken(&|v| v["seeds"] = 1.into()).unwrap_err();
+    assert!(e.contains("at least 2 seeds"), "{e}");
+    assert!(broken(&|v| v["claim"] = "rising".into()).unwrap_err().contains("rising"));
+}
+
+/// The claim's verdict on numbers worked by hand. Two seeds per variant: values a, a ± 1 have mean a and half-width
+/// t_{0.975,1} · 1/√2 · √2 = 12.706, so means 20 apart overlap and means 30 apart do not.
+#[test]
+fn a_claim_is_checked_on_the_intervals() {
+    let mut l = lessons::find("load").unwrap();
+    l.seeds = 2;
+    let at = |means: [f64; 3]| -> Vec<f64> { means.iter().flat_map(|m| [m - 1.0, m + 1.0]).collect() };
+    l.claim = Claim::Increasing;
+    let v = l.verdict(&at([0.0, 30.0, 60.0]));
+    assert!(matches!(v, Verdict::Holds(_)), "{v:?}");
+    let v = l.verdict(&at([0.0, 20.0, 60.0]));
+    assert!(matches!(&v, Verdict::NotResolved(s) if s.contains("load 50% at 0 ± 12.71") && s.contains("load 70% at 20.00 ± 12.71") && !s.contains("load 90%")), "{v:?}");
+    let v = l.verdict(&at([0.0, 60.0, 30.0]));
+    assert!(matches!(&v, Verdict::Contradicted(s) if s.contains("load 70%") && s.contains("above load 90%")), "{v:?}");
+    l.claim = Claim::Decreasing;
+    assert!(matches!(l.verdict(&at([60.0, 30.0, 0.0])), Verdict::Holds(_)));
+    l.claim = Claim::Lowest("load 70%".into());
+    assert!(matches!(l.verdict(&at([30.0, 0.0, 60.0])), Verdict::Holds(_)));
+    assert!(matches!(l.verdict(&at([10.0, 0.0, 60.0])), Verdict::NotResolved(_)));
+    assert!(matches!(l.verdict(&at([0.0, 30.0, 60.0])), Verdict::Contradicted(_)));
+    l.claim = Claim::Highest("load 90%".into());
+    assert!(matches!(l.verdict(&at([0.0, 30.0, 60.0])), Verdict::Holds(_)));
+    l.claim = Claim::NoOrder;
+    assert_eq!(l.verdict(&at([0.0, 30.0, 60.0])), Verdict::NoClaim);
+    // One seed gives no interval, so nothing is separated.
+    l.seeds = 1;
+    l.claim = Claim::Increasing;
+    assert!(matches!(l.verdict(&[0.0, 30.0, 60.0]), Verdict::NotResolved(_)));
 }

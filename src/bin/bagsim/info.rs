@@ -46,8 +46,9 @@ pub fn readings(family: Family) -> Result<(), String> {
     Ok(())
 }
 
-/// `bagsim lesson [ID]`: without an id the list; with one, its runs on `jobs` threads and its answer per variant.
-pub fn lesson(id: Option<&str>, jobs: usize) -> Result<(), String> {
+/// `bagsim lesson [ID] [--seeds N]`: without an id the list; with one, its runs on `jobs` threads (with the lesson's
+/// seeds or `seeds`), its answer per variant with 95% intervals, and whether the lesson's claim holds on them.
+pub fn lesson(id: Option<&str>, seeds: Option<u32>, jobs: usize) -> Result<(), String> {
     let Some(id) = id else {
         for l in bagsim::lessons::all() {
             match l {
@@ -57,7 +58,13 @@ pub fn lesson(id: Option<&str>, jobs: usize) -> Result<(), String> {
         }
         return Ok(());
     };
-    let lesson = bagsim::lessons::find(id)?;
+    let mut lesson = bagsim::lessons::find(id)?;
+    if let Some(n) = seeds {
+        if !(1..=30).contains(&n) {
+            return Err(format!("--seeds {n} is out of range; allowed 1–30"));
+        }
+        lesson.seeds = n;
+    }
     let runs = lesson.runs()?;
     let values = bagsim::parallel::map(&runs, jobs, |_, (_, _, s)| {
         registry::run_any(s).map_err(|e| e.to_string()).and_then(|r| lesson.value(&r))
@@ -65,9 +72,9 @@ pub fn lesson(id: Option<&str>, jobs: usize) -> Result<(), String> {
     .into_iter()
     .collect::<Result<Vec<f64>, String>>()?;
     say!("{}\n\n{}\n\n{} ({} seed(s) each):", lesson.title, lesson.question, lesson.metric_label, lesson.seeds);
-    for (v, mean) in lesson.means(&values).iter().enumerate() {
-        say!("  {:<40} {}", lesson.variants[v].label, bagsim::lessons::readable(*mean));
+    for (v, i) in lesson.intervals(&values).iter().enumerate() {
+        say!("  {:<40} {}", lesson.variants[v].label, bagsim::lessons::interval_text(i));
     }
-    say!("\n{}", lesson.explanation);
+    say!("\n{}\n\n{}", lesson.verdict(&values).sentence(), lesson.explanation);
     Ok(())
 }
