@@ -20,6 +20,8 @@ fn small_mc() -> Scenario {
 async fn every_family_has_its_tools_and_its_own_run_bar() {
     with_browser(|client, base| async move {
         open_ready(&client, &format!("{base}?scenario={}", scenario_param(&small_mc()))).await;
+        let before = text(&client, "#current-run-label").await.unwrap_or_default();
+        assert!(before.starts_with("No run yet"), "before any run the legend names {before:?}");
         run_to_the_end(&client).await;
 
         // The NSL card reads as a factor; its "?" opens the glossary at NSL (a tap works where a title never shows).

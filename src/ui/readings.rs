@@ -2,7 +2,7 @@
 //! combination of readings, each cell a verdict with our numbers ("Which assumption carries this result?").
 
 use crate::readings::{Reading, ReadingsTable};
-use crate::stats::Verdict;
+use crate::stats::{Claim, Verdict};
 use leptos::prelude::*;
 
 /// The CSS class of a verdict's badge.
@@ -14,14 +14,59 @@ pub(crate) fn badge(v: Verdict) -> &'static str {
     }
 }
 
+/// A figure's findings, one row per check: the paper's words once for the checks that test the same sentence, our
+/// numbers, the verdict; a finding that disagrees or is not resolved links to the family's readings panel, the
+/// element `readings` ("Which assumption carries this result?"), where it has one. `waiting` replaces our numbers
+/// until the runs are in.
+pub fn findings_rows(claims: Vec<Claim>, waiting: Option<String>, readings: Option<&'static str>) -> impl IntoView {
+    let spans: Vec<usize> = (0..claims.len())
+        .map(|i| {
+            let first = i == 0 || claims[i - 1].paper != claims[i].paper;
+            if first {
+                claims[i..].iter().take_while(|c| c.paper == claims[i].paper).count()
+            } else {
+                0
+            }
+        })
+        .collect();
+    claims
+        .into_iter()
+        .zip(spans)
+        .map(|(c, span)| {
+            let (label, class) = match &waiting {
+                Some(_) => ("waiting", "badge unresolved"),
+                None => (c.verdict.label(), badge(c.verdict)),
+            };
+            let open = readings.filter(|_| waiting.is_none() && matches!(c.verdict, Verdict::Disagrees | Verdict::Unresolved));
+            let quote = (span > 0).then(|| view! { <td class="quote" rowspan=span.to_string()><q>{c.paper}</q></td> });
+            view! {
+                <tr data-verdict=label>
+                    {quote}
+                    <td>{waiting.clone().unwrap_or(c.ours)}</td>
+                    <td><span class=class>{label}</span>
+                        {open.map(|id| view! { " "<a class="which-reading" href=format!("#{id}")>"Which assumption carries this result?"</a> })}
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view()
+}
+
 /// The key select's options: each reading's key with its values, the default first.
 pub fn reading_options(list: &'static [Reading], chosen: RwSignal<String>) -> impl IntoView {
     list.iter()
         .map(|r| {
-            let text = format!("{} ({})", r.short(), r.names().join(" / "));
-            view! { <option value=r.key selected=move || chosen.get() == r.key>{text}</option> }
+            let text = format!("{}: {}", words(r.short()), r.names().join(" or "));
+            view! { <option value=r.key title=r.key selected=move || chosen.get() == r.key>{text}</option> }
         })
         .collect_view()
+}
+
+/// A key in words for a menu: `load_split` → "Load split", `policy_options.wqr4x` → "Policy options wqr4x".
+fn words(key: &str) -> String {
+    let text = key.replace(['_', '.'], " ");
+    let mut c = text.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 /// What the chosen reading rests on, under the select.

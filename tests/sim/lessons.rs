@@ -74,7 +74,10 @@ fn a_claim_is_checked_on_the_intervals() {
     let v = l.verdict(&at([0.0, 30.0, 60.0]));
     assert!(matches!(v, Verdict::Holds(_)), "{v:?}");
     let v = l.verdict(&at([0.0, 20.0, 60.0]));
-    assert!(matches!(&v, Verdict::NotResolved(s) if s.contains("load 50% at 0 ± 12.71") && s.contains("load 70% at 20.00 ± 12.71") && !s.contains("load 90%")), "{v:?}");
+    assert!(
+        matches!(&v, Verdict::NotResolved(s) if s.contains("load 50% at 0 ± 12.71") && s.contains("load 70% at 20.00 ± 12.71") && !s.contains("load 90%")),
+        "{v:?}"
+    );
     let v = l.verdict(&at([0.0, 60.0, 30.0]));
     assert!(matches!(&v, Verdict::Contradicted(s) if s.contains("load 70%") && s.contains("above load 90%")), "{v:?}");
     l.claim = Claim::Decreasing;

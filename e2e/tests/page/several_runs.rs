@@ -150,6 +150,22 @@ async fn a_paper_figure_matches_the_native_reproduction() {
         let want: Vec<String> = claims(&native).iter().map(|c| c.verdict.label().to_string()).collect();
         assert!(!rows.is_empty(), "#paper-claims has no rows");
         assert_eq!(rows, want, "the verdicts in #paper-claims differ from the native ones");
+        // The paper's words once per sentence (checks of one sentence share its cell), and a way from every
+        // finding that disagrees or is not resolved to "Which assumption carries this result?".
+        let shape = js(
+            &client,
+            "return [...document.querySelectorAll('#paper-claims tbody tr')].map(r => [r.querySelectorAll('q').length, r.querySelector('a.which-reading')?.getAttribute('href') ?? '']);",
+            vec![],
+        )
+        .await;
+        let shape: Vec<(u64, String)> = serde_json::from_value(shape).unwrap();
+        let natives = claims(&native);
+        for (k, ((quotes, link), c)) in shape.iter().zip(&natives).enumerate() {
+            let first = k == 0 || natives[k - 1].paper != c.paper;
+            assert_eq!(*quotes, u64::from(first), "row {k}: the quotation is shown {quotes} times");
+            let open = matches!(c.verdict.label(), "disagrees" | "not resolved");
+            assert_eq!(link.as_str(), if open { "#mc-readings" } else { "" }, "row {k} ({})", c.verdict.label());
+        }
 
         capture_downloads(&client).await;
         click(&client, "#paper-download-csv").await;

@@ -29,6 +29,15 @@ impl Scheme {
         }
     }
 
+    /// What the scheme does, in words for the page (the scenario key is `name`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Scheme::StartTimeNoDataAware => "Earliest start, data ignored",
+            Scheme::FinishTimeNoOverlap => "Earliest finish, data moved on the job's processors",
+            Scheme::FinishTimeDataAware => "Earliest finish, data moved while the job queues",
+        }
+    }
+
     /// Whether the transfer overlaps the queueing (it runs off the job's processors, from dispatch on).
     pub fn overlaps(self) -> bool {
         self == Scheme::FinishTimeDataAware

@@ -225,7 +225,7 @@ impl<'a> FigureResult<'a> {
             title: format!("Fig. {} — {}", f.number, f.metric.title()),
             unit: String::new(),
             groups: f.groups.iter().map(|g| g.0.to_string()).collect(),
-            series: Scheme::ALL.iter().map(|s| s.name().to_string()).collect(),
+            series: Scheme::ALL.iter().map(|s| s.label().to_string()).collect(),
             cells,
         }
     }

@@ -41,19 +41,21 @@ impl Row {
 /// Bars of the average turnaround per scheme, as SVG (the longest bar fills the width).
 fn bars_svg(rows: &[Row]) -> String {
     let max = rows.iter().map(|r| r.mean_tt).fold(0.0, f64::max).max(1e-9);
-    let height = 30 * rows.len() + 10;
+    let height = 44 * rows.len() + 10;
     let mut svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{height}" viewBox="0 0 640 {height}" style="max-width: 100%" role="img" aria-label="average turnaround per scheme">"#
     );
+    // Each scheme's words above its bar, so that a long label never runs into the bar.
     for (i, r) in rows.iter().enumerate() {
-        let y = 10 + 30 * i;
-        let w = 320.0 * r.mean_tt / max;
+        let y = 10 + 44 * i;
+        let w = 480.0 * r.mean_tt / max;
         svg.push_str(&format!(
-            r##"<text x="0" y="{}" font-size="13">{}</text><rect x="230" y="{y}" width="{w:.1}" height="20" fill="#1f77b4"/><text x="{:.1}" y="{}" font-size="12">{}</text>"##,
-            y + 15,
-            r.scheme.name(),
-            236.0 + w,
-            y + 15,
+            r##"<text x="0" y="{}" font-size="13">{}</text><rect x="0" y="{}" width="{w:.1}" height="18" fill="#1f77b4"/><text x="{:.1}" y="{}" font-size="12">{}</text>"##,
+            y + 12,
+            r.scheme.label(),
+            y + 18,
+            6.0 + w,
+            y + 32,
             fmt_time(r.mean_tt)
         ));
     }
@@ -108,7 +110,7 @@ pub fn Compare(lab: Lab) -> impl IntoView {
                 .map(|r| {
                     view! {
                         <tr data-scheme=r.scheme.name()>
-                            <th scope="row">{r.scheme.name()}</th>
+                            <th scope="row">{r.scheme.label()}</th>
                             <td data-value=r.mean_tt.to_string()>{fmt_time(r.mean_tt)}</td>
                             <td data-value=r.worst_tt.to_string()>{fmt_time(r.worst_tt)}</td>
                             <td data-value=r.mean_wait.to_string()>{fmt_time(r.mean_wait)}</td>

@@ -6,7 +6,9 @@ use super::cfg_of;
 use crate::family::data_grid::figures::{figures, FigureResult};
 use crate::family::data_grid::Scheme;
 use crate::registry::AnyReport;
+use crate::stats::Claim;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::readings::findings_rows;
 use crate::ui::Lab;
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -106,22 +108,19 @@ pub fn DataGridFigures(lab: Lab) -> impl IntoView {
                     }
                 })
                 .collect_view();
-            let claims = r
-                .claims()
-                .into_iter()
-                .map(|(paper, ours, verdict)| {
-                    view! {
-                        <li><p>"Paper: " {paper}</p><p>"bagsim: " {ours}</p><p class="verdict">"→ " {verdict.label()}</p></li>
-                    }
-                })
-                .collect_view();
+            let claims: Vec<Claim> =
+                r.claims().into_iter().map(|(paper, ours, verdict)| Claim { paper, ours, verdict }).collect();
             Some(view! {
                 <table id="dd-figure-table">
                     <caption>{format!("Fig. {}: {} ({}), mean ± 95% interval over {SEEDS} seeds", f.number, f.caption, f.metric.title())}</caption>
-                    <thead><tr><th scope="col">"setting"</th>{Scheme::ALL.iter().map(|s| view! { <th scope="col">{s.name()}</th> }).collect_view()}</tr></thead>
+                    <thead><tr><th scope="col">"setting"</th>{Scheme::ALL.iter().map(|s| view! { <th scope="col">{s.label()}</th> }).collect_view()}</tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
-                <ul class="claims" id="dd-figure-claims">{claims}</ul>
+                <table class="paper-claims readings-table" id="dd-figure-claims">
+                    <caption>"Paper and bagsim: the findings of §IV this figure can test"</caption>
+                    <thead><tr><th scope="col">"The paper reports"</th><th scope="col">"bagsim"</th><th scope="col">"Verdict"</th></tr></thead>
+                    <tbody>{findings_rows(claims, None, None)}</tbody>
+                </table>
             })
         })
     };

@@ -9,7 +9,7 @@ use crate::family::desktop_grid::figure_svg::{chart, INDICES};
 use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule};
 use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Pool};
-use crate::ui::readings::badge;
+use crate::ui::readings::findings_rows;
 use crate::ui::Lab;
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -114,17 +114,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
         let f = figures().into_iter().find(|f| f.number == n)?;
         let done: Vec<Bar> =
             bars.with(|b| b.iter().all(Option::is_some).then(|| b.iter().flatten().flatten().cloned().collect()))?;
-        let rows = claims(&f, &done)
-            .into_iter()
-            .map(|c| {
-                view! {
-                    <tr data-verdict=c.verdict.label()>
-                        <td class="quote"><q>{c.paper}</q></td><td>{c.ours}</td>
-                        <td><span class=badge(c.verdict)>{c.verdict.label()}</span></td>
-                    </tr>
-                }
-            })
-            .collect_view();
+        let rows = findings_rows(claims(&f, &done), None, Some("dg-readings"));
         Some(view! {
             <table class="readings-table" id="dg-figure-claims">
                 <caption>"Paper and bagsim: the findings of §IV-C this figure can test"</caption>

@@ -155,7 +155,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
     let policy_info = move || {
         sc.with(|s| {
             let (r, t) = mc(s).scheduling.information();
-            format!("(R, T) = ({r:?}, {t:?}) — {}", mc(s).scheduling.description())
+            format!("{} Resources: {}; task runtimes: {}.", mc(s).scheduling.description(), r.words(), t.words())
         })
     };
 
@@ -292,13 +292,13 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 }}).collect_view()}
             </select>
         })}
-        {field(lab, "Task scheduling (Iosup et al. 2008, §2.4, Table 1)", "Which eligible task goes to which cluster. (R, T): what the policy knows of resources and of task runtimes — K known, H from history, U unknown.", "scheduling", view! {
+        {field(lab, "Task scheduling (Iosup et al. 2008, §2.4, Table 1)", "Which eligible task goes to which cluster, and what the policy knows of the resources (their speeds and free processors) and of the task runtimes: known a priori, from history (earlier tasks), or unknown (Table 1 writes these K, H and U).", "scheduling", view! {
             <select id="scheduling" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "scheduling", |s| {
                 mcm(s)?.scheduling = SchedulingPolicy::MENU.into_iter().find(|p| p.kind() == v).ok_or_else(|| format!("{v:?}: not a task-scheduling policy"))?; Ok(()) }) }>
                 {SchedulingPolicy::MENU.into_iter().map(|policy| {
                     let name = policy.kind();
-                    let (r, t) = policy.information();
-                    view! { <option value=name selected=move || scheduling_name.get() == name>{format!("{name} ({r:?}, {t:?})")}</option> }
+                    let (_, t) = policy.information();
+                    view! { <option value=name selected=move || scheduling_name.get() == name>{format!("{name} (runtimes {})", t.words())}</option> }
                 }).collect_view()}
             </select>
             <div class="policy-info" id="policy-info">{policy_info}</div>

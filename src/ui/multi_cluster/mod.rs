@@ -310,9 +310,15 @@ pub(crate) fn Compare(lab: Lab) -> impl IntoView {
                 on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">
-                <li id="current-run-label">{swatch(0)}{move || {
+                <li id="current-run-label">{move || {
                     lab.version.track();
-                    LIVE.with(|l| l.borrow().current.label.clone())
+                    let label = LIVE.with(|l| l.borrow().current.label.clone());
+                    // Before the first run there is no line on the charts to name.
+                    if label.is_empty() {
+                        view! { <span class="note">"No run yet: press Run, then Pin to keep a run beside the next."</span> }.into_any()
+                    } else {
+                        view! { {swatch(0)}{label} }.into_any()
+                    }
                 }}</li>
                 {move || lab.pinned_labels.get().into_iter().enumerate().map(|(i, l)| view! {
                     <li>{swatch(i + 1)}{l}</li>

@@ -11,7 +11,7 @@ use crate::registry::AnyReport;
 use crate::ui::download;
 use crate::ui::now_ms;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
-use crate::ui::readings::badge;
+use crate::ui::readings::findings_rows;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -389,18 +389,8 @@ pub fn PaperFigures() -> impl IntoView {
                         <thead><tr><th>"The paper reports"</th><th>"bagsim"</th><th>"Verdict"</th></tr></thead>
                         <tbody>
                             {move || {
-                                let waiting = p.done.get() == 0;
-                                p.claims.get().into_iter().map(|c| {
-                                    let (verdict, class) = if waiting { ("pending", "badge unresolved") } else { (c.verdict.label(), badge(c.verdict)) };
-                                    let ours = if waiting { "no runs in yet".to_string() } else { c.ours };
-                                    view! {
-                                        <tr data-verdict=verdict>
-                                            <td class="quote"><q>{c.paper}</q></td>
-                                            <td>{ours}</td>
-                                            <td><span class=class>{if waiting { "waiting" } else { verdict }}</span></td>
-                                        </tr>
-                                    }
-                                }).collect_view()
+                                let waiting = (p.done.get() == 0).then(|| "no runs in yet".to_string());
+                                findings_rows(p.claims.get(), waiting, Some("mc-readings"))
                             }}
                         </tbody>
                     </table>

@@ -60,17 +60,25 @@ fn rank_claim(r: &FigureResult, paper: &str, name: &str, rank: usize, metric: Me
     let verdict = if !defined(&all.iter().map(|(_, i)| *i).collect::<Vec<_>>()) {
         return Claim { paper: paper.into(), ours: format!("{ours}; {NO_VALUE}"), verdict: Verdict::Unresolved };
     } else if pos == rank {
-        let below_ok = rank == 0 || all[rank - 1].1.separated_from(&me);
-        let above_ok = rank + 1 >= all.len() || all[rank + 1].1.separated_from(&me);
-        if below_ok && above_ok {
+        // The neighbours whose intervals overlap ours keep the rank open.
+        let near: Vec<usize> = [rank.checked_sub(1), Some(rank + 1)]
+            .into_iter()
+            .flatten()
+            .filter(|&k| k < all.len() && !all[k].1.separated_from(&me))
+            .collect();
+        if near.is_empty() {
             Verdict::Agrees
         } else {
-            Verdict::Unresolved
+            let names: Vec<String> = near.iter().map(|&k| format!("{}'s", f.series[all[k].0])).collect();
+            let ours = format!("{ours}; its 95% interval overlaps {}", names.join(" and "));
+            return Claim { paper: paper.into(), ours, verdict: Verdict::Unresolved };
         }
     } else if all[rank].1.separated_from(&me) {
         Verdict::Disagrees
     } else {
-        Verdict::Unresolved
+        let other = f.series[all[rank].0];
+        let ours = format!("{ours}; its 95% interval overlaps that of {other}, ranked {}", rank + 1);
+        return Claim { paper: paper.into(), ours, verdict: Verdict::Unresolved };
     };
     Claim { paper: paper.into(), ours, verdict }
 }
@@ -296,21 +304,23 @@ fn rank_among(r: &FigureResult, paper: &str, name: &str, among: &[&str], metric:
     let mut all: Vec<(&str, Interval)> = among.iter().map(|n| (*n, r.overall(series(r, n), xs, metric))).collect();
     all.sort_by(|a, b| a.1.mean.total_cmp(&b.1.mean));
     let pos = all.iter().position(|(n, _)| *n == name).expect("listed");
-    let verdict = if !defined(&all.iter().map(|(_, i)| *i).collect::<Vec<_>>()) {
-        Verdict::Unresolved
+    let listing: Vec<String> = all.iter().map(|(n, i)| format!("{n} {}", fmt(i))).collect();
+    let ours = format!("overall NSL, lowest first: {}", listing.join(", "));
+    let open = |other: &str| format!("{ours}; the 95% intervals of {name} and {other} overlap");
+    let (ours, verdict) = if !defined(&all.iter().map(|(_, i)| *i).collect::<Vec<_>>()) {
+        (format!("{ours}; {NO_VALUE}"), Verdict::Unresolved)
     } else if pos == 0 {
         if all[1].1.separated_from(&all[0].1) {
-            Verdict::Agrees
+            (ours, Verdict::Agrees)
         } else {
-            Verdict::Unresolved
+            (open(all[1].0), Verdict::Unresolved)
         }
     } else if all[0].1.separated_from(&all[pos].1) {
-        Verdict::Disagrees
+        (ours, Verdict::Disagrees)
     } else {
-        Verdict::Unresolved
+        (open(all[0].0), Verdict::Unresolved)
     };
-    let listing: Vec<String> = all.iter().map(|(n, i)| format!("{n} {}", fmt(i))).collect();
-    Claim { paper: paper.into(), ours: format!("overall NSL, lowest first: {}", listing.join(", ")), verdict }
+    Claim { paper: paper.into(), ours, verdict }
 }
 
 /// Is `better`'s overall `metric` below `worse`'s?
@@ -323,11 +333,13 @@ fn pair_claim(r: &FigureResult, paper: &str, better: &str, worse: &str, metric: 
     } else {
         Verdict::Disagrees
     };
-    Claim {
-        paper: paper.into(),
-        ours: format!("overall {}: {better} {}, {worse} {}", metric.title().to_lowercase(), fmt(&a), fmt(&b)),
-        verdict,
+    let mut ours = format!("overall {}: {better} {}, {worse} {}", metric.title().to_lowercase(), fmt(&a), fmt(&b));
+    if verdict == Verdict::Unresolved && defined(&[a, b]) {
+        ours.push_str("; the two 95% intervals overlap");
+    } else if !defined(&[a, b]) {
+        ours = format!("{ours}; {NO_VALUE}");
     }
+    Claim { paper: paper.into(), ours, verdict }
 }
 
 fn ratio_list(r: &FigureResult, num: usize, den: usize, metric: Metric, what: &str) -> String {

@@ -21,6 +21,17 @@ pub enum Info {
     U,
 }
 
+impl Info {
+    /// In words: "known", "from history", "unknown".
+    pub fn words(self) -> &'static str {
+        match self {
+            Info::K => "known",
+            Info::H => "from history",
+            Info::U => "unknown",
+        }
+    }
+}
+
 /// The order in which a policy takes tasks from the eligible set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaskOrder {
