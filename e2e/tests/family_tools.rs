@@ -72,6 +72,39 @@ async fn every_family_has_its_tools_and_its_own_run_bar() {
         click(&client, "#dg-share").await;
         assert_eq!(scenario_in_url(&client).await, dg_scenario, "the link does not reproduce the scenario");
 
+        // Pin, run another seed, compare: both runs on the charts, in the legend, the table and the Numbers.
+        let first_tt = text(&client, "#dg-card-tt .card-value").await.unwrap_or_default();
+        assert!(!is_enabled(&client, "#dg-unpin").await, "nothing pinned yet");
+        click(&client, "#dg-pin").await;
+        assert!(is_enabled(&client, "#dg-unpin").await, "the pinned run cannot be cleared");
+        set_control(&client, "#dg-seed", "4").await;
+        run_to_the_end(&client).await;
+        let second_tt = text(&client, "#dg-card-tt .card-value").await.unwrap_or_default();
+        let legend = text(&client, "#dg-results .pinned").await.unwrap_or_default();
+        assert!(legend.contains("seed 3") && legend.contains("seed 4"), "the legend names {legend:?}");
+        let row = js(
+            &client,
+            "return [...document.querySelectorAll('#dg-compare tbody tr')].find(r => r.querySelector('th').textContent.startsWith('Mean turnaround'))?.querySelectorAll('td').length ?? 0;",
+            vec![],
+        )
+        .await;
+        assert_eq!(row, serde_json::json!(2), "the comparison has no pinned and current turnaround");
+        let cells = text(&client, "#dg-compare").await.unwrap_or_default();
+        assert!(cells.contains(&first_tt) && cells.contains(&second_tt), "{cells:?} lacks {first_tt} and {second_tt}");
+        click(&client, "#dg-chart-machines-numbers-toggle").await;
+        let tables = js(
+            &client,
+            "return [...document.querySelectorAll('#dg-chart-machines-numbers table')].map(t => [t.caption.textContent, t.tBodies[0].rows.length]);",
+            vec![],
+        )
+        .await;
+        let tables: Vec<(String, u64)> = serde_json::from_value(tables).unwrap();
+        assert_eq!(tables.len(), 2, "Numbers shows {tables:?}");
+        assert!(tables[0].0.contains("seed 3") && tables[1].0.contains("seed 4"), "{tables:?}");
+        assert!(tables.iter().all(|t| t.1 > 0), "{tables:?}");
+        js(&client, "document.querySelector('#dg-results .pinned').scrollIntoView(); return true;", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "dg-pinned.png").await.display());
+
         // The data grid has the same tools under the same names.
         set_control(&client, "#family", "data_grid").await;
         for id in ["#dd-share", "#dd-export-json", "#dd-export-csv"] {

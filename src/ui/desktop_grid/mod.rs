@@ -3,6 +3,7 @@
 //! through the same worker and Run bar as a multi-cluster one; only its `DgDetail` and `DgReport` are its own.
 
 mod figures;
+mod pinned;
 mod readings;
 
 use crate::family::contract::Header;
@@ -42,6 +43,8 @@ struct Standing {
 struct Live {
     run_id: u32,
     samples: Vec<DgSample>,
+    /// Finished runs kept on the charts (pinned.rs).
+    pinned: Vec<pinned::PinnedRun>,
 }
 
 /// The reactive state of the desktop-grid results: reference-counted signals, so `on_message` reaches them
@@ -104,29 +107,40 @@ fn redraw(st: &State, force: bool) {
 
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// One series over simulated time (days).
+/// The runs' series over simulated time (days): the current run first (colour 0), then the pinned ones, each
+/// with its colour, dash and marker; a legend names them once a run is pinned.
 fn draw_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
-    title: &str,
-    y_label: &str,
-    samples: &[DgSample],
-    pick: fn(&DgSample) -> f64,
+    (title, y_label, pick): (&str, &str, fn(&DgSample) -> f64),
+    runs: &[&[DgSample]],
+    labels: &[String],
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
-    if samples.is_empty() {
+    if runs.iter().all(|s| s.is_empty()) {
         root.draw(&Text::new(format!("{title}: no data yet"), (20, 30), ("sans-serif", 15).into_font()))?;
         return Ok(());
     }
-    let line: Vec<(f64, f64)> = samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect();
+    let lines: Vec<Vec<(f64, f64)>> =
+        runs.iter().map(|samples| samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect()).collect();
     // Replicas start and end at every task: drawn per window (mean, min–max) once the run has many samples.
     let band = title == "Replicas running";
-    crate::ui::axes::time_lines(root, title, y_label, &[line], &[], None, band)
+    crate::ui::axes::time_lines(root, title, y_label, &lines, labels, None, band)
 }
 
 fn draw_charts() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let current = state().report.with_untracked(|r| r.as_ref().map(|r| pinned::run_label(&r.scenario)));
     LIVE.with(|l| {
         let l = l.borrow();
+        let mut runs: Vec<&[DgSample]> = vec![l.samples.as_slice()];
+        runs.extend(l.pinned.iter().map(|p| p.samples.as_slice()));
+        let labels: Vec<String> = if l.pinned.is_empty() {
+            Vec::new()
+        } else {
+            std::iter::once(current.unwrap_or_else(|| "current run".into()))
+                .chain(l.pinned.iter().map(|p| p.label.clone()))
+                .collect()
+        };
         for (id, title, y, pick) in CHARTS {
             let Some(canvas) =
                 document.get_element_by_id(id).and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
@@ -135,7 +149,7 @@ fn draw_charts() {
             };
             if let Some(backend) = measured::canvas(canvas) {
                 let root = backend.into_drawing_area();
-                let _ = draw_series(&root, title, y, &l.samples, pick);
+                let _ = draw_series(&root, (title, y, pick), &runs, &labels);
                 let _ = root.present();
             }
         }
@@ -330,6 +344,10 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoVie
             }
         });
     }
+    let done = {
+        let r = st.report.clone();
+        Signal::derive(move || r.with(|r| r.is_some()) && lab.run_family.get() == Family::DesktopGrid)
+    };
     let report = st.report.clone();
     let progress = st.progress.clone();
     let show_cards = move || {
@@ -373,13 +391,14 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoVie
             <div class="dg-results" id="dg-results">
                 <p class="dg-live" id="dg-live" aria-live="polite">{live.clone()}</p>
                 <div class="cards" id="dg-cards">{show_cards.clone()}</div>
-                <crate::ui::run_tools::RunTools lab=lab prefix="dg-" done={let r = st.report.clone(); Signal::derive(move || r.with(|r| r.is_some()) && lab.run_family.get() == Family::DesktopGrid)} rows=None charts=charts_list()/>
+                <crate::ui::run_tools::RunTools lab=lab prefix="dg-" done=done rows=None charts=charts_list()/>
+                <pinned::PinBar done=done/>
                 <crate::ui::present::ChartStepper p=present prefix="dg-"/>
                 <div class="charts">
                     {CHARTS.iter().enumerate().map(|(i, &(id, title, _, _))| view! {
                         <figure class=move || if present.is_current(i) { "chart current" } else { "chart" }>
                             <canvas id=id width="560" height="320" role="img" aria-label=format!("{title} over simulated time: chart")></canvas>
-                            <figcaption>{title}</figcaption>
+                            <figcaption>{title}" "<pinned::DgChartNumbers k=i/></figcaption>
                         </figure>
                     }).collect_view()}
                 </div>

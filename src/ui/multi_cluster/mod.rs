@@ -18,6 +18,7 @@ use crate::ui::charts::{self, RunData};
 use crate::ui::measured;
 use crate::ui::pool;
 use crate::ui::present;
+use crate::ui::run_tools::swatch;
 use crate::ui::{download, fmt_time, now_ms, send, trace_lab, Lab, Throttle};
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -326,23 +327,6 @@ pub(crate) fn Compare(lab: Lab) -> impl IntoView {
             </ul>
         </div>
     }
-}
-
-/// A run's line in the legend: its colour, dash pattern and marker, as on the charts.
-fn swatch(i: usize) -> impl IntoView {
-    let c = charts::PALETTE[i % charts::PALETTE.len()];
-    let colour = format!("rgb({},{},{})", c.0, c.1, c.2);
-    let mark = match charts::marker(i) {
-        "circle" => format!("<circle cx='14' cy='6' r='4' fill='{colour}'/>"),
-        "triangle" => format!("<polygon points='14,1 19,10 9,10' fill='{colour}'/>"),
-        "cross" => format!("<path d='M10 2 L18 10 M18 2 L10 10' stroke='{colour}' stroke-width='2'/>"),
-        _ => format!("<rect x='10' y='2' width='8' height='8' fill='{colour}'/>"),
-    };
-    let svg = format!(
-        "<svg class='swatch' width='28' height='12' aria-hidden='true'><line x1='0' y1='6' x2='28' y2='6' stroke='{colour}' stroke-width='3' stroke-dasharray='{}'/>{mark}</svg>",
-        charts::dash_array(i)
-    );
-    view! { <span class="swatch-line" inner_html=svg></span> }
 }
 
 #[component]
