@@ -152,6 +152,32 @@ async fn data_grid_run_through_controls_matches_native() {
         let shot = screenshot(&client, "data-grid.png").await;
         println!("screenshot: {}", shot.display());
 
+        // Pin this run, run another seed: both turnarounds in the comparison, the legend and the Numbers.
+        let first_tt = text(&client, "#dd-card-tt .card-value").await.unwrap_or_default();
+        click(&client, "#dd-pin").await;
+        set_control(&client, "#dd-seed", "4").await;
+        click(&client, "#run").await;
+        wait_status(&client, &["finished"], RUN_TIMEOUT).await;
+        let second_tt = text(&client, "#dd-card-tt .card-value").await.unwrap_or_default();
+        let legend = text(&client, "#dd-results .pinned").await.unwrap_or_default();
+        assert!(legend.contains("seed 3") && legend.contains("seed 4"), "the legend names {legend:?}");
+        let cells = text(&client, "#dd-pinned-compare").await.unwrap_or_default();
+        assert!(cells.contains(&first_tt) && cells.contains(&second_tt), "{cells:?} lacks {first_tt} and {second_tt}");
+        click(&client, "#dd-chart-turnaround-numbers-toggle").await;
+        let captions = js(
+            &client,
+            "return [...document.querySelectorAll('#dd-chart-turnaround-numbers caption')].map(c => c.textContent);",
+            vec![],
+        )
+        .await;
+        let captions: Vec<String> = serde_json::from_value(captions).unwrap();
+        assert!(
+            captions.len() == 2 && captions[0].contains("seed 3") && captions[1].contains("seed 4"),
+            "{captions:?}"
+        );
+        js(&client, "document.querySelector('#dd-results .pinned').scrollIntoView();", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "data-grid-pinned.png").await.display());
+
         let violations = axe_violations(&client, "on the data-grid view").await;
         assert!(violations.is_empty(), "axe-core on the data-grid view:\n  {}", violations.join("\n  "));
     })

@@ -84,12 +84,12 @@ async fn every_family_has_its_tools_and_its_own_run_bar() {
         assert!(legend.contains("seed 3") && legend.contains("seed 4"), "the legend names {legend:?}");
         let row = js(
             &client,
-            "return [...document.querySelectorAll('#dg-compare tbody tr')].find(r => r.querySelector('th').textContent.startsWith('Mean turnaround'))?.querySelectorAll('td').length ?? 0;",
+            "return [...document.querySelectorAll('#dg-pinned-compare tbody tr')].find(r => r.querySelector('th').textContent.startsWith('Mean turnaround'))?.querySelectorAll('td').length ?? 0;",
             vec![],
         )
         .await;
         assert_eq!(row, serde_json::json!(2), "the comparison has no pinned and current turnaround");
-        let cells = text(&client, "#dg-compare").await.unwrap_or_default();
+        let cells = text(&client, "#dg-pinned-compare").await.unwrap_or_default();
         assert!(cells.contains(&first_tt) && cells.contains(&second_tt), "{cells:?} lacks {first_tt} and {second_tt}");
         click(&client, "#dg-chart-machines-numbers-toggle").await;
         let tables = js(

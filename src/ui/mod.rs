@@ -17,6 +17,7 @@ mod login_logout;
 pub mod measured;
 mod multi_cluster;
 mod not_modelled;
+mod pins;
 mod pool;
 mod present;
 mod readings;

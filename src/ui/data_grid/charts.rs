@@ -42,13 +42,14 @@ fn canvas(id: &str) -> Option<web_sys::HtmlCanvasElement> {
 }
 
 /// Redraws every chart and the Gantt view of `site`; the main-thread milliseconds it took go into the Gantt
-/// canvas's `data-draw-ms` (read by the browser test and quoted in the README).
-pub fn draw_all(live: &Live, sites: &[u32], site: usize) {
+/// canvas's `data-draw-ms` (read by the browser test and quoted in the README). `current` names the current run in
+/// the turnaround chart's legend once a run is pinned beside it.
+pub fn draw_all(live: &Live, sites: &[u32], site: usize, current: &str) {
     let t0 = crate::ui::now_ms();
     for (i, &(id, title)) in CHARTS.iter().enumerate() {
         if let Some(backend) = canvas(id).and_then(measured::canvas) {
             let root = backend.into_drawing_area();
-            let _ = draw_series(&root, i, title, &live.samples, sites);
+            let _ = draw_series(&root, (i, title), live, sites, current);
             let _ = root.present();
         }
     }
@@ -65,23 +66,23 @@ pub fn draw_all(live: &Live, sites: &[u32], site: usize) {
 
 fn draw_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
-    which: usize,
-    title: &str,
-    samples: &[Sample],
+    (which, title): (usize, &str),
+    live: &Live,
     sites: &[u32],
+    current: &str,
 ) -> DrawResult<DB> {
+    let samples = &live.samples;
     root.fill(&WHITE)?;
-    if samples.is_empty() {
+    if samples.is_empty() && (which != 0 || live.pinned.is_empty()) {
         root.draw(&Text::new(format!("{title}: no data yet"), (20, 30), ("sans-serif", 15).into_font()))?;
         return Ok(());
     }
-    // One line (the turnaround) or one line per site.
+    let turnaround = |samples: &[Sample]| -> Vec<(f64, f64)> {
+        samples.iter().filter(|s| s.finished > 0).map(|s| (s.time / 86_400.0, s.mean_turnaround / 3600.0)).collect()
+    };
+    // The turnaround of the current run and of every pinned one (colour 0, then 1, 2, …), or one line per site.
     let lines: Vec<Vec<(f64, f64)>> = match which {
-        0 => vec![samples
-            .iter()
-            .filter(|s| s.finished > 0)
-            .map(|s| (s.time / 86_400.0, s.mean_turnaround / 3600.0))
-            .collect()],
+        0 => std::iter::once(turnaround(samples)).chain(live.pinned.iter().map(|p| turnaround(&p.samples))).collect(),
         1 => (0..sites.len())
             .map(|k| {
                 samples.iter().map(|s| (s.time / 86_400.0, s.queued.get(k).map_or(0.0, |&q| f64::from(q)))).collect()
@@ -95,8 +96,11 @@ fn draw_series<DB: DrawingBackend>(
             .collect(),
     };
     let y_desc = ["hours", "jobs", "busy / processors"][which.min(2)];
-    let labels: Vec<String> =
-        if which == 0 { Vec::new() } else { (1..=lines.len()).map(|k| format!("site {k}")).collect() };
+    let labels: Vec<String> = match which {
+        0 if live.pinned.is_empty() => Vec::new(),
+        0 => std::iter::once(current.to_string()).chain(live.pinned.iter().map(|p| p.pin.label.clone())).collect(),
+        _ => (1..=lines.len()).map(|k| format!("site {k}")).collect(),
+    };
     // Busy processors swing between none and all at each job's start and end: drawn per window (mean, min–max).
     axes::time_lines(root, title, y_desc, &lines, &labels, (which == 2).then_some(1.0), which == 2)
 }

@@ -6,6 +6,7 @@
 mod charts;
 mod compare;
 mod figures;
+mod pinned;
 
 use crate::family::contract::Header;
 use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Pending, Sample};
@@ -24,6 +25,8 @@ struct Live {
     jobs: Vec<JobRecord>,
     /// Jobs running now and the next reservations (the latest progress message's).
     pending: Vec<Pending>,
+    /// Finished runs kept for comparison (pinned.rs).
+    pinned: Vec<pinned::PinnedRun>,
 }
 
 /// The reactive state of the data-grid results: reference-counted signals, so `on_progress` reaches them whatever
@@ -63,7 +66,8 @@ pub(crate) fn on_progress(lab: Lab, header: &Header, d: DataGridDetail) {
     LIVE.with(|l| {
         let mut l = l.borrow_mut();
         if l.run_id != current {
-            *l = Live { run_id: current, ..Live::default() };
+            let pinned = std::mem::take(&mut l.pinned);
+            *l = Live { run_id: current, pinned, ..Live::default() };
         }
         l.samples.extend_from_slice(&d.samples);
         l.jobs.extend_from_slice(&d.jobs);
@@ -211,7 +215,11 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
             if prev.is_some_and(|p| p != id) {
                 st.report.set(None);
                 st.header.set(None);
-                LIVE.with(|l| *l.borrow_mut() = Live { run_id: id, ..Live::default() });
+                LIVE.with(|l| {
+                    let mut l = l.borrow_mut();
+                    let pinned = std::mem::take(&mut l.pinned);
+                    *l = Live { run_id: id, pinned, ..Live::default() };
+                });
                 st.version.update(|v| *v += 1);
             }
             id
@@ -224,7 +232,9 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
             let site = st.site.get();
             if is_data_grid(lab) {
                 let sites = lab.scenario.with_untracked(|s| cfg_of(s).sites.clone());
-                LIVE.with(|l| charts::draw_all(&l.borrow(), &sites, site.min(sites.len().saturating_sub(1))));
+                let current = st.report.with_untracked(|r| r.as_ref().map(|r| pinned::run_label(&r.scenario)));
+                let current = current.unwrap_or_else(|| "current run".into());
+                LIVE.with(|l| charts::draw_all(&l.borrow(), &sites, site.min(sites.len().saturating_sub(1)), &current));
             }
         });
     }
@@ -262,6 +272,11 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
     };
     let site = st.site.clone();
     let site_names = move || lab.scenario.with(|s| cfg_of(s).sites.clone());
+    let sites_signal = Signal::derive(site_names);
+    let done = {
+        let r = st.report.clone();
+        Signal::derive(move || r.with(|r| r.is_some()) && lab.run_family.get() == Family::DataGrid)
+    };
     view! {
         <Show when=move || is_data_grid(lab)>
             <div class="dg-results" id="dd-results">
@@ -272,7 +287,7 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
                     {charts::CHARTS.iter().enumerate().map(|(i, &(id, title))| view! {
                         <figure class=move || if present.is_current(i) { "chart current" } else { "chart" }>
                             <canvas id=id width="560" height="320" role="img" aria-label=format!("{title}: chart")></canvas>
-                            <figcaption>{title}</figcaption>
+                            <figcaption>{title}" "<pinned::DdChartNumbers k=i sites=sites_signal/></figcaption>
                         </figure>
                     }).collect_view()}
                 </div>
@@ -288,8 +303,9 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
                     <figcaption>{charts::GANTT_CAPTION}</figcaption>
                 </figure>
                 <GanttNumbers site=site.clone() version=st.version.clone()/>
-                <crate::ui::run_tools::RunTools lab=lab prefix="dd-" done={let r = st.report.clone(); Signal::derive(move || r.with(|r| r.is_some()) && lab.run_family.get() == Family::DataGrid)}
+                <crate::ui::run_tools::RunTools lab=lab prefix="dd-" done=done
                     rows=Some("Per-job results (CSV)") charts=charts_list()/>
+                <pinned::DdPinBar done=done/>
                 <compare::Compare lab=lab/>
                 <figures::DataGridFigures lab=lab/>
             </div>

@@ -138,7 +138,7 @@ fn draw_charts() {
             Vec::new()
         } else {
             std::iter::once(current.unwrap_or_else(|| "current run".into()))
-                .chain(l.pinned.iter().map(|p| p.label.clone()))
+                .chain(l.pinned.iter().map(|p| p.pin.label.clone()))
                 .collect()
         };
         for (id, title, y, pick) in CHARTS {
@@ -392,7 +392,7 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoVie
                 <p class="dg-live" id="dg-live" aria-live="polite">{live.clone()}</p>
                 <div class="cards" id="dg-cards">{show_cards.clone()}</div>
                 <crate::ui::run_tools::RunTools lab=lab prefix="dg-" done=done rows=None charts=charts_list()/>
-                <pinned::PinBar done=done/>
+                <pinned::DgPinBar done=done/>
                 <crate::ui::present::ChartStepper p=present prefix="dg-"/>
                 <div class="charts">
                     {CHARTS.iter().enumerate().map(|(i, &(id, title, _, _))| view! {

@@ -1,0 +1,68 @@
+//! "Pin this run" for every family, written once: Pin and Clear, the legend of the runs on the charts (each its
+//! colour, dash and marker), and a table of the pinned runs' numbers beside the current run's. The family keeps the
+//! pinned runs' series for its own charts and says here what a run is called and what its numbers are.
+
+use super::run_tools::swatch;
+use leptos::prelude::*;
+
+/// A run as the legend and the comparison show it: its name and its numbers as the cards show them.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Pin {
+    pub label: String,
+    pub numbers: Vec<(&'static str, String)>,
+}
+
+/// The pin bar of a family's results; ids start with `prefix` (`dg-pin`, `dd-compare`). `pins` are the pinned
+/// runs, oldest first (colours 1, 2, …), `current` the current run once it has ended (colour 0); `pin` keeps the
+/// current run, `clear` drops every pinned one.
+#[component]
+pub(crate) fn PinBar(
+    prefix: &'static str,
+    done: Signal<bool>,
+    pins: Signal<Vec<Pin>>,
+    current: Signal<Option<Pin>>,
+    pin: Callback<()>,
+    clear: Callback<()>,
+) -> impl IntoView {
+    let compare = move || {
+        let pinned = pins.get();
+        if pinned.is_empty() {
+            return None;
+        }
+        let now = current.get();
+        let titles: Vec<&'static str> = pinned[0].numbers.iter().map(|n| n.0).collect();
+        let cell = |p: &Pin, k: usize| p.numbers.get(k).map_or(String::new(), |n| n.1.clone());
+        let rows: Vec<(&'static str, Vec<String>)> = titles
+            .into_iter()
+            .enumerate()
+            .map(|(k, title)| (title, pinned.iter().chain(now.as_ref()).map(|p| cell(p, k)).collect()))
+            .collect();
+        Some(view! {
+            <table class="mini" id=format!("{prefix}pinned-compare")>
+                <caption>"The pinned runs beside the current one"</caption>
+                <thead><tr><th scope="col">"Result"</th>
+                    {pinned.iter().enumerate().map(|(i, p)| view! { <th scope="col">{swatch(i + 1)}{p.label.clone()}</th> }).collect_view()}
+                    {now.is_some().then(|| view! { <th scope="col">{swatch(0)}"current run"</th> })}
+                </tr></thead>
+                <tbody>{rows.into_iter().map(|(title, cells)| view! {
+                    <tr><th scope="row">{title}</th>{cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
+                }).collect_view()}</tbody>
+            </table>
+        })
+    };
+    view! {
+        <div class="compare">
+            <button id=format!("{prefix}pin") disabled=move || !done.get()
+                title="Keep this run on the charts to compare it with the next ones" on:click=move |_| pin.run(())>"Pin this run"</button>
+            <button id=format!("{prefix}unpin") disabled=move || pins.with(Vec::is_empty) on:click=move |_| clear.run(())>"Clear pinned"</button>
+            <ul class="pinned">
+                <li id=format!("{prefix}current-run-label")>{move || match current.get() {
+                    Some(p) => view! { {swatch(0)}{p.label} }.into_any(),
+                    None => view! { <span class="note">"No run yet: press Run, then Pin to keep a run beside the next."</span> }.into_any(),
+                }}</li>
+                {move || pins.get().into_iter().enumerate().map(|(i, p)| view! { <li>{swatch(i + 1)}{p.label}</li> }).collect_view()}
+            </ul>
+        </div>
+        <div class="table-scroll">{compare}</div>
+    }
+}
