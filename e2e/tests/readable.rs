@@ -262,6 +262,17 @@ async fn a_phone_sees_the_whole_page_and_finds_the_lessons() {
         // The size-class table, which pushed the page to 474 px: it scrolls inside its own box now.
         js(&client, "document.querySelector('#class-table').scrollIntoView();", vec![]).await;
         println!("screenshot: {}", screenshot(&client, "phone-class-table.png").await.display());
+        // Two desktop-grid runs, one pinned: the legend and the comparison table stay within the screen.
+        set_control(&client, "#family", "desktop_grid").await;
+        set_control(&client, "#dg-bots", "8").await;
+        run_to_the_end(&client).await;
+        click(&client, "#dg-pin").await;
+        set_control(&client, "#dg-seed", "5").await;
+        run_to_the_end(&client).await;
+        assert!(exists(&client, "#dg-pinned-compare").await, "no comparison after pinning");
+        assert_fits(&client, "two desktop-grid runs, one pinned").await;
+        js(&client, "document.querySelector('#dg-results .pinned').scrollIntoView();", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "phone-dg-pinned.png").await.display());
     })
     .await;
 }

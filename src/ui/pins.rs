@@ -58,7 +58,7 @@ pub(crate) fn PinBar(
             <ul class="pinned">
                 <li id=format!("{prefix}current-run-label")>{move || match current.get() {
                     Some(p) => view! { {swatch(0)}{p.label} }.into_any(),
-                    None => view! { <span class="note">"No run yet: press Run, then Pin to keep a run beside the next."</span> }.into_any(),
+                    None => view! { <span class="note">"No run yet"</span> }.into_any(),
                 }}</li>
                 {move || pins.get().into_iter().enumerate().map(|(i, p)| view! { <li>{swatch(i + 1)}{p.label}</li> }).collect_view()}
             </ul>

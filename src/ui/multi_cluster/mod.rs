@@ -316,7 +316,7 @@ pub(crate) fn Compare(lab: Lab) -> impl IntoView {
                     let label = LIVE.with(|l| l.borrow().current.label.clone());
                     // Before the first run there is no line on the charts to name.
                     if label.is_empty() {
-                        view! { <span class="note">"No run yet: press Run, then Pin to keep a run beside the next."</span> }.into_any()
+                        view! { <span class="note">"No run yet"</span> }.into_any()
                     } else {
                         view! { {swatch(0)}{label} }.into_any()
                     }
