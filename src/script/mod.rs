@@ -239,7 +239,8 @@ fn sandbox(spent: Rc<Cell<u64>>, current: Rc<Cell<u64>>) -> Engine {
 
 /// The transcendental functions, from `libm` (identical bits natively and in wasm32), over Rhai's (std's).
 fn register_math(engine: &mut Engine) {
-    let unary: [(&str, fn(f64) -> f64); 15] = [
+    type Unary = fn(f64) -> f64;
+    let unary: [(&str, Unary); 15] = [
         ("exp", libm::exp),
         ("ln", libm::log),
         ("log", libm::log10),

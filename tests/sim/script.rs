@@ -160,6 +160,16 @@ fn impossible_decisions_stop_the_run_with_the_decision() {
     fails("fn choose(e, v) {\n  v.free_at(0)\n}", 2, "uses_end_estimates");
 }
 
+/// The round-robin example of docs/policies.md ("State") runs, and its state moves on.
+#[test]
+fn the_documented_state_example_runs() {
+    let rr = "fn choose(estimate, view) {\n    let free = view.free;\n    let i = (this.next ?? 0) % free.len();\n    this.next = i + 1;\n    start(free[i])\n}";
+    let fplt = run::run(&tiny(&example("fplt.rhai"))).unwrap();
+    let r = run::run(&tiny(rr)).unwrap();
+    assert_eq!(r.metrics.tasks.finished, r.metrics.tasks.tasks);
+    assert_eq!(r.metrics.tasks.tasks, fplt.metrics.tasks.tasks);
+}
+
 /// `bagsim run` reads a script file, runs it, and says a script's error with exit code 2.
 #[test]
 fn the_cli_runs_a_script_file_and_reports_its_errors() {

@@ -265,8 +265,12 @@ impl McScenario {
         if self.scheduling != SchedulingPolicy::Wqr4x {
             out.push(Unused::new("policy_options.wqr4x", o.wqr4x != d.policy_options.wqr4x, only("WQR4x")));
         }
-        if self.scheduling != SchedulingPolicy::EctP {
-            out.push(Unused::new("predictor", self.predictor != d.predictor, only("ECT-P")));
+        if !self.scheduling.predicts() {
+            out.push(Unused::new(
+                "predictor",
+                self.predictor != d.predictor,
+                only("ECT-P or a script whose estimate is \"predicted\""),
+            ));
         }
         if self.selection != SelectionPolicy::SUPrio {
             out.push(Unused::new(

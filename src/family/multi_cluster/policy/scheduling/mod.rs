@@ -245,6 +245,18 @@ impl SchedulingPolicy {
         }
     }
 
+    /// True when the policy asks for predicted runtimes (ECT-P, a script whose `estimate()` is "predicted"), so
+    /// that the scenario's predictor is read.
+    pub fn predicts(&self) -> bool {
+        match self {
+            SchedulingPolicy::EctP => true,
+            SchedulingPolicy::Script(source) => {
+                ScriptedScheduling::new(&source.0).is_ok_and(|p| p.estimate() == Estimate::Predicted)
+            }
+            _ => false,
+        }
+    }
+
     /// The script's source, for a scripted policy.
     pub fn script(&self) -> Option<&str> {
         match self {
