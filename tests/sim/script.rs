@@ -132,7 +132,7 @@ fn the_sandbox_stops_bad_scripts_at_their_line() {
     // A runtime error.
     fails("fn choose(e, v) {\n  let a = [1, 2];\n  a[5]\n}", 3, "out of bounds");
     // Garbage returned.
-    fails("fn choose(e, v) { 42 }", 1, "something other than start(c)");
+    fails("fn choose(e, v) { 42 }", 1, "returned i64 42, not a decision");
     // A syntax error, before the run.
     fails("fn choose(e, v) {\n  start(v.fastest_free()\n}", 3, "");
     // No choose at all.

@@ -292,16 +292,13 @@ impl TaskScheduling for ScriptedScheduling {
         }
         self.view.0.borrow_mut().fill(view);
         let result = self.script.call("choose", (estimate, self.view.clone()));
-        let decided = result.and_then(|v| match v.try_cast::<Decision>() {
-            Some(d) => Ok(d),
-            None => {
+        let decided = result.and_then(|v| {
+            let got = shown(&v);
+            v.try_cast::<Decision>().ok_or_else(|| {
                 let (line, column) = self.script.position_of("choose");
-                Err(ScriptError::new(
-                    line,
-                    column,
-                    "fn choose returned something other than start(c), reserve(c) or wait()",
-                ))
-            }
+                let what = format!("fn choose returned {got}, not a decision: start(c), reserve(c) or wait()");
+                ScriptError::new(line, column, what)
+            })
         });
         match decided.map(|d| (d, self.check(d))) {
             Ok((_, Ok(choice))) => choice,
