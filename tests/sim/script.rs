@@ -170,9 +170,10 @@ fn the_documented_state_example_runs() {
     assert_eq!(r.metrics.tasks.tasks, fplt.metrics.tasks.tasks);
 }
 
-/// `bagsim run` reads a script file, runs it, and says a script's error with exit code 2.
+/// `bagsim run` reads a script file, runs it, and says a script's error with exit code 2; `bagsim sweep` takes a
+/// script file as a value of the scheduling axis.
 #[test]
-fn the_cli_runs_a_script_file_and_reports_its_errors() {
+fn the_cli_runs_and_sweeps_a_script_file_and_reports_its_errors() {
     let dir = std::env::temp_dir().join(format!("bagsim-script-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("fplt.rhai"), example("fplt.rhai")).unwrap();
@@ -191,6 +192,18 @@ fn the_cli_runs_a_script_file_and_reports_its_errors() {
     assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
     let written = std::fs::read_to_string(dir.join("report.json")).unwrap();
     assert!(written.contains("fn choose(estimate, view)"), "the report's scenario carries the source");
+    // A sweep takes the script as one more value of the scheduling axis; FPLT's row and its script's are the same.
+    let sweep = bagsim(&["sweep", "good.json", "--set", "scheduling=FPLT,fplt.rhai", "--out", "sweep", "--jobs", "1"]);
+    assert!(sweep.status.success(), "{}", String::from_utf8_lossy(&sweep.stderr));
+    let csv = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
+    let wall = csv.lines().next().unwrap().split(',').position(|c| c == "wall_time_s").expect("a wall time column");
+    let row = |line: &str| -> Vec<String> {
+        line.split(',').enumerate().filter(|&(i, _)| i != 0 && i != wall).map(|(_, v)| v.to_string()).collect()
+    };
+    let rows: Vec<Vec<String>> = csv.lines().skip(1).map(row).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert_eq!(rows[0], rows[1], "{csv}");
+    assert!(csv.contains("\nFPLT,") && csv.contains("\nfplt.rhai,"), "{csv}");
     let bad = bagsim(&["run", "bad.json"]);
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
