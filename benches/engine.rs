@@ -116,6 +116,16 @@ fn yardstick(s: &mut McScenario) {
     s.policy_options.wqr4x = bagsim::family::multi_cluster::policy::options::Wqr4x::Copies;
 }
 
+/// A policy by its name, or a script by its file (`….rhai`, docs/policies.md).
+fn policy_arg(arg: &str) -> SchedulingPolicy {
+    if arg.ends_with(".rhai") {
+        let source = std::fs::read_to_string(arg).unwrap_or_else(|e| panic!("{arg}: {e}"));
+        SchedulingPolicy::Script(bagsim::family::multi_cluster::policy::scheduling::ScriptSource::new(&source))
+    } else {
+        arg.parse().expect("policy")
+    }
+}
+
 fn overloaded(tasks_target: u64, policy: SchedulingPolicy) -> McScenario {
     // All BoTs at t = 0 on 64 processors: the queue holds nearly the whole workload, the worst case for queues.
     let mut s = McScenario { scheduling: policy, seed: 7, ..Default::default() };
@@ -263,16 +273,21 @@ fn main() {
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--only") {
-        let policy: SchedulingPolicy = args[i + 1].parse().expect("policy");
+        let policy = policy_arg(&args[i + 1]);
         let load: f64 = args[i + 2].parse().expect("load");
-        let m = measure(&month(policy, load));
+        let mut s = month(policy.clone(), load);
+        // An optional third argument shortens the month to that many days (callgrind on a slow policy).
+        if let Some(days) = args.get(i + 3).and_then(|d| d.parse::<f64>().ok()) {
+            s.workload.submission_period = days * 86_400.0;
+        }
+        let m = measure(&s);
         println!("{policy} load {load}: {} tasks, {} events, {:.3} s", m.tasks, m.events, m.seconds);
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--growth-one") {
-        let policy: SchedulingPolicy = args[i + 1].parse().expect("policy");
+        let policy = policy_arg(&args[i + 1]);
         let target: u64 = args[i + 2].parse().expect("tasks");
-        let m = measure(&overloaded(target, policy));
+        let m = measure(&overloaded(target, policy.clone()));
         println!("{policy} overloaded: {} tasks, {} events, {:.3} s", m.tasks, m.events, m.seconds);
         return;
     }
@@ -332,11 +347,13 @@ fn main() {
     println!();
     println!("| policy | load | tasks | events | finished | s | Mevents/s | ns/event | sim B/task | peak B/task |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
-    let policies: Vec<SchedulingPolicy> =
+    let mut policies: Vec<SchedulingPolicy> =
         if quick { vec![SchedulingPolicy::Fplt, SchedulingPolicy::Ect] } else { SchedulingPolicy::ALL.to_vec() };
-    for &policy in &policies {
+    // The FPLT example as a script (docs/policies.md): what a user's policy costs against the built-in.
+    policies.push(policy_arg(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/policies/fplt.rhai")));
+    for policy in &policies {
         for load in [0.5, 0.95] {
-            let m = measure(&month(policy, load));
+            let m = measure(&month(policy.clone(), load));
             println!(
                 "| {policy} | {load} | {} | {} | {:.3} | {:.3} | {:.2} | {:.0} | {:.0} | {:.0} |",
                 m.tasks,
@@ -365,10 +382,10 @@ fn main() {
             SchedulingPolicy::Wqr { replicas: 3 },
         ]
     };
-    for &policy in &growth {
+    for policy in &growth {
         let mut first = None;
         for target in [16_000u64, 32_000, 64_000, 128_000, 256_000] {
-            let m = measure(&overloaded(target, policy));
+            let m = measure(&overloaded(target, policy.clone()));
             let ns = m.seconds * 1e9 / m.events as f64;
             let base = *first.get_or_insert(ns);
             println!(

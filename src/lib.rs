@@ -19,6 +19,7 @@ pub mod resources;
 /// The multi-cluster family's run glue, under the name it had before families existed.
 pub use family::multi_cluster::run;
 pub mod scenario;
+pub mod script;
 pub mod share;
 pub mod stats;
 pub mod study;

@@ -382,3 +382,24 @@ fn text_measured_by_the_canvas_matches_plotters_layout() {
         assert!(near(a.0, b.0) && near(a.1, b.1), "{text:?} at {size} px: plotters {a:?}, measureText {b:?}");
     }
 }
+
+/// The FPLT and ECT examples of docs/policies.md, run as scripts in wasm32, give the built-ins' reports bit for bit
+/// (natively: tests/sim/script.rs).
+#[wasm_bindgen_test]
+fn scripted_policies_give_the_built_ins_reports() {
+    use bagsim::family::multi_cluster::policy::scheduling::{SchedulingPolicy, ScriptSource};
+    let examples = [
+        ("FPLT", include_str!("../examples/policies/fplt.rhai")),
+        ("ECT", include_str!("../examples/policies/ect.rhai")),
+    ];
+    for (name, source) in examples {
+        let mut m = tiny_scenario().multi_cluster().expect("a multi-cluster scenario").clone();
+        m.workload.load = Some(0.9);
+        m.scheduling = name.parse().unwrap();
+        let want = run_with_clock(&m, &|| 0.0).expect("the built-in runs");
+        m.scheduling = SchedulingPolicy::Script(ScriptSource::new(source));
+        let mut got = run_with_clock(&m, &|| 0.0).expect("the script runs");
+        got.scenario.scheduling = name.parse().unwrap();
+        assert_eq!(serde_json::to_string(&got).unwrap(), serde_json::to_string(&want).unwrap(), "{name}");
+    }
+}

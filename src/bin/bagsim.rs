@@ -398,6 +398,11 @@ mod cli {
 
     fn load(path: &std::path::Path) -> Result<Scenario, String> {
         let text = study::read_text(path, study::MAX_SCENARIO_BYTES)?;
+        // A policy's script_file becomes its source in the scenario (docs/policies.md).
+        let text = bagsim::script::inline_files(&text, &mut |p| {
+            study::read_text(std::path::Path::new(p), 1 << 20)
+                .map_err(|e| format!("{}: script_file {e}", path.display()))
+        })?;
         Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
@@ -525,6 +530,9 @@ mod cli {
                 }
                 let start = std::time::Instant::now();
                 let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
+                if let Some(e) = run.failure() {
+                    return Err(format!("{}: {e}", scenario.display()));
+                }
                 let report = run.full_report(report);
                 if let Some(path) = csv {
                     let rows = run

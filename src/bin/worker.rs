@@ -356,7 +356,12 @@ mod worker {
                 cur.chunk = (cur.chunk + scaled) / 2;
             }
             post_progress(cur);
-            if done {
+            if let Some(e) = done.then(|| cur.run.failure()).flatten() {
+                // A scripted policy failed: the run has no report.
+                post(&FromWorker::Failed { run_id: cur.run_id, message: e.to_string() });
+                guard.take();
+                None
+            } else if done {
                 let t0 = now_ms();
                 let report = cur.run.report(cur.wall);
                 let report_s = (now_ms() - t0) / 1000.0;

@@ -100,6 +100,12 @@ pub trait FamilyRun {
     fn rows_csv(&self) -> Option<String> {
         None
     }
+    /// Why the run stopped before its end: a user's policy script failed or decided the impossible
+    /// (`ErrorKind::Script`). A driver checks it once `step` says the run is over, and reports it instead of the
+    /// report.
+    fn failure(&self) -> Option<ScenarioError> {
+        None
+    }
 }
 
 /// Runs a family's run to the end and reports it; `clock` gives seconds (std's `Instant` natively,

@@ -358,6 +358,10 @@ macro_rules! families {
             fn rows_csv(&self) -> Option<String> {
                 match self { $( AnyRun::$variant(r) => r.rows_csv(), )+ }
             }
+
+            fn failure(&self) -> Option<$crate::family::contract::ScenarioError> {
+                match self { $( AnyRun::$variant(r) => r.failure(), )+ }
+            }
         }
 
         /// Runs a scenario of any family to the end and gives the report `bagsim run --out` writes; `clock`
@@ -369,7 +373,10 @@ macro_rules! families {
             use $crate::family::contract::FamilyRun;
             let mut run = AnyRun::build(s, None)?;
             let report = $crate::family::contract::run_to_report(&mut run, clock);
-            Ok(run.full_report(report))
+            match run.failure() {
+                Some(e) => Err(e),
+                None => Ok(run.full_report(report)),
+            }
         }
     };
 }

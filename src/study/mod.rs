@@ -157,6 +157,17 @@ pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
 /// The cartesian product of the axes over `base`, each point's scenario checked before anything runs; split into
 /// `shards` shards (1–100 000, and no more than the points).
 pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest, String> {
+    plan_with(base, axes, shards, &|_, v| Ok(json_value(v)))
+}
+
+/// `plan`, with each axis value's JSON given by `value(path, text)` (the CLI reads a policy's `.rhai` file into
+/// `{"script": …}`, docs/policies.md); the rows keep the value's text as their label.
+pub fn plan_with(
+    base: &Scenario,
+    axes: Vec<Axis>,
+    shards: usize,
+    value: &dyn Fn(&str, &str) -> Result<Value, String>,
+) -> Result<Manifest, String> {
     // A key may be an axis once, under any of its names: two axes on one path would run every point at the last
     // one's value and label it with the first's.
     let paths: Vec<String> = axes.iter().map(|(k, _)| registry::sweep_path(base.family(), k)).collect();
@@ -205,7 +216,7 @@ pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest,
         for (labels, s) in &points {
             for v in values {
                 let mut json = serde_json::to_value(s).expect("a scenario is plain data");
-                set_path(&mut json, &path, json_value(v))?;
+                set_path(&mut json, &path, value(&path, v).map_err(|e| format!("--set {key}={v}: {e}"))?)?;
                 let scenario = Scenario::from_json(&json.to_string()).map_err(|e| format!("--set {key}={v}: {e}"))?;
                 let mut l = labels.clone();
                 l.push(v.clone());

@@ -312,7 +312,7 @@ impl Trace {
                     }
                     _ => String::new(),
                 };
-                let notes = bad("UnixStartTime", start.is_some()) + &bad("TimeZone", tz.is_some());
+                let notes = bad("UnixStartTime", start.is_some()) + bad("TimeZone", tz.is_some()).as_str();
                 let origin = match (start, tz) {
                     (Some(start), tz) => TimeOrigin {
                         offset: (start + tz.unwrap_or(0.0)).rem_euclid(DAY),
@@ -325,7 +325,7 @@ impl Trace {
                         TimeOrigin { offset: 0.0, note: "no UnixStartTime header: time 0 taken as midnight".into() }
                     }
                 };
-                TimeOrigin { note: origin.note + &notes, ..origin }
+                TimeOrigin { note: origin.note + notes.as_str(), ..origin }
             }
         }
     }

@@ -41,7 +41,7 @@ fn random_scenario(rng: &mut Rng, i: u64) -> McScenario {
         SchedulingPolicy::Stfr,
         SchedulingPolicy::Fpf,
     ];
-    s.scheduling = policies[rng.below(8) as usize];
+    s.scheduling = policies[rng.below(8) as usize].clone();
     s.inaccuracy = [0.0, 100.0, 1000.0][rng.below(3) as usize];
     // Some runs stop before the work is done.
     if rng.below(3) == 0 {
@@ -128,7 +128,7 @@ fn every_combination_of_architecture_selection_and_scheduling_runs() {
                 let mut s = base.clone();
                 s.architecture.kind = arch;
                 s.selection = selection;
-                s.scheduling = scheduling;
+                s.scheduling = scheduling.clone();
                 let label = format!("{} {} {}", arch.name(), selection.name(), scheduling);
                 let (mut sim, _) = run::simulation(&s, run::prepare(&s).unwrap());
                 sim.run();

@@ -25,6 +25,7 @@ mod numbers;
 mod readings;
 mod reproduce;
 mod samplers;
+mod script;
 mod streams;
 mod study;
 mod trace;

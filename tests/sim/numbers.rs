@@ -157,7 +157,7 @@ fn the_cli_writes_only_numbers() {
     let bagsim = |args: &[&str]| {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_bagsim")).args(args).current_dir(&dir).output().unwrap();
         assert!(o.status.success(), "bagsim {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
+        String::from_utf8_lossy(&o.stdout).to_string() + String::from_utf8_lossy(&o.stderr).as_ref()
     };
     for (k, (name, s, _)) in cases().into_iter().enumerate() {
         let file = dir.join(format!("s{k}.json"));

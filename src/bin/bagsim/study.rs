@@ -2,7 +2,7 @@
 //! `bagsim slurm`: the file side of `bagsim::study`, which holds the rules.
 
 use bagsim::scenario::Scenario;
-use bagsim::study::{axes, plan, shard_path, stem_of, Kind, Manifest, Point, ShardOutput};
+use bagsim::study::{axes, plan_with, shard_path, stem_of, Kind, Manifest, Point, ShardOutput};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -106,7 +106,16 @@ pub fn sweep(
     shards: Option<usize>,
 ) -> Result<(), String> {
     check_output("--out", out)?;
-    let m = plan(base, axes(sets)?, shards.unwrap_or(1))?;
+    // A value FILE.rhai is a scripted policy: its source goes into each point's scenario, its name labels the rows.
+    let value = |_: &str, v: &str| -> Result<Value, String> {
+        if v.ends_with(".rhai") {
+            let source = read_text(Path::new(v), 1 << 20)?;
+            Ok(serde_json::json!({ "script": source }))
+        } else {
+            Ok(bagsim::readings::json_value(v))
+        }
+    };
+    let m = plan_with(base, axes(sets)?, shards.unwrap_or(1), &value)?;
     if shards.is_some() {
         return write_manifest(&m, out);
     }

@@ -56,6 +56,9 @@ pub enum ErrorKind {
     Trace,
     /// Values that cannot hold together (a section of another family, a trace and a generator at once).
     Inconsistent,
+    /// A user's policy script that does not compile, or that failed or made an impossible decision during the run
+    /// (`script::ScriptError`: its line and column, and the simulated time).
+    Script,
 }
 
 impl ScenarioError {

@@ -8,7 +8,7 @@ pub use super::params::PARAMS;
 use super::platform::PlatformSpec;
 use super::policy::options::PolicyOptions;
 use super::policy::predictor::{PredictorInput, PredictorModel};
-use super::policy::scheduling::SchedulingPolicy;
+use super::policy::scheduling::{script_error, SchedulingPolicy};
 use super::policy::selection::SelectionPolicy;
 use crate::family::contract::{ErrorKind, ScenarioError, Unused};
 use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
@@ -265,8 +265,12 @@ impl McScenario {
         if self.scheduling != SchedulingPolicy::Wqr4x {
             out.push(Unused::new("policy_options.wqr4x", o.wqr4x != d.policy_options.wqr4x, only("WQR4x")));
         }
-        if self.scheduling != SchedulingPolicy::EctP {
-            out.push(Unused::new("predictor", self.predictor != d.predictor, only("ECT-P")));
+        if !self.scheduling.predicts() {
+            out.push(Unused::new(
+                "predictor",
+                self.predictor != d.predictor,
+                only("ECT-P or a script whose estimate is \"predicted\""),
+            ));
         }
         if self.selection != SelectionPolicy::SUPrio {
             out.push(Unused::new(
@@ -353,6 +357,7 @@ impl McScenario {
         check_range("architecture.monitoring_period", self.architecture.monitoring_period, 0.0, DAY, " s")?;
         check_range("inaccuracy", self.inaccuracy, 0.0, 10_000.0, " %")?;
         check_range("scheduling_period", self.scheduling_period, 1.0, DAY, " s")?;
+        self.scheduling.check().map_err(|e| script_error(&e))?;
         if let Some(h) = self.horizon {
             check_range("horizon", h, 1.0, MAX_PERIOD, " s")?;
         }

@@ -245,7 +245,8 @@ pub const PARAMS: &[Param] = &[
         path: "scheduling",
         unit: "",
         allowed: "ECT, FPLT, RR, WQR4x, WQR-n, DFPLT, ECT-P, STFR, FPF",
-        meaning: "task-scheduling policy ([Iosup08] §2.4)",
+        meaning: "task-scheduling policy ([Iosup08] §2.4), or your own as {\"script\": \"…\"} or \
+                  {\"script_file\": \"p.rhai\"} (docs/policies.md)",
     },
     Param {
         path: "predictor.model",

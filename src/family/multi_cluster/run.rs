@@ -5,6 +5,7 @@ use super::live::{BotDone, McDetail};
 use super::metrics::{self, Metrics};
 use super::platform::{capacity, stream_targets, Cluster};
 use super::policy::predictor::{evaluate_all, PredictorAccuracy};
+use super::policy::scheduling::script_error;
 use super::simulation::{SimConfig, Simulation};
 use crate::family::contract::ErrorKind;
 use crate::family::contract::ScenarioError;
@@ -249,7 +250,7 @@ pub fn sim_config(s: &McScenario) -> SimConfig {
         eligible_set: s.architecture.eligible_set,
         fcondor_move: s.architecture.fcondor_move,
         selection: s.selection,
-        scheduling: s.scheduling,
+        scheduling: s.scheduling.clone(),
         policy_options: s.policy_options,
         predictor: s.predictor.model,
         predictor_input: s.predictor.input,
@@ -330,7 +331,10 @@ pub fn predictor_accuracy(sim: &Simulation) -> Vec<PredictorAccuracy> {
 pub fn run_with_clock(s: &McScenario, clock: &dyn Fn() -> f64) -> Result<Report, ScenarioError> {
     let mut run = McRun::new(s, prepare(s)?);
     let report = crate::family::contract::run_to_report(&mut run, clock);
-    Ok(run.full_report(report))
+    match run.failure() {
+        Some(e) => Err(e),
+        None => Ok(run.full_report(report)),
+    }
 }
 
 /// Runs a scenario natively.
@@ -385,6 +389,10 @@ impl FamilyRun for McRun {
                 true
             }
         }
+    }
+
+    fn failure(&self) -> Option<ScenarioError> {
+        self.sim.failure().map(script_error)
     }
 
     fn header(&self) -> Header {

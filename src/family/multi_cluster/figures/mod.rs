@@ -123,7 +123,7 @@ fn figure(id: FigureId) -> Figure {
     let load_names = loads.iter().map(|l| format!("{:.0}%", l * 100.0)).collect();
     let classes: Vec<String> = SIZE_CLASSES.iter().map(|c| c.0.to_string()).collect();
     // The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x as policy_options.wqr4x reads it).
-    let sched = SchedulingPolicy::ALL.map(SchedulingPolicy::name).to_vec();
+    let sched = SchedulingPolicy::ALL.iter().map(SchedulingPolicy::name).collect::<Vec<_>>();
     let base = Figure {
         id,
         title: "",

@@ -83,7 +83,10 @@ impl Simulation {
                     let plan = self.plan(c, estimate).expect("only policies with a chart queue at a cluster");
                     self.rms[r].reserve(c, PlannedTask { task, bot, plan });
                 }
-                Choice::Wait => break,
+                Choice::Wait => {
+                    self.note_failure(r);
+                    break;
+                }
             }
         }
         if self.rms[r].waiting == 0 && self.rms[r].max_replicas > 0 {
@@ -196,7 +199,10 @@ impl Simulation {
             let Some((task, proc)) = self.rms[r].next_replicable(&self.task_end, &self.task_copies, limit) else {
                 break;
             };
-            let Choice::Start(c) = self.choose(r, 0.0) else { break };
+            let Choice::Start(c) = self.choose(r, 0.0) else {
+                self.note_failure(r);
+                break;
+            };
             if self.clusters[c as usize].free.is_empty() {
                 // Stale information: a replica is not worth queueing; put the task back and stop.
                 self.rms[r].push_replicable(task, proc);

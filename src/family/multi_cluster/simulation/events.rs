@@ -137,6 +137,7 @@ impl Simulation {
         self.rms[r].unfinished -= 1;
         let known = self.known_estimate(task);
         self.rms[r].scheduling.observe_completion(c, known, elapsed);
+        self.note_failure(r);
         if self.uses_prediction {
             // The observed reference runtime: elapsed time × speed (the SPEC CPU model).
             let observed = elapsed * self.speed[c as usize];

@@ -18,6 +18,7 @@ use crate::family::multi_cluster::platform::Cluster;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel, PredictorState};
 use crate::family::multi_cluster::policy::scheduling::Estimate;
 use crate::resources::gantt::{Gantt, Planned};
+use crate::script::ScriptError;
 use crate::workload::Workload;
 pub use config::SimConfig;
 pub use outcome::{Outcome, Sample, UserAccounts};
@@ -106,6 +107,8 @@ pub struct Simulation {
     replicas_started: u64,
     replicas_cancelled: u64,
     done: bool,
+    /// Why the run stopped early: a scripted policy failed or decided the impossible (docs/policies.md).
+    failure: Option<ScriptError>,
     scratch_clusters: Vec<u32>,
     // Time series.
     samples: Vec<Sample>,
@@ -220,6 +223,7 @@ impl Simulation {
             replicas_started: 0,
             replicas_cancelled: 0,
             done: false,
+            failure: None,
             scratch_clusters: Vec::new(),
             samples: Vec::new(),
             arrived_since_sample: 0,
@@ -401,9 +405,25 @@ impl Simulation {
                 }
             }
         }
-        if self.all_done() {
+        if self.all_done() || self.failure.is_some() {
             self.finish(self.now());
         }
+    }
+
+    /// Keeps RM r's policy's failure, with the simulated time, if it has one (called when it waits or observes).
+    pub(super) fn note_failure(&mut self, r: usize) {
+        if self.failure.is_none() {
+            if let Some(e) = self.rms[r].scheduling.failure() {
+                let mut e = e.clone();
+                e.sim_time.get_or_insert(self.queue.now());
+                self.failure = Some(e);
+            }
+        }
+    }
+
+    /// Why the run stopped early, if a scripted policy failed.
+    pub fn failure(&self) -> Option<&ScriptError> {
+        self.failure.as_ref()
     }
 
     fn all_done(&self) -> bool {

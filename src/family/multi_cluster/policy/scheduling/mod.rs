@@ -5,9 +5,13 @@ mod ect;
 mod fpf;
 mod fplt;
 mod replicating;
+mod script;
+
+pub use script::{script_error, ScriptSource, ScriptedScheduling};
 
 use super::options::PolicyOptions;
 use crate::resources::freeset::FreeSet;
+use crate::script::ScriptError;
 use serde::{Deserialize, Serialize};
 
 /// How much a policy knows of a piece of information ([Iosup08] Table 1).
@@ -103,10 +107,16 @@ pub trait TaskScheduling {
     }
     /// A task with runtime estimate `estimate` finished on `cluster` after `elapsed` seconds.
     fn observe_completion(&mut self, _cluster: u32, _estimate: f64, _elapsed: f64) {}
+    /// Why the policy stopped deciding (a user's script that failed or decided the impossible); the simulation
+    /// stops the run when a policy that waits has a failure.
+    fn failure(&self) -> Option<&ScriptError> {
+        None
+    }
 }
 
-/// The scheduling policies ([Iosup08] Table 1), written in scenarios as their names: "ECT", "WQR-4", …
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The scheduling policies ([Iosup08] Table 1), written in scenarios as their names: "ECT", "WQR-4", …, and a
+/// user's own, written `{"script": "…"}` (docs/policies.md).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SchedulingPolicy {
     Ect,
     Fplt,
@@ -121,6 +131,8 @@ pub enum SchedulingPolicy {
     EctP,
     Stfr,
     Fpf,
+    /// A user's policy: a Rhai script (`script.rs`).
+    Script(ScriptSource),
 }
 
 /// Largest replica count accepted for WQR-n.
@@ -153,7 +165,7 @@ impl SchedulingPolicy {
     ];
 
     /// The name a scenario writes (`WQR-n` for WQR); every menu, list and label takes it from here.
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         const WQR: [&str; MAX_REPLICAS as usize] = [
             "WQR-1", "WQR-2", "WQR-3", "WQR-4", "WQR-5", "WQR-6", "WQR-7", "WQR-8", "WQR-9", "WQR-10", "WQR-11",
             "WQR-12", "WQR-13", "WQR-14", "WQR-15", "WQR-16",
@@ -163,18 +175,19 @@ impl SchedulingPolicy {
             SchedulingPolicy::Fplt => "FPLT",
             SchedulingPolicy::Rr => "RR",
             SchedulingPolicy::Wqr { replicas } => {
-                replicas.checked_sub(1).and_then(|i| WQR.get(i as usize)).copied().unwrap_or("WQR-n")
+                replicas.checked_sub(1).and_then(|i| WQR.get(i as usize).copied()).unwrap_or("WQR-n")
             }
             SchedulingPolicy::Wqr4x => "WQR4x",
             SchedulingPolicy::Dfplt => "DFPLT",
             SchedulingPolicy::EctP => "ECT-P",
             SchedulingPolicy::Stfr => "STFR",
             SchedulingPolicy::Fpf => "FPF",
+            SchedulingPolicy::Script(_) => "script",
         }
     }
 
     /// The policy without its parameter: `WQR` for every WQR-n, else its name (the page's menu).
-    pub fn kind(self) -> &'static str {
+    pub fn kind(&self) -> &'static str {
         match self {
             SchedulingPolicy::Wqr { .. } => "WQR",
             p => p.name(),
@@ -182,9 +195,10 @@ impl SchedulingPolicy {
     }
 
     /// (resource information, task information), [Iosup08] Table 1.
-    pub fn information(self) -> (Info, Info) {
+    /// A script is counted as knowing both: it reads the view and the estimate it declares.
+    pub fn information(&self) -> (Info, Info) {
         match self {
-            SchedulingPolicy::Ect | SchedulingPolicy::Fplt => (Info::K, Info::K),
+            SchedulingPolicy::Ect | SchedulingPolicy::Fplt | SchedulingPolicy::Script(_) => (Info::K, Info::K),
             SchedulingPolicy::Rr | SchedulingPolicy::Wqr { .. } | SchedulingPolicy::Wqr4x => (Info::U, Info::U),
             SchedulingPolicy::Dfplt => (Info::H, Info::K),
             SchedulingPolicy::EctP => (Info::K, Info::H),
@@ -194,7 +208,7 @@ impl SchedulingPolicy {
     }
 
     /// One line with the paper's definition ([Iosup08] §2.4).
-    pub fn description(self) -> &'static str {
+    pub fn description(&self) -> &'static str {
         match self {
             SchedulingPolicy::Ect => "Earliest Completion Time: each task to the cluster where it would finish first, counting the time until a processor there frees.",
             SchedulingPolicy::Fplt => "Fastest Processor Largest Task: the largest task to the fastest free processor.",
@@ -205,11 +219,12 @@ impl SchedulingPolicy {
             SchedulingPolicy::EctP => "ECT with runtimes predicted from completed tasks instead of known.",
             SchedulingPolicy::Stfr => "Shortest Task First with Replication: shortest task first on any free processor; replicate once.",
             SchedulingPolicy::Fpf => "Fastest Processor First: tasks in order, each to the fastest free processor.",
+            SchedulingPolicy::Script(_) => "Your own policy: a script places each task (docs/policies.md).",
         }
     }
 
     /// The one place that builds a policy, under the scenario's policy readings.
-    pub fn build(self, options: &PolicyOptions) -> Box<dyn TaskScheduling> {
+    pub fn build(&self, options: &PolicyOptions) -> Box<dyn TaskScheduling> {
         match self {
             SchedulingPolicy::Ect => Box::new(ect::EarliestCompletion { predicted: false }),
             SchedulingPolicy::EctP => Box::new(ect::EarliestCompletion { predicted: true }),
@@ -218,7 +233,7 @@ impl SchedulingPolicy {
             SchedulingPolicy::Fpf => Box::new(fpf::FastestProcessorFirst),
             SchedulingPolicy::Rr => Box::new(replicating::Replicating::new(TaskOrder::Fcfs, 1, Estimate::None)),
             SchedulingPolicy::Wqr { replicas } => {
-                Box::new(replicating::Replicating::new(TaskOrder::Fcfs, replicas, Estimate::None))
+                Box::new(replicating::Replicating::new(TaskOrder::Fcfs, *replicas, Estimate::None))
             }
             SchedulingPolicy::Wqr4x => {
                 Box::new(replicating::Replicating::new(TaskOrder::Fcfs, options.wqr4x.replicas(), Estimate::None))
@@ -226,6 +241,38 @@ impl SchedulingPolicy {
             SchedulingPolicy::Stfr => {
                 Box::new(replicating::Replicating::new(TaskOrder::ShortestFirst, 1, Estimate::Known))
             }
+            SchedulingPolicy::Script(source) => match ScriptedScheduling::new(&source.0) {
+                Ok(p) => Box::new(p),
+                Err(e) => Box::new(script::Refused(e)),
+            },
+        }
+    }
+
+    /// Compiles a scripted policy and asks it what it declares; a built-in is always fine.
+    pub fn check(&self) -> Result<(), ScriptError> {
+        match self {
+            SchedulingPolicy::Script(source) => ScriptedScheduling::new(&source.0).map(|_| ()),
+            _ => Ok(()),
+        }
+    }
+
+    /// True when the policy asks for predicted runtimes (ECT-P, a script whose `estimate()` is "predicted"), so
+    /// that the scenario's predictor is read.
+    pub fn predicts(&self) -> bool {
+        match self {
+            SchedulingPolicy::EctP => true,
+            SchedulingPolicy::Script(source) => {
+                ScriptedScheduling::new(&source.0).is_ok_and(|p| p.estimate() == Estimate::Predicted)
+            }
+            _ => false,
+        }
+    }
+
+    /// The script's source, for a scripted policy.
+    pub fn script(&self) -> Option<&str> {
+        match self {
+            SchedulingPolicy::Script(source) => Some(&source.0),
+            _ => None,
         }
     }
 }
@@ -266,23 +313,77 @@ impl std::str::FromStr for SchedulingPolicy {
                 match parsed {
                     Some(Ok(replicas)) if (1..=MAX_REPLICAS).contains(&replicas) => SchedulingPolicy::Wqr { replicas },
                     Some(_) => return Err(format!("{s:?}: the replica count of WQR-n must be 1..{MAX_REPLICAS}")),
-                    None => return Err(format!("unknown task-scheduling policy {s:?}; {allowed}")),
+                    None => {
+                        return Err(format!(
+                            "unknown task-scheduling policy {s:?}; {allowed}, or your own as {{\"script\": \"…\"}} \
+                             (docs/policies.md)"
+                        ))
+                    }
                 }
             }
         })
     }
 }
 
+/// A built-in is written as its name, a script as `{"script": "…source…"}`.
 impl Serialize for SchedulingPolicy {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        match self {
+            SchedulingPolicy::Script(source) => {
+                use serde::ser::SerializeMap;
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("script", &*source.0)?;
+                m.end()
+            }
+            p => s.collect_str(p),
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for SchedulingPolicy {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        d.deserialize_any(PolicyVisitor)
+    }
+}
+
+struct PolicyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PolicyVisitor {
+    type Value = SchedulingPolicy;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a policy's name (ECT, FPLT, …) or {\"script\": \"…\"}")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<SchedulingPolicy, E> {
+        v.parse().map_err(E::custom)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<SchedulingPolicy, A::Error> {
+        use serde::de::Error;
+        let mut source: Option<String> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "script" if source.is_none() => source = Some(map.next_value()?),
+                "script" => return Err(A::Error::duplicate_field("script")),
+                "script_file" => {
+                    return Err(A::Error::custom(
+                        "script_file is read by the bagsim CLI, which puts the file's text in the scenario as \
+                         \"script\"; give the source as \"script\" here",
+                    ))
+                }
+                other => return Err(A::Error::unknown_field(other, &["script", "script_file"])),
+            }
+        }
+        let source = source.ok_or_else(|| A::Error::missing_field("script"))?;
+        if source.len() > crate::script::LIMITS.source_bytes {
+            return Err(A::Error::custom(format!(
+                "the script has {} bytes; at most {} are allowed",
+                source.len(),
+                crate::script::LIMITS.source_bytes
+            )));
+        }
+        Ok(SchedulingPolicy::Script(ScriptSource::new(&source)))
     }
 }
 
