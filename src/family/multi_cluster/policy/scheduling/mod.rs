@@ -7,7 +7,9 @@ mod fplt;
 mod replicating;
 mod script;
 
-pub use script::{script_error, ScriptSource, ScriptedScheduling};
+#[cfg(feature = "scripts")]
+pub use script::ScriptedScheduling;
+pub use script::{script_error, ScriptSource};
 
 use super::options::PolicyOptions;
 use crate::resources::freeset::FreeSet;
@@ -241,17 +243,14 @@ impl SchedulingPolicy {
             SchedulingPolicy::Stfr => {
                 Box::new(replicating::Replicating::new(TaskOrder::ShortestFirst, 1, Estimate::Known))
             }
-            SchedulingPolicy::Script(source) => match ScriptedScheduling::new(&source.0) {
-                Ok(p) => Box::new(p),
-                Err(e) => Box::new(script::Refused(e)),
-            },
+            SchedulingPolicy::Script(source) => script::build(source),
         }
     }
 
     /// Compiles a scripted policy and asks it what it declares; a built-in is always fine.
     pub fn check(&self) -> Result<(), ScriptError> {
         match self {
-            SchedulingPolicy::Script(source) => ScriptedScheduling::new(&source.0).map(|_| ()),
+            SchedulingPolicy::Script(source) => script::check(source),
             _ => Ok(()),
         }
     }
@@ -261,9 +260,7 @@ impl SchedulingPolicy {
     pub fn predicts(&self) -> bool {
         match self {
             SchedulingPolicy::EctP => true,
-            SchedulingPolicy::Script(source) => {
-                ScriptedScheduling::new(&source.0).is_ok_and(|p| p.estimate() == Estimate::Predicted)
-            }
+            SchedulingPolicy::Script(source) => script::predicts(source),
             _ => false,
         }
     }

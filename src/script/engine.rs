@@ -1,0 +1,273 @@
+//! The engine behind scripted decisions (Rhai), built with the `scripts` feature: in the CLI and the worker, not in
+//! the page's own wasm, which leaves compiling and running a script to the worker.
+
+use super::{ScriptError, LIMITS};
+use rhai::{CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope, AST};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// The line and column of a position (0 for none).
+pub fn line_column(p: Position) -> (u32, u32) {
+    let n = |v: Option<usize>| v.map_or(0, |v| u32::try_from(v).unwrap_or(u32::MAX));
+    (n(p.line()), n(p.position()))
+}
+
+/// A compiled script with its engine, its state (`this` in its functions) and the operations its run has spent.
+pub struct Script {
+    engine: Engine,
+    ast: AST,
+    scope: Scope<'static>,
+    /// The script's own state, kept between calls: `this` in every function, an object map that starts empty.
+    state: Dynamic,
+    /// Operations of the calls that have returned, and of the call under way.
+    spent: Rc<Cell<u64>>,
+    current: Rc<Cell<u64>>,
+    source: Rc<str>,
+}
+
+impl Script {
+    /// Compiles `source` on an engine with the sandbox's limits, after `setup` has registered the family's types
+    /// and functions on it.
+    pub fn compile(source: &str, setup: impl FnOnce(&mut Engine)) -> Result<Script, ScriptError> {
+        if source.len() > LIMITS.source_bytes {
+            return Err(ScriptError::new(
+                0,
+                0,
+                format!("the script has {} bytes; at most {} are allowed", source.len(), LIMITS.source_bytes),
+            ));
+        }
+        let spent = Rc::new(Cell::new(0));
+        let current = Rc::new(Cell::new(0));
+        let mut engine = sandbox(spent.clone(), current.clone());
+        setup(&mut engine);
+        let ast = engine.compile(source).map_err(|e| {
+            let (line, column) = line_column(e.1);
+            ScriptError::new(line, column, e.0.to_string())
+        })?;
+        let state = Dynamic::from_map(rhai::Map::new());
+        Ok(Script { engine, ast, scope: Scope::new(), state, spent, current, source: source.into() })
+    }
+
+    /// True when the script defines `name` with `params` parameters.
+    pub fn defines(&self, name: &str, params: usize) -> bool {
+        self.ast.iter_functions().any(|f| f.name == name && f.params.len() == params)
+    }
+
+    /// Where the script defines `name` (its `fn` keyword), or (0, 0).
+    pub fn position_of(&self, name: &str) -> (u32, u32) {
+        for (i, line) in self.source.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            let mut from = 0;
+            while let Some(at) = line[from..].find("fn ") {
+                let col = from + at;
+                let rest = line[col + 3..].trim_start();
+                let word_start = col == 0 || !line[..col].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+                if word_start && rest.starts_with(name) && rest[name.len()..].trim_start().starts_with('(') {
+                    return (i as u32 + 1, col as u32 + 1);
+                }
+                from = col + 3;
+            }
+        }
+        (0, 0)
+    }
+
+    /// Calls the script's function `name` with `this` bound to the script's state. A runtime error, a budget
+    /// exceeded or a limit passed comes back with the line and column where it happened.
+    pub fn call(&mut self, name: &str, args: impl FuncArgs) -> Result<Dynamic, ScriptError> {
+        let mut options = CallFnOptions::new().bind_this_ptr(&mut self.state);
+        options.eval_ast = false;
+        options.rewind_scope = true;
+        let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, &self.ast, name, args);
+        self.spent.set(self.spent.get() + self.current.replace(0));
+        result.map_err(|e| {
+            let mut e = runtime_error(name, &e);
+            // Rhai gives some errors no position (a loop with an empty body): the function's own line, then.
+            if e.line == 0 {
+                (e.line, e.column) = self.position_of(name);
+            }
+            e
+        })
+    }
+
+    /// Operations the run's calls have taken so far.
+    pub fn operations(&self) -> u64 {
+        self.spent.get()
+    }
+}
+
+/// An engine with the sandbox's limits and deterministic functions only.
+fn sandbox(spent: Rc<Cell<u64>>, current: Rc<Cell<u64>>) -> Engine {
+    static SEED: std::sync::Once = std::sync::Once::new();
+    // Rhai seeds its function hashes from a value fixed when it was compiled unless told; a fixed seed makes a
+    // script's lookups the same in every build and target. Set once per process, before any engine exists (an
+    // error means some other code set one first, which changes no result: hashes only look functions up).
+    SEED.call_once(|| {
+        let _ = rhai::config::hashing::set_hashing_seed(Some([0x6261_6773, 0x696d_3331, 0x7363_7269, 0x7074_7331]));
+    });
+    // Rhai's standard packages but the bit fields, blobs and the longer string functions a policy has no use for
+    // (they weigh on the worker's wasm).
+    use rhai::packages::{BasicArrayPackage, BasicMapPackage, BasicMathPackage, CorePackage, LogicPackage, Package};
+    let mut engine = Engine::new_raw();
+    engine.register_global_module(CorePackage::new().as_shared_module());
+    engine.register_global_module(LogicPackage::new().as_shared_module());
+    engine.register_global_module(BasicMathPackage::new().as_shared_module());
+    engine.register_global_module(BasicArrayPackage::new().as_shared_module());
+    engine.register_global_module(BasicMapPackage::new().as_shared_module());
+    engine
+        .set_max_operations(LIMITS.ops_per_call)
+        .set_max_string_size(LIMITS.string_bytes)
+        .set_max_array_size(LIMITS.array_len)
+        .set_max_map_size(LIMITS.map_len)
+        .set_max_call_levels(LIMITS.call_levels)
+        .set_max_expr_depths(LIMITS.expr_depth, LIMITS.expr_depth)
+        .set_max_variables(1_000)
+        .set_max_functions(1_000)
+        .set_strict_variables(true)
+        .set_fail_on_invalid_map_property(false)
+        .on_print(|_| {})
+        .on_debug(|_, _, _| {})
+        .on_progress(move |ops| {
+            current.set(ops);
+            (spent.get() + ops > LIMITS.ops_per_run).then(|| Dynamic::from("run budget"))
+        });
+    // Rhai evaluates `**` on floats with the platform's powf (glibc natively, Rust's port in wasm32); `pow` is
+    // libm's everywhere.
+    engine.disable_symbol("**");
+    engine.disable_symbol("**=");
+    register_math(&mut engine);
+    engine
+}
+
+/// The transcendental functions, from `libm` (identical bits natively and in wasm32), over Rhai's (std's).
+fn register_math(engine: &mut Engine) {
+    type Unary = fn(f64) -> f64;
+    let unary: [(&str, Unary); 15] = [
+        ("exp", libm::exp),
+        ("ln", libm::log),
+        ("log", libm::log10),
+        ("sin", libm::sin),
+        ("cos", libm::cos),
+        ("tan", libm::tan),
+        ("asin", libm::asin),
+        ("acos", libm::acos),
+        ("atan", libm::atan),
+        ("sinh", libm::sinh),
+        ("cosh", libm::cosh),
+        ("tanh", libm::tanh),
+        ("asinh", libm::asinh),
+        ("acosh", libm::acosh),
+        ("atanh", libm::atanh),
+    ];
+    for (name, f) in unary {
+        engine.register_fn(name, f);
+    }
+    engine.register_fn("log", |x: f64, base: f64| libm::log(x) / libm::log(base));
+    engine.register_fn("atan", libm::atan2);
+    engine.register_fn("pow", libm::pow);
+    engine.register_fn("pow", |x: f64, y: i64| libm::pow(x, y as f64));
+    engine.register_fn("pow", |x: i64, y: f64| libm::pow(x as f64, y));
+    engine.register_fn("pow", |x: i64, y: i64| libm::pow(x as f64, y as f64));
+}
+
+/// The innermost error of a call, where it happened and what it says.
+fn runtime_error(name: &str, e: &EvalAltResult) -> ScriptError {
+    let inner = e.unwrap_inner();
+    let (line, column) = line_column(inner.position());
+    let what = match inner {
+        EvalAltResult::ErrorTooManyOperations(_) => {
+            format!("fn {name} took more than {} operations (the budget of one call)", LIMITS.ops_per_call)
+        }
+        EvalAltResult::ErrorTerminated(..) => format!(
+            "the script's calls took more than {} operations in this run (the budget of a run)",
+            LIMITS.ops_per_run
+        ),
+        EvalAltResult::ErrorStackOverflow(_) => {
+            format!("fn {name}: calls nested deeper than {} (endless recursion?)", LIMITS.call_levels)
+        }
+        EvalAltResult::ErrorDataTooLarge(what, _) => format!(
+            "fn {name}: {what} over the limit (strings {} bytes, arrays {} elements, maps {} properties)",
+            LIMITS.string_bytes, LIMITS.array_len, LIMITS.map_len
+        ),
+        EvalAltResult::ErrorFunctionNotFound(f, _) if f.starts_with(name) && line == 0 => {
+            format!("the script defines no fn {f}")
+        }
+        other => format!("fn {name}: {}", without_position(other)),
+    };
+    ScriptError::new(line, column, what)
+}
+
+/// An error's text without Rhai's " (line L, position C)" suffix (the position is given apart).
+fn without_position(e: &EvalAltResult) -> String {
+    let text = e.to_string();
+    match text.rfind(" (line ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::inline_files;
+
+    fn script(source: &str) -> Script {
+        Script::compile(source, |_| {}).unwrap()
+    }
+
+    #[test]
+    fn a_syntax_error_has_its_line_and_column() {
+        let e = Script::compile("fn choose(a, b) {\n  let x = ;\n}", |_| {}).err().unwrap();
+        assert_eq!((e.line, e.column), (2, 11), "{e}");
+        assert!(e.to_string().starts_with("line 2, column 11: "), "{e}");
+    }
+
+    #[test]
+    fn state_is_kept_between_calls() {
+        let mut s = script("fn next() { this.n = (this.n ?? 0) + 1; this.n }");
+        assert_eq!(s.call("next", ()).unwrap().as_int().unwrap(), 1);
+        assert_eq!(s.call("next", ()).unwrap().as_int().unwrap(), 2);
+        assert!(s.operations() > 0);
+    }
+
+    #[test]
+    fn math_is_libm() {
+        let mut s = script("fn f(x) { [exp(x), ln(x), sin(x), pow(x, 0.3), log(x), atan(x, 2.0)] }");
+        let a = s.call("f", (1.7_f64,)).unwrap().into_array().unwrap();
+        let want = [libm::exp(1.7), libm::log(1.7), libm::sin(1.7), libm::pow(1.7, 0.3), libm::log10(1.7)];
+        for (got, want) in a.iter().zip(want) {
+            assert_eq!(got.as_float().unwrap().to_bits(), want.to_bits());
+        }
+        assert_eq!(a[5].as_float().unwrap().to_bits(), libm::atan2(1.7, 2.0).to_bits());
+        let e = Script::compile("fn f(x) { x ** 2.0 }", |_| {}).err().unwrap();
+        assert_eq!(e.line, 1, "{e}");
+    }
+
+    #[test]
+    fn an_endless_loop_stops_at_the_call_budget() {
+        // Rhai gives a budget's error the position of the outermost call: the line of the function called.
+        let mut s = script("\nfn f() {\n  loop { }\n}");
+        let e = s.call("f", ()).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.message.contains("operations"), "{e}");
+    }
+
+    #[test]
+    fn script_files_are_inlined() {
+        let text = r#"{"seed": 2, "scheduling": {"script_file": "p.rhai"}}"#;
+        let out = inline_files(text, &mut |p| Ok(format!("// {p}\nfn choose(e, v) {{ wait() }}"))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["scheduling"]["script"], "// p.rhai\nfn choose(e, v) { wait() }");
+        let plain = r#"{"seed": 2,   "scheduling": "FPLT"}"#;
+        assert_eq!(inline_files(plain, &mut |_| unreachable!()).unwrap(), plain);
+        let e = inline_files(text, &mut |p| Err(format!("{p}: no such file"))).unwrap_err();
+        assert_eq!(e, "p.rhai: no such file");
+    }
+
+    #[test]
+    fn the_position_of_a_function() {
+        let s = script("// fn choose( in a comment\nfn order() { \"fcfs\" }\n  fn choose(e, v) { 1 }");
+        assert_eq!(s.position_of("order"), (2, 1));
+        assert_eq!(s.position_of("choose"), (3, 3));
+        assert_eq!(s.position_of("missing"), (0, 0));
+    }
+}
