@@ -103,6 +103,12 @@ pub enum ToWorker {
         job_id: u32,
         job: Box<AnyFigureJob>,
     },
+    /// Compile a scheduling script and ask it what it declares (the page has no script engine; the worker has):
+    /// answered by `ScriptChecked` with the same `check_id`.
+    CheckScript {
+        check_id: u32,
+        source: String,
+    },
     /// Fault injection: the worker panics, as a bug or an out-of-memory abort would end it. Lets the page's browser
     /// test check that a dead worker is reported and replaced (`window.__bagsimCrashWorker()`).
     Crash,
@@ -125,6 +131,11 @@ pub struct Progress {
 pub enum FromWorker {
     /// The worker's wasm is loaded and it listens: messages sent before this are lost.
     Ready,
+    /// A scheduling script compiled (`error` None) or not (`line L, column C: …`), answering `CheckScript`.
+    ScriptChecked {
+        check_id: u32,
+        error: Option<String>,
+    },
     /// The workload is generated and the run starts.
     Started {
         run_id: u32,

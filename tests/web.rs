@@ -79,6 +79,7 @@ fn to_worker_name(m: &ToWorker) -> &'static str {
         ToWorker::ImportCancel { .. } => "ImportCancel",
         ToWorker::TraceBots { .. } => "TraceBots",
         ToWorker::ScenarioViews { .. } => "ScenarioViews",
+        ToWorker::CheckScript { .. } => "CheckScript",
         ToWorker::Crash => "Crash",
         ToWorker::Figure { .. } => "Figure",
     }
@@ -87,6 +88,7 @@ fn to_worker_name(m: &ToWorker) -> &'static str {
 fn from_worker_name(m: &FromWorker) -> &'static str {
     match m {
         FromWorker::Ready => "Ready",
+        FromWorker::ScriptChecked { .. } => "ScriptChecked",
         FromWorker::Started { .. } => "Started",
         FromWorker::Progress(_) => "Progress",
         FromWorker::Paused { .. } => "Paused",
@@ -126,6 +128,7 @@ fn every_to_worker_message_round_trips() {
         ToWorker::ImportCancel { import_id: 1 },
         ToWorker::TraceBots { import_id: 1, rule: BotRule { delta: 100.5, ..BotRule::default() }, fit: true },
         ToWorker::ScenarioViews { request_id: 3, scenario: Box::new(tiny_scenario()) },
+        ToWorker::CheckScript { check_id: 4, source: "fn choose(e, v) {\n  wait()\n}".into() },
         ToWorker::Crash,
         ToWorker::Figure {
             job_id: 3,
@@ -139,7 +142,7 @@ fn every_to_worker_message_round_trips() {
         },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(to_worker_name).collect();
-    assert_eq!(names.len(), 15, "not every ToWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 16, "not every ToWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }
@@ -226,6 +229,8 @@ fn every_from_worker_message_round_trips() {
             report_s: 0.03125,
         },
         FromWorker::Ready,
+        FromWorker::ScriptChecked { check_id: 4, error: None },
+        FromWorker::ScriptChecked { check_id: 5, error: Some("line 2, column 3: no choose".into()) },
         FromWorker::Started {
             run_id: 1,
             start: Start {
@@ -284,7 +289,7 @@ fn every_from_worker_message_round_trips() {
         },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
-    assert_eq!(names.len(), 16, "not every FromWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 17, "not every FromWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }

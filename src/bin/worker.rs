@@ -11,6 +11,7 @@ fn main() {}
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use bagsim::family::contract::{Budget, FamilyRun};
+    use bagsim::family::multi_cluster::policy::scheduling::{SchedulingPolicy, ScriptSource};
     use bagsim::protocol::{FromWorker, Progress, ToWorker};
     use bagsim::registry::{AnyReport, AnyRun};
     use bagsim::run;
@@ -206,6 +207,10 @@ mod worker {
             ToWorker::Figure { job_id, job } => {
                 let result = job.run(&|| now_ms() / 1000.0).map(Box::new);
                 post(&FromWorker::FigureDone { job_id, result });
+            }
+            ToWorker::CheckScript { check_id, source } => {
+                let policy = SchedulingPolicy::Script(ScriptSource::new(&source));
+                post(&FromWorker::ScriptChecked { check_id, error: policy.check().err().map(|e| e.to_string()) });
             }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
         }

@@ -283,6 +283,7 @@ impl Lab {
                 }
             }
             FromWorker::Panicked { message } => self.crashed.set(Some(message)),
+            m @ FromWorker::ScriptChecked { .. } => multi_cluster::script_editor::on_checked(m),
             FromWorker::Started { run_id, start, generate_s } if run_id == current => {
                 self.status.set(Status::Running);
                 self.phase_times.set((Some(generate_s), None));

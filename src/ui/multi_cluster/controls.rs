@@ -294,14 +294,18 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         })}
         {field(lab, "Task scheduling (Iosup et al. 2008, §2.4, Table 1)", "Which eligible task goes to which cluster, and what the policy knows of the resources (their speeds and free processors) and of the task runtimes: known a priori, from history (earlier tasks), or unknown (Table 1 writes these K, H and U).", "scheduling", view! {
             <select id="scheduling" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "scheduling", |s| {
-                mcm(s)?.scheduling = SchedulingPolicy::MENU.into_iter().find(|p| p.kind() == v).ok_or_else(|| format!("{v:?}: not a task-scheduling policy"))?; Ok(()) }) }>
+                mcm(s)?.scheduling = if v == "script" { super::script_editor::default_script() } else {
+                    SchedulingPolicy::MENU.into_iter().find(|p| p.kind() == v).ok_or_else(|| format!("{v:?}: not a task-scheduling policy"))?
+                }; Ok(()) }) }>
                 {SchedulingPolicy::MENU.into_iter().map(|policy| {
                     let name = policy.kind();
                     let (_, t) = policy.information();
                     view! { <option value=name selected=move || scheduling_name.get() == name>{format!("{name} (runtimes {})", t.words())}</option> }
                 }).collect_view()}
+                <option value="script" selected=move || scheduling_name.get() == "script">"Your own policy (a script)"</option>
             </select>
             <div class="policy-info" id="policy-info">{policy_info}</div>
+            <super::script_editor::ScriptEditor lab=lab/>
         })}
         <div class="field" style=move || if scheduling_name.get() == "WQR" { "" } else { "display:none" }>
             <label for="replicas" title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x is its own menu entry (four replicas by default; policy_options.wqr4x).">"WQR replicas"</label>

@@ -7,6 +7,7 @@ pub(crate) mod first_open;
 pub(crate) mod numbers;
 pub(crate) mod paper;
 pub(crate) mod readings;
+pub(crate) mod script_editor;
 
 use crate::family::multi_cluster::live::McDetail;
 use crate::family::multi_cluster::simulation::Sample;

@@ -1,0 +1,84 @@
+//! "Your own policy" in the page (docs/policies.md): the FPLT example as a script, an error shown at its line
+//! before Run (the worker compiles it: the page has no engine), the fixed script run in the worker with the native
+//! numbers, pinned beside the built-in FPLT (the two give the same run), and a link that holds the script.
+//!
+//! Run with scripts/test-browser.sh (it builds the page first). One browser per test; `--test-threads=1`.
+
+use std::time::Duration;
+
+use bagsim::registry::run_any;
+use bagsim::scenario::Scenario;
+use e2e::*;
+
+fn small() -> Scenario {
+    Scenario::from_json(r#"{"seed": 4, "workload": {"submission_period": 43200, "load": 0.9}}"#).expect("valid")
+}
+
+/// The worker's word on the script once it contains `want`.
+async fn script_status(client: &e2e::fantoccini::Client, want: &str) -> String {
+    wait_for(client, Duration::from_secs(20), want, || async move {
+        let t = text(client, "#policy-script-status").await.unwrap_or_default();
+        t.contains(want).then_some(t)
+    })
+    .await
+}
+
+/// Whether the script box is shown.
+async fn editor_shown(client: &e2e::fantoccini::Client) -> bool {
+    js(client, "const e = document.querySelector('#script-editor'); return !!e && !e.hidden;", vec![]).await
+        == serde_json::json!(true)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_policy_is_checked_run_pinned_and_shared() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &format!("{base}?scenario={}", scenario_param(&small()))).await;
+        assert!(!editor_shown(&client).await, "the script box shows under a built-in policy");
+        set_control(&client, "#scheduling", "script").await;
+        let source = prop(&client, "#policy-script", "value").await.as_str().unwrap_or_default().to_string();
+        assert!(source.contains("fn choose") && source.contains("fastest_free"), "the FPLT example: {source:?}");
+        script_status(&client, "compiles").await;
+
+        // A syntax error is shown at its line before any run.
+        let broken = source.replace("start(view.fastest_free())", "start(view.fastest_free()");
+        assert_ne!(broken, source);
+        set_control(&client, "#policy-script", &broken).await;
+        let said = script_status(&client, "line ").await;
+        let line = broken.lines().position(|l| l.contains("start(view.fastest_free()")).unwrap() + 1;
+        println!("the broken script: {said}");
+        assert!(said.contains(&format!("line {}", line)) || said.contains(&format!("line {}", line + 1)), "{said}");
+        set_control(&client, "#policy-script", &source).await;
+        script_status(&client, "compiles").await;
+
+        // Run: the worker runs the script, with the native numbers of the same scenario.
+        let scripted = scenario_in_url(&client).await;
+        assert_eq!(scripted.multi_cluster().and_then(|m| m.scheduling.script()), Some(source.as_str()));
+        let cards = run_to_the_end(&client).await;
+        let native = run_any(&scripted).expect("runs natively");
+        let bagsim::registry::AnyReport::MultiCluster(native) = native else { panic!("a multi-cluster report") };
+        let bad = compare_with_native(&cards, &native);
+        assert!(bad.is_empty(), "the scripted run differs from native:\n  {}", bad.join("\n  "));
+        assert!(native.metrics.tasks.wait.mean > 0.0, "no task waited: the run tells nothing of the policy");
+
+        // Pinned beside the built-in FPLT: the same numbers, since the example is FPLT.
+        click(&client, "#pin").await;
+        set_control(&client, "#scheduling", "FPLT").await;
+        assert!(!editor_shown(&client).await, "the script box stays under FPLT");
+        let fplt = run_to_the_end(&client).await;
+        assert_eq!(fplt.figures(), cards.figures(), "the FPLT script and the built-in FPLT differ");
+        let legend = text(&client, ".pinned").await.unwrap_or_default();
+        assert!(legend.contains("script") && legend.contains("FPLT"), "the legend: {legend:?}");
+
+        // The link holds the script: opened afresh, the page shows it and runs it.
+        let link = format!("{base}?scenario={}", scenario_param(&scripted));
+        open_ready(&client, &link).await;
+        assert_eq!(prop(&client, "#scheduling", "value").await, serde_json::json!("script"));
+        assert_eq!(prop(&client, "#policy-script", "value").await, serde_json::json!(source));
+        script_status(&client, "compiles").await;
+        js(&client, "document.querySelector('#script-editor').scrollIntoView(); return true;", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "own-policy.png").await.display());
+        let violations = axe_violations(&client, "with a script policy").await;
+        assert!(violations.is_empty(), "axe-core with the script editor:\n  {}", violations.join("\n  "));
+    })
+    .await;
+}
