@@ -3,7 +3,7 @@
 //! a tick label, the legend in a strip below the plot (never over the data), and a spiky series summarised per
 //! window of time (mean line, min–max band).
 
-use super::charts::{dash, font, width, PALETTE};
+use super::chart_style::{dash, font, width, PALETTE};
 pub use crate::stats::ticks::Ticks;
 use plotters::coord::combinators::{IntoLogRange, LogCoord};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged, ValueFormatter};

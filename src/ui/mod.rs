@@ -3,6 +3,7 @@
 
 pub(crate) mod axes;
 mod budget;
+mod chart_style;
 mod charts;
 mod client;
 mod data_grid;
