@@ -1,6 +1,7 @@
-//! "Pin this run" for every family, written once: Pin and Clear, the legend of the runs on the charts (each its
-//! colour, dash and marker), and a table of the pinned runs' numbers beside the current run's. The family keeps the
-//! pinned runs' series for its own charts and says here what a run is called and what its numbers are.
+//! "Pin this run" and "Numbers" for every family, written once: Pin and Clear, the legend of the runs on the charts
+//! (each its colour, dash and marker), a table of the pinned runs' numbers beside the current run's, and each
+//! chart's plotted values as tables. The family keeps the pinned runs' series for its own charts and says here what
+//! a run is called, what its numbers are and what a chart plots.
 
 use super::run_tools::swatch;
 use leptos::prelude::*;
@@ -64,5 +65,83 @@ pub(crate) fn PinBar(
             </ul>
         </div>
         <div class="table-scroll">{compare}</div>
+    }
+}
+
+/// A family's pin bar over its own store of pinned runs: `list` reads them (oldest first), `keep` pins the current
+/// run (the family keeps its series), `forget` drops them all; `version` redraws the family's charts after either.
+#[component]
+pub(crate) fn FamilyPins(
+    prefix: &'static str,
+    done: Signal<bool>,
+    current: Signal<Option<Pin>>,
+    version: ArcRwSignal<u64>,
+    list: fn() -> Vec<Pin>,
+    keep: Callback<()>,
+    forget: fn(),
+) -> impl IntoView {
+    let listed = RwSignal::new(list());
+    let changed = move || {
+        listed.set(list());
+        version.update(|v| *v += 1);
+    };
+    let pin = {
+        let changed = changed.clone();
+        Callback::new(move |()| {
+            keep.run(());
+            changed();
+        })
+    };
+    let clear = Callback::new(move |()| {
+        forget();
+        changed();
+    });
+    view! { <PinBar prefix=prefix done=done pins=Signal::from(listed) current=current pin=pin clear=clear/> }
+}
+
+/// A table of a chart's plotted values: caption, column headers, rows of cells.
+pub struct Table {
+    pub caption: String,
+    pub head: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The "Numbers" button of chart `id` (in its caption) and, when pressed, the tables `tables` gives, read again
+/// whenever `version` changes while they are shown.
+#[component]
+pub(crate) fn NumbersToggle(
+    id: &'static str,
+    title: &'static str,
+    version: Signal<u64>,
+    tables: Callback<(), Vec<Table>>,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let region = format!("{id}-numbers");
+    view! {
+        <button class="small numbers-toggle" id=format!("{id}-numbers-toggle") aria-controls=region.clone()
+            aria-expanded=move || open.get().to_string()
+            on:click=move |_| open.update(|o| *o = !*o)>"Numbers"</button>
+        <div class="numbers" id=region role="region" aria-label=format!("{title}: plotted values") tabindex="0" hidden=move || !open.get()>
+            {move || {
+                if !open.get() {
+                    return None;
+                }
+                version.track();
+                let tables = tables.run(());
+                Some(if tables.is_empty() {
+                    view! { <p>"No data yet: run a scenario."</p> }.into_any()
+                } else {
+                    tables.into_iter().map(|t| view! {
+                        <table class="mini">
+                            <caption>{t.caption}</caption>
+                            <thead><tr>{t.head.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
+                            <tbody>{t.rows.into_iter().map(|r| view! {
+                                <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
+                            }).collect_view()}</tbody>
+                        </table>
+                    }).collect_view().into_any()
+                })
+            }}
+        </div>
     }
 }

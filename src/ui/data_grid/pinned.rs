@@ -5,7 +5,7 @@
 use super::{charts, state, LIVE};
 use crate::family::data_grid::{DataGridReport, DataGridScenario, Sample};
 use crate::ui::charts::PALETTE;
-use crate::ui::pins::{Pin, PinBar};
+use crate::ui::pins::{FamilyPins, NumbersToggle, Pin, Table};
 use leptos::prelude::*;
 
 /// A finished run kept for comparison: its name and numbers, and its samples for the turnaround chart.
@@ -33,18 +33,13 @@ fn pins() -> Vec<Pin> {
     LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.pin.clone()).collect())
 }
 
-/// Pin and Clear, the legend and the comparison, over the data grid's runs.
+/// Pin and Clear, the legend and the comparison (ui/pins.rs), over the data grid's runs.
 #[component]
 pub fn DdPinBar(done: Signal<bool>) -> impl IntoView {
     let st = state();
-    let listed = RwSignal::new(pins());
-    let (report, version) = (st.report.clone(), st.version.clone());
-    let changed = move || {
-        listed.set(pins());
-        version.update(|v| *v += 1);
-    };
-    let pin = {
-        let (report, changed) = (report.clone(), changed.clone());
+    let report = st.report.clone();
+    let keep = {
+        let report = report.clone();
         Callback::new(move |()| {
             let Some(r) = report.get_untracked() else { return };
             LIVE.with(|l| {
@@ -55,19 +50,19 @@ pub fn DdPinBar(done: Signal<bool>) -> impl IntoView {
                 let samples = l.samples.clone();
                 l.pinned.push(PinnedRun { pin: as_pin(&r), samples });
             });
-            changed();
         })
     };
-    let clear = Callback::new(move |()| {
-        LIVE.with(|l| l.borrow_mut().pinned.clear());
-        changed();
-    });
     let current = Signal::derive(move || report.with(|r| r.as_deref().map(as_pin)));
-    view! { <PinBar prefix="dd-" done=done pins=Signal::from(listed) current=current pin=pin clear=clear/> }
+    view! { <FamilyPins prefix="dd-" done=done current=current version=st.version list=pins keep=keep forget=forget/> }
+}
+
+/// Drops every pinned run.
+fn forget() {
+    LIVE.with(|l| l.borrow_mut().pinned.clear());
 }
 
 /// The tables chart `k` plots: the turnaround per run (pinned first), or per site for the current run.
-fn tables(k: usize, sites: &[u32]) -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
+fn tables(k: usize, sites: &[u32]) -> Vec<Table> {
     let current = state().report.with_untracked(|r| r.as_ref().map(|r| run_label(&r.scenario)));
     let current = current.unwrap_or_else(|| "current run".into());
     LIVE.with(|l| {
@@ -86,7 +81,11 @@ fn tables(k: usize, sites: &[u32]) -> Vec<(String, Vec<String>, Vec<Vec<String>>
                         .filter(|s| s.finished > 0)
                         .map(|s| vec![day(s), format!("{:.3}", s.mean_turnaround / 3600.0)])
                         .collect();
-                    (label, vec!["simulated time [days]".into(), "mean turnaround [h]".into()], rows)
+                    Table {
+                        caption: label,
+                        head: vec!["simulated time [days]".into(), "mean turnaround [h]".into()],
+                        rows,
+                    }
                 })
                 .collect();
         }
@@ -112,7 +111,7 @@ fn tables(k: usize, sites: &[u32]) -> Vec<(String, Vec<String>, Vec<Vec<String>>
             })
             .collect();
         let what = if k == 1 { "queued jobs per site" } else { "busy processors per site (share of the site)" };
-        vec![(format!("{current}: {what}"), head, rows)]
+        vec![Table { caption: format!("{current}: {what}"), head, rows }]
     })
 }
 
@@ -121,33 +120,6 @@ fn tables(k: usize, sites: &[u32]) -> Vec<(String, Vec<String>, Vec<Vec<String>>
 pub fn DdChartNumbers(k: usize, sites: Signal<Vec<u32>>) -> impl IntoView {
     let (id, title) = charts::CHARTS[k];
     let version = state().version;
-    let open = RwSignal::new(false);
-    let region = format!("{id}-numbers");
-    view! {
-        <button class="small numbers-toggle" id=format!("{id}-numbers-toggle") aria-controls=region.clone()
-            aria-expanded=move || open.get().to_string()
-            on:click=move |_| open.update(|o| *o = !*o)>"Numbers"</button>
-        <div class="numbers" id=region role="region" aria-label=format!("{title}: plotted values") tabindex="0" hidden=move || !open.get()>
-            {move || {
-                if !open.get() {
-                    return None;
-                }
-                version.track();
-                let tables = tables(k, &sites.get());
-                Some(if tables.is_empty() {
-                    view! { <p>"No data yet: run a scenario."</p> }.into_any()
-                } else {
-                    tables.into_iter().map(|(caption, head, rows)| view! {
-                        <table class="mini">
-                            <caption>{caption}</caption>
-                            <thead><tr>{head.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
-                            <tbody>{rows.into_iter().map(|r| view! {
-                                <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
-                            }).collect_view()}</tbody>
-                        </table>
-                    }).collect_view().into_any()
-                })
-            }}
-        </div>
-    }
+    let tables = Callback::new(move |()| tables(k, &sites.get()));
+    view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables/> }
 }

@@ -5,7 +5,7 @@
 use super::{cards, state, CHARTS, LIVE};
 use crate::family::desktop_grid::{DgReport, DgSample, DgScenario};
 use crate::ui::charts::PALETTE;
-use crate::ui::pins::{Pin, PinBar};
+use crate::ui::pins::{FamilyPins, NumbersToggle, Pin, Table};
 use leptos::prelude::*;
 
 /// A finished run kept for comparison: its name and numbers, and its series for the charts.
@@ -53,27 +53,22 @@ fn pins() -> Vec<Pin> {
 #[component]
 pub fn DgPinBar(done: Signal<bool>) -> impl IntoView {
     let st = state();
-    let listed = RwSignal::new(pins());
-    let (report, version) = (st.report.clone(), st.version.clone());
-    let changed = move || {
-        listed.set(pins());
-        version.update(|v| *v += 1);
-    };
-    let pin = {
-        let (report, changed) = (report.clone(), changed.clone());
+    let report = st.report.clone();
+    let keep = {
+        let report = report.clone();
         Callback::new(move |()| {
             if let Some(r) = report.get_untracked() {
                 pin(&r);
-                changed();
             }
         })
     };
-    let clear = Callback::new(move |()| {
-        LIVE.with(|l| l.borrow_mut().pinned.clear());
-        changed();
-    });
     let current = Signal::derive(move || report.with(|r| r.as_deref().map(as_pin)));
-    view! { <PinBar prefix="dg-" done=done pins=Signal::from(listed) current=current pin=pin clear=clear/> }
+    view! { <FamilyPins prefix="dg-" done=done current=current version=st.version list=pins keep=keep forget=forget/> }
+}
+
+/// Drops every pinned run.
+fn forget() {
+    LIVE.with(|l| l.borrow_mut().pinned.clear());
 }
 
 /// The "Numbers" button of chart `k` and, when pressed, its plotted values per run (pinned runs first).
@@ -81,45 +76,25 @@ pub fn DgPinBar(done: Signal<bool>) -> impl IntoView {
 pub fn DgChartNumbers(k: usize) -> impl IntoView {
     let (id, title, y, pick) = CHARTS[k];
     let version = state().version;
-    let open = RwSignal::new(false);
-    let region = format!("{id}-numbers");
-    view! {
-        <button class="small numbers-toggle" id=format!("{id}-numbers-toggle") aria-controls=region.clone()
-            aria-expanded=move || open.get().to_string()
-            on:click=move |_| open.update(|o| *o = !*o)>"Numbers"</button>
-        <div class="numbers" id=region role="region" aria-label=format!("{title}: plotted values") tabindex="0" hidden=move || !open.get()>
-            {move || {
-                if !open.get() {
-                    return None;
-                }
-                version.track();
-                let tables = LIVE.with(|l| {
-                    let l = l.borrow();
-                    let current = state().report.with_untracked(|r| r.as_ref().map(|r| run_label(&r.scenario)));
-                    let mut runs: Vec<(String, &[DgSample])> =
-                        l.pinned.iter().map(|p| (p.pin.label.clone(), p.samples.as_slice())).collect();
-                    runs.push((current.unwrap_or_else(|| "current run".into()), l.samples.as_slice()));
-                    runs.into_iter()
-                        .filter(|(_, s)| !s.is_empty())
-                        .map(|(label, samples)| {
-                            let rows: Vec<(String, String)> =
-                                samples.iter().map(|s| (format!("{:.3}", s.time / 86_400.0), format!("{}", pick(s)))).collect();
-                            (label, rows)
-                        })
-                        .collect::<Vec<_>>()
-                });
-                Some(if tables.is_empty() {
-                    view! { <p>"No data yet: run a scenario."</p> }.into_any()
-                } else {
-                    tables.into_iter().map(|(label, rows)| view! {
-                        <table class="mini">
-                            <caption>{format!("{label}: {} over simulated time", title.to_lowercase())}</caption>
-                            <thead><tr><th scope="col">"simulated time [days]"</th><th scope="col">{y}</th></tr></thead>
-                            <tbody>{rows.into_iter().map(|(t, v)| view! { <tr><td>{t}</td><td>{v}</td></tr> }).collect_view()}</tbody>
-                        </table>
-                    }).collect_view().into_any()
+    let tables = Callback::new(move |()| {
+        let current = state().report.with_untracked(|r| r.as_ref().map(|r| run_label(&r.scenario)));
+        LIVE.with(|l| {
+            let l = l.borrow();
+            let mut runs: Vec<(String, &[DgSample])> =
+                l.pinned.iter().map(|p| (p.pin.label.clone(), p.samples.as_slice())).collect();
+            runs.push((current.unwrap_or_else(|| "current run".into()), l.samples.as_slice()));
+            runs.into_iter()
+                .filter(|(_, s)| !s.is_empty())
+                .map(|(label, samples)| Table {
+                    caption: format!("{label}: {} over simulated time", title.to_lowercase()),
+                    head: vec!["simulated time [days]".into(), y.into()],
+                    rows: samples
+                        .iter()
+                        .map(|s| vec![format!("{:.3}", s.time / 86_400.0), format!("{}", pick(s))])
+                        .collect(),
                 })
-            }}
-        </div>
-    }
+                .collect()
+        })
+    });
+    view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables/> }
 }

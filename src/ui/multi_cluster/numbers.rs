@@ -3,16 +3,12 @@
 
 use super::with_runs;
 use crate::ui::charts::{self, RunData};
+use crate::ui::pins::NumbersToggle;
 use crate::ui::{fmt_time, Lab};
 use crate::workload::size_class::SIZE_CLASSES;
 use leptos::prelude::*;
 
-/// A table: caption, column headers, rows of cells.
-pub struct Table {
-    pub caption: String,
-    pub head: Vec<String>,
-    pub rows: Vec<Vec<String>>,
-}
+pub use crate::ui::pins::Table;
 
 /// The tables of chart `id` for the runs drawn (pinned runs first, the current run last, as on the chart).
 pub fn tables(id: &str, runs: &[&RunData]) -> Vec<Table> {
@@ -101,33 +97,6 @@ pub fn tables(id: &str, runs: &[&RunData]) -> Vec<Table> {
 /// The "Numbers" button of chart `id` (in its caption) and, when pressed, the tables of its plotted values.
 #[component]
 pub fn ChartNumbers(lab: Lab, id: &'static str, title: &'static str) -> impl IntoView {
-    let open = RwSignal::new(false);
-    let region = format!("{id}-numbers");
-    view! {
-        <button class="small numbers-toggle" id=format!("{id}-numbers-toggle") aria-controls=region.clone()
-            aria-expanded=move || open.get().to_string()
-            on:click=move |_| open.update(|o| *o = !*o)>"Numbers"</button>
-        <div class="numbers" id=region role="region" aria-label=format!("{title}: plotted values") tabindex="0" hidden=move || !open.get()>
-            {move || {
-                if !open.get() {
-                    return None;
-                }
-                lab.version.track();
-                let tables = with_runs(|runs| tables(id, runs));
-                Some(if tables.is_empty() {
-                    view! { <p>"No data yet: run a scenario."</p> }.into_any()
-                } else {
-                    tables.into_iter().map(|t| view! {
-                        <table class="mini">
-                            <caption>{t.caption}</caption>
-                            <thead><tr>{t.head.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
-                            <tbody>{t.rows.into_iter().map(|r| view! {
-                                <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
-                            }).collect_view()}</tbody>
-                        </table>
-                    }).collect_view().into_any()
-                })
-            }}
-        </div>
-    }
+    let tables = Callback::new(move |()| with_runs(|runs| tables(id, runs)));
+    view! { <NumbersToggle id=id title=title version=Signal::derive(move || lab.version.get()) tables=tables/> }
 }
