@@ -1,7 +1,7 @@
 //! The messages between the page and the simulation worker: the only types that cross the worker boundary.
 
 use crate::family::contract::{Header, Start};
-use crate::registry::{AnyDetail, AnyFigureJob, AnyFigureResult, AnyReport};
+use crate::registry::{AnyDetail, AnyFigureJob, AnyFigureResult, AnyReport, Family};
 use crate::scenario::Scenario;
 use crate::trace::bots::{BotReport, BotRule};
 use crate::trace::{Format, ImportReport};
@@ -103,10 +103,12 @@ pub enum ToWorker {
         job_id: u32,
         job: Box<AnyFigureJob>,
     },
-    /// Compile a scheduling script and ask it what it declares (the page has no script engine; the worker has):
-    /// answered by `ScriptChecked` with the same `check_id`.
+    /// Check a user's script for the scenario key `key` of `family` (`FamilyDef::check_script`: the page has no
+    /// script engine; the worker has): answered by `ScriptChecked` with the same `check_id`.
     CheckScript {
         check_id: u32,
+        family: Family,
+        key: String,
         source: String,
     },
     /// Fault injection: the worker panics, as a bug or an out-of-memory abort would end it. Lets the page's browser

@@ -128,7 +128,12 @@ fn every_to_worker_message_round_trips() {
         ToWorker::ImportCancel { import_id: 1 },
         ToWorker::TraceBots { import_id: 1, rule: BotRule { delta: 100.5, ..BotRule::default() }, fit: true },
         ToWorker::ScenarioViews { request_id: 3, scenario: Box::new(tiny_scenario()) },
-        ToWorker::CheckScript { check_id: 4, source: "fn choose(e, v) {\n  wait()\n}".into() },
+        ToWorker::CheckScript {
+            check_id: 4,
+            family: bagsim::registry::Family::MultiCluster,
+            key: "scheduling".into(),
+            source: "fn choose(e, v) {\n  wait()\n}".into(),
+        },
         ToWorker::Crash,
         ToWorker::Figure {
             job_id: 3,

@@ -11,7 +11,6 @@ fn main() {}
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use bagsim::family::contract::{Budget, FamilyRun};
-    use bagsim::family::multi_cluster::policy::scheduling::{SchedulingPolicy, ScriptSource};
     use bagsim::protocol::{FromWorker, Progress, ToWorker};
     use bagsim::registry::{AnyReport, AnyRun};
     use bagsim::run;
@@ -208,9 +207,8 @@ mod worker {
                 let result = job.run(&|| now_ms() / 1000.0).map(Box::new);
                 post(&FromWorker::FigureDone { job_id, result });
             }
-            ToWorker::CheckScript { check_id, source } => {
-                let policy = SchedulingPolicy::Script(ScriptSource::new(&source));
-                post(&FromWorker::ScriptChecked { check_id, error: policy.check().err().map(|e| e.to_string()) });
+            ToWorker::CheckScript { check_id, family, key, source } => {
+                post(&FromWorker::ScriptChecked { check_id, error: family.check_script(&key, &source).err() });
             }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
         }

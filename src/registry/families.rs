@@ -65,6 +65,11 @@ macro_rules! families {
                 match self { $( Family::$variant => <$def>::sweep_path(key), )+ }
             }
 
+            /// Checks a user's script for the scenario key `key` of this family without running it.
+            pub fn check_script(self, key: &str, source: &str) -> Result<(), String> {
+                match self { $( Family::$variant => <$def>::check_script(key, source), )+ }
+            }
+
             /// The CSV columns of a sweep of this family, after the axis columns.
             pub fn sweep_header(self) -> String {
                 match self { $( Family::$variant => <$def>::sweep_header(), )+ }

@@ -245,3 +245,18 @@ fn mutated_scripts_give_a_report_or_a_message() {
     assert_eq!(reports + errors, 200);
     assert!(reports > 0 && errors > 0, "{reports} reports, {errors} errors");
 }
+
+/// What the page's worker answers for the script editor (`Family::check_script`, through the family contract):
+/// the FPLT example compiles, a broken one fails at its line, and only a key a family lets be a script is checked.
+#[test]
+fn a_family_checks_the_scripts_it_allows() {
+    use bagsim::registry::Family;
+    let fplt = example("fplt.rhai");
+    assert_eq!(Family::MultiCluster.check_script("scheduling", &fplt), Ok(()));
+    let e = Family::MultiCluster.check_script("scheduling", "fn choose(e, v) {\n  start(0\n}").unwrap_err();
+    assert!(e.starts_with("line 3, column 1:"), "{e}");
+    let e = Family::MultiCluster.check_script("selection", &fplt).unwrap_err();
+    assert!(e.contains("multi_cluster.selection cannot be a script"), "{e}");
+    let e = Family::DesktopGrid.check_script("bot_selection", &fplt).unwrap_err();
+    assert!(e.contains("desktop_grid.bot_selection cannot be a script"), "{e}");
+}

@@ -61,6 +61,13 @@ pub trait FamilyDef {
     /// Simulated time at the end of the run, s.
     fn end_time(r: &Self::Report) -> f64;
 
+    /// Checks a user's script for the scenario key `key` (a decision the family lets a user write as a script,
+    /// docs/policies.md) without running it: Ok, or the error with its line and column. The page has no script
+    /// engine and asks its worker; a family without scripts refuses every key.
+    fn check_script(key: &str, _source: &str) -> Result<(), String> {
+        Err(format!("{}.{key} cannot be a script", Self::NAME))
+    }
+
     /// Whether a top-level `key` with this value is one of this family's keys at its default (`Some(true)`), one
     /// set away from it (`Some(false)`), or not one of its keys (None). For the first family: files of the other
     /// families written when every file carried its keys still read.

@@ -3,6 +3,7 @@
 
 use super::config::{ArchitectureConfig, McScenario, PARAMS};
 use super::live::McDetail;
+use super::policy::scheduling::{SchedulingPolicy, ScriptSource};
 use super::run::{read_scenario_trace, McRun, Report};
 use crate::family::contract::{at_default, ErrorKind, Estimate, FamilyDef, ScenarioError, Unused};
 use crate::trace::{Trace, TraceSize};
@@ -60,6 +61,14 @@ impl FamilyDef for Def {
 
     fn sweep_path(key: &str) -> String {
         super::sweep::path_of(key).to_string()
+    }
+
+    /// The task-scheduling policy may be a script (`"scheduling": {"script": …}`).
+    fn check_script(key: &str, source: &str) -> Result<(), String> {
+        match key {
+            "scheduling" => SchedulingPolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
+            _ => Err(format!("multi_cluster.{key} cannot be a script; scheduling can")),
+        }
     }
 
     fn sweep_header() -> String {

@@ -5,6 +5,7 @@
 
 use crate::family::multi_cluster::policy::scheduling::{SchedulingPolicy, ScriptSource};
 use crate::protocol::{FromWorker, ToWorker};
+use crate::registry::Family;
 use crate::ui::form::{apply, mc, mcm};
 use crate::ui::{send, Lab, Status};
 use leptos::prelude::*;
@@ -44,7 +45,12 @@ fn check(source: &str) {
     let c = checked();
     c.asked.set(id);
     c.said.set(None);
-    send(&ToWorker::CheckScript { check_id: id, source: source.to_string() });
+    send(&ToWorker::CheckScript {
+        check_id: id,
+        family: Family::MultiCluster,
+        key: "scheduling".into(),
+        source: source.to_string(),
+    });
 }
 
 /// The worker's answer (`Lab::on_message` passes it on).
