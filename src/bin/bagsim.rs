@@ -396,16 +396,6 @@ mod cli {
         }
     }
 
-    fn load(path: &std::path::Path) -> Result<Scenario, String> {
-        let text = study::read_text(path, study::MAX_SCENARIO_BYTES)?;
-        // A policy's script_file becomes its source in the scenario (docs/policies.md).
-        let text = bagsim::script::inline_files(&text, &mut |p| {
-            study::read_text(std::path::Path::new(p), 1 << 20)
-                .map_err(|e| format!("{}: script_file {e}", path.display()))
-        })?;
-        Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
-    }
-
     /// Every file the command will write is checked before any work starts (its directory exists and is writable).
     fn check_outputs(cmd: &Command) -> Result<(), String> {
         let stems: Vec<(&str, &PathBuf)> = match cmd {
@@ -434,7 +424,7 @@ mod cli {
 
     /// A scenario file of `family`: a figure command never runs its own defaults in place of a file it was given.
     fn of_family(path: &std::path::Path, family: Family, option: &str, command: &str) -> Result<Scenario, String> {
-        let s = load(path)?;
+        let s = study::load_scenario(path)?;
         if s.family() != family {
             return Err(format!(
                 "{option} {}: a {} scenario; {command} runs {} scenarios (\"family\": \"{}\")",
@@ -505,7 +495,10 @@ mod cli {
                 let seeds =
                     bagsim::readings::Seeds::parse(&seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
                 let base_scenario = match &base {
-                    Some(p) => load(p)?.as_multi_cluster().map_err(|e| format!("--base {}: {e}", p.display()))?.clone(),
+                    Some(p) => study::load_scenario(p)?
+                        .as_multi_cluster()
+                        .map_err(|e| format!("--base {}: {e}", p.display()))?
+                        .clone(),
                     None => Default::default(),
                 };
                 let jobs = bagsim::parallel::threads(jobs);
@@ -515,7 +508,7 @@ mod cli {
             Command::Lesson { id, seeds, jobs } => info::lesson(id.as_deref(), seeds, bagsim::parallel::threads(jobs)),
             Command::Readings { family } => info::readings(family_of(family)),
             Command::Run { scenario, seed, out, csv } => {
-                let mut s = load(&scenario)?;
+                let mut s = study::load_scenario(&scenario)?;
                 if let Some(seed) = seed {
                     s.set_seed(seed);
                 }
@@ -555,7 +548,7 @@ mod cli {
             }
             Command::Sweep { scenario, sets, out, jobs, plan, manifest, shard } => match (manifest, scenario) {
                 (Some(m), _) => study::shard(&m, shard, jobs),
-                (None, Some(scenario)) => study::sweep(&load(&scenario)?, &sets, &out, jobs, plan),
+                (None, Some(scenario)) => study::sweep(&study::load_scenario(&scenario)?, &sets, &out, jobs, plan),
                 (None, None) => Err("sweep: give a scenario, or --manifest".into()),
             },
             Command::Merge { manifest, out } => study::merge(&manifest, out.as_deref()),
@@ -590,7 +583,7 @@ mod cli {
                 trace(&file, format, &rule, out.as_deref(), views, candidates)
             }
             Command::Generate { scenario, format, seed, views } => {
-                let mut s = load(&scenario)?;
+                let mut s = study::load_scenario(&scenario)?;
                 if let Some(seed) = seed {
                     s.set_seed(seed);
                 }

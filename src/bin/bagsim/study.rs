@@ -53,6 +53,16 @@ pub const MAX_SCENARIO_BYTES: u64 = 64 << 20;
 /// The most bytes a manifest or a shard file may hold.
 pub const MAX_STUDY_BYTES: u64 = 1 << 30;
 
+/// A scenario file, read and checked; a policy's `script_file` becomes its source in the scenario
+/// (docs/policies.md), so what is planned, written or sent to Slurm carries the script itself.
+pub fn load_scenario(path: &Path) -> Result<Scenario, String> {
+    let text = read_text(path, MAX_SCENARIO_BYTES)?;
+    let text = bagsim::script::inline_files(&text, &mut |p| {
+        read_text(Path::new(p), 1 << 20).map_err(|e| format!("{}: script_file {e}", path.display()))
+    })?;
+    Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Reads a text file of at most `limit` bytes (a file without end, such as /dev/zero, is refused when it passes
 /// the limit, not read forever), without a UTF-8 byte-order mark.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
