@@ -17,6 +17,10 @@ mod data_grid;
 mod dg;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/error.rs"]
+mod error;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/figure.rs"]
 mod figure;
 
@@ -42,6 +46,7 @@ mod workload_cmd;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use super::error::{self, CliError, Failure, Outcome};
     use super::workload_cmd::{generate, trace};
     use super::{data_grid, dg, figure, info, mc, study};
     use bagsim::family::contract::FamilyRun;
@@ -389,15 +394,15 @@ mod cli {
             Ok(()) => 0,
             Err(e) => {
                 // Every message, whatever built it, quotes no huge number or word.
-                let e: Vec<String> = e.lines().map(bagsim::family::contract::tidy_message).collect();
-                eprintln!("bagsim: {}", e.join("\n"));
-                2
+                let lines: Vec<String> = e.message.lines().map(bagsim::family::contract::tidy_message).collect();
+                eprintln!("bagsim: {}", lines.join("\n"));
+                e.failure.code()
             }
         }
     }
 
     /// Every file the command will write is checked before any work starts (its directory exists and is writable).
-    fn check_outputs(cmd: &Command) -> Result<(), String> {
+    fn check_outputs(cmd: &Command) -> Outcome {
         let stems: Vec<(&str, &PathBuf)> = match cmd {
             Command::DdFigure { out, .. }
             | Command::Figure { out, .. }
@@ -416,14 +421,15 @@ mod cli {
                 return Err(format!(
                     "--out and --csv are both {}: the report and the rows need two files",
                     a.display()
-                ));
+                )
+                .into());
             }
         }
         stems.into_iter().try_for_each(|(option, path)| study::check_output(option, path))
     }
 
     /// A scenario file of `family`: a figure command never runs its own defaults in place of a file it was given.
-    fn of_family(path: &std::path::Path, family: Family, option: &str, command: &str) -> Result<Scenario, String> {
+    fn of_family(path: &std::path::Path, family: Family, option: &str, command: &str) -> Outcome<Scenario> {
         let s = study::load_scenario(path)?;
         if s.family() != family {
             return Err(format!(
@@ -432,7 +438,8 @@ mod cli {
                 s.family().name(),
                 family.name(),
                 family.name()
-            ));
+            )
+            .into());
         }
         Ok(s)
     }
@@ -441,7 +448,7 @@ mod cli {
         kind.0
     }
 
-    fn execute(cmd: Command) -> Result<(), String> {
+    fn execute(cmd: Command) -> Outcome {
         check_outputs(&cmd)?;
         match cmd {
             Command::Figure { family, figure: which, base, seeds, readings, plan, out, jobs } => {
@@ -461,7 +468,7 @@ mod cli {
                     None => Default::default(),
                 };
                 if !(2..=100).contains(&seeds) {
-                    return Err(format!("--seeds {seeds}: allowed 2–100"));
+                    return Err(format!("--seeds {seeds}: allowed 2–100").into());
                 }
                 let jobs = bagsim::parallel::threads(jobs);
                 let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
@@ -514,7 +521,7 @@ mod cli {
                 }
                 let mut run = registry::AnyRun::build(&s, None).map_err(|e| e.to_string())?;
                 if csv.is_some() && run.rows_csv().is_none() {
-                    return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family().name()));
+                    return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family().name()).into());
                 }
                 // Warnings of the budget (a long or a large run) are said before the run, not after it.
                 let before = |w: &&String| w.starts_with("a long run") || w.starts_with("a large run");
@@ -524,14 +531,14 @@ mod cli {
                 let start = std::time::Instant::now();
                 let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
                 if let Some(e) = run.failure() {
-                    return Err(format!("{}: {e}", scenario.display()));
+                    return Err(CliError::new(Failure::Run, format!("{}: {e}", scenario.display())));
                 }
                 let report = run.full_report(report);
                 if let Some(path) = csv {
                     let rows = run
                         .rows_csv()
                         .ok_or_else(|| format!("--csv: a {} run has no per-BoT or per-job rows", s.family().name()))?;
-                    std::fs::write(&path, rows).map_err(|e| format!("{}: {e}", path.display()))?;
+                    error::write(&path, rows)?;
                     say!("rows written to {}", path.display());
                 }
                 match &report {
@@ -541,7 +548,7 @@ mod cli {
                 }
                 if let Some(out) = out {
                     let json = report.to_json().expect("serializable");
-                    std::fs::write(&out, json).map_err(|e| format!("{}: {e}", out.display()))?;
+                    error::write(&out, json)?;
                     say!("report written to {}", out.display());
                 }
                 Ok(())

@@ -44,14 +44,15 @@ pub fn bad_numbers(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// A case ran cleanly: no panic or abort, exit code 0 (ran) or 2 (refused, with a message), and only trustworthy
-/// numbers in what it printed.
+/// A case ran cleanly: no panic or abort, exit code 0 (ran) or one of the documented failures (README, "Exit
+/// codes": 2 refused, 3 a file, 4 a run stopped, 5 a study incomplete) with a message, and only trustworthy numbers
+/// in what it printed.
 pub fn clean(case: &str, o: &Output) {
     let t = text(o);
     assert!(!t.contains("panicked") && !t.contains("RUST_BACKTRACE"), "{case}: panic\n{t}");
     let code = o.status.code();
-    assert!(code == Some(0) || code == Some(2), "{case}: exit {code:?}\n{t}");
-    if code == Some(2) {
+    assert!(matches!(code, Some(0 | 2 | 3 | 4 | 5)), "{case}: exit {code:?}\n{t}");
+    if code != Some(0) {
         assert!(String::from_utf8_lossy(&o.stderr).starts_with("bagsim: ") || t.contains("error:"), "{case}: {t}");
     }
     let bad = bad_numbers(&t);
@@ -208,7 +209,10 @@ fn output_paths_are_checked_before_any_work() {
     for args in cases {
         let o = bagsim(&d, args);
         clean(&format!("{args:?}"), &o);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        // A directory that does not exist is a file that cannot be written (3); two outputs on one path, or a
+        // directory given as a file, are options refused (2).
+        let code = if args.iter().any(|a| a.starts_with("nodir/")) { 3 } else { 2 };
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", text(&o));
         let e = String::from_utf8_lossy(&o.stderr);
         assert!(e.contains("--out") || e.contains("--csv"), "{args:?}: {e}");
         assert!(o.stdout.is_empty(), "{args:?} printed results: {}", text(&o));
@@ -273,7 +277,8 @@ fn edited_manifests_and_shards_are_refused() {
     std::fs::write(&shard, forged).unwrap();
     let o = bagsim(&d, &["merge", "st.manifest.json"]);
     clean("forged shard", &o);
-    assert_eq!(o.status.code(), Some(2));
+    // A shard that cannot be used leaves the study incomplete (exit code 5): it is to be run again.
+    assert_eq!(o.status.code(), Some(5));
     assert!(text(&o).contains("failed shard 1") && text(&o).contains("edited after it was written"), "{}", text(&o));
     assert!(!d.join("st.csv").exists());
 }
@@ -533,4 +538,33 @@ fn no_replica_time_gives_no_rwt() {
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("r.json")).unwrap()).unwrap();
     assert!(report["metrics"].get("rwt").is_none(), "{}", report["metrics"]);
     assert_eq!(report["metrics"]["undefined"]["rwt"], "no replica ran");
+}
+
+/// The exit code says what kind of failure it was (README, "Exit codes"): 2 an input refused, 3 a file that cannot
+/// be read or written, 4 a run that stopped, 5 a study not complete.
+#[test]
+fn exit_codes_tell_the_kinds_of_failure_apart() {
+    let d = dir("exit-codes");
+    std::fs::write(d.join("input.json"), TINY).unwrap();
+    std::fs::write(d.join("wrong.json"), r#"{"workload": {"load": 7}}"#).unwrap();
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["run", "missing.json"], 3, "missing.json"),
+        (&["run", "wrong.json"], 2, "workload.load"),
+        (&["run", "input.json", "--out", "nodir/r.json"], 3, "nodir"),
+        (&["merge", "nothing.manifest.json"], 3, "nothing.manifest.json"),
+        (&["sweep", "input.json", "--set", "nokey=1", "--out", "s"], 2, "nokey"),
+    ];
+    for (args, code, names) in cases {
+        let o = bagsim(&d, args);
+        clean(&format!("{args:?}"), &o);
+        assert_eq!(o.status.code(), Some(*code), "{args:?}: {}", text(&o));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(names), "{args:?}: {}", text(&o));
+    }
+    // A planned study with a shard not run yet is incomplete: 5, and the shard to run is named.
+    let o = bagsim(&d, &["sweep", "input.json", "--set", "load=0.2,0.5", "--plan", "2", "--out", "st"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(bagsim(&d, &["sweep", "--manifest", "st.manifest.json", "--shard", "0"]).status.success());
+    let o = bagsim(&d, &["merge", "st.manifest.json"]);
+    assert_eq!(o.status.code(), Some(5), "{}", text(&o));
+    assert!(text(&o).contains("missing shards: 1"), "{}", text(&o));
 }

@@ -170,8 +170,9 @@ fn the_documented_state_example_runs() {
     assert_eq!(r.metrics.tasks.tasks, fplt.metrics.tasks.tasks);
 }
 
-/// `bagsim run` reads a script file, runs it, and says a script's error with exit code 2; `bagsim sweep` takes a
-/// script file as a value of the scheduling axis.
+/// `bagsim run` reads a script file, runs it, and says a script's error with exit code 2 (it does not compile), 4
+/// (it stopped its run) or 3 (its file is missing); `bagsim sweep` takes a script file as a value of the scheduling
+/// axis.
 #[test]
 fn the_cli_runs_and_sweeps_a_script_file_and_reports_its_errors() {
     let dir = std::env::temp_dir().join(format!("bagsim-script-{}", std::process::id()));
@@ -208,6 +209,20 @@ fn the_cli_runs_and_sweeps_a_script_file_and_reports_its_errors() {
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("scheduling.script: line 3, column 1"), "{err}");
+    // A script that compiles but decides the impossible stops its run on the way: exit code 4, with its line.
+    std::fs::write(dir.join("wild.rhai"), "fn choose(e, v) {\n  start(99)\n}\n").unwrap();
+    std::fs::write(dir.join("wild.json"), scenario("wild.rhai")).unwrap();
+    let wild = bagsim(&["run", "wild.json", "--out", "wild-report.json"]);
+    let err = String::from_utf8_lossy(&wild.stderr);
+    assert_eq!(wild.status.code(), Some(4), "{err}");
+    assert!(err.contains("line 2") && err.contains("start(99)"), "{err}");
+    assert!(!dir.join("wild-report.json").exists(), "a stopped run writes no report");
+    // A script file that is not there is a file error: exit code 3, naming it.
+    std::fs::write(dir.join("lost.json"), scenario("nowhere.rhai")).unwrap();
+    let lost = bagsim(&["run", "lost.json"]);
+    let err = String::from_utf8_lossy(&lost.stderr);
+    assert_eq!(lost.status.code(), Some(3), "{err}");
+    assert!(err.contains("lost.json: script_file nowhere.rhai"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

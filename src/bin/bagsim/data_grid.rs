@@ -1,6 +1,7 @@
 //! The data-grid commands of `bagsim` ([Liu10]): run summary, and the figures of §IV with their findings, under
 //! readings and as studies in shards.
 
+use super::error::Outcome;
 use bagsim::family::data_grid::figures::{FigureResult, Metric};
 use bagsim::family::data_grid::readings::READINGS;
 use bagsim::family::data_grid::study::{chosen, figure as figure_of, plan, DdRun, Plan};
@@ -128,14 +129,7 @@ fn run_all(metric: Metric, runs: &[(usize, DdRun)], jobs: usize) -> Vec<Result<f
 /// `--readings` its readings table. With `--seeds auto`, 5 seeds per bar, then 10, 20 and 30 while a finding of
 /// some reading is not resolved; the runs of a round are kept for the next, so each run is simulated once. A fixed
 /// number of seeds is one round.
-pub fn figure(
-    which: &str,
-    base: &DataGridConfig,
-    specs: &[String],
-    seeds: Seeds,
-    out: &Path,
-    jobs: usize,
-) -> Result<(), String> {
+pub fn figure(which: &str, base: &DataGridConfig, specs: &[String], seeds: Seeds, out: &Path, jobs: usize) -> Outcome {
     let combos = combos(specs)?;
     for f in chosen(which)? {
         let start = std::time::Instant::now();
@@ -175,15 +169,15 @@ pub fn figure(
 }
 
 /// Prints a figure's bars and findings and writes STEM-figN.csv and STEM-figN.md; a failed run fails the figure.
-fn finish_figure(p: &Plan, results: &[Result<f64, String>], seeds: u64, out: &Path) -> Result<(), String> {
+fn finish_figure(p: &Plan, results: &[Result<f64, String>], seeds: u64, out: &Path) -> Outcome {
     let f = &p.figure;
     if let Some(Err(e)) = results.iter().find(|r| r.is_err()) {
-        return Err(e.clone());
+        return Err(super::error::CliError::new(super::error::Failure::Run, e.clone()));
     }
     let (values, _) = p.values(0, results);
     let r = FigureResult::of(f, &values);
     let path = format!("{}-fig{}.csv", out.display(), f.number);
-    std::fs::write(&path, r.csv(&values)).map_err(|e| format!("{path}: {e}"))?;
+    super::error::write(path.as_ref(), r.csv(&values))?;
     say!("Fig. {} ({}, {}; HPC2N log, {seeds} seeds): {}", f.number, f.caption, f.metric.title(), path);
     for (g, bars) in r.bars.iter().enumerate() {
         let cells: Vec<String> = bars
@@ -200,7 +194,7 @@ fn finish_figure(p: &Plan, results: &[Result<f64, String>], seeds: u64, out: &Pa
     }
     let stem = format!("{}-fig{}", out.display(), f.number);
     let (svg, md) = (format!("{stem}.svg"), format!("{stem}.md"));
-    std::fs::write(&svg, r.chart().svg()).map_err(|e| format!("{svg}: {e}"))?;
+    super::error::write(svg.as_ref(), r.chart().svg())?;
     let claims: Vec<Claim> =
         r.claims().into_iter().map(|(paper, ours, verdict)| Claim { paper, ours, verdict }).collect();
     let setup = [
@@ -208,7 +202,7 @@ fn finish_figure(p: &Plan, results: &[Result<f64, String>], seeds: u64, out: &Pa
         ("ours", format!("the bundled HPC2N log (the paper used CTC), {seeds} seeds of the data and bandwidth draws")),
     ];
     let heading = format!("Fig. {} — {}", f.number, f.caption);
-    std::fs::write(&md, findings_markdown(&heading, &setup, &claims)).map_err(|e| format!("{md}: {e}"))?;
+    super::error::write(md.as_ref(), findings_markdown(&heading, &setup, &claims))?;
     say!("  wrote {svg} and {md}");
     Ok(())
 }
@@ -226,7 +220,7 @@ pub fn plan_study(
     specs: &[String],
     seeds: u64,
     shards: usize,
-) -> Result<Manifest, String> {
+) -> Outcome<Manifest> {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
     let combos = combos(specs)?;
     let figures = chosen(which)?;
@@ -243,7 +237,7 @@ pub fn plan_study(
     let spec = serde_json::json!({ "figures": numbers, "seeds": seeds, "readings": specs, "base": base });
     let axes = ["figure", "readings", "group", "scheme", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
     let kind = if specs.is_empty() { Kind::DdFigure } else { Kind::DdReadings };
-    Manifest::new(kind, spec, Family::DataGrid, axes, points, shards)
+    Ok(Manifest::new(kind, spec, Family::DataGrid, axes, points, shards)?)
 }
 
 /// Runs one point of a `dd-figure` or `dd-readings` study: its value of the figure's metric (null if undefined).
@@ -258,7 +252,7 @@ pub fn figure_point(p: &Point) -> Result<Value, String> {
 }
 
 /// `bagsim merge` of a `dd-figure` or `dd-readings` study: what `bagsim dd-figure` prints and writes.
-pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Outcome {
     let spec = |k: &str| m.spec[k].clone();
     let specs: Vec<String> = serde_json::from_value(spec("readings")).map_err(|e| format!("readings: {e}"))?;
     let base: DataGridConfig = serde_json::from_value(spec("base")).map_err(|e| format!("the manifest's base: {e}"))?;
@@ -269,7 +263,7 @@ pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(),
     for n in numbers {
         let p = plan(n, &base, &combos, seeds)?;
         if rest.len() < p.runs.len() {
-            return Err(format!("the study has {} runs; Fig. {n} needs {} more", outcomes.len(), p.runs.len()));
+            return Err(format!("the study has {} runs; Fig. {n} needs {} more", outcomes.len(), p.runs.len()).into());
         }
         let (mine, next) = rest.split_at(p.runs.len());
         rest = next;

@@ -1,6 +1,7 @@
 //! The desktop-grid commands of `bagsim`: run summary, sweeps over the [Anglano09] keys, and the figures of §IV-C
 //! with the paper's confidence rule.
 
+use super::error::Outcome;
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::figure_svg::figure_svg;
 use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule, FigurePreset};
@@ -114,13 +115,7 @@ fn cell(b: &(f64, f64), unbounded: bool, scale: f64) -> String {
 }
 
 /// `bagsim dg-figure N|all`: the bars of Figs. 2–17, each with seeds added until the intervals are within 2.5%.
-pub fn figure(
-    which: &str,
-    base: &DesktopGridConfig,
-    rule: CiRule,
-    out: &std::path::Path,
-    jobs: usize,
-) -> Result<(), String> {
+pub fn figure(which: &str, base: &DesktopGridConfig, rule: CiRule, out: &std::path::Path, jobs: usize) -> Outcome {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
     for f in chosen_figures(which)? {
         let start = std::time::Instant::now();
@@ -165,7 +160,7 @@ fn bar_jobs(f: &FigurePreset, base: &DesktopGridConfig, rule: CiRule) -> Vec<Bar
 }
 
 /// Prints a figure's bars and findings and writes STEM-figN.csv.
-fn finish_figure(f: &FigurePreset, bars: &[Bar], rule: CiRule, out: &Path, elapsed: Option<f64>) -> Result<(), String> {
+fn finish_figure(f: &FigurePreset, bars: &[Bar], rule: CiRule, out: &Path, elapsed: Option<f64>) -> Outcome {
     say!("\nFig. {} — {}{}", f.number, f.title, elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)")));
     say!(
         "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}  {}",
@@ -211,8 +206,8 @@ fn finish_figure(f: &FigurePreset, bars: &[Bar], rule: CiRule, out: &Path, elaps
     }
     let stem = format!("{}-fig{}", out.display(), f.number);
     let (csv, svg, md) = (format!("{stem}.csv"), format!("{stem}.svg"), format!("{stem}.md"));
-    std::fs::write(&csv, bars_csv(bars)).map_err(|e| format!("{csv}: {e}"))?;
-    std::fs::write(&svg, figure_svg(f, bars)).map_err(|e| format!("{svg}: {e}"))?;
+    super::error::write(csv.as_ref(), bars_csv(bars))?;
+    super::error::write(svg.as_ref(), figure_svg(f, bars))?;
     let seeds: Vec<usize> = bars.iter().map(|b| b.seeds).collect();
     let setup = [
         ("[Anglano09]", format!("§IV-C, {}", f.title)),
@@ -227,13 +222,13 @@ fn finish_figure(f: &FigurePreset, bars: &[Bar], rule: CiRule, out: &Path, elaps
         }),
     ];
     let heading = format!("Fig. {} — {}", f.number, f.title);
-    std::fs::write(&md, findings_markdown(&heading, &setup, &found)).map_err(|e| format!("{md}: {e}"))?;
+    super::error::write(md.as_ref(), findings_markdown(&heading, &setup, &found))?;
     say!("  wrote {csv}, {svg} and {md}");
     Ok(())
 }
 
 /// `bagsim dg-figure N|all --plan N`: the figures' bars as a study of kind `dg-figure` in N shards, a bar a point.
-pub fn figure_plan(which: &str, base: &DesktopGridConfig, rule: CiRule, shards: usize) -> Result<Manifest, String> {
+pub fn figure_plan(which: &str, base: &DesktopGridConfig, rule: CiRule, shards: usize) -> Outcome<Manifest> {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
     let chosen = chosen_figures(which)?;
     let points = chosen
@@ -246,7 +241,7 @@ pub fn figure_plan(which: &str, base: &DesktopGridConfig, rule: CiRule, shards: 
         .collect();
     let spec = serde_json::json!({ "figures": chosen.iter().map(|f| f.number).collect::<Vec<_>>(), "rule": rule });
     let axes = ["figure", "mix", "policy"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    Manifest::new(Kind::DgFigure, spec, Family::DesktopGrid, axes, points, shards)
+    Ok(Manifest::new(Kind::DgFigure, spec, Family::DesktopGrid, axes, points, shards)?)
 }
 
 /// A bar as a shard keeps it: its pairs with an undefined mean or width as null.
@@ -286,7 +281,7 @@ pub fn figure_point(p: &Point) -> Result<Value, String> {
 }
 
 /// `bagsim merge` of a `dg-figure` study: every figure's table, findings and CSV, as `bagsim dg-figure` gives them.
-pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+pub fn figure_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Outcome {
     let rule: CiRule =
         serde_json::from_value(m.spec["rule"].clone()).map_err(|e| format!("the manifest's rule: {e}"))?;
     let bars = outcomes.iter().map(|v| bar_of_value(v)).collect::<Result<Vec<_>, _>>()?;
@@ -314,7 +309,7 @@ pub fn figure_readings(
     rule: CiRule,
     out: &Path,
     jobs: usize,
-) -> Result<(), String> {
+) -> Outcome {
     let combos = readings_combos(specs)?;
     for n in readings_figures(which)? {
         let start = std::time::Instant::now();
@@ -364,7 +359,7 @@ pub fn readings_plan(
     specs: &[String],
     rule: CiRule,
     shards: usize,
-) -> Result<Manifest, String> {
+) -> Outcome<Manifest> {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
     let combos = readings_combos(specs)?;
     let numbers = readings_figures(which)?;
@@ -377,11 +372,11 @@ pub fn readings_plan(
     }
     let spec = serde_json::json!({ "figures": numbers, "rule": rule, "readings": specs, "base": base });
     let axes = ["figure", "mix", "policy"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    Manifest::new(Kind::DgReadings, spec, Family::DesktopGrid, axes, points, shards)
+    Ok(Manifest::new(Kind::DgReadings, spec, Family::DesktopGrid, axes, points, shards)?)
 }
 
 /// `bagsim merge` of a `dg-readings` study: the tables `bagsim dg-figure --readings` prints and writes.
-pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Outcome {
     let rule: CiRule =
         serde_json::from_value(m.spec["rule"].clone()).map_err(|e| format!("the manifest's rule: {e}"))?;
     let specs: Vec<String> =
@@ -394,7 +389,7 @@ pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(
     for n in numbers {
         let count = recorded_jobs(n, &base, &combos, rule)?.len();
         if rest.len() < count {
-            return Err(format!("the study has {} bars; Fig. {n} needs {count} more", outcomes.len()));
+            return Err(format!("the study has {} bars; Fig. {n} needs {count} more", outcomes.len()).into());
         }
         let (mine, next) = rest.split_at(count);
         rest = next;

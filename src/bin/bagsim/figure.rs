@@ -4,6 +4,7 @@
 //! `--plan` a study in shards that `bagsim merge` turns into the same files). The older commands `reproduce`,
 //! `dg-figure` and `dd-figure` stay, with their own options, as aliases of it.
 
+use super::error::Outcome;
 use super::{data_grid, dg, mc, study};
 use bagsim::family::data_grid::DataGridConfig;
 use bagsim::family::desktop_grid::figures::CiRule;
@@ -42,7 +43,7 @@ pub fn default_seeds(family: Family) -> &'static str {
 
 /// `bagsim figure FAMILY …`: `base` is the scenario file's content (checked to be of `family`), `seeds` `N` or
 /// `auto`.
-pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request) -> Result<(), String> {
+pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request) -> Outcome {
     match family {
         Family::MultiCluster => {
             let seeds = Seeds::parse(seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
@@ -56,7 +57,8 @@ pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request)
                 match seeds.parse::<usize>() {
                     Ok(n) if (2..=1000).contains(&n) => rule(n, n),
                     _ => {
-                        return Err(format!("--seeds {seeds:?}: allowed 2–1000, or auto (3 to 30 by the paper's rule)"))
+                        let why = format!("--seeds {seeds:?}: allowed 2–1000, or auto (3 to 30 by the paper's rule)");
+                        return Err(why.into());
                     }
                 }
             };
@@ -75,7 +77,7 @@ pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request)
 }
 
 /// The figures of [Iosup08] §5 (`bagsim reproduce`).
-pub fn multi_cluster(base: &McScenario, seeds: Seeds, r: &Request) -> Result<(), String> {
+pub fn multi_cluster(base: &McScenario, seeds: Seeds, r: &Request) -> Outcome {
     if let Some(shards) = r.plan {
         let n = fixed(seeds)?;
         let m = if r.readings.is_empty() {
@@ -92,7 +94,7 @@ pub fn multi_cluster(base: &McScenario, seeds: Seeds, r: &Request) -> Result<(),
 }
 
 /// The figures of [Anglano09] §IV-C (`bagsim dg-figure`).
-pub fn desktop_grid(base: &DesktopGridConfig, rule: CiRule, r: &Request) -> Result<(), String> {
+pub fn desktop_grid(base: &DesktopGridConfig, rule: CiRule, r: &Request) -> Outcome {
     if let Some(shards) = r.plan {
         let m = if r.readings.is_empty() {
             dg::figure_plan(r.figure, base, rule, shards)?
@@ -109,7 +111,7 @@ pub fn desktop_grid(base: &DesktopGridConfig, rule: CiRule, r: &Request) -> Resu
 }
 
 /// The figures of [Liu10] §IV (`bagsim dd-figure`).
-pub fn data_grid(base: &DataGridConfig, seeds: Seeds, r: &Request) -> Result<(), String> {
+pub fn data_grid(base: &DataGridConfig, seeds: Seeds, r: &Request) -> Outcome {
     if let Some(shards) = r.plan {
         let m = data_grid::plan_study(r.figure, base, r.readings, u64::from(fixed(seeds)?), shards)?;
         return study::write_manifest(&m, r.out);

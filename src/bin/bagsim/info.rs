@@ -1,6 +1,7 @@
 //! The commands of `bagsim` that print what it knows rather than simulate: a family's default scenario and its keys
 //! (`scenario [--doc]`), the readings of a paper (`readings`), and the lessons (`lesson [ID]`, which runs one).
 
+use super::error::Outcome;
 use bagsim::registry;
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
@@ -15,7 +16,7 @@ macro_rules! say {
 
 /// `bagsim scenario`: the default scenario of `family` as JSON (with `generator`, a multi-cluster workload
 /// generator by name), or with `doc` each of its keys.
-pub fn scenario(family: Family, doc: bool, generator: Option<&str>) -> Result<(), String> {
+pub fn scenario(family: Family, doc: bool, generator: Option<&str>) -> Outcome {
     if doc {
         let params = bagsim::scenario::params(family);
         let width = params.iter().map(|p| p.path.chars().count()).max().unwrap_or(0);
@@ -38,7 +39,7 @@ pub fn scenario(family: Family, doc: bool, generator: Option<&str>) -> Result<()
 }
 
 /// `bagsim readings --family F`: each key, its values (the default first) and the sentence it rests on.
-pub fn readings(family: Family) -> Result<(), String> {
+pub fn readings(family: Family) -> Outcome {
     for r in registry::readings(family) {
         say!("{}: {} (default {})", r.key, r.names().join(", "), r.values[0].0);
         say!("    rests on: {}", r.rests_on);
@@ -48,7 +49,7 @@ pub fn readings(family: Family) -> Result<(), String> {
 
 /// `bagsim lesson [ID] [--seeds N]`: without an id the list; with one, its runs on `jobs` threads (with the lesson's
 /// seeds or `seeds`), its answer per variant with 95% intervals, and whether the lesson's claim holds on them.
-pub fn lesson(id: Option<&str>, seeds: Option<u32>, jobs: usize) -> Result<(), String> {
+pub fn lesson(id: Option<&str>, seeds: Option<u32>, jobs: usize) -> Outcome {
     let Some(id) = id else {
         for l in bagsim::lessons::all() {
             match l {
@@ -61,7 +62,7 @@ pub fn lesson(id: Option<&str>, seeds: Option<u32>, jobs: usize) -> Result<(), S
     let mut lesson = bagsim::lessons::find(id)?;
     if let Some(n) = seeds {
         if !(1..=30).contains(&n) {
-            return Err(format!("--seeds {n} is out of range; allowed 1–30"));
+            return Err(format!("--seeds {n} is out of range; allowed 1–30").into());
         }
         lesson.seeds = n;
     }

@@ -1,6 +1,7 @@
 //! The multi-cluster commands of `bagsim`: run summary, sweep keys and columns, and `bagsim reproduce` for the
 //! experiments of [Iosup08] §5.
 
+use super::error::Outcome;
 use bagsim::family::multi_cluster::config::McScenario;
 use bagsim::family::multi_cluster::figures::{
     claims::claims, claims::panel_markdown, run_point, study::study, svg::figure_svg, FigureId, FigureResult,
@@ -104,16 +105,16 @@ fn figure_ids(which: &str) -> Result<Vec<FigureId>, String> {
     Ok(if which.eq_ignore_ascii_case("all") { FigureId::ALL.to_vec() } else { vec![which.parse()?] })
 }
 
-fn check_seeds(seeds: u32) -> Result<(), String> {
+fn check_seeds(seeds: u32) -> Outcome {
     if !(1..=100).contains(&seeds) {
-        return Err(format!("--seeds {seeds} is out of range; allowed 1–100"));
+        return Err(format!("--seeds {seeds} is out of range; allowed 1–100").into());
     }
     Ok(())
 }
 
 /// `bagsim reproduce FIG|all`: the experiments of [Iosup08] §5 with several seeds, their CSV, SVG and panel, each
 /// run starting from `base` (the defaults, or `--base`).
-pub fn reproduce(which: &str, base: &McScenario, seeds: u32, out: &Path, jobs: usize) -> Result<(), String> {
+pub fn reproduce(which: &str, base: &McScenario, seeds: u32, out: &Path, jobs: usize) -> Outcome {
     check_seeds(seeds)?;
     let all_start = std::time::Instant::now();
     for id in figure_ids(which)? {
@@ -134,7 +135,7 @@ fn finish_figure(
     results: Vec<Result<RunResult, String>>,
     out: &Path,
     elapsed: Option<f64>,
-) -> Result<(), String> {
+) -> Outcome {
     let figure = id.figure();
     let mut result = FigureResult::new(figure.clone(), seeds);
     for (spec, r) in runs.iter().zip(results) {
@@ -145,10 +146,10 @@ fn finish_figure(
     }
     let stem = out.display().to_string();
     let (csv_path, svg_path) = (format!("{stem}-{}.csv", id.name()), format!("{stem}-{}.svg", id.name()));
-    std::fs::write(&csv_path, result.to_csv()).map_err(|e| format!("{csv_path}: {e}"))?;
-    std::fs::write(&svg_path, figure_svg(&result)).map_err(|e| format!("{svg_path}: {e}"))?;
+    super::error::write(csv_path.as_ref(), result.to_csv())?;
+    super::error::write(svg_path.as_ref(), figure_svg(&result))?;
     let md_path = format!("{stem}-{}.md", id.name());
-    std::fs::write(&md_path, panel_markdown(&result)).map_err(|e| format!("{md_path}: {e}"))?;
+    super::error::write(md_path.as_ref(), panel_markdown(&result))?;
     say!(
         "\n{} — {} ({}; {} runs, {} seeds per point{})",
         id.name(),
@@ -200,7 +201,7 @@ fn run_result_of(v: &Value) -> Result<RunResult, String> {
 }
 
 /// `bagsim reproduce FIG|all --plan N`: the figures' runs as a study of kind `reproduce` in N shards.
-pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32, shards: usize) -> Result<Manifest, String> {
+pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32, shards: usize) -> Outcome<Manifest> {
     check_seeds(seeds)?;
     let ids = figure_ids(which)?;
     let mut points = Vec::new();
@@ -219,7 +220,7 @@ pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32, shards: usize)
     }
     let spec = serde_json::json!({ "figures": ids.iter().map(|id| id.name()).collect::<Vec<_>>(), "seeds": seeds });
     let axes = ["figure", "series", "point", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    Manifest::new(Kind::Reproduce, spec, Family::MultiCluster, axes, points, shards)
+    Ok(Manifest::new(Kind::Reproduce, spec, Family::MultiCluster, axes, points, shards)?)
 }
 
 /// Runs one point of a `reproduce` study.
@@ -237,7 +238,7 @@ pub fn reproduce_point(p: &Point) -> Result<Value, String> {
 }
 
 /// `bagsim merge` of a `reproduce` study: every figure's files and findings, as `bagsim reproduce` gives them.
-pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Outcome {
     let seeds =
         m.spec["seeds"].as_u64().filter(|s| (1..=100).contains(s)).ok_or("the manifest's spec.seeds is not 1–100")?
             as u32;
@@ -247,7 +248,9 @@ pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<
         let id: FigureId = name.as_str().ok_or("a figure's name is not a string")?.parse()?;
         let runs = id.figure().runs(seeds);
         if rest.len() < runs.len() {
-            return Err(format!("the study has {} runs; {} needs {} more", outcomes.len(), id.name(), runs.len()));
+            return Err(
+                format!("the study has {} runs; {} needs {} more", outcomes.len(), id.name(), runs.len()).into()
+            );
         }
         let (mine, next) = rest.split_at(runs.len());
         rest = next;
@@ -267,7 +270,7 @@ pub fn reproduce_readings(
     seeds: Seeds,
     out: &Path,
     jobs: usize,
-) -> Result<(), String> {
+) -> Outcome {
     let combos = readings_combos(specs)?;
     // Runs that differ only in keys they do not read are one run (`Scenario::canonical_json`): each is simulated
     // once, across the readings and the rounds of `--seeds auto`.
@@ -320,13 +323,7 @@ fn recorded_runs(
 
 /// `bagsim reproduce FIG|all --readings … --seeds N --plan N`: the readings study's runs as a study of kind
 /// `reproduce-readings` (a fixed number of seeds: `--seeds auto` decides its next round from the last one's verdicts).
-pub fn readings_plan(
-    which: &str,
-    base: &McScenario,
-    specs: &[String],
-    seeds: u32,
-    shards: usize,
-) -> Result<Manifest, String> {
+pub fn readings_plan(which: &str, base: &McScenario, specs: &[String], seeds: u32, shards: usize) -> Outcome<Manifest> {
     check_seeds(seeds)?;
     let combos = readings_combos(specs)?;
     let ids = figure_ids(which)?;
@@ -351,11 +348,11 @@ pub fn readings_plan(
         "base": Scenario::from(base.clone()),
     });
     let axes = ["figure", "series", "point", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
-    Manifest::new(Kind::ReproduceReadings, spec, Family::MultiCluster, axes, points, shards)
+    Ok(Manifest::new(Kind::ReproduceReadings, spec, Family::MultiCluster, axes, points, shards)?)
 }
 
 /// `bagsim merge` of a `reproduce-readings` study: the tables `bagsim reproduce --readings` prints and writes.
-pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(), String> {
+pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Outcome {
     let seeds =
         m.spec["seeds"].as_u64().filter(|s| (1..=100).contains(s)).ok_or("the manifest's spec.seeds is not 1–100")?
             as u32;
@@ -370,7 +367,7 @@ pub fn readings_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Result<(
         let id: FigureId = name.as_str().ok_or("a figure's name is not a string")?.parse()?;
         let n = recorded_runs(id, base, &combos, Seeds::Fixed(seeds))?.len();
         if rest.len() < n {
-            return Err(format!("the study has {} runs; {} needs {n} more", outcomes.len(), id.name()));
+            return Err(format!("the study has {} runs; {} needs {n} more", outcomes.len(), id.name()).into());
         }
         let (mine, next) = rest.split_at(n);
         rest = next;

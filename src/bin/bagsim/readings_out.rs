@@ -1,6 +1,7 @@
 //! Every family's readings table, printed and written (`bagsim figure … --readings`): one leaf the families'
 //! figure commands call, so that the figure command and theirs do not import each other.
 
+use super::error::Outcome;
 use bagsim::readings::{flips, flips_markdown, ReadingsTable};
 use std::io::Write;
 use std::path::Path;
@@ -21,15 +22,15 @@ pub fn finish_readings(
     combos: usize,
     out: &Path,
     elapsed: Option<f64>,
-) -> Result<(), String> {
+) -> Outcome {
     let stem = out.display().to_string();
     let (md_path, csv_path) = (format!("{stem}-{name}-readings.md"), format!("{stem}-{name}-readings.csv"));
     let mut text = table.markdown();
     if combos > 1 {
         text.push_str(&flips_markdown(table));
     }
-    std::fs::write(&md_path, text).map_err(|e| format!("{md_path}: {e}"))?;
-    std::fs::write(&csv_path, table.csv()).map_err(|e| format!("{csv_path}: {e}"))?;
+    super::error::write(md_path.as_ref(), text)?;
+    super::error::write(csv_path.as_ref(), table.csv())?;
     let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
     say!("\n{heading} under {combos} reading(s){t}");
     let flips = flips(table);

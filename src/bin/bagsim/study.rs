@@ -1,6 +1,7 @@
 //! `bagsim sweep` (local, or planned in shards), `bagsim sweep --manifest M --shard I`, `bagsim merge` and
 //! `bagsim slurm`: the file side of `bagsim::study`, which holds the rules.
 
+use super::error::{CliError, Failure, Outcome};
 use bagsim::scenario::Scenario;
 use bagsim::study::{axes, plan_with, shard_path, stem_of, Kind, Manifest, Point, ShardOutput};
 use serde_json::Value;
@@ -15,11 +16,11 @@ macro_rules! say {
 
 /// Writes `text` to `path` whole or not at all: a temporary file beside it, then a rename, so a re-run or a
 /// re-queued task never leaves a torn file.
-fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+fn write_atomic(path: &Path, text: &str) -> Outcome {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp-{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let fail = |e: std::io::Error| CliError::file(path, &e);
     let mut f = std::fs::File::create(&tmp).map_err(fail)?;
     f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
@@ -28,24 +29,25 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
 /// Checks, before any work, that files can be written at `path` (a file, or a stem that suffixes are added to): its
 /// directory exists and takes a new file, and the path is not a directory. A run that would simulate everything and
 /// then fail to write is refused at once.
-pub fn check_output(option: &str, path: &Path) -> Result<(), String> {
+pub fn check_output(option: &str, path: &Path) -> Outcome {
     if path.as_os_str().is_empty() {
-        return Err(format!("{option}: an empty path"));
+        return Err(format!("{option}: an empty path").into());
     }
     if path.is_dir() {
-        return Err(format!("{option} {}: is a directory; give a file name (or stem) inside it", path.display()));
+        return Err(format!("{option} {}: is a directory; give a file name (or stem) inside it", path.display()).into());
     }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     if !dir.is_dir() {
-        return Err(format!("{option} {}: the directory {} does not exist", path.display(), dir.display()));
+        let why = format!("{option} {}: the directory {} does not exist", path.display(), dir.display());
+        return Err(CliError::new(Failure::File, why));
     }
     let probe = dir.join(format!(".bagsim-probe-{}", std::process::id()));
-    std::fs::File::create(&probe)
-        .and_then(|_| std::fs::remove_file(&probe))
-        .map_err(|e| format!("{option} {}: cannot write in {}: {e}", path.display(), dir.display()))
+    std::fs::File::create(&probe).and_then(|_| std::fs::remove_file(&probe)).map_err(|e| {
+        CliError::new(Failure::File, format!("{option} {}: cannot write in {}: {e}", path.display(), dir.display()))
+    })
 }
 
 /// The most bytes a scenario file may hold.
@@ -55,24 +57,30 @@ pub const MAX_STUDY_BYTES: u64 = 1 << 30;
 
 /// A scenario file, read and checked; a policy's `script_file` becomes its source in the scenario
 /// (docs/policies.md), so what is planned, written or sent to Slurm carries the script itself.
-pub fn load_scenario(path: &Path) -> Result<Scenario, String> {
+pub fn load_scenario(path: &Path) -> Outcome<Scenario> {
     let text = read_text(path, MAX_SCENARIO_BYTES)?;
-    let text = bagsim::script::inline_files(&text, &mut |p| {
-        read_text(Path::new(p), 1 << 20).map_err(|e| format!("{}: script_file {e}", path.display()))
-    })?;
-    Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let mut failed = None;
+    let inlined = bagsim::script::inline_files(&text, &mut |p| {
+        read_text(Path::new(p), 1 << 20).map_err(|e| {
+            let e = CliError { message: format!("{}: script_file {}", path.display(), e.message), ..e };
+            failed = Some(e.clone());
+            e.message
+        })
+    });
+    let text = inlined.map_err(|e| failed.take().unwrap_or_else(|| e.into()))?;
+    Ok(Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
 /// Reads a text file of at most `limit` bytes (a file without end, such as /dev/zero, is refused when it passes
 /// the limit, not read forever), without a UTF-8 byte-order mark.
-pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
+pub fn read_text(path: &Path, limit: u64) -> Outcome<String> {
     use std::io::Read;
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let fail = |e: std::io::Error| CliError::file(path, &e);
     let file = std::fs::File::open(path).map_err(fail)?;
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes).map_err(fail)?;
     if bytes.len() as u64 > limit {
-        return Err(format!("{}: larger than {} MiB; at most that is read", path.display(), limit >> 20));
+        return Err(format!("{}: larger than {} MiB; at most that is read", path.display(), limit >> 20).into());
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         format!("{}: not UTF-8 text (byte {} is not valid UTF-8)", path.display(), e.utf8_error().valid_up_to() + 1)
@@ -108,13 +116,7 @@ pub fn run_points(m: &Manifest, run: Runner, indices: &[usize], jobs: usize) -> 
 
 /// `bagsim sweep SCENARIO --set …`: runs every point here (a study of one shard, merged at once), or with `--plan N`
 /// writes the manifest of N shards.
-pub fn sweep(
-    base: &Scenario,
-    sets: &[String],
-    out: &Path,
-    jobs: Option<usize>,
-    shards: Option<usize>,
-) -> Result<(), String> {
+pub fn sweep(base: &Scenario, sets: &[String], out: &Path, jobs: Option<usize>, shards: Option<usize>) -> Outcome {
     check_output("--out", out)?;
     // A value FILE.rhai is a scripted policy: its source goes into each point's scenario, its name labels the rows.
     let value = |_: &str, v: &str| -> Result<Value, String> {
@@ -132,12 +134,13 @@ pub fn sweep(
     let jobs = bagsim::parallel::threads(jobs);
     eprintln!("sweep: {} runs on {jobs} threads", m.points.len());
     let shard = m.run_shard(0, |idx| run_points(&m, bagsim::study::run_point, idx, jobs))?;
-    let (csv, json) = m.merge(&[Ok(Some(shard))]).map_err(|p| p.to_string().trim_end().to_string())?;
+    // A point that failed is a run that stopped (its reason is named); nothing is written.
+    let (csv, json) = m.merge(&[Ok(Some(shard))]).map_err(|p| CliError::new(Failure::Run, p.to_string().trim_end()))?;
     write_outputs(out, &csv, &json)
 }
 
 /// Writes a planned study's manifest as STEM.manifest.json and says what to do next.
-pub fn write_manifest(m: &Manifest, out: &Path) -> Result<(), String> {
+pub fn write_manifest(m: &Manifest, out: &Path) -> Outcome {
     let mut path = out.as_os_str().to_owned();
     path.push(".manifest.json");
     let path = PathBuf::from(path);
@@ -149,7 +152,7 @@ pub fn write_manifest(m: &Manifest, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn write_outputs(stem: &Path, csv: &str, json: &str) -> Result<(), String> {
+fn write_outputs(stem: &Path, csv: &str, json: &str) -> Outcome {
     // Every dot of the stem is kept: `--out run.1` writes run.1.csv, not run.csv.
     let (csv_path, json_path) = (with_suffix(stem, ".csv"), with_suffix(stem, ".json"));
     write_atomic(&csv_path, csv)?;
@@ -165,14 +168,14 @@ pub fn with_suffix(stem: &Path, suffix: &str) -> PathBuf {
     s.into()
 }
 
-fn read_manifest(path: &Path) -> Result<Manifest, String> {
+fn read_manifest(path: &Path) -> Outcome<Manifest> {
     let text = read_text(path, MAX_STUDY_BYTES)?;
-    Manifest::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    Ok(Manifest::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
 /// `bagsim sweep --manifest M [--shard I]`: runs one shard and writes its outcome beside the manifest, failed
 /// points included (then exits non-zero, so a job array marks the task failed).
-pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Result<(), String> {
+pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Outcome {
     let m = read_manifest(manifest)?;
     let i = match shard {
         Some(i) => i,
@@ -194,13 +197,14 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Resu
     write_atomic(&path, &serde_json::to_string(&out).expect("json"))?;
     say!("wrote {}", path.display());
     if failed > 0 {
-        return Err(format!("shard {i}: {failed} of {count} runs failed (their reasons are in {})", path.display()));
+        let why = format!("shard {i}: {failed} of {count} runs failed (their reasons are in {})", path.display());
+        return Err(CliError::new(Failure::Run, why));
     }
     Ok(())
 }
 
 /// `bagsim merge M`: the study's CSV and JSON, or the list of shards to run again.
-pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
+pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
     let m = read_manifest(manifest)?;
     let stem = stem_of(manifest);
     check_output("--out", out.unwrap_or(&stem))?;
@@ -228,7 +232,7 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
         Ok(written) => written,
         Err(p) => {
             let list: Vec<String> = p.shards().iter().map(|i| i.to_string()).collect();
-            Err(format!(
+            let why = format!(
                 "{}: the study is not complete, nothing merged\n{}run them again: bagsim sweep --manifest {} --shard I, \
                  or on Slurm: sbatch --array={} {}.sbatch",
                 manifest.display(),
@@ -236,7 +240,8 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Result<(), String> {
                 manifest.display(),
                 list.join(","),
                 stem.display()
-            ))
+            );
+            Err(CliError::new(Failure::Incomplete, why))
         }
     }
 }
@@ -256,10 +261,10 @@ fn quote(s: &str) -> String {
 }
 
 /// `bagsim slurm M`: STEM.sbatch (the array, one shard per task), STEM.merge.sbatch and STEM.submit.sh.
-pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Result<(), String> {
+pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Outcome {
     let m = read_manifest(manifest)?;
     if o.cpus == 0 || o.cpus > 1024 {
-        return Err(format!("--cpus {} is out of range; allowed 1–1024", o.cpus));
+        return Err(format!("--cpus {} is out of range; allowed 1–1024", o.cpus).into());
     }
     // Every field copied into a script is one word of plain characters: a line break would start a shell
     // command, a quote or a `$` would change one.
@@ -270,15 +275,16 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Result<(), String> {
             return Err(format!(
                 "{what} {:?}: expected one word of letters, digits and - _ . : / = , + @ %",
                 bagsim::study::short(v)
-            ));
+            )
+            .into());
         }
     }
     for e in &o.extra {
         if !e.starts_with("--") {
-            return Err(format!("--extra {e:?}: expected an sbatch option, e.g. --extra=--account=ABC"));
+            return Err(format!("--extra {e:?}: expected an sbatch option, e.g. --extra=--account=ABC").into());
         }
     }
-    let manifest = std::fs::canonicalize(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    let manifest = std::fs::canonicalize(manifest).map_err(|e| CliError::file(manifest, &e))?;
     let stem = stem_of(&manifest);
     // The stem goes into #SBATCH lines, which Slurm reads without a shell: it must be plain too.
     let st = stem.to_string_lossy();
@@ -287,10 +293,11 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Result<(), String> {
             "{}: the study's path holds a character an #SBATCH line cannot carry (a space, a quote, a line break…); \
              move the manifest to a plain path",
             manifest.display()
-        ));
+        )
+        .into());
     }
     if !m.bagsim_version.chars().all(plain) {
-        return Err(format!("{}: bagsim_version is not a version", manifest.display()));
+        return Err(format!("{}: bagsim_version is not a version", manifest.display()).into());
     }
     check_output("the manifest's directory", &stem)?;
     let bagsim = match &o.bagsim {

@@ -1,6 +1,7 @@
 //! The workload commands of `bagsim` that print what they read or generate: `trace` (import a log, extract its
 //! BoTs, fit the model, print or write JSON), the workload views of `generate --views`, and `generate`'s SWF.
 
+use super::error::Outcome;
 use bagsim::run;
 use bagsim::scenario::Scenario;
 use std::io::Write;
@@ -24,7 +25,7 @@ pub fn trace(
     out: Option<&std::path::Path>,
     with_views: bool,
     with_candidates: bool,
-) -> Result<(), String> {
+) -> Outcome {
     use bagsim::trace::{bots, import_path, ImportError};
     use bagsim::workload::fit::notation;
     use bagsim::workload::fit_workload::{candidates_table, fit_workload_with_candidates};
@@ -359,7 +360,7 @@ fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Re
 }
 
 /// `bagsim generate`: the scenario's workload as SWF (or JSON), or with `views` its workload views.
-pub fn generate(s: &Scenario, json: bool, views: bool) -> Result<(), String> {
+pub fn generate(s: &Scenario, json: bool, views: bool) -> Outcome {
     let p = run::prepare(s.as_multi_cluster().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     if views {
         let v = bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string())?;
@@ -379,7 +380,9 @@ pub fn generate(s: &Scenario, json: bool, views: bool) -> Result<(), String> {
     };
     match written.and_then(|()| o.flush()) {
         // A closed pipe (`bagsim generate … | head`) is not an error.
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.to_string()),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(super::error::CliError::new(super::error::Failure::File, e.to_string()))
+        }
         _ => Ok(()),
     }
 }
