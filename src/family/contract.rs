@@ -9,7 +9,7 @@ mod words;
 
 use serde::{Deserialize, Serialize};
 
-pub use def::{at_default, read_scenario, FamilyDef, Others};
+pub use def::{at_default, read_scenario, Checked, FamilyDef, Others, Valid};
 pub use estimate::{
     Driver, Estimate, Part, EVENTS_PER_S, LARGE_MEMORY, LONG_EVENTS, MAX_EVENTS, MAX_MEMORY, PAGE_EVENTS_PER_S,
 };

@@ -6,7 +6,7 @@
 
 mod families;
 
-use crate::family::contract::{ErrorKind, FamilyDef, FamilyRun, Param, ScenarioError, Unused};
+use crate::family::contract::{ErrorKind, FamilyDef, FamilyRun, Param, ScenarioError, Unused, Valid};
 use crate::family::desktop_grid::figures::{Bar, BarJob};
 use crate::trace::{Trace, TraceSize};
 use serde::{Deserialize, Serialize};
@@ -58,7 +58,7 @@ pub fn with_allowed<'a>(e: ScenarioError, params: impl IntoIterator<Item = &'a P
 /// Builds the run of family `F` (`AnyRun::build`): checks the scenario, reads the trace it names (or takes the one
 /// imported under that name), checks the budget on the trace's size, builds the run and says its warnings first.
 pub fn build<F: FamilyDef>(s: &F::Scenario, imported: Option<(&str, &Trace)>) -> Result<F::Run, ScenarioError> {
-    F::validate(s)?;
+    let valid = Valid::<F>::check(s)?;
     let read;
     let trace = match F::trace_named(s) {
         Some(name) => match imported.filter(|(n, _)| *n == name) {
@@ -70,10 +70,9 @@ pub fn build<F: FamilyDef>(s: &F::Scenario, imported: Option<(&str, &Trace)>) ->
         },
         None => None,
     };
-    let budget = F::estimate(s, trace.map(|t| &t.report.size));
-    budget.check()?;
-    let mut run = F::build(s, trace)?;
-    let mut warnings = budget.warnings();
+    let checked = valid.within_budget(trace)?;
+    let mut warnings = checked.estimate().warnings();
+    let mut run = F::build(checked)?;
     warnings.extend(said(F::unused(s)));
     run.warn(warnings);
     Ok(run)

@@ -274,8 +274,13 @@ struct MmcDef;
 
 mod mmc_def {
     use super::{MmcDef, MmcReport, MmcRun, MmcScenario};
-    use bagsim::family::contract::{Driver, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+    use bagsim::family::contract::{Checked, Driver, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
     use bagsim::trace::{Trace, TraceSize};
+
+    thread_local! {
+        /// How many times this thread validated an mmc scenario.
+        pub static VALIDATED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
 
     impl FamilyDef for MmcDef {
         const NAME: &'static str = "mmc";
@@ -299,6 +304,7 @@ mod mmc_def {
             s.seed = seed;
         }
         fn validate(s: &MmcScenario) -> Result<(), ScenarioError> {
+            VALIDATED.with(|v| v.set(v.get() + 1));
             let m = &s.mmc;
             if !(m.rho > 0.0 && m.rho < 1.0) {
                 return Err(ScenarioError::new(
@@ -329,8 +335,8 @@ mod mmc_def {
                 memory: Vec::new(),
             }
         }
-        fn build(s: &MmcScenario, _: Option<&Trace>) -> Result<MmcRun, ScenarioError> {
-            Ok(s.run())
+        fn build(c: Checked<'_, MmcDef>) -> Result<MmcRun, ScenarioError> {
+            Ok(c.scenario().run())
         }
         fn sweep_path(key: &str) -> String {
             format!("mmc.{key}")
@@ -369,7 +375,10 @@ fn a_family_registered_by_one_line_reads_runs_and_sweeps_through_the_generated_r
     let text = r#"{"seed": 3, "family": "mmc", "mmc": {"servers": 3, "rho": 0.7, "jobs": 4000}}"#;
     let s = Scenario::from_json(text).expect("an mmc scenario reads");
     assert_eq!((s.family(), s.seed()), (Family::Mmc, 3));
+    // Building a run checks its scenario once (`contract::Checked`), whatever checked it when it was read.
+    let before = mmc_def::VALIDATED.with(|v| v.get());
     let mut run = AnyRun::build(&s, None).expect("builds");
+    assert_eq!(mmc_def::VALIDATED.with(|v| v.get()) - before, 1, "validated once to build a run");
     let report = run_to_report(&mut run, &|| 0.0);
     let direct = run_to_report(&mut s.mmc().expect("the mmc section").run(), &|| 0.0);
     assert!(matches!(&report, AnyReport::Mmc(r) if **r == direct), "{report:?} against {direct:?}");

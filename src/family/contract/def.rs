@@ -45,8 +45,11 @@ pub trait FamilyDef {
     fn read_trace(s: &Self::Scenario) -> Result<Trace, ScenarioError>;
     /// What the run will cost, before anything runs; `trace` is the size of the named trace when read.
     fn estimate(s: &Self::Scenario, trace: Option<&TraceSize>) -> Estimate;
-    /// Builds the run of a valid scenario within its budget; `trace` is the named trace, read.
-    fn build(s: &Self::Scenario, trace: Option<&Trace>) -> Result<Self::Run, ScenarioError>;
+    /// Builds the run of a scenario checked once (`Checked`: valid, its named trace read, within its budget); the
+    /// family does not check it again.
+    fn build(c: Checked<'_, Self>) -> Result<Self::Run, ScenarioError>
+    where
+        Self: Sized;
 
     /// A sweep's `--set KEY` as the JSON path it sets (`load` → `workload.load`).
     fn sweep_path(key: &str) -> String;
@@ -73,6 +76,56 @@ pub trait FamilyDef {
     /// families written when every file carried its keys still read.
     fn key_at_default(key: &str, value: &serde_json::Value) -> Option<bool> {
         at_default::<Self::Scenario>(key, value)
+    }
+}
+
+/// A scenario of family `F` whose values passed `F::validate`; only `Valid::check` makes one.
+pub struct Valid<'a, F: FamilyDef> {
+    scenario: &'a F::Scenario,
+}
+
+impl<'a, F: FamilyDef> Valid<'a, F> {
+    /// Checks every value of `s` (`F::validate`).
+    pub fn check(s: &'a F::Scenario) -> Result<Valid<'a, F>, ScenarioError> {
+        F::validate(s)?;
+        Ok(Valid { scenario: s })
+    }
+
+    pub fn scenario(&self) -> &'a F::Scenario {
+        self.scenario
+    }
+
+    /// The scenario with the trace it names (read or imported, None when it names none) and within the budget of
+    /// its estimate on that trace (docs/budget.md); the estimate is kept for the run's warnings.
+    pub fn within_budget(self, trace: Option<&'a Trace>) -> Result<Checked<'a, F>, ScenarioError> {
+        let estimate = F::estimate(self.scenario, trace.map(|t| &t.report.size));
+        estimate.check()?;
+        Ok(Checked { scenario: self.scenario, trace, estimate })
+    }
+}
+
+/// A scenario of family `F` checked once, before its run is built: its values are valid, the trace it names is
+/// read, and the run is within its budget. `FamilyDef::build` takes one, so no run is built from an unchecked
+/// scenario and none is checked twice; only `Valid::within_budget` makes one.
+pub struct Checked<'a, F: FamilyDef> {
+    scenario: &'a F::Scenario,
+    trace: Option<&'a Trace>,
+    estimate: Estimate,
+}
+
+impl<'a, F: FamilyDef> Checked<'a, F> {
+    pub fn scenario(&self) -> &'a F::Scenario {
+        self.scenario
+    }
+
+    /// The trace the scenario names, read (None when it names none, or a bundled log the family reads itself).
+    pub fn trace(&self) -> Option<&'a Trace> {
+        self.trace
+    }
+
+    /// The estimate the budget was checked on.
+    pub fn estimate(&self) -> &Estimate {
+        &self.estimate
     }
 }
 

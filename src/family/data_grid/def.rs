@@ -2,7 +2,7 @@
 
 use super::config::{DataGridScenario, PARAMS};
 use super::{DataGridDetail, DataGridReport, DataGridRun};
-use crate::family::contract::{ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
 use crate::trace::bundled::{hpc2n, HPC2N, HPC2N_SIZE};
 use crate::trace::{Trace, TraceSize};
 
@@ -52,10 +52,10 @@ impl FamilyDef for Def {
     }
 
     /// On the named log, or the bundled one.
-    fn build(s: &DataGridScenario, trace: Option<&Trace>) -> Result<DataGridRun, ScenarioError> {
-        match trace {
-            Some(t) => DataGridRun::new(s, t),
-            None => DataGridRun::new(s, &read_log(&s.data_grid.trace)?),
+    fn build(c: Checked<'_, Def>) -> Result<DataGridRun, ScenarioError> {
+        match c.trace() {
+            Some(t) => DataGridRun::of_checked(c.scenario(), t),
+            None => DataGridRun::of_checked(c.scenario(), &read_log(&c.scenario().data_grid.trace)?),
         }
     }
 

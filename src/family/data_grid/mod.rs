@@ -62,8 +62,13 @@ pub struct DataGridRun {
 impl DataGridRun {
     /// Validates the scenario and builds its workload from `trace` (the log `data_grid.trace` names).
     pub fn new(s: &DataGridScenario, trace: &Trace) -> Result<DataGridRun, ScenarioError> {
+        s.data_grid.validate()?;
+        DataGridRun::of_checked(s, trace)
+    }
+
+    /// The run of a scenario the contract checked once (`contract::Checked`); not checked again.
+    pub(super) fn of_checked(s: &DataGridScenario, trace: &Trace) -> Result<DataGridRun, ScenarioError> {
         let cfg = &s.data_grid;
-        cfg.validate()?;
         let w = workload::build(cfg, s.seed, trace)
             .map_err(|m| ScenarioError::new(ErrorKind::Trace, "data_grid.trace", format!("{}: {m}", cfg.trace)))?;
         let span = w.summary.span;

@@ -2,7 +2,7 @@
 
 use super::config::{DgScenario, PARAMS};
 use super::{DgDetail, DgReport, DgRun};
-use crate::family::contract::{ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
 use crate::trace::{Trace, TraceSize};
 
 /// The desktop grids of [Anglano09].
@@ -47,8 +47,8 @@ impl FamilyDef for Def {
         s.desktop_grid.estimate()
     }
 
-    fn build(s: &DgScenario, _: Option<&Trace>) -> Result<DgRun, ScenarioError> {
-        DgRun::new(s)
+    fn build(c: Checked<'_, Def>) -> Result<DgRun, ScenarioError> {
+        DgRun::of_checked(c.scenario())
     }
 
     fn sweep_path(key: &str) -> String {

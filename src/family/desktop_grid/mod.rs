@@ -52,8 +52,13 @@ pub fn settings(cfg: &DesktopGridConfig, seed: u64, rate: f64) -> DgSettings {
 
 /// A simulation of the scenario, validated, ready to step, and its workload summary.
 pub fn simulation(s: &DgScenario) -> Result<(DgSimulation, DgWorkloadSummary), ScenarioError> {
+    s.desktop_grid.validate()?;
+    simulation_checked(s)
+}
+
+/// The same for a scenario already checked (`contract::Checked`).
+fn simulation_checked(s: &DgScenario) -> Result<(DgSimulation, DgWorkloadSummary), ScenarioError> {
     let cfg = &s.desktop_grid;
-    cfg.validate()?;
     let platform = Platform::build(cfg, s.seed);
     let lf = LoadFigures::of(platform.effective_power(), cfg.application_size, cfg.load);
     let w = workload::generate(s.seed, cfg.mix, cfg.application_size, lf.bot_rate, cfg.bots);
@@ -136,7 +141,13 @@ pub struct DgRun {
 impl DgRun {
     /// Validates the scenario and builds its platform, workload and simulation.
     pub fn new(s: &DgScenario) -> Result<DgRun, ScenarioError> {
-        let (sim, summary) = simulation(s)?;
+        s.desktop_grid.validate()?;
+        DgRun::of_checked(s)
+    }
+
+    /// The run of a scenario the contract checked once (`contract::Checked`); not checked again.
+    pub(super) fn of_checked(s: &DgScenario) -> Result<DgRun, ScenarioError> {
+        let (sim, summary) = simulation_checked(s)?;
         Ok(DgRun { scenario: s.clone(), summary, sim, sent_samples: 0 })
     }
 

@@ -5,7 +5,7 @@ use super::config::{ArchitectureConfig, McScenario, PARAMS};
 use super::live::McDetail;
 use super::policy::scheduling::{SchedulingPolicy, ScriptSource};
 use super::run::{read_scenario_trace, McRun, Report};
-use crate::family::contract::{at_default, ErrorKind, Estimate, FamilyDef, ScenarioError, Unused};
+use crate::family::contract::{at_default, Checked, ErrorKind, Estimate, FamilyDef, ScenarioError, Unused};
 use crate::trace::{Trace, TraceSize};
 
 /// The multi-cluster grids of [Iosup08].
@@ -52,11 +52,8 @@ impl FamilyDef for Def {
         super::budget::estimate(s, trace)
     }
 
-    fn build(s: &McScenario, trace: Option<&Trace>) -> Result<McRun, ScenarioError> {
-        match (&s.workload.trace, trace) {
-            (Some(t), Some(trace)) => McRun::build(s, Some((&t.path, trace))),
-            _ => McRun::build(s, None),
-        }
+    fn build(c: Checked<'_, Def>) -> Result<McRun, ScenarioError> {
+        McRun::of_checked(c.scenario(), c.trace())
     }
 
     fn sweep_path(key: &str) -> String {

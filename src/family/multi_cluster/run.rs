@@ -66,6 +66,16 @@ pub struct Prepared {
 /// Validates the scenario, checks the budget of a generated workload (docs/budget.md: a workload too large is
 /// refused before it is drawn, for `bagsim generate` and the page's views too) and generates it.
 pub fn prepare(s: &McScenario) -> Result<Prepared, ScenarioError> {
+    s.validate()?;
+    if s.workload.trace.is_none() {
+        super::budget::estimate(s, None).check()?;
+    }
+    prepare_checked(s)
+}
+
+/// The workload of a scenario already checked (valid and within its budget): generated, or read from the trace
+/// it names.
+fn prepare_checked(s: &McScenario) -> Result<Prepared, ScenarioError> {
     let p = prepare_unchecked(s)?;
     check_times(s, &p)?;
     Ok(p)
@@ -123,10 +133,6 @@ fn check_times(s: &McScenario, p: &Prepared) -> Result<(), ScenarioError> {
 }
 
 fn prepare_unchecked(s: &McScenario) -> Result<Prepared, ScenarioError> {
-    s.validate()?;
-    if s.workload.trace.is_none() {
-        super::budget::estimate(s, None).check()?;
-    }
     let clusters = s.platform.clusters().map_err(|m| ScenarioError::new(ErrorKind::NotAllowed, "platform", m))?;
     if let Some(t) = &s.workload.trace {
         return prepare_trace(t, &read_scenario_trace(t)?, clusters);
@@ -183,6 +189,11 @@ fn prepare_generator(s: &McScenario, g: &Generator, clusters: Vec<Cluster>) -> R
 /// `workload.trace.path`: the page's worker, which cannot read files, imports the file the user picked first.
 pub fn prepare_imported(s: &McScenario, trace: &Trace) -> Result<Prepared, ScenarioError> {
     s.validate()?;
+    prepare_imported_checked(s, trace)
+}
+
+/// The same for a scenario already checked.
+fn prepare_imported_checked(s: &McScenario, trace: &Trace) -> Result<Prepared, ScenarioError> {
     let Some(t) = &s.workload.trace else {
         return Err(ScenarioError::new(ErrorKind::Inconsistent, "workload.trace", "the scenario has no trace"));
     };
@@ -361,6 +372,16 @@ impl McRun {
         let prepared = match (&s.workload.trace, trace) {
             (Some(want), Some((name, trace))) if want.path == name => prepare_imported(s, trace)?,
             _ => prepare(s)?,
+        };
+        Ok(McRun::new(s, prepared))
+    }
+
+    /// The run of a scenario the contract checked once (`contract::Checked`: valid, within its budget); `trace` is
+    /// the trace it names, read. Not checked again.
+    pub(super) fn of_checked(s: &McScenario, trace: Option<&Trace>) -> Result<McRun, ScenarioError> {
+        let prepared = match (&s.workload.trace, trace) {
+            (Some(_), Some(trace)) => prepare_imported_checked(s, trace)?,
+            _ => prepare_checked(s)?,
         };
         Ok(McRun::new(s, prepared))
     }
