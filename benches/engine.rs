@@ -7,6 +7,7 @@
 //! load); `-- --dg-one MIX POLICY BOTS` runs one case. The data-grid family ([Liu10]) has a table too: the bundled
 //! HPC2N log repeated to 5 000 and 50 000 jobs at high load under each scheme; `-- --dd-one SCHEME JOBS`.
 
+use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::Heterogeneity;

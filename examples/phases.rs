@@ -1,5 +1,6 @@
 //! Wall time of each phase of a run (generation, simulation, metrics, predictor accuracy) for a scenario file.
 //! `cargo run --release --example phases -- scenario.json`
+use bagsim::engine::Model;
 use bagsim::scenario::Scenario;
 use std::time::Instant;
 

@@ -23,8 +23,9 @@ count() { # toggle, then args for the bench binary; prints "instructions events"
   echo "$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/log") $(sed -n 's/.* \([0-9]*\) events.*/\1/p' "$out/stdout")"
   rm -rf "$out"
 }
-mc='bagsim::family::multi_cluster::simulation::Simulation::run'
-dg='bagsim::family::desktop_grid::sim::DgSimulation::run'
+# Every family's loop is the engine's Model::run (one symbol name for every model; each count runs one family).
+mc='bagsim::engine::model::Model::run'
+dg='bagsim::engine::model::Model::run'
 # The data grid's run loop is inlined into the run contract's step.
 dd='*DataGridRun*step*'
 if [ "${1:-}" = "--growth" ]; then

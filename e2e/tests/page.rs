@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use bagsim::engine::Model;
 use bagsim::scenario::{Scenario, DAY};
 use e2e::fantoccini::Client;
 use e2e::*;

@@ -3,6 +3,7 @@
 //! naming the key that drives it and the limit, and a long one is warned about. The reproducers of the bad-input
 //! issue are among the cases.
 
+use bagsim::engine::Model;
 use bagsim::family::contract::{run_to_report, Estimate, FamilyRun, MAX_EVENTS};
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario};

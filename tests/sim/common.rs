@@ -1,5 +1,6 @@
 //! Builders for hand-made platforms and workloads.
 
+use bagsim::engine::Model;
 use bagsim::family::multi_cluster::architecture::Architecture;
 use bagsim::family::multi_cluster::platform::Cluster;
 use bagsim::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};

@@ -2,6 +2,7 @@
 //! scheduler, the reservation guarantee and the capacity of every site on random windows of a real log, transfers,
 //! the data-aware backfill rule, the three schemes without data, and determinism.
 
+use bagsim::engine::Model;
 use bagsim::engine::Rng;
 use bagsim::family::contract::FamilyRun;
 use bagsim::family::data_grid::sim::{JobRecord, Settings, Simulation};

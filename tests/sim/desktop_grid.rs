@@ -4,6 +4,7 @@
 //! independent streams. Library code of the two families never meets; only this test uses both.
 
 use crate::common::{clusters, config};
+use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::Heterogeneity;

@@ -3,6 +3,7 @@
 //! policies (FCFS, EASY, conservative backfilling) by hand, against an independent brute-force scheduler, and with
 //! their guarantees on windows of the log.
 
+use bagsim::engine::Model;
 use bagsim::family::contract::{Budget, FamilyRun};
 use bagsim::family::data_grid::{DataGridConfig, DataGridRun, DataGridScenario, Estimates, Walltime};
 

@@ -1,6 +1,7 @@
 //! The desktop-grid readings of issue #27 (docs/desktop_grid.md, "Readings"): FCFS-Share's move-on rule and the
 //! Weibull shape, each on a hand-worked case, and every listed reading changing its own key and nothing else.
 
+use bagsim::engine::Model;
 use bagsim::engine::Rng;
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
 use bagsim::family::desktop_grid::bot_selection::{BotSelection, BotView, FcfsShareRule};

@@ -2,6 +2,7 @@
 //! LongIdle's idle time of every candidate or of those without a replica, each on a hand-worked case; each changes
 //! only what it names.
 
+use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
 use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::{CheckpointStore, LongIdleRule};

@@ -2,6 +2,7 @@
 //! exponential runtimes of mean 1 h, csp / S-T / FPF (no replication). The mean wait must lie in the 95%
 //! confidence interval of batch means around the analytic value.
 
+use bagsim::engine::Model;
 use bagsim::run;
 use bagsim::scenario::McScenario;
 

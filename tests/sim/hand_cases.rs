@@ -1,6 +1,7 @@
 //! Every policy and architecture on a small case worked out by hand (the derivations are in the comments).
 
 use crate::common::{config, ends};
+use bagsim::engine::Model;
 use bagsim::family::multi_cluster::architecture::Architecture::{Csp, Fcondor, SepC};
 use bagsim::family::multi_cluster::metrics;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy as P;

@@ -1,6 +1,7 @@
 //! Invariants over many random scenarios: every task finishes exactly once or is reported unfinished, no
 //! processor runs two tasks, losing replicas are cancelled, utilization ≤ 1, time never goes back.
 
+use bagsim::engine::Model;
 use bagsim::engine::Rng;
 use bagsim::family::multi_cluster::architecture::Architecture;
 use bagsim::family::multi_cluster::metrics;
@@ -61,7 +62,7 @@ fn invariants_hold_over_random_scenarios() {
         let (mut sim, _) = run::simulation(&s, run::prepare(&s).unwrap());
         let mut last = 0.0;
         let mut steps = 0u64;
-        while !sim.finished() {
+        while !sim.is_over() {
             sim.run_events(97);
             assert!(sim.now() >= last, "{label}: time went back from {last} to {}", sim.now());
             last = sim.now();

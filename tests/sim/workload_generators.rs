@@ -11,6 +11,7 @@
 //! Eq. 5.31, 5.34 and 5.37 also assert that their interval is narrow (5–10% of the value), so a formula off by more
 //! than that fails.
 
+use bagsim::engine::Model;
 use bagsim::engine::Rng;
 use bagsim::family::multi_cluster::platform::Cluster;
 use bagsim::registry::Family;

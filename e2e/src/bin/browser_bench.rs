@@ -17,6 +17,7 @@
 
 use std::time::{Duration, Instant};
 
+use bagsim::engine::Model;
 use bagsim::scenario::Scenario;
 use e2e::*;
 

@@ -1,6 +1,7 @@
 //! The figures of a data-grid run ([Liu10] §IV-B), each with its formula; times in s.
 
 use super::sim::{JobRecord, Sample, Simulation};
+use crate::engine::Model;
 use crate::stats::{note_empty, Stats, Undefined};
 use serde::{Deserialize, Serialize};
 

@@ -21,6 +21,7 @@ pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, Loca
 pub use metrics::DataGridMetrics;
 pub use sim::{JobRecord, Pending, Sample};
 
+use crate::engine::Model;
 use crate::family::contract::ErrorKind;
 use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, ScenarioError, Start};
 use crate::trace::Trace;
@@ -110,7 +111,7 @@ impl FamilyRun for DataGridRun {
             horizon: self.sim.horizon().max(self.sim.now()),
             events: self.sim.events(),
             tasks: self.sim.jobs() as u64,
-            finished_tasks: self.sim.finished() as u64,
+            finished_tasks: self.sim.finished_jobs() as u64,
             queued: self.sim.queued(),
             busy: self.sim.busy(),
         }

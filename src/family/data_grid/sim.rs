@@ -8,7 +8,7 @@ use super::config::{BackfillRule, LocalPolicy, Scheme};
 use super::scheme::choose;
 use super::site::{Ask, Site};
 use super::workload::Workload;
-use crate::engine::EventQueue;
+use crate::engine::{EventQueue, Model};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug)]
@@ -192,9 +192,6 @@ impl Simulation {
     pub fn now(&self) -> f64 {
         self.queue.now()
     }
-    pub fn events(&self) -> u64 {
-        self.events
-    }
     /// Queued jobs placed again by compressions so far.
     pub fn replacements(&self) -> u64 {
         self.replacements
@@ -212,7 +209,8 @@ impl Simulation {
     pub fn jobs(&self) -> usize {
         self.w.jobs.len()
     }
-    pub fn finished(&self) -> usize {
+    /// Jobs that ended so far.
+    pub fn finished_jobs(&self) -> usize {
         self.ended.len()
     }
     pub fn records(&self) -> &[JobRecord] {
@@ -270,32 +268,8 @@ impl Simulation {
         self.ended.len() == self.w.jobs.len()
     }
 
-    /// Plays at most `n` events; true when the run is over.
-    pub fn run_events(&mut self, n: u64) -> bool {
-        for _ in 0..n {
-            if !self.step() {
-                return true;
-            }
-        }
-        self.is_done()
-    }
-
-    /// Plays every event up to time `t`; true when the run is over.
-    pub fn run_until(&mut self, t: f64) -> bool {
-        while self.queue.peek_key().is_some_and(|(time, _)| time <= t) {
-            if !self.step() {
-                return true;
-            }
-        }
-        self.is_done()
-    }
-
-    pub fn run(&mut self) {
-        while self.step() {}
-    }
-
     /// Plays one event; false when none is left.
-    fn step(&mut self) -> bool {
+    fn play(&mut self) -> bool {
         if self.is_done() {
             return false;
         }
@@ -436,5 +410,25 @@ impl Simulation {
             finished: n as u64,
             mean_turnaround: if n > 0 { self.turnaround_sum / n as f64 } else { 0.0 },
         });
+    }
+}
+
+/// The run loop (`engine::Model`): the next event is the queue's head (arrivals, wake-ups, passes, ends and
+/// samples are all events); the run is over when every job ended or nothing is left to play.
+impl Model for Simulation {
+    fn step(&mut self) {
+        self.play();
+    }
+
+    fn next_time(&self) -> Option<f64> {
+        self.queue.peek_key().map(|k| k.0)
+    }
+
+    fn is_over(&self) -> bool {
+        self.is_done() || self.queue.peek_key().is_none()
+    }
+
+    fn events(&self) -> u64 {
+        self.events
     }
 }

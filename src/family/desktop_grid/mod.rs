@@ -23,6 +23,7 @@ pub use config::{DesktopGridConfig, DgScenario};
 pub use report::{DgReport, DgWorkloadSummary};
 pub use sim::{DgSample, DgSettings, DgSimulation};
 
+use crate::engine::Model;
 use crate::family::contract::ErrorKind;
 use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, ScenarioError, Start};
 use machines::Platform;

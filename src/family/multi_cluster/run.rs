@@ -7,6 +7,7 @@ use super::platform::{capacity, stream_targets, Cluster};
 use super::policy::predictor::{evaluate_all, PredictorAccuracy};
 use super::policy::scheduling::script_error;
 use super::simulation::{SimConfig, Simulation};
+use crate::engine::Model;
 use crate::family::contract::ErrorKind;
 use crate::family::contract::ScenarioError;
 use crate::family::contract::{Budget, FamilyRun, Header, Start};

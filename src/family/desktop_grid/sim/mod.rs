@@ -8,7 +8,7 @@ use super::bot_selection::{BotSelection, BotView, FcfsShareRule, SelectBag};
 use super::config::{CheckpointStore, LongIdleRule};
 use super::machines::Platform;
 use super::wqr_ft::TaskPool;
-use crate::engine::{EventQueue, Rng};
+use crate::engine::{EventQueue, Model, Rng};
 use crate::workload::Workload;
 
 mod counters;
@@ -209,11 +209,6 @@ impl DgSimulation {
         self.queue.now()
     }
 
-    /// True once every BoT completed or the horizon is reached.
-    pub fn finished(&self) -> bool {
-        self.done
-    }
-
     pub fn settings(&self) -> &DgSettings {
         &self.s
     }
@@ -224,10 +219,6 @@ impl DgSimulation {
 
     pub fn counters(&self) -> &DgCounters {
         &self.c
-    }
-
-    pub fn events(&self) -> u64 {
-        self.c.events
     }
 
     /// Samples taken so far.
@@ -284,33 +275,6 @@ impl DgSimulation {
         self.pool.active.iter().map(|&b| u64::from(self.pool.unreplicated(b))).sum()
     }
 
-    /// Processes at most `n` events; returns whether the run ended.
-    pub fn run_events(&mut self, n: u64) -> bool {
-        let target = self.c.events + n;
-        while !self.done && self.c.events < target {
-            self.step();
-        }
-        self.done
-    }
-
-    /// Processes events until the clock would pass `until`; returns whether the run ended.
-    pub fn run_until(&mut self, until: f64) -> bool {
-        while !self.done {
-            match self.queue.peek_key() {
-                Some((t, _)) if t <= until => self.step(),
-                _ => break,
-            }
-        }
-        self.done
-    }
-
-    /// Runs to the end.
-    pub fn run(&mut self) {
-        while !self.done {
-            self.step();
-        }
-    }
-
     fn finish(&mut self, t: f64) {
         self.sample_until(t);
         self.end_time = t;
@@ -333,7 +297,7 @@ impl DgSimulation {
     }
 
     /// Processes one event and the scheduling loop that follows it.
-    pub fn step(&mut self) {
+    fn play(&mut self) {
         if self.done {
             return;
         }
@@ -584,5 +548,25 @@ impl DgSimulation {
         let law = self.groups[self.machine_group[m as usize] as usize];
         let d = law.time_to_failure(&mut self.avail[m as usize]);
         self.schedule(now + d, Ev::Fail(m));
+    }
+}
+
+/// The run loop (`engine::Model`): the next event is the queue's head; the run ends when every BoT completed, at
+/// the horizon, or when nothing is left.
+impl Model for DgSimulation {
+    fn step(&mut self) {
+        self.play();
+    }
+
+    fn next_time(&self) -> Option<f64> {
+        self.queue.peek_key().map(|k| k.0)
+    }
+
+    fn is_over(&self) -> bool {
+        self.done
+    }
+
+    fn events(&self) -> u64 {
+        self.c.events
     }
 }

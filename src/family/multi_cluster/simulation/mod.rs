@@ -12,7 +12,7 @@ mod events;
 mod outcome;
 mod rm;
 
-use crate::engine::{stream_seed, EventQueue};
+use crate::engine::{stream_seed, EventQueue, Model};
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::platform::Cluster;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel, PredictorState};
@@ -252,16 +252,6 @@ impl Simulation {
         self.queue.now()
     }
 
-    /// True once every task has finished or the horizon is reached.
-    pub fn finished(&self) -> bool {
-        self.done
-    }
-
-    /// Events processed so far (arrivals, completions, cancellations are part of completions, ticks, refreshes).
-    pub fn events(&self) -> u64 {
-        self.events
-    }
-
     pub fn finished_tasks(&self) -> u64 {
         self.finished_tasks
     }
@@ -315,42 +305,8 @@ impl Simulation {
         (queued, self.busy)
     }
 
-    /// Processes events until the clock would pass `until` or the run ends; returns whether it ended.
-    pub fn run_until(&mut self, until: f64) -> bool {
-        while !self.done {
-            let next = self.next_event_time();
-            if next > until {
-                break;
-            }
-            self.step();
-        }
-        self.done
-    }
-
-    /// Processes at most `n` events; returns whether the run ended.
-    pub fn run_events(&mut self, n: u64) -> bool {
-        let target = self.events + n;
-        while !self.done && self.events < target {
-            self.step();
-        }
-        self.done
-    }
-
-    /// Runs to the end.
-    pub fn run(&mut self) {
-        while !self.done {
-            self.step();
-        }
-    }
-
-    fn next_event_time(&self) -> f64 {
-        let arrival = self.workload.bots.get(self.next_arrival).map_or(f64::INFINITY, |b| b.arrival);
-        let event = self.queue.peek_key().map_or(f64::INFINITY, |k| k.0);
-        arrival.min(event).min(self.cfg.horizon)
-    }
-
     /// Processes one event.
-    pub fn step(&mut self) {
+    fn play(&mut self) {
         if self.done {
             return;
         }
@@ -443,4 +399,28 @@ fn first_homes(w: &Workload, users: usize, clusters: usize) -> Vec<u32> {
         }
     }
     home
+}
+
+/// The run loop (`engine::Model`): an event is an arrival, a completion, a tick or a refresh; the next one is the
+/// earlier of the next BoT's arrival and the queue's head, and at the latest the horizon, where the run ends.
+impl Model for Simulation {
+    fn step(&mut self) {
+        self.play();
+    }
+
+    fn next_time(&self) -> Option<f64> {
+        let arrival = self.workload.bots.get(self.next_arrival).map_or(f64::INFINITY, |b| b.arrival);
+        let event = self.queue.peek_key().map_or(f64::INFINITY, |k| k.0);
+        Some(arrival.min(event).min(self.cfg.horizon))
+    }
+
+    /// Every task has finished or the horizon is reached.
+    fn is_over(&self) -> bool {
+        self.done
+    }
+
+    /// Arrivals, completions (cancellations are part of them), ticks and refreshes processed so far.
+    fn events(&self) -> u64 {
+        self.events
+    }
 }
