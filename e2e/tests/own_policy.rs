@@ -1,6 +1,7 @@
 //! "Your own policy" in the page (docs/policies.md): the FPLT example as a script, an error shown at its line
 //! before Run (the worker compiles it: the page has no engine), the fixed script run in the worker with the native
-//! numbers, pinned beside the built-in FPLT (the two give the same run), and a link that holds the script.
+//! numbers, pinned beside the built-in FPLT (the two give the same run), a link that holds the script, and the
+//! script as one more series of the page's sweep.
 //!
 //! Run with scripts/test-browser.sh (it builds the page first). One browser per test; `--test-threads=1`.
 
@@ -79,6 +80,46 @@ async fn a_script_policy_is_checked_run_pinned_and_shared() {
         println!("screenshot: {}", screenshot(&client, "own-policy.png").await.display());
         let violations = axe_violations(&client, "with a script policy").await;
         assert!(violations.is_empty(), "axe-core with the script editor:\n  {}", violations.join("\n  "));
+
+        // The sweep offers the script as one more series; raced against FPLT over the loads, the FPLT example
+        // gives FPLT's line point for point.
+        js(&client, "document.querySelector('details.sweep').open = true; return true;", vec![]).await;
+        let boxes = js(
+            &client,
+            "const on = {}; for (const l of document.querySelectorAll('.sweep-policies label')) \
+             on[l.textContent.trim()] = l.querySelector('input').checked; return on;",
+            vec![],
+        )
+        .await;
+        assert_eq!(boxes.get("Your policy"), Some(&serde_json::json!(false)), "the sweep's series: {boxes}");
+        for (name, want) in [("ECT", false), ("RR", false), ("Your policy", true)] {
+            if boxes.get(name) != Some(&serde_json::json!(want)) {
+                let toggle = format!(
+                    "for (const l of document.querySelectorAll('.sweep-policies label')) \
+                     if (l.textContent.trim() === '{name}') l.querySelector('input').click(); return true;"
+                );
+                js(&client, &toggle, vec![]).await;
+            }
+        }
+        wait_enabled(&client, "#sweep-run", READY_TIMEOUT).await;
+        click(&client, "#sweep-run").await;
+        let want = "12 of 12 runs done";
+        let status = wait_for(&client, RUN_TIMEOUT, "the sweep with the script", || async {
+            let s = text(&client, "#sweep-status").await.unwrap_or_default();
+            (s.starts_with(want) || s.contains("lost")).then_some(s)
+        })
+        .await;
+        assert_eq!(status, want, "a run of the sweep was lost");
+        let series = js(
+            &client,
+            "return Object.fromEntries(JSON.parse(document.querySelector('#chart-sweep-nsl').dataset.series));",
+            vec![],
+        )
+        .await;
+        let (mine, fplt) = (&series["Your policy"], &series["FPLT"]);
+        assert!(mine.as_array().is_some_and(|p| p.len() == 6), "six loads of the script: {series}");
+        assert_eq!(mine, fplt, "the FPLT script's sweep differs from FPLT's");
+        println!("screenshot: {}", screenshot(&client, "own-policy-sweep.png").await.display());
     })
     .await;
 }

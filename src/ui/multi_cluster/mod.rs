@@ -10,6 +10,7 @@ pub(crate) mod readings;
 pub(crate) mod script_editor;
 
 use crate::family::multi_cluster::live::McDetail;
+use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::simulation::Sample;
 use crate::protocol::ToWorker;
 use crate::registry::{AnyReport, Family};
@@ -348,19 +349,45 @@ pub(crate) fn ClassTable(lab: Lab) -> impl IntoView {
     }
 }
 
+/// The sweep's series of the scenario's own scripted policy.
+const YOUR_POLICY: &str = "Your policy";
+
 #[component]
 pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
-    let policies = RwSignal::new(vec!["FPLT".to_string(), "ECT".to_string(), "RR".to_string()]);
+    let policies = RwSignal::new(
+        [SchedulingPolicy::Fplt, SchedulingPolicy::Ect, SchedulingPolicy::Rr].map(|p| p.name().to_string()).to_vec(),
+    );
     let loads = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95];
-    let all = ["ECT", "FPLT", "RR", "WQR4x", "DFPLT", "ECT-P", "STFR", "FPF"];
+    // The scenario's own policy when it is a script: one more series of the sweep, beside the paper's.
+    let script = move || {
+        lab.scenario.with(|s| match s.multi_cluster().map(|m| &m.scheduling) {
+            Some(p @ SchedulingPolicy::Script(_)) => Some(p.clone()),
+            _ => None,
+        })
+    };
+    let all = move || {
+        let mut names: Vec<&'static str> = SchedulingPolicy::ALL.iter().map(|p| p.name()).collect();
+        if script().is_some() {
+            names.push(YOUR_POLICY);
+        }
+        names
+    };
     let start = move |_| {
         let base = lab.scenario.get_untracked();
         let mut jobs = Vec::new();
         for p in policies.get_untracked() {
+            let policy = if p == YOUR_POLICY {
+                match script() {
+                    Some(s) => s,
+                    None => continue,
+                }
+            } else {
+                p.parse().expect("a policy of SchedulingPolicy::ALL")
+            };
             for &load in &loads {
                 let mut s = base.clone();
                 if let Some(m) = s.multi_cluster_mut() {
-                    m.scheduling = p.parse().expect("listed policy");
+                    m.scheduling = policy.clone();
                     m.workload.load = Some(load);
                 }
                 jobs.push((p.clone(), load, s));
@@ -422,7 +449,7 @@ pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
         }>
             <summary>"Sweep: load 20–95% × policies, in parallel workers (as the paper's Figures 4 and 11)"</summary>
             <div class="sweep-policies">
-                {all.iter().map(|&p| view! {
+                {move || all().into_iter().map(|p| view! {
                     <label><input type="checkbox" prop:checked=move || policies.with(|v| v.iter().any(|x| x == p))
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
