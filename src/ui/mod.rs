@@ -24,6 +24,7 @@ mod present;
 mod readings;
 mod references;
 mod run_tools;
+mod script_box;
 mod section;
 mod study;
 mod trace_lab;
@@ -284,7 +285,7 @@ impl Lab {
                 }
             }
             FromWorker::Panicked { message } => self.crashed.set(Some(message)),
-            m @ FromWorker::ScriptChecked { .. } => multi_cluster::script_editor::on_checked(m),
+            m @ FromWorker::ScriptChecked { .. } => script_box::on_checked(m),
             FromWorker::Started { run_id, start, generate_s } if run_id == current => {
                 self.status.set(Status::Running);
                 self.phase_times.set((Some(generate_s), None));

@@ -1,0 +1,114 @@
+//! "Your own policy" on the page (docs/policies.md): a decision of a family written as a Rhai script, edited in a
+//! text box that starts from an example. The page has no script engine: each edit goes to the worker, which
+//! compiles the script for the family's key and says at which line and column it fails, before Run. The script is
+//! part of the scenario, so Run, Pin, Copy link and the exports carry it like any other setting. Knows no family:
+//! each family's controls give the key, the examples and how the scenario holds the script.
+
+use crate::protocol::{FromWorker, ToWorker};
+use crate::registry::Family;
+use crate::ui::{send, Lab, Status};
+use leptos::prelude::*;
+use std::cell::{Cell, RefCell};
+
+/// What the worker said of one box's latest edit.
+#[derive(Clone)]
+struct Verdict {
+    /// The latest check asked for; an answer to an older one is dropped.
+    asked: ArcRwSignal<u32>,
+    /// None while the worker has not answered; Some(None) when the script compiles; Some(Some(e)) its error.
+    said: ArcRwSignal<Option<Option<String>>>,
+}
+
+thread_local! {
+    /// One verdict per box, by its element id (a box built again keeps its verdict).
+    static VERDICTS: RefCell<Vec<(&'static str, Verdict)>> = const { RefCell::new(Vec::new()) };
+    static NEXT: Cell<u32> = const { Cell::new(1) };
+}
+
+fn verdict(id: &'static str) -> Verdict {
+    VERDICTS.with(|v| {
+        let mut v = v.borrow_mut();
+        if let Some((_, found)) = v.iter().find(|(k, _)| *k == id) {
+            return found.clone();
+        }
+        let new = Verdict { asked: ArcRwSignal::new(0), said: ArcRwSignal::new(None) };
+        v.push((id, new.clone()));
+        new
+    })
+}
+
+/// Asks the worker to compile `source` as the script of `family`'s `key`.
+fn check(id: &'static str, family: Family, key: &'static str, source: &str) {
+    let check_id = NEXT.with(|n| {
+        let next = n.get();
+        n.set(next + 1);
+        next
+    });
+    let v = verdict(id);
+    v.asked.set(check_id);
+    v.said.set(None);
+    send(&ToWorker::CheckScript { check_id, family, key: key.into(), source: source.to_string() });
+}
+
+/// The worker's answer (`Lab::on_message` passes it on), to the box that asked.
+pub(crate) fn on_checked(m: FromWorker) {
+    if let FromWorker::ScriptChecked { check_id, error } = m {
+        VERDICTS.with(|v| {
+            if let Some((_, found)) = v.borrow().iter().find(|(_, f)| f.asked.get_untracked() == check_id) {
+                found.said.set(Some(error));
+            }
+        });
+    }
+}
+
+/// A script box: `source` is the script the scenario holds for `key` (None: a built-in is chosen, and the box is
+/// hidden), `set` puts an edited script in the scenario. `id` names the text box (`#{id}`), its verdict
+/// (`#{id}-status`) and the example buttons (`#{id}-example-NAME`); `box_id` the whole box.
+#[component]
+pub(crate) fn ScriptBox(
+    lab: Lab,
+    family: Family,
+    key: &'static str,
+    id: &'static str,
+    box_id: &'static str,
+    label: &'static str,
+    examples: &'static [(&'static str, &'static str)],
+    source: Memo<Option<String>>,
+    set: Callback<String>,
+) -> impl IntoView {
+    // Each script the scenario takes (typed, chosen, or opened by a link) is checked once the worker listens, and
+    // again by a worker that replaced one that stopped.
+    Effect::new(move |prev: Option<(bool, Option<String>)>| {
+        let now = source.get();
+        let ready = lab.status.get() != Status::Loading;
+        let asked_before = prev.as_ref().is_some_and(|(was_ready, was)| *was_ready && was == &now);
+        if ready && !asked_before {
+            if let Some(text) = &now {
+                check(id, family, key, text);
+            }
+        }
+        (ready, now)
+    });
+    let said = verdict(id).said;
+    let words = move || match said.get() {
+        None => ("script-status", "checking the script…".to_string()),
+        Some(None) => ("script-status", "the script compiles; Run runs it in the worker".to_string()),
+        Some(Some(e)) => ("script-status field-error", e),
+    };
+    view! {
+        <div class="field script-editor" id=box_id hidden=move || source.with(Option::is_none)>
+            <label for=id>{label}</label>
+            <p class="help">"What the script sees, what it may return and the limits: "
+                <a href="docs/policies.html" target="_blank" rel="noopener">"docs/policies"</a>"."</p>
+            <div class="paper-bar">"Start from: "
+                {examples.iter().map(|&(name, text)| view! {
+                    <button class="small" id=format!("{id}-example-{}", name.to_lowercase().replace(' ', "-"))
+                        on:click=move |_| set.run(text.to_string())>{format!("the {name} example")}</button>
+                }).collect_view()}
+            </div>
+            <textarea id=id rows="14" spellcheck="false" prop:value=move || source.get().unwrap_or_default()
+                on:input=move |ev| set.run(event_target_value(&ev))></textarea>
+            {move || { let (class, text) = words(); view! { <p class=class id=format!("{id}-status") role="status">{text}</p> } }}
+        </div>
+    }
+}
