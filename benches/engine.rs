@@ -157,7 +157,7 @@ fn desktop_grid(mix: Mix, policy: BotSelection, bots: u32) -> Scenario {
         heterogeneity: Heterogeneity::Heterogeneous,
         load: 0.95,
         mix,
-        bot_selection: policy,
+        bot_selection: policy.into(),
         bots,
         ..Default::default()
     };
