@@ -219,7 +219,7 @@ fn measure_dd(
     use bagsim::family::contract::{Budget, FamilyRun};
     use bagsim::family::data_grid::{DataGridConfig, DataGridRun, DataGridScenario};
     let cfg = DataGridConfig {
-        scheme,
+        scheme: scheme.into(),
         local_policy: policy,
         runtime_factor: 3.0,
         data_mb: [10.0, 800_000.0],

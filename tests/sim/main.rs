@@ -26,6 +26,7 @@ mod readings;
 mod reproduce;
 mod samplers;
 mod script;
+mod script_dd;
 mod script_dg;
 mod streams;
 mod study;
