@@ -283,9 +283,13 @@ impl Simulation {
         out
     }
 
-    /// Every job ended, or a scripted scheme failed (`failure`).
     pub fn is_done(&self) -> bool {
-        self.ended.len() == self.w.jobs.len() || self.failure.is_some()
+        self.ended.len() == self.w.jobs.len()
+    }
+
+    /// Every job ended, or a scripted scheme failed (`failure`; its run has no events left).
+    fn is_over(&self) -> bool {
+        self.is_done() || self.failure.is_some()
     }
 
     /// Why a scripted scheme stopped the run, if it did.
@@ -300,7 +304,7 @@ impl Simulation {
                 return true;
             }
         }
-        self.is_done()
+        self.is_over()
     }
 
     /// Plays every event up to time `t`; true when the run is over.
@@ -310,7 +314,7 @@ impl Simulation {
                 return true;
             }
         }
-        self.is_done()
+        self.is_over()
     }
 
     pub fn run(&mut self) {
@@ -408,6 +412,9 @@ impl Simulation {
         if choice.is_none() {
             let none = || ScriptError::new(0, 0, "the scheme chose no site");
             self.failure = Some(script.failure().cloned().unwrap_or_else(none));
+            // The run ends here: no event is left to play (the loop's per-event test stays the built-ins').
+            self.queue = EventQueue::new();
+            let _ = self.queue.advance_to(now);
         }
         self.offers = offers;
         choice
