@@ -100,3 +100,19 @@ impl ChooseSite for Refused {
         Some(&self.0)
     }
 }
+
+#[cfg(all(test, not(feature = "scripts")))]
+mod tests {
+    /// Without the engine a scripted scheme stops the run with a message, not a panic.
+    #[test]
+    fn without_the_engine_a_script_is_an_error() {
+        let mut s = crate::family::data_grid::DataGridScenario::default();
+        s.data_grid.jobs = 20;
+        s.data_grid.scheme =
+            super::super::SchemePolicy::Script(crate::script::ScriptSource::new("fn choose(v) { site(0) }"));
+        let trace = crate::trace::bundled::hpc2n().unwrap();
+        let e = crate::family::data_grid::run_with_clock(&s, &trace, &|| 0.0).unwrap_err();
+        assert_eq!(e.field, "data_grid.scheme.script");
+        assert!(e.message.contains("no script engine"), "{e}");
+    }
+}
