@@ -56,6 +56,22 @@ fn the_rr_nrf_example_is_rr_nrf_bit_for_bit() {
     assert!(most_queued >= 3, "BoTs never shared the grid: at most {most_queued} at once");
 }
 
+/// A LongIdle script (the ready BoT whose candidate task has been idle longest, ties to the oldest) gives the
+/// built-in LongIdle's report bit for bit: the idle times it reads are the ones the built-in compares.
+#[test]
+fn a_long_idle_script_is_long_idle_bit_for_bit() {
+    let long_idle = "fn uses_idle_times() { true }\nfn select(view) {\n  let best = -1;\n  let longest = 0.0;\n  for b in view.ready {\n    let idle = view.longest_idle(b);\n    if best < 0 || idle > longest { best = b; longest = idle; }\n  }\n  if best < 0 { idle() } else { bot(best) }\n}";
+    for (seed, mix, load) in [(1, Mix::AllS, 0.9), (3, Mix::AllM, 1.2)] {
+        let mut s = grid(seed, mix, load, 25);
+        s.desktop_grid.bot_selection = BotSelection::LongIdle.into();
+        let (want, _) = report(&s, BotSelection::LongIdle);
+        s.desktop_grid.bot_selection = scripted(long_idle);
+        let (got, _) = report(&s, BotSelection::LongIdle);
+        assert!(got == want, "seed {seed} {mix:?} at {load}: the scripted report differs from LongIdle's");
+    }
+    fails("fn select(view) {\n  for b in view.bots { view.longest_idle(b); }\n  idle()\n}", 2, "uses_idle_times");
+}
+
 /// The scenario form `{"script": "…"}` reads, writes back as it was read, and a built-in is still its name.
 #[test]
 fn a_scripted_bot_selection_reads_and_writes() {

@@ -32,6 +32,11 @@ pub trait SelectBag {
     fn failure(&self) -> Option<&ScriptError> {
         None
     }
+    /// Whether the policy reads the idle times of the tasks (`TaskPool::longest_idle`), which the pool then keeps
+    /// (a script's `uses_idle_times()`; the built-in LongIdle says so through `BotSelection::needs_idle_times`).
+    fn uses_idle_times(&self) -> bool {
+        false
+    }
 }
 
 /// The five policies of the paper.

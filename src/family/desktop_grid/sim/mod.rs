@@ -121,12 +121,14 @@ impl DgSimulation {
                 up_total: 0.0,
             })
             .collect();
-        let mut pool = TaskPool::new(bots, tasks, s.thresh, s.selection.needs_idle_times());
+        let policy = s.selection.build(s.fcfs_share, &workload, s.thresh);
+        let idle_times = s.selection.needs_idle_times() || policy.uses_idle_times();
+        let mut pool = TaskPool::new(bots, tasks, s.thresh, idle_times);
         pool.set_unreplicated_only(s.long_idle == LongIdleRule::Unreplicated);
         pool.set_track_unreplicated(s.selection.needs_unreplicated(s.fcfs_share));
         DgSimulation {
             pool,
-            policy: s.selection.build(s.fcfs_share, &workload, s.thresh),
+            policy,
             scripted: s.selection.script().is_some(),
             failure: None,
             power: platform.machines.iter().map(|m| m.power).collect(),

@@ -23,6 +23,8 @@ struct Row {
     running: u32,
     unreplicated: u32,
     candidates: u32,
+    /// The longest time a candidate task of the BoT has been without a running replica, s (with idle times).
+    idle: f64,
 }
 
 /// The view a script reads, copied in at each decision (O(BoTs in the queue), no allocation once sized).
@@ -31,6 +33,8 @@ struct ViewData {
     now: f64,
     /// RepThresh (u32::MAX: unlimited).
     thresh: u32,
+    /// The script declared `uses_idle_times()`: the pool keeps them and `idle` is filled in.
+    idle_times: bool,
     /// Arrival and size of every BoT of the workload.
     arrival: Vec<f64>,
     size: Vec<u32>,
@@ -42,13 +46,17 @@ impl ViewData {
     fn fill(&mut self, view: &BotView) {
         self.now = view.now;
         self.rows.clear();
-        let pool = view.pool;
-        self.rows.extend(pool.active.iter().map(|&b| Row {
-            id: b,
-            pending: pool.pending(b),
-            running: pool.running(b),
-            unreplicated: pool.unreplicated(b),
-            candidates: pool.candidates(b),
+        let (pool, now, idle_times) = (view.pool, view.now, self.idle_times);
+        self.rows.extend(pool.active.iter().map(|&b| {
+            let candidates = pool.candidates(b);
+            Row {
+                id: b,
+                pending: pool.pending(b),
+                running: pool.running(b),
+                unreplicated: pool.unreplicated(b),
+                candidates,
+                idle: if idle_times && candidates > 0 { pool.longest_idle(b, now) } else { f64::NAN },
+            }
         }));
     }
 
@@ -118,7 +126,21 @@ fn register(engine: &mut Engine) {
         })
         .register_fn("running", |v: &mut View, b: i64| field(v, b, |r| r.running))
         .register_fn("unreplicated", |v: &mut View, b: i64| field(v, b, |r| r.unreplicated))
-        .register_fn("candidates", |v: &mut View, b: i64| field(v, b, |r| r.candidates));
+        .register_fn("candidates", |v: &mut View, b: i64| field(v, b, |r| r.candidates))
+        .register_fn("longest_idle", |v: &mut View, b: i64| -> Fallible<f64> {
+            let d = v.0.borrow();
+            let r = d.row(b)?;
+            if !d.idle_times {
+                return Err("longest_idle needs the idle times: define fn uses_idle_times() { true }".into());
+            }
+            if r.candidates == 0 {
+                return Err(format!(
+                    "longest_idle({b}): BoT {b} has no candidate task (view.ready lists those that do)"
+                )
+                .into());
+            }
+            Ok(r.idle)
+        });
     let at = |ctx: &NativeCallContext, bot| {
         let (line, column) = line_column(ctx.call_position());
         Decision { bot, line, column }
@@ -140,7 +162,7 @@ pub struct ScriptedBotSelection {
 impl ScriptedBotSelection {
     /// Compiles the script for a run of `workload` under RepThresh `thresh`.
     pub fn new(source: &str, workload: &Workload, thresh: u32) -> Result<ScriptedBotSelection, ScriptError> {
-        let script = Script::compile(source, register)?;
+        let mut script = Script::compile(source, register)?;
         if !script.defines("select", 1) {
             return Err(ScriptError::new(
                 0,
@@ -148,8 +170,19 @@ impl ScriptedBotSelection {
                 "the script defines no fn select(view), which names the BoT a free machine serves (docs/policies.md)",
             ));
         }
+        let idle_times = if script.defines("uses_idle_times", 0) {
+            let v = script.call("uses_idle_times", ())?;
+            v.as_bool().map_err(|_| {
+                let (line, column) = script.position_of("uses_idle_times");
+                let what = format!("fn uses_idle_times returned {}; allowed: true or false", shown(&v));
+                ScriptError::new(line, column, what)
+            })?
+        } else {
+            false
+        };
         let data = ViewData {
             thresh,
+            idle_times,
             arrival: workload.bots.iter().map(|b| b.arrival).collect(),
             size: workload.bots.iter().map(|b| b.size).collect(),
             ..ViewData::default()
@@ -210,5 +243,9 @@ impl SelectBag for ScriptedBotSelection {
 
     fn failure(&self) -> Option<&ScriptError> {
         self.failure.as_ref()
+    }
+
+    fn uses_idle_times(&self) -> bool {
+        self.view.0.borrow().idle_times
     }
 }
