@@ -110,6 +110,7 @@ fn register(engine: &mut Engine) {
         })
         .register_get("bots", move |v: &mut View| ids(&v.0.borrow(), |_| true))
         .register_get("ready", move |v: &mut View| ids(&v.0.borrow(), |r| r.candidates > 0))
+        .register_get("norun", move |v: &mut View| ids(&v.0.borrow(), |r| r.running == 0))
         .register_fn("arrival", |v: &mut View, b: i64| -> Fallible<f64> {
             let d = v.0.borrow();
             Ok(d.arrival[d.bot(b)?])
