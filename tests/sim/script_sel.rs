@@ -56,6 +56,12 @@ fn an_s_u_t_script_is_s_u_t_bit_for_bit() {
     same_report(SelectionPolicy::SUT, s_u_t);
 }
 
+#[test]
+fn an_s_u_rr_script_is_s_u_rr_bit_for_bit() {
+    let s_u_rr = "fn index() { \"per_user\" }\nfn select(view) {\n  let users = view.users;\n  let last = this.last_first ?? -1;\n  let first = users[0];\n  for u in users {\n    if u > last { first = u; break; }\n  }\n  this.last_first = first;\n  one_task_per_user(last)\n}";
+    same_report(SelectionPolicy::SURr, s_u_rr);
+}
+
 /// The run's error, which must be the selection script's, naming `line` and containing `words`.
 fn fails(script: &str, line: u32, words: &str) -> String {
     let mut s = day(7, 0.3, "csp", "FPLT");
@@ -81,6 +87,7 @@ fn bad_selection_scripts_and_impossible_decisions_stop_the_run_at_their_line() {
     fails("fn select(view) {\n  user_tasks(0)\n}", 2, "fn index() { \"per_user\" }");
     fails("fn index() { \"per_user\" }\nfn select(view) {\n  oldest_bot()\n}", 3, "user_oldest_bot(u)");
     fails("fn index() { \"per_user\" }\nfn select(view) {\n  one_task_per_user(-5)\n}", 3, "after = -5");
+    fails("fn index() { \"per_user\" }\nfn select(view) {\n  one_task_per_user(4294967295)\n}", 3, "a user id");
     fails("fn select(view) { 42 }", 1, "returned i64 42, not a decision");
     fails("fn index() { \"lifo\" }\nfn select(view) { all_tasks() }", 1, "\"fifo\" or \"per_user\"");
     fails("fn select(view) {\n  oldest_bot(\n}", 3, "");

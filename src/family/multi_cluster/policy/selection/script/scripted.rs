@@ -151,9 +151,12 @@ impl ScriptedSelection {
                 per_user("one_task_per_user")?;
                 match after {
                     -1 => Ok(Selection::OneTaskPerUser { after: None }),
+                    // Below u32::MAX: the RM starts from after + 1.
                     a => u32::try_from(a)
+                        .ok()
+                        .filter(|&a| a < u32::MAX)
                         .map(|a| Selection::OneTaskPerUser { after: Some(a) })
-                        .map_err(|_| format!("after = {a}: a user id, or -1 to start from the first user")),
+                        .ok_or_else(|| format!("after = {a}: a user id, or -1 to start from the first user")),
                 }
             }
         }
