@@ -2,7 +2,7 @@
 
 use super::{ChooseSite, SiteOffer, SiteView};
 use crate::script::{line_column, Script, ScriptError};
-use rhai::{Dynamic, Engine, EvalAltResult, NativeCallContext};
+use rhai::{Engine, EvalAltResult, NativeCallContext};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -97,26 +97,8 @@ impl ScriptedScheme {
                 "the script defines no fn choose(view), which names the site a job goes to (docs/policies.md)",
             ));
         }
-        let overlaps = if script.defines("overlap", 0) {
-            let v = script.call("overlap", ())?;
-            v.as_bool().map_err(|_| {
-                let (line, column) = script.position_of("overlap");
-                ScriptError::new(line, column, format!("fn overlap returned {}; allowed: true or false", shown(&v)))
-            })?
-        } else {
-            false
-        };
+        let overlaps = script.declared_bool("overlap", false)?;
         Ok(ScriptedScheme { script, view: View(Rc::new(RefCell::new(ViewData::default()))), overlaps, failure: None })
-    }
-}
-
-/// A value as a message quotes it: its type, and the value when it is short.
-fn shown(v: &Dynamic) -> String {
-    let text = v.to_string();
-    if text.len() <= 40 && !v.is_unit() {
-        format!("{} {text}", v.type_name())
-    } else {
-        v.type_name().to_string()
     }
 }
 
@@ -140,14 +122,7 @@ impl ChooseSite for ScriptedScheme {
             d.sites.clear();
             d.sites.extend_from_slice(view.sites);
         }
-        let result = self.script.call("choose", (self.view.clone(),));
-        let decided = result.and_then(|v| {
-            let got = shown(&v);
-            v.try_cast::<Decision>().ok_or_else(|| {
-                let (line, column) = self.script.position_of("choose");
-                ScriptError::new(line, column, format!("fn choose returned {got}, not a decision: site(k)"))
-            })
-        });
+        let decided = self.script.decide::<Decision>("choose", (self.view.clone(),), "site(k)");
         let e = match decided {
             Ok(d) => match self.view.0.borrow().fitting(d.site) {
                 Ok(_) => return Some(d.site as usize),

@@ -171,16 +171,7 @@ impl ScriptedBotSelection {
                 "the script defines no fn select(view), which names the BoT a free machine serves (docs/policies.md)",
             ));
         }
-        let idle_times = if script.defines("uses_idle_times", 0) {
-            let v = script.call("uses_idle_times", ())?;
-            v.as_bool().map_err(|_| {
-                let (line, column) = script.position_of("uses_idle_times");
-                let what = format!("fn uses_idle_times returned {}; allowed: true or false", shown(&v));
-                ScriptError::new(line, column, what)
-            })?
-        } else {
-            false
-        };
+        let idle_times = script.declared_bool("uses_idle_times", false)?;
         let data = ViewData {
             thresh,
             idle_times,
@@ -206,30 +197,13 @@ impl ScriptedBotSelection {
     }
 }
 
-/// A value as a message quotes it: its type, and the value when it is short.
-fn shown(v: &Dynamic) -> String {
-    let text = v.to_string();
-    if text.len() <= 40 && !v.is_unit() {
-        format!("{} {text}", v.type_name())
-    } else {
-        v.type_name().to_string()
-    }
-}
-
 impl SelectBag for ScriptedBotSelection {
     fn select(&mut self, view: &BotView) -> Option<u32> {
         if self.failure.is_some() {
             return None;
         }
         self.view.0.borrow_mut().fill(view);
-        let result = self.script.call("select", (self.view.clone(),));
-        let decided = result.and_then(|v| {
-            let got = shown(&v);
-            v.try_cast::<Decision>().ok_or_else(|| {
-                let (line, column) = self.script.position_of("select");
-                ScriptError::new(line, column, format!("fn select returned {got}, not a decision: bot(b) or idle()"))
-            })
-        });
+        let decided = self.script.decide::<Decision>("select", (self.view.clone(),), "bot(b) or idle()");
         let e = match decided.map(|d| (d, self.check(d))) {
             Ok((_, Ok(choice))) => return choice,
             Ok((d, Err(why))) => {

@@ -102,18 +102,15 @@ impl ScriptedSelection {
                 "the script defines no fn select(view), which forms each eligible set (docs/policies.md)",
             ));
         }
-        let index = match declared(&mut script, "index")? {
+        let index = match script.declared("index")? {
             None => QueueIndex::Fifo,
             Some(v) => match v.clone().into_string().as_deref() {
                 Ok("fifo") => QueueIndex::Fifo,
                 Ok("per_user") => QueueIndex::PerUser,
-                _ => return Err(wrong(&script, "index", &v, "\"fifo\" or \"per_user\"")),
+                _ => return Err(script.wrong("index", &v, "\"fifo\" or \"per_user\"")),
             },
         };
-        let absorbs = match declared(&mut script, "absorbs_arrivals")? {
-            None => false,
-            Some(v) => v.as_bool().map_err(|_| wrong(&script, "absorbs_arrivals", &v, "true or false"))?,
-        };
+        let absorbs = script.declared_bool("absorbs_arrivals", false)?;
         let view = View(Rc::new(RefCell::new(ViewData::default())));
         Ok(ScriptedSelection { script, view, index, absorbs, failure: None })
     }
@@ -163,31 +160,6 @@ impl ScriptedSelection {
     }
 }
 
-/// The value of the script's optional declaration `name()`, if it defines one.
-fn declared(script: &mut Script, name: &str) -> Result<Option<Dynamic>, ScriptError> {
-    if script.defines(name, 0) {
-        script.call(name, ()).map(Some)
-    } else {
-        Ok(None)
-    }
-}
-
-/// A declaration that returned a value it may not.
-fn wrong(script: &Script, name: &str, got: &Dynamic, allowed: &str) -> ScriptError {
-    let (line, column) = script.position_of(name);
-    ScriptError::new(line, column, format!("fn {name} returned {}; allowed: {allowed}", shown(got)))
-}
-
-/// A value as a message quotes it: its type, and the value when it is short.
-fn shown(v: &Dynamic) -> String {
-    let text = v.to_string();
-    if text.len() <= 40 && !v.is_unit() {
-        format!("{} {text}", v.type_name())
-    } else {
-        v.type_name().to_string()
-    }
-}
-
 impl TaskSelection for ScriptedSelection {
     fn select(&mut self, view: &SelectionView) -> Selection {
         if self.failure.is_some() {
@@ -201,18 +173,8 @@ impl TaskSelection for ScriptedSelection {
             let consumption = view.consumption;
             d.consumption.extend(view.waiting_users.iter().map(|&u| consumption(u)));
         }
-        let result = self.script.call("select", (self.view.clone(),));
-        let decided = result.and_then(|v| {
-            let got = shown(&v);
-            v.try_cast::<Decision>().ok_or_else(|| {
-                let (line, column) = self.script.position_of("select");
-                let what = format!(
-                    "fn select returned {got}, not a decision: all_tasks(), oldest_bot(), user_tasks(u), \
-                     user_oldest_bot(u) or one_task_per_user(after)"
-                );
-                ScriptError::new(line, column, what)
-            })
-        });
+        let allowed = "all_tasks(), oldest_bot(), user_tasks(u), user_oldest_bot(u) or one_task_per_user(after)";
+        let decided = self.script.decide::<Decision>("select", (self.view.clone(),), allowed);
         let e = match decided.map(|d| (d, self.check(d.choice))) {
             Ok((_, Ok(selection))) => return selection,
             Ok((d, Err(why))) => ScriptError::new(d.line, d.column, format!("fn select decided {}: {why}", d.choice)),
