@@ -5,11 +5,12 @@
 //! counts instructions per event under callgrind, since hardware counters are not available on every machine).
 //! The desktop-grid family has its own table first ([Anglano09]'s Low-Avail Heterogeneous configuration at 95%
 //! load); `-- --dg-one MIX POLICY BOTS` runs one case. The data-grid family ([Liu10]) has a table too: the bundled
-//! HPC2N log repeated to 5 000 and 50 000 jobs at high load under each scheme; `-- --dd-one SCHEME JOBS`.
+//! HPC2N log repeated to 5 000 and 50 000 jobs at high load under each scheme; `-- --dd-one SCHEME JOBS`. A POLICY or
+//! SCHEME may be a script file (`FILE.rhai`, docs/policies.md).
 
 use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
+use bagsim::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
 use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig};
@@ -152,13 +153,13 @@ fn overloaded(tasks_target: u64, policy: SchedulingPolicy) -> McScenario {
 
 /// The desktop-grid yardstick: [Anglano09]'s Low-Avail Heterogeneous configuration at 95% load, `bots` BoTs of
 /// `mix` under `policy` (seed 1).
-fn desktop_grid(mix: Mix, policy: BotSelection, bots: u32) -> Scenario {
+fn desktop_grid(mix: Mix, policy: impl Into<BotPolicy>, bots: u32) -> Scenario {
     let cfg = DesktopGridConfig {
         availability: AvailabilityLevel::Low,
         heterogeneity: Heterogeneity::Heterogeneous,
         load: 0.95,
         mix,
-        bot_selection: policy,
+        bot_selection: policy.into(),
         bots,
         ..Default::default()
     };
@@ -192,8 +193,22 @@ fn dg_mix(name: &str) -> Mix {
     *Mix::ALL.iter().find(|m| m.name() == name).expect("a Table III mix (all_vs, uniform, …)")
 }
 
-fn dg_policy(name: &str) -> BotSelection {
-    *BotSelection::ALL.iter().find(|p| p.name() == name).expect("a BoT selection policy (rr_nrf, …)")
+/// A BoT selection by name, or a script file (`FILE.rhai`).
+fn dg_policy(name: &str) -> BotPolicy {
+    match script_file(name) {
+        Some(source) => BotPolicy::Script(source),
+        None => {
+            (*BotSelection::ALL.iter().find(|p| p.name() == name).expect("a BoT selection policy (rr_nrf, …)")).into()
+        }
+    }
+}
+
+/// The source of `arg` when it names a script file.
+fn script_file(arg: &str) -> Option<bagsim::script::ScriptSource> {
+    arg.ends_with(".rhai").then(|| {
+        let source = std::fs::read_to_string(arg).unwrap_or_else(|e| panic!("{arg}: {e}"));
+        bagsim::script::ScriptSource::new(&source)
+    })
 }
 
 /// The bundled HPC2N log repeated (each copy shifted by the log's span) until it holds `jobs` jobs.
@@ -213,7 +228,7 @@ fn repeated_log(jobs: usize) -> bagsim::trace::Trace {
 /// A data-grid run of `jobs` jobs at high load (runtimes × 3) under `scheme`, data on half of the jobs up to 800 GB:
 /// jobs, events, seconds, heap bytes per job of the simulation.
 fn measure_dd(
-    scheme: bagsim::family::data_grid::Scheme,
+    scheme: bagsim::family::data_grid::scheme::SchemePolicy,
     policy: bagsim::family::data_grid::LocalPolicy,
     log: &bagsim::trace::Trace,
 ) -> (u64, u64, f64, f64) {
@@ -238,11 +253,17 @@ fn measure_dd(
     (jobs, sim.events(), seconds, (PEAK.load(Ordering::Relaxed) - base) as f64 / jobs as f64)
 }
 
-fn dd_scheme(name: &str) -> bagsim::family::data_grid::Scheme {
-    *bagsim::family::data_grid::Scheme::ALL
-        .iter()
-        .find(|s| s.name() == name)
-        .expect("a scheme (finish_time_data_aware, …)")
+/// A scheme by name, or a script file (`FILE.rhai`).
+fn dd_scheme(name: &str) -> bagsim::family::data_grid::scheme::SchemePolicy {
+    use bagsim::family::data_grid::scheme::SchemePolicy;
+    match script_file(name) {
+        Some(source) => SchemePolicy::Script(source),
+        None => (*bagsim::family::data_grid::Scheme::ALL
+            .iter()
+            .find(|s| s.name() == name)
+            .expect("a scheme (finish_time_data_aware, …)"))
+        .into(),
+    }
 }
 
 fn main() {
@@ -253,14 +274,14 @@ fn main() {
         let policy = args.get(i + 3).map_or(bagsim::family::data_grid::LocalPolicy::Conservative, |p| {
             *bagsim::family::data_grid::LocalPolicy::ALL.iter().find(|l| l.name() == p).expect("a local policy")
         });
-        let (jobs, events, s, b) = measure_dd(scheme, policy, &repeated_log(n));
+        let (jobs, events, s, b) = measure_dd(scheme.clone(), policy, &repeated_log(n));
         println!("data grid {} {}: {jobs} jobs, {events} events, {s:.3} s, {b:.0} B/job", scheme.name(), policy.name());
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--dg-one") {
         let (mix, policy) = (dg_mix(&args[i + 1]), dg_policy(&args[i + 2]));
         let bots: u32 = args[i + 3].parse().expect("BoTs");
-        let (m, saturated) = measure_dg(&desktop_grid(mix, policy, bots));
+        let (m, saturated) = measure_dg(&desktop_grid(mix, policy.clone(), bots));
         println!(
             "desktop grid {} {}: {} tasks, {} events, {:.3} s, {:.2} Mevents/s, {:.0} sim B/task, saturated {saturated}",
             mix.name(),
@@ -332,7 +353,7 @@ fn main() {
         let log = repeated_log(n);
         for scheme in bagsim::family::data_grid::Scheme::ALL {
             for policy in bagsim::family::data_grid::LocalPolicy::ALL {
-                let (jobs, events, s, b) = measure_dd(scheme, policy, &log);
+                let (jobs, events, s, b) = measure_dd(scheme.into(), policy, &log);
                 println!(
                     "| {} | {} | {jobs} | {events} | {s:.3} | {:.0} | {:.2} | {b:.0} |",
                     scheme.name(),

@@ -141,7 +141,7 @@ async fn data_grid_run_through_controls_matches_native() {
         .await;
         for scheme in Scheme::ALL {
             let mut s = expected.clone();
-            s.data_grid_mut().expect("a data-grid scenario").data_grid.scheme = scheme;
+            s.data_grid_mut().expect("a data-grid scenario").data_grid.scheme = scheme.into();
             let n = native(&s).metrics.turnaround.mean;
             let css = format!("tr[data-scheme=\"{}\"] td", scheme.name());
             let page = attr(&client, &css, "data-value").await.unwrap_or_else(|| "<missing>".into());

@@ -27,7 +27,7 @@ fn small_scenario() -> Scenario {
     d.mix = Mix::Short;
     d.load = 0.5;
     d.bots = 30;
-    d.bot_selection = BotSelection::LongIdle;
+    d.bot_selection = BotSelection::LongIdle.into();
     s
 }
 

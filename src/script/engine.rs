@@ -93,6 +93,55 @@ impl Script {
     pub fn operations(&self) -> u64 {
         self.spent.get()
     }
+
+    /// Calls `name` and takes its value as a decision of type `D` (a type the family registered); any other value
+    /// is an error at the function's line that says which decisions are `allowed`.
+    pub fn decide<D: std::any::Any + Clone>(
+        &mut self,
+        name: &str,
+        args: impl FuncArgs,
+        allowed: &str,
+    ) -> Result<D, ScriptError> {
+        let v = self.call(name, args)?;
+        let got = shown(&v);
+        v.try_cast::<D>().ok_or_else(|| {
+            let (line, column) = self.position_of(name);
+            ScriptError::new(line, column, format!("fn {name} returned {got}, not a decision: {allowed}"))
+        })
+    }
+
+    /// The value of the script's optional declaration `name()` (no parameters), if it defines one.
+    pub fn declared(&mut self, name: &str) -> Result<Option<Dynamic>, ScriptError> {
+        if self.defines(name, 0) {
+            self.call(name, ()).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The optional declaration `name()` as a boolean, `default` when the script does not define it.
+    pub fn declared_bool(&mut self, name: &str, default: bool) -> Result<bool, ScriptError> {
+        match self.declared(name)? {
+            None => Ok(default),
+            Some(v) => v.as_bool().map_err(|_| self.wrong(name, &v, "true or false")),
+        }
+    }
+
+    /// A declaration that returned a value it may not, at the declaration's line.
+    pub fn wrong(&self, name: &str, got: &Dynamic, allowed: &str) -> ScriptError {
+        let (line, column) = self.position_of(name);
+        ScriptError::new(line, column, format!("fn {name} returned {}; allowed: {allowed}", shown(got)))
+    }
+}
+
+/// A value as a message quotes it: its type, and the value when it is short.
+pub fn shown(v: &Dynamic) -> String {
+    let text = v.to_string();
+    if text.len() <= 40 && !v.is_unit() {
+        format!("{} {text}", v.type_name())
+    } else {
+        v.type_name().to_string()
+    }
 }
 
 /// An engine with the sandbox's limits and deterministic functions only.

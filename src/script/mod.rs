@@ -10,8 +10,10 @@
 
 #[cfg(feature = "scripts")]
 mod engine;
+mod source;
 #[cfg(feature = "scripts")]
-pub use engine::{line_column, Script};
+pub use engine::{line_column, shown, Script};
+pub use source::{ScriptSource, NO_ENGINE};
 
 /// The sandbox's limits, the same for every script (docs/policies.md, "Limits").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use bagsim::trace::bundled;
 
 pub fn settings(scheme: Scheme, backfill_rule: BackfillRule) -> Settings {
     Settings {
-        scheme,
+        scheme: scheme.into(),
         backfill_rule,
         local_policy: LocalPolicy::Conservative,
         dispatch_delay: 0.0,
@@ -173,7 +173,7 @@ fn reservations_capacity_and_transfers_hold_on_windows_of_the_log() {
         for rule in BackfillRule::ALL {
             for estimates in Estimates::ALL {
                 let s = scenario(10 + i as u64, |c| {
-                    c.scheme = scheme;
+                    c.scheme = scheme.into();
                     c.backfill_rule = rule;
                     c.estimates = estimates;
                     c.jobs = 400;
@@ -222,7 +222,7 @@ fn without_data_the_three_schemes_give_one_schedule() {
         .into_iter()
         .map(|scheme| {
             let s = scenario(9, |c| {
-                c.scheme = scheme;
+                c.scheme = scheme.into();
                 c.data_share = 0.0;
                 c.jobs = 800;
             });
@@ -243,7 +243,7 @@ fn same_seed_same_report_and_the_bundled_log_runs_under_every_scheme() {
     for scheme in Scheme::ALL {
         for factor in [1.0, 3.0] {
             let s = scenario(1, |c| {
-                c.scheme = scheme;
+                c.scheme = scheme.into();
                 c.runtime_factor = factor;
                 c.jobs = 1_000;
             });

@@ -83,7 +83,7 @@ fn table_iv_heterogeneous_rows_within_the_spread_of_a_draw() {
 
 fn settings(selection: BotSelection, thresh: u32, seed: u64) -> DgSettings {
     DgSettings {
-        selection,
+        selection: selection.into(),
         thresh,
         checkpoint_period: 1800.0,
         transfer: [240.0, 720.0],
@@ -143,7 +143,7 @@ fn no_task_is_lost_across_failures() {
             let cfg = small(DesktopGridConfig {
                 availability: level,
                 heterogeneity: het,
-                bot_selection: policy,
+                bot_selection: policy.into(),
                 mix: bagsim::family::desktop_grid::workload::Mix::Uniform,
                 load: 0.75,
                 ..Default::default()
@@ -222,7 +222,7 @@ fn rwt_is_zero_when_nothing_is_replicated() {
     for policy in BotSelection::ALL {
         let cfg = small(DesktopGridConfig {
             availability: AvailabilityLevel::AlwaysUp,
-            bot_selection: policy,
+            bot_selection: policy.into(),
             rep_thresh: Some(1),
             heterogeneity: Heterogeneity::Heterogeneous,
             ..Default::default()
@@ -281,7 +281,7 @@ fn runs_are_deterministic_and_streams_independent() {
     let mut failures = Vec::new();
     let mut workloads = Vec::new();
     for policy in BotSelection::ALL {
-        let c = DesktopGridConfig { bot_selection: policy, ..cfg.clone() };
+        let c = DesktopGridConfig { bot_selection: policy.into(), ..cfg.clone() };
         let (sim, _) = desktop_grid::simulation(&dg(c.clone(), 7).desktop_grid().unwrap().clone()).unwrap();
         let wl = sim.workload();
         workloads.push((wl.bots.iter().map(|b| (b.arrival, b.size)).collect::<Vec<_>>(), wl.runtimes.clone()));

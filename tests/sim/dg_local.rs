@@ -218,7 +218,7 @@ fn every_local_policy_keeps_its_guarantees_on_windows_of_the_log() {
             for walltime in Walltime::ALL {
                 let s = scenario(20 + i as u64, |c| {
                     c.local_policy = p;
-                    c.scheme = scheme;
+                    c.scheme = scheme.into();
                     c.walltime = walltime;
                     c.jobs = 400;
                     c.first_job = 250 * i as u32;
@@ -281,7 +281,7 @@ fn skipping_what_cannot_fit_changes_no_schedule() {
         for (p, policy) in [LocalPolicy::Conservative, LocalPolicy::Fcfs].into_iter().enumerate() {
             for rule in BackfillRule::ALL {
                 let cfg = DataGridConfig {
-                    scheme,
+                    scheme: scheme.into(),
                     local_policy: policy,
                     backfill_rule: rule,
                     jobs: 600,
@@ -292,14 +292,14 @@ fn skipping_what_cannot_fit_changes_no_schedule() {
                 };
                 let w = workload::build(&cfg, 5 + i as u64, &trace).expect("a window of the log");
                 let settings = Settings {
-                    scheme,
+                    scheme: scheme.into(),
                     backfill_rule: rule,
                     local_policy: policy,
                     dispatch_delay: cfg.dispatch_delay,
                     sample_interval: 3600.0,
                 };
                 let run = |skips: bool| {
-                    let mut sim = Simulation::new(settings, &cfg.sites, w.clone());
+                    let mut sim = Simulation::new(settings.clone(), &cfg.sites, w.clone());
                     sim.set_compression_skips(skips);
                     sim.run();
                     sim

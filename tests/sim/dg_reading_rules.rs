@@ -18,7 +18,7 @@ use serde_json::Value;
 /// that never fail, with no checkpoint (a period longer than any task) and RepThresh 2.
 fn two_bots(rule: FcfsShareRule) -> DgSimulation {
     let s = DgSettings {
-        selection: BotSelection::FcfsShare,
+        selection: BotSelection::FcfsShare.into(),
         thresh: 2,
         checkpoint_period: 1e6,
         transfer: [300.0, 300.0],
@@ -98,7 +98,7 @@ fn low(policy: BotSelection) -> DesktopGridConfig {
         availability: AvailabilityLevel::Low,
         load: 0.95,
         bots: 20,
-        bot_selection: policy,
+        bot_selection: policy.into(),
         ..Default::default()
     }
 }

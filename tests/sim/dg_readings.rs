@@ -13,7 +13,7 @@ use bagsim::workload::Workload;
 
 fn one_machine(work: f64, store: CheckpointStore) -> DgSimulation {
     let s = DgSettings {
-        selection: BotSelection::FcfsShare,
+        selection: BotSelection::FcfsShare.into(),
         thresh: 1,
         checkpoint_period: 1800.0,
         transfer: [300.0, 300.0],
@@ -83,7 +83,7 @@ fn small() -> DesktopGridConfig {
     DesktopGridConfig {
         availability: AvailabilityLevel::Low,
         bots: 20,
-        bot_selection: BotSelection::LongIdle,
+        bot_selection: BotSelection::LongIdle.into(),
         ..Default::default()
     }
 }

@@ -31,7 +31,7 @@ fn random_scenario(rng: &mut Rng, i: u64) -> McScenario {
     if rng.below(3) == 0 {
         s.architecture.monitoring_period = 30.0 + rng.below(300) as f64;
     }
-    s.selection = SelectionPolicy::ALL[rng.below(7) as usize];
+    s.selection = SelectionPolicy::ALL[rng.below(7) as usize].clone();
     let policies = [
         SchedulingPolicy::Ect,
         SchedulingPolicy::Fplt,
@@ -128,7 +128,7 @@ fn every_combination_of_architecture_selection_and_scheduling_runs() {
             for scheduling in SchedulingPolicy::ALL {
                 let mut s = base.clone();
                 s.architecture.kind = arch;
-                s.selection = selection;
+                s.selection = selection.clone();
                 s.scheduling = scheduling.clone();
                 let label = format!("{} {} {}", arch.name(), selection.name(), scheduling);
                 let (mut sim, _) = run::simulation(&s, run::prepare(&s).unwrap());

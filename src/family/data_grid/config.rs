@@ -1,6 +1,7 @@
 //! The `data_grid` section of a scenario: sites, data, load, estimates, metascheduling scheme and backfill rule of
 //! [Liu10] §III–IV, every value editable and checked with a message that names the field and the allowed range.
 
+use super::scheme::{script_error, SchemePolicy};
 use crate::family::contract::{Driver, ErrorKind, Estimate, Param, Part, ScenarioError, Unused};
 use crate::trace::TraceSize;
 use serde::{Deserialize, Serialize};
@@ -149,7 +150,8 @@ pub struct DataGridConfig {
     pub estimates: Estimates,
     /// A job that reaches its requested time: run on to its logged time, or stopped (`requested` estimates only).
     pub walltime: Walltime,
-    pub scheme: Scheme,
+    /// The metascheduling scheme (§IV), or a user's script (`{"script": "…"}`, docs/policies.md).
+    pub scheme: SchemePolicy,
     pub backfill_rule: BackfillRule,
     /// The batch scheduler of every site.
     pub local_policy: LocalPolicy,
@@ -178,7 +180,7 @@ impl Default for DataGridConfig {
             runtime_factor: 1.0,
             estimates: Estimates::Requested,
             walltime: Walltime::RunToLog,
-            scheme: Scheme::FinishTimeDataAware,
+            scheme: SchemePolicy::Builtin(Scheme::FinishTimeDataAware),
             backfill_rule: BackfillRule::DataAware,
             local_policy: LocalPolicy::Conservative,
             site_policies: Vec::new(),
@@ -215,7 +217,8 @@ impl DataGridConfig {
     /// The keys whose value changes nothing under the other settings (`Unused`).
     pub fn unused(&self) -> Vec<Unused> {
         let (mut out, d) = (Vec::new(), DataGridConfig::default());
-        if self.scheme != Scheme::FinishTimeDataAware {
+        // A script may move the data while the job queues (its `overlap()`), and then reads the rule.
+        if self.scheme.builtin().is_some_and(|s| s != Scheme::FinishTimeDataAware) {
             let why = format!("only the scheme finish_time_data_aware reads it; this one is {}", self.scheme.name());
             out.push(Unused::new("data_grid.backfill_rule", self.backfill_rule != d.backfill_rule, why));
         }
@@ -290,7 +293,7 @@ impl DataGridConfig {
         if let Some(s) = self.sample_interval {
             range("sample_interval", s, 1.0, 1e11, " s")?;
         }
-        Ok(())
+        self.scheme.check().map_err(|e| script_error(&e))
     }
 }
 
@@ -448,8 +451,8 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "data_grid.scheme",
         unit: "",
-        allowed: "start_time_no_data_aware | finish_time_no_overlap | finish_time_data_aware",
-        meaning: "metascheduling scheme (§IV)",
+        allowed: "start_time_no_data_aware | finish_time_no_overlap | finish_time_data_aware | {\"script\": \"…\"} | {\"script_file\": \"p.rhai\"}",
+        meaning: "metascheduling scheme (§IV), or your own as a script (docs/policies.md)",
     },
     Param {
         path: "data_grid.backfill_rule",

@@ -1,8 +1,10 @@
 //! The data-grid family for the registry (`FamilyDef`).
 
 use super::config::{DataGridScenario, PARAMS};
+use super::scheme::SchemePolicy;
 use super::{DataGridDetail, DataGridReport, DataGridRun};
 use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+use crate::script::ScriptSource;
 use crate::trace::bundled::{hpc2n, HPC2N, HPC2N_SIZE};
 use crate::trace::{Trace, TraceSize};
 
@@ -82,6 +84,14 @@ impl FamilyDef for Def {
 
     fn end_time(r: &DataGridReport) -> f64 {
         r.metrics.end_time
+    }
+
+    /// The metascheduling scheme may be a script (`"scheme": {"script": …}`).
+    fn check_script(key: &str, source: &str) -> Result<(), String> {
+        match key {
+            "scheme" => SchemePolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
+            _ => Err(format!("data_grid.{key} cannot be a script; scheme can")),
+        }
     }
 }
 

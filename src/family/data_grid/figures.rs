@@ -172,7 +172,7 @@ impl Figure {
     pub fn config(&self, base: &DataGridConfig, g: usize, scheme: Scheme) -> DataGridConfig {
         let mut c = base.clone();
         (self.groups[g].1)(&mut c);
-        c.scheme = scheme;
+        c.scheme = scheme.into();
         c
     }
 }

@@ -74,7 +74,7 @@ impl DataGridRun {
             .map_err(|m| ScenarioError::new(ErrorKind::Trace, "data_grid.trace", format!("{}: {m}", cfg.trace)))?;
         let span = w.summary.span;
         let settings = Settings {
-            scheme: cfg.scheme,
+            scheme: cfg.scheme.clone(),
             backfill_rule: cfg.backfill_rule,
             local_policy: cfg.local_policy,
             dispatch_delay: cfg.dispatch_delay,
@@ -149,6 +149,10 @@ impl FamilyRun for DataGridRun {
     fn rows_csv(&self) -> Option<String> {
         Some(metrics::jobs_csv(&self.sim))
     }
+
+    fn failure(&self) -> Option<ScenarioError> {
+        self.sim.failure().map(scheme::script_error)
+    }
 }
 
 /// Runs a data-grid scenario on `trace` to the end; `clock` returns seconds.
@@ -157,5 +161,10 @@ pub fn run_with_clock(
     trace: &Trace,
     clock: &dyn Fn() -> f64,
 ) -> Result<DataGridReport, ScenarioError> {
-    Ok(run_to_report(&mut DataGridRun::new(s, trace)?, clock))
+    let mut run = DataGridRun::new(s, trace)?;
+    let report = run_to_report(&mut run, clock);
+    match run.failure() {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
 }

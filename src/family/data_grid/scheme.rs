@@ -1,16 +1,23 @@
 //! The metascheduler ([Liu10] §III–IV): it asks every site when it could start or finish the job, from the site's
 //! own reservation profile, and dispatches the job to the best answer (ties to the lowest site index). The three
-//! schemes differ in what the job holds on its processors and in what they compare.
+//! schemes differ in what the job holds on its processors and in what they compare. A scenario's scheme may also be
+//! a user's script (`SchemePolicy`, `script.rs`).
+
+mod policy;
+mod script;
+
+pub use policy::SchemePolicy;
+pub use script::{script_error, ChooseSite, SiteOffer, SiteView};
 
 use super::config::Scheme;
 use super::site::Ask;
 use super::workload::Job;
 
-/// What a job asks of site `k` under `scheme`, given its transfer time `transfer` to that site and the dispatch
+/// What a job asks of site `k` under a scheme that `overlaps` the transfer with the queueing or not, given its transfer time `transfer` to that site and the dispatch
 /// time: the schemes that leave the transfer to the job reserve it on the processors (Fig. 1(a)); the data-aware
 /// one moves the data from dispatch and reserves only the computation, from the data's arrival on (Eq. 3).
-pub fn ask(scheme: Scheme, job: &Job, transfer: f64, dispatch: f64) -> Ask {
-    if scheme.overlaps() {
+pub fn ask(overlaps: bool, job: &Job, transfer: f64, dispatch: f64) -> Ask {
+    if overlaps {
         Ask { procs: job.procs, data_at: dispatch + transfer, len: job.estimate, early: false }
     } else {
         Ask { procs: job.procs, data_at: f64::NEG_INFINITY, len: transfer + job.estimate, early: false }
@@ -33,7 +40,7 @@ pub fn choose(
         if job.procs > width {
             continue;
         }
-        let a = ask(scheme, job, transfers[k], dispatch);
+        let a = ask(scheme.overlaps(), job, transfers[k], dispatch);
         let (start, end) = answer(k, &a);
         let key = match scheme {
             Scheme::StartTimeNoDataAware => start,
@@ -45,7 +52,7 @@ pub fn choose(
     }
     // The workload keeps only jobs that fit on the widest site, so some site always answers.
     let (_, k, a, hold) = best.unwrap_or_else(|| {
-        let a = ask(scheme, job, transfers[0], dispatch);
+        let a = ask(scheme.overlaps(), job, transfers[0], dispatch);
         (0.0, 0, a, answer(0, &a))
     });
     (k, a, hold)

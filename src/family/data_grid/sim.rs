@@ -4,11 +4,12 @@
 
 mod local;
 
-use super::config::{BackfillRule, LocalPolicy, Scheme};
-use super::scheme::choose;
+use super::config::{BackfillRule, LocalPolicy};
+use super::scheme::{choose, ChooseSite, SchemePolicy, SiteOffer, SiteView};
 use super::site::{Ask, Site};
 use super::workload::Workload;
 use crate::engine::{EventQueue, Model};
+use crate::script::ScriptError;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug)]
@@ -84,9 +85,9 @@ pub struct Sample {
 }
 
 /// The run's settings.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
-    pub scheme: Scheme,
+    pub scheme: SchemePolicy,
     pub backfill_rule: BackfillRule,
     pub local_policy: LocalPolicy,
     pub dispatch_delay: f64,
@@ -133,6 +134,12 @@ pub struct Simulation {
     skipped: u64,
     /// Whether compressions use what earlier jobs showed (off only to test that this changes nothing).
     skips: bool,
+    /// Whether the job's data moves from dispatch on, while it queues (the scheme's).
+    overlaps: bool,
+    /// A user's scheme (None: the built-in `settings.scheme`), the sites' offers it reads, and why it failed.
+    script: Option<Box<dyn ChooseSite>>,
+    offers: Vec<SiteOffer>,
+    failure: Option<ScriptError>,
 }
 
 impl Simulation {
@@ -161,9 +168,15 @@ impl Simulation {
                 ..JobRecord::default()
             })
             .collect();
+        let script = settings.scheme.build();
+        let overlaps = match (&settings.scheme, &script) {
+            (SchemePolicy::Builtin(scheme), _) => scheme.overlaps(),
+            (_, Some(script)) => script.overlaps(),
+            (_, None) => false,
+        };
         Simulation {
-            settings,
             sites: processors.iter().map(|&p| Site::new(p, settings.local_policy)).collect(),
+            settings,
             queue,
             state: vec![State::default(); n],
             records,
@@ -176,6 +189,10 @@ impl Simulation {
             queued_buffer: Vec::new(),
             skipped: 0,
             skips: true,
+            overlaps,
+            script,
+            offers: Vec::new(),
+            failure: None,
             w,
         }
     }
@@ -268,6 +285,11 @@ impl Simulation {
         self.ended.len() == self.w.jobs.len()
     }
 
+    /// Why a scripted scheme stopped the run, if it did.
+    pub fn failure(&self) -> Option<&ScriptError> {
+        self.failure.as_ref()
+    }
+
     /// Plays one event; false when none is left.
     fn play(&mut self) -> bool {
         if self.is_done() {
@@ -309,20 +331,62 @@ impl Simulation {
         }
         let transfers: Vec<f64> = (0..self.sites.len()).map(|k| self.w.transfer(j, k)).collect();
         let widths: Vec<u32> = self.sites.iter().map(|s| s.profile.processors()).collect();
-        let (k, ask, hold) =
-            choose(self.settings.scheme, &widths, &job, &transfers, dispatch, |k, a| self.answer(k, a, now));
+        let (k, ask, hold) = match &self.settings.scheme {
+            &SchemePolicy::Builtin(scheme) => {
+                choose(scheme, &widths, &job, &transfers, dispatch, |k, a| self.answer(k, a, now))
+            }
+            SchemePolicy::Script(_) => match self.scripted_choice(j, &widths, &transfers, dispatch, now) {
+                Some(choice) => choice,
+                None => return,
+            },
+        };
         self.latest = self.latest.max(hold.1);
         let r = &mut self.records[j];
         r.site = k as u32;
-        if self.settings.scheme.overlaps() {
+        if self.overlaps {
             r.transfer_start = dispatch;
             r.transfer_end = dispatch + transfers[k];
         }
         // The §III rule applies when the schedule is compressed; the first reservation starts once the data is
         // there (Eq. 3: T_start ≥ T1).
-        let early = self.settings.scheme.overlaps() && self.settings.backfill_rule == BackfillRule::DataAware;
+        let early = self.overlaps && self.settings.backfill_rule == BackfillRule::DataAware;
         self.state[j] = State { ask: Some(Ask { early, ..ask }), res: hold, dispatch, bound: false };
         self.dispatch_to(k, j, now);
+    }
+
+    /// A scripted scheme's site for job `j`, with the ask and the hold that site answered, from every fitting site's
+    /// answer (asked in site order, as the built-in schemes ask); None when the script failed (the run then ends).
+    fn scripted_choice(
+        &mut self,
+        j: usize,
+        widths: &[u32],
+        transfers: &[f64],
+        dispatch: f64,
+        now: f64,
+    ) -> Option<(usize, Ask, (f64, f64))> {
+        let job = self.w.jobs[j];
+        let mut offers = std::mem::take(&mut self.offers);
+        offers.clear();
+        for (k, &processors) in widths.iter().enumerate() {
+            let ask = super::scheme::ask(self.overlaps, &job, transfers[k], dispatch);
+            let fits = job.procs <= processors;
+            let (start, finish) = if fits { self.answer(k, &ask, now) } else { (f64::NAN, f64::NAN) };
+            let site = &self.sites[k];
+            let (queued, busy) = (site.queue.len() as u32, site.busy);
+            offers.push(SiteOffer { processors, fits, transfer: transfers[k], start, finish, queued, busy, ask });
+        }
+        let script = self.script.as_mut().expect("a scripted scheme has its script");
+        let view = SiteView { now, dispatch, job_index: j as u32, job: &job, sites: &offers };
+        let choice = script.choose(&view).map(|k| (k, offers[k].ask, (offers[k].start, offers[k].finish)));
+        if choice.is_none() {
+            let none = || ScriptError::new(0, 0, "the scheme chose no site");
+            self.failure = Some(script.failure().cloned().unwrap_or_else(none));
+            // The run ends here: no event is left to play (the loop's per-event test stays the built-ins').
+            self.queue = EventQueue::new();
+            let _ = self.queue.advance_to(now);
+        }
+        self.offers = offers;
+        choice
     }
 
     /// Schedules the site's wake at its earliest reservation, if that is earlier than the wake pending.
@@ -365,7 +429,7 @@ impl Simulation {
         r.hold_start = now;
         // Each end is computed as its reservation's end was (start + length), so that a job whose runtime equals
         // its estimate ends exactly where its reservation does, not a rounding later.
-        if self.settings.scheme.overlaps() {
+        if self.overlaps {
             r.compute_start = now.max(r.transfer_end);
             r.end = r.compute_start + job.runtime;
         } else {
@@ -424,6 +488,8 @@ impl Model for Simulation {
         self.queue.peek_key().map(|k| k.0)
     }
 
+    /// Every job ended, or nothing is left to play (a scripted scheme that failed empties the queue, so the loop
+    /// tests nothing more per event).
     fn is_over(&self) -> bool {
         self.is_done() || self.queue.peek_key().is_none()
     }

@@ -23,7 +23,9 @@ pub struct Ask {
 }
 
 impl Ask {
-    /// The earliest hold [start, end) for this ask on `profile` that begins at `now` or later.
+    /// The earliest hold [start, end) for this ask on `profile` that begins at `now` or later. Inlined: it sits in
+    /// the compression loop of conservative backfilling (`local.rs`).
+    #[inline]
     pub fn place(&self, profile: &Profile, now: f64) -> (f64, f64) {
         if self.early && self.data_at > now {
             if let Some(s) = profile.earliest_ending(now, self.data_at, self.procs, self.len) {

@@ -2,8 +2,8 @@
 //! every value editable, checked with a message that names the field and the allowed range.
 
 use super::availability::{AvailabilityLevel, GroupLaw};
-use super::bot_selection::BotSelection;
 pub use super::bot_selection::FcfsShareRule;
+use super::bot_selection::{script_error, BotPolicy, BotSelection};
 use super::workload::Mix;
 use crate::family::contract::{Driver, ErrorKind, Estimate, Param, Part, ScenarioError, Unused};
 use serde::{Deserialize, Serialize};
@@ -108,8 +108,8 @@ pub struct DesktopGridConfig {
     pub application_size: f64,
     /// Number of BoTs a run submits.
     pub bots: u32,
-    /// BoT selection policy ([Anglano09] §III-C).
-    pub bot_selection: BotSelection,
+    /// BoT selection policy ([Anglano09] §III-C), or a user's script (`{"script": "…"}`, docs/policies.md).
+    pub bot_selection: BotPolicy,
     /// WQR-FT replication threshold; null = 2, unlimited for FCFS-Excl ([Anglano09] §IV-C).
     pub rep_thresh: Option<u32>,
     /// A running replica checkpoints after every this many seconds of its own execution.
@@ -144,7 +144,7 @@ impl Default for DesktopGridConfig {
             load: 0.5,
             application_size: 3_600_000.0,
             bots: 200,
-            bot_selection: BotSelection::RrNrf,
+            bot_selection: BotPolicy::Builtin(BotSelection::RrNrf),
             rep_thresh: None,
             checkpoint_period: 1_800.0,
             transfer_time: [240.0, 720.0],
@@ -197,14 +197,14 @@ impl DesktopGridConfig {
             out.push(Unused::new("desktop_grid.repair_mean", self.repair_mean != d.repair_mean, why));
             out.push(Unused::new("desktop_grid.repair_sd", self.repair_sd != d.repair_sd, why));
         }
-        if self.bot_selection != BotSelection::FcfsShare {
+        if self.bot_selection.builtin() != Some(BotSelection::FcfsShare) {
             out.push(Unused::new(
                 "desktop_grid.fcfs_share",
                 self.fcfs_share != d.fcfs_share,
                 "only the BoT selection FCFS-Share reads it",
             ));
         }
-        if self.bot_selection != BotSelection::LongIdle {
+        if self.bot_selection.builtin() != Some(BotSelection::LongIdle) {
             out.push(Unused::new(
                 "desktop_grid.long_idle",
                 self.long_idle != d.long_idle,
@@ -388,7 +388,7 @@ impl DesktopGridConfig {
         if let Some(s) = self.sample_interval {
             range("sample_interval", s, 1.0, 1e11, " s")?;
         }
-        Ok(())
+        self.bot_selection.check().map_err(|e| script_error(&e))
     }
 }
 
@@ -501,8 +501,9 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "desktop_grid.bot_selection",
         unit: "",
-        allowed: "fcfs_excl | fcfs_share | rr | rr_nrf | long_idle",
-        meaning: "BoT selection policy ([Anglano09] §III-C)",
+        allowed:
+            "fcfs_excl | fcfs_share | rr | rr_nrf | long_idle | {\"script\": \"…\"} | {\"script_file\": \"p.rhai\"}",
+        meaning: "BoT selection policy ([Anglano09] §III-C), or your own as a script (docs/policies.md)",
     },
     Param {
         path: "desktop_grid.rep_thresh",

@@ -1,8 +1,10 @@
 //! The desktop-grid family for the registry (`FamilyDef`).
 
+use super::bot_selection::BotPolicy;
 use super::config::{DgScenario, PARAMS};
 use super::{DgDetail, DgReport, DgRun};
 use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+use crate::script::ScriptSource;
 use crate::trace::{Trace, TraceSize};
 
 /// The desktop grids of [Anglano09].
@@ -74,5 +76,13 @@ impl FamilyDef for Def {
 
     fn end_time(r: &DgReport) -> f64 {
         r.metrics.end_time
+    }
+
+    /// The BoT selection may be a script (`"bot_selection": {"script": …}`).
+    fn check_script(key: &str, source: &str) -> Result<(), String> {
+        match key {
+            "bot_selection" => BotPolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
+            _ => Err(format!("desktop_grid.{key} cannot be a script; bot_selection can")),
+        }
     }
 }

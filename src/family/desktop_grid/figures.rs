@@ -82,7 +82,7 @@ impl FigurePreset {
             heterogeneity: self.heterogeneity,
             mix,
             load: self.load,
-            bot_selection: policy,
+            bot_selection: policy.into(),
             ..base.clone()
         };
         DgScenario::new(seed, cfg)

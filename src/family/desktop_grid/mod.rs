@@ -37,7 +37,7 @@ pub const MAX_SAMPLES: f64 = 1e6;
 pub fn settings(cfg: &DesktopGridConfig, seed: u64, rate: f64) -> DgSettings {
     let horizon = cfg.horizon.unwrap_or(4.0 * f64::from(cfg.bots) / rate);
     DgSettings {
-        selection: cfg.bot_selection,
+        selection: cfg.bot_selection.clone(),
         thresh: cfg.threshold(),
         checkpoint_period: cfg.checkpoint_period,
         transfer: cfg.transfer_time,
@@ -110,9 +110,14 @@ pub fn report(s: &DgScenario, workload: DgWorkloadSummary, sim: &DgSimulation, w
     }
 }
 
-/// Runs a desktop-grid scenario to the end; `clock` returns seconds.
+/// Runs a desktop-grid scenario to the end; `clock` returns seconds. A scripted policy that failed is the error.
 pub fn run_with_clock(s: &DgScenario, clock: &dyn Fn() -> f64) -> Result<DgReport, ScenarioError> {
-    Ok(run_to_report(&mut DgRun::new(s)?, clock))
+    let mut run = DgRun::new(s)?;
+    let report = run_to_report(&mut run, clock);
+    match run.failure() {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
 }
 
 /// Runs a desktop-grid scenario natively.
@@ -203,5 +208,9 @@ impl FamilyRun for DgRun {
 
     fn warn(&mut self, warnings: Vec<String>) {
         self.summary.warnings.splice(0..0, warnings);
+    }
+
+    fn failure(&self) -> Option<ScenarioError> {
+        self.sim.failure().map(bot_selection::script_error)
     }
 }

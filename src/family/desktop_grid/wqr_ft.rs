@@ -119,6 +119,11 @@ impl TaskPool {
         self.pending[b as usize]
     }
 
+    /// Pending tasks of BoT `b` with fewer than RepThresh running replicas (candidates for a replica).
+    pub fn candidates(&self, b: u32) -> u32 {
+        self.cand[b as usize]
+    }
+
     /// Pending tasks of BoT `b` without a running replica.
     pub fn unreplicated(&self, b: u32) -> u32 {
         self.buckets[b as usize].first().map_or(0, |v| v.len() as u32)

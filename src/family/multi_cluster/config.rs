@@ -358,6 +358,7 @@ impl McScenario {
         check_range("inaccuracy", self.inaccuracy, 0.0, 10_000.0, " %")?;
         check_range("scheduling_period", self.scheduling_period, 1.0, DAY, " s")?;
         self.scheduling.check().map_err(|e| script_error(&e))?;
+        self.selection.check().map_err(|e| super::policy::selection::script_error(&e))?;
         if let Some(h) = self.horizon {
             check_range("horizon", h, 1.0, MAX_PERIOD, " s")?;
         }

@@ -4,6 +4,7 @@
 use super::config::{ArchitectureConfig, McScenario, PARAMS};
 use super::live::McDetail;
 use super::policy::scheduling::{SchedulingPolicy, ScriptSource};
+use super::policy::selection::SelectionPolicy;
 use super::run::{read_scenario_trace, McRun, Report};
 use crate::family::contract::{at_default, Checked, ErrorKind, Estimate, FamilyDef, ScenarioError, Unused};
 use crate::trace::{Trace, TraceSize};
@@ -60,11 +61,12 @@ impl FamilyDef for Def {
         super::sweep::path_of(key).to_string()
     }
 
-    /// The task-scheduling policy may be a script (`"scheduling": {"script": …}`).
+    /// The task-scheduling and task-selection policies may be scripts (`"scheduling": {"script": …}`).
     fn check_script(key: &str, source: &str) -> Result<(), String> {
         match key {
             "scheduling" => SchedulingPolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
-            _ => Err(format!("multi_cluster.{key} cannot be a script; scheduling can")),
+            "selection" => SelectionPolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
+            _ => Err(format!("multi_cluster.{key} cannot be a script; scheduling and selection can")),
         }
     }
 

@@ -239,7 +239,8 @@ pub const PARAMS: &[Param] = &[
         path: "selection",
         unit: "",
         allowed: "S-T, S-BoT, S-U-Prio, S-U-T, S-U-BoT, S-U-GRR, S-U-RR",
-        meaning: "task-selection policy ([Iosup08] §2.3)",
+        meaning: "task-selection policy ([Iosup08] §2.3), or your own as {\"script\": \"…\"} or \
+                  {\"script_file\": \"p.rhai\"} (docs/policies.md)",
     },
     Param {
         path: "scheduling",

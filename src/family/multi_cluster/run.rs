@@ -6,6 +6,7 @@ use super::metrics::{self, Metrics};
 use super::platform::{capacity, stream_targets, Cluster};
 use super::policy::predictor::{evaluate_all, PredictorAccuracy};
 use super::policy::scheduling::script_error;
+use super::policy::selection::script_error as selection_error;
 use super::simulation::{SimConfig, Simulation};
 use crate::engine::Model;
 use crate::family::contract::ErrorKind;
@@ -261,7 +262,7 @@ pub fn sim_config(s: &McScenario) -> SimConfig {
         monitoring_period: s.architecture.monitoring_period,
         eligible_set: s.architecture.eligible_set,
         fcondor_move: s.architecture.fcondor_move,
-        selection: s.selection,
+        selection: s.selection.clone(),
         scheduling: s.scheduling.clone(),
         policy_options: s.policy_options,
         predictor: s.predictor.model,
@@ -414,7 +415,8 @@ impl FamilyRun for McRun {
     }
 
     fn failure(&self) -> Option<ScenarioError> {
-        self.sim.failure().map(script_error)
+        let in_selection = self.sim.failed_in_selection();
+        self.sim.failure().map(|e| if in_selection { selection_error(e) } else { script_error(e) })
     }
 
     fn header(&self) -> Header {

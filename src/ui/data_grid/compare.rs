@@ -76,7 +76,7 @@ pub fn Compare(lab: Lab) -> impl IntoView {
             .map(|&scheme| {
                 let mut s = base.clone();
                 if let Ok(d) = dg(&mut s) {
-                    d.scheme = scheme;
+                    d.scheme = scheme.into();
                 }
                 Job::Run(Box::new(s))
             })

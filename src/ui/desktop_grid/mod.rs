@@ -292,7 +292,7 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
             {number_field(lab, Ctl { id: "dg-load", label: "Load factor L", help: "L = λ · C: the arrival rate of BoTs relative to what the grid can serve (0.5, 0.75, 0.95 in the paper; Eq. 7)", path: "desktop_grid.load" }, "0.05", |s| cfg_of(s).load.to_string(),
                 |s, t| { dg(s)?.load = number(t, "the load factor L, e.g. 0.75")?; Ok(()) })}
             {select_field(lab, Ctl { id: "dg-policy", label: "BoT selection policy", help: "which BoT the next free machine serves (§III-C): FCFS-Excl, FCFS-Share, RR, RR-NRF, LongIdle", path: "desktop_grid.bot_selection" }, (&BotSelection::ALL, BotSelection::name,
-                |p| p.label().to_string()), |s| cfg_of(s).bot_selection, |s, v| { dg(s)?.bot_selection = v; Ok(()) })}
+                |p| p.label().to_string()), |s| cfg_of(s).bot_selection.builtin().unwrap_or(BotSelection::RrNrf), |s, v| { dg(s)?.bot_selection = v.into(); Ok(()) })}
             {number_field(lab, Ctl { id: "dg-threshold", label: "Replication threshold (RepThresh)", help: "the most replicas of one task WQR-FT runs at once; empty = 2, unlimited for FCFS-Excl (§IV-C)", path: "desktop_grid.rep_thresh" }, "1", |s| cfg_of(s).rep_thresh.map_or(String::new(), |r| r.to_string()),
                 |s, t| { dg(s)?.rep_thresh = if t.trim().is_empty() { None } else { Some(parse(t, "a whole number of replicas, at least 1")?) }; Ok(()) })}
             {number_field(lab, Ctl { id: "dg-weibull", label: "Weibull shape of the time to failure", help: "shape of the machines' Weibull time to failure; its scale keeps the mean at the group's MTTF (Table II)", path: "desktop_grid.weibull_shape" }, "0.05", |s| cfg_of(s).weibull_shape.to_string(),

@@ -287,7 +287,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         <Section id="sec-scheduling" title="Scheduling" summary=scheduling_summary>
         {field(lab, "Task selection (Iosup et al. 2008, §2.3)", "Which waiting tasks form the next eligible set.", "selection", view! {
             <select id="selection" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "selection", |s| { mcm(s)?.selection = v.parse()?; Ok(()) }) }>
-                {SelectionPolicy::ALL.iter().map(|p| { let p = *p; view! {
+                {SelectionPolicy::ALL.iter().map(|p| { let p = p.clone(); view! {
                     <option value=p.name() title=p.description() selected=move || sc.with(|s| mc(s).selection == p)>{format!("{} — {}", p.name(), p.description())}</option>
                 }}).collect_view()}
             </select>

@@ -1,15 +1,21 @@
 //! The BoT selection policies of [Anglano09] §III-C (Select_Bag of Fig. 1, line 21): one file each;
-//! `BotSelection::build` is the only list. A policy reads a `BotView` and names a BoT; the simulation acts.
+//! `BotSelection::build` is the only list. A policy reads a `BotView` and names a BoT; the simulation acts. A
+//! scenario's `bot_selection` is one of them or a user's script (`BotPolicy`, `script.rs`).
 
 mod fcfs_excl;
 mod fcfs_share;
 mod long_idle;
+mod policy;
 mod rr;
 mod rr_nrf;
+mod script;
 
 pub use fcfs_share::FcfsShareRule;
+pub use policy::BotPolicy;
+pub use script::script_error;
 
 use super::wqr_ft::TaskPool;
+use crate::script::ScriptError;
 use serde::{Deserialize, Serialize};
 
 /// What a BoT selection policy may read: the pool of pending tasks (read-only) and the time.
@@ -21,9 +27,19 @@ pub struct BotView<'a> {
 /// A BoT selection policy: names the BoT whose task is scheduled next, or none (machines stay idle).
 pub trait SelectBag {
     fn select(&mut self, view: &BotView) -> Option<u32>;
+    /// Why the policy stopped deciding (a user's script that failed or decided the impossible); the simulation
+    /// stops the run when a policy that names no BoT has a failure.
+    fn failure(&self) -> Option<&ScriptError> {
+        None
+    }
+    /// Whether the policy reads the idle times of the tasks (`TaskPool::longest_idle`), which the pool then keeps
+    /// (a script's `uses_idle_times()`; the built-in LongIdle says so through `BotSelection::needs_idle_times`).
+    fn uses_idle_times(&self) -> bool {
+        false
+    }
 }
 
-/// The five policies.
+/// The five policies of the paper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BotSelection {

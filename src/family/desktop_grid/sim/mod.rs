@@ -4,15 +4,18 @@
 //! machine at random. O(log n) per event (LongIdle: plus O(BoTs with a candidate) per dispatch).
 
 use super::availability::GroupLaw;
-use super::bot_selection::{BotSelection, BotView, FcfsShareRule, SelectBag};
+use super::bot_selection::{BotPolicy, BotView, FcfsShareRule, SelectBag};
 use super::config::{CheckpointStore, LongIdleRule};
 use super::machines::Platform;
 use super::wqr_ft::TaskPool;
 use crate::engine::{EventQueue, Model, Rng};
+use crate::script::ScriptError;
 use crate::workload::Workload;
+use slot::{Ev, Phase, Slot};
 
 mod counters;
 mod invariants;
+mod slot;
 
 pub use counters::{DgCounters, DgSample};
 
@@ -21,7 +24,7 @@ const NONE: u32 = u32::MAX;
 /// The simulator's settings (from `DesktopGridConfig`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DgSettings {
-    pub selection: BotSelection,
+    pub selection: BotPolicy,
     /// RepThresh (u32::MAX = unlimited).
     pub thresh: u32,
     /// Seconds of a replica's execution between two checkpoints.
@@ -41,63 +44,6 @@ pub struct DgSettings {
     pub stop_when_done: bool,
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Ev {
-    Arrival(u32),
-    Fail(u32),
-    Repair(u32),
-    Phase {
-        m: u32,
-        gen: u32,
-    },
-    /// An asynchronous store of `progress` s of work arrives, unless the replica has ended (`gen` differs).
-    Stored {
-        m: u32,
-        gen: u32,
-        progress: f64,
-    },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Phase {
-    Idle,
-    /// Fetching the best checkpoint before computing.
-    Retrieve,
-    /// Computing; `completes`: the task ends with this segment.
-    Compute {
-        completes: bool,
-    },
-    /// Storing a checkpoint of `progress` s of work.
-    Upload {
-        progress: f64,
-    },
-}
-
-/// A machine and the replica it runs.
-#[derive(Clone, Debug)]
-struct Slot {
-    up: bool,
-    task: u32,
-    bot: u32,
-    /// Bumped whenever the replica ends, so its pending phase event is recognised as stale.
-    gen: u32,
-    phase: Phase,
-    /// When the replica started, s.
-    start: f64,
-    /// Work done (s on a machine of power 1) when the current phase began.
-    progress: f64,
-    phase_start: f64,
-    /// The replica stored a checkpoint better than its task's best: it is not useless ([Anglano09] §IV).
-    improved: bool,
-    /// An asynchronous store is in flight (at most one per replica).
-    storing: bool,
-    prev: u32,
-    next: u32,
-    free_pos: u32,
-    up_since: f64,
-    up_total: f64,
-}
-
 /// A desktop-grid simulation in progress (the page's worker steps it in chunks, as the multi-cluster one).
 pub struct DgSimulation {
     s: DgSettings,
@@ -109,6 +55,9 @@ pub struct DgSimulation {
     free: Vec<u32>,
     pool: TaskPool,
     policy: Box<dyn SelectBag>,
+    /// The policy is a user's script, which may fail (`failure`).
+    scripted: bool,
+    failure: Option<ScriptError>,
     /// Best stored checkpoint of each task, s of work.
     best: Vec<f64>,
     /// First machine running a replica of each task (list through `Slot::next`).
@@ -172,12 +121,16 @@ impl DgSimulation {
                 up_total: 0.0,
             })
             .collect();
-        let mut pool = TaskPool::new(bots, tasks, s.thresh, s.selection.needs_idle_times());
+        let policy = s.selection.build(s.fcfs_share, &workload, s.thresh);
+        let idle_times = s.selection.needs_idle_times() || policy.uses_idle_times();
+        let mut pool = TaskPool::new(bots, tasks, s.thresh, idle_times);
         pool.set_unreplicated_only(s.long_idle == LongIdleRule::Unreplicated);
         pool.set_track_unreplicated(s.selection.needs_unreplicated(s.fcfs_share));
         DgSimulation {
             pool,
-            policy: s.selection.build(s.fcfs_share),
+            policy,
+            scripted: s.selection.script().is_some(),
+            failure: None,
             power: platform.machines.iter().map(|m| m.power).collect(),
             machine_group: platform.machines.iter().map(|m| m.group).collect(),
             groups,
@@ -327,12 +280,30 @@ impl DgSimulation {
 
     fn dispatch_loop(&mut self, now: f64) {
         while !self.free.is_empty() {
-            let Some(b) = self.policy.select(&BotView { now, pool: &self.pool }) else { break };
+            let Some(b) = self.policy.select(&BotView { now, pool: &self.pool }) else {
+                if self.scripted {
+                    self.stop_on_failure(now);
+                }
+                break;
+            };
             let Some(t) = self.pool.pick(b, &mut self.ties) else { break };
             let i = if self.free.len() == 1 { 0 } else { self.choice.below(self.free.len() as u64) as usize };
             let m = self.free[i];
             self.dispatch(b, t, m, now);
         }
+    }
+
+    /// A scripted policy that named no BoT because it failed ends the run now, with its error.
+    fn stop_on_failure(&mut self, now: f64) {
+        if let Some(e) = self.policy.failure() {
+            self.failure = Some(e.clone());
+            self.finish(now);
+        }
+    }
+
+    /// Why a scripted policy stopped the run, if it did.
+    pub fn failure(&self) -> Option<&ScriptError> {
+        self.failure.as_ref()
     }
 
     fn schedule(&mut self, t: f64, ev: Ev) {

@@ -239,7 +239,7 @@ fn figure(id: FigureId) -> Figure {
             title: "Task-selection policies against the load, csp/FPLT",
             section: "§5.4, Table 5 row 4",
             series_label: "selection policy",
-            series: SelectionPolicy::ALL.map(SelectionPolicy::name).to_vec(),
+            series: SelectionPolicy::ALL.map(|p| p.name()).to_vec(),
             paper_setup: "csp, FPLT, all seven task-selection policies, realistic workloads, load 20–95%.",
             our_setup: "Seven loads (20, 35, 50, 60, 70, 80, 95%).",
             paper_says: &[
@@ -259,7 +259,7 @@ fn figure(id: FigureId) -> Figure {
             xs: vec![0.95],
             x_names: classes,
             series_label: "selection policy",
-            series: SelectionPolicy::ALL.map(SelectionPolicy::name).to_vec(),
+            series: SelectionPolicy::ALL.map(|p| p.name()).to_vec(),
             paper_setup: "csp, FPLT, all seven task-selection policies, realistic load of 95%, NSL per BoT size class.",
             our_setup: "As stated.",
             paper_says: &[

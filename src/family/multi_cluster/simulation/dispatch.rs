@@ -66,6 +66,7 @@ impl Simulation {
                 let (w, cfg, seed) = (&self.workload, &self.cfg, self.inaccuracy_seed);
                 rm.apply_selection(decision, &|t| known_estimate(w, cfg, seed, t));
                 if self.rms[r].eligible_is_empty() {
+                    self.note_selection_failure(r);
                     break;
                 }
             }

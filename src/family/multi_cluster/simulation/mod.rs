@@ -109,6 +109,8 @@ pub struct Simulation {
     done: bool,
     /// Why the run stopped early: a scripted policy failed or decided the impossible (docs/policies.md).
     failure: Option<ScriptError>,
+    /// The failure is the task selection's (else the task scheduling's).
+    failed_in_selection: bool,
     scratch_clusters: Vec<u32>,
     // Time series.
     samples: Vec<Sample>,
@@ -224,6 +226,7 @@ impl Simulation {
             replicas_cancelled: 0,
             done: false,
             failure: None,
+            failed_in_selection: false,
             scratch_clusters: Vec::new(),
             samples: Vec::new(),
             arrived_since_sample: 0,
@@ -377,9 +380,27 @@ impl Simulation {
         }
     }
 
+    /// Keeps RM r's selection policy's failure, with the simulated time, if it has one (called when a selection
+    /// left the eligible set empty).
+    pub(super) fn note_selection_failure(&mut self, r: usize) {
+        if self.failure.is_none() {
+            if let Some(e) = self.rms[r].selection.failure() {
+                let mut e = e.clone();
+                e.sim_time.get_or_insert(self.queue.now());
+                self.failure = Some(e);
+                self.failed_in_selection = true;
+            }
+        }
+    }
+
     /// Why the run stopped early, if a scripted policy failed.
     pub fn failure(&self) -> Option<&ScriptError> {
         self.failure.as_ref()
+    }
+
+    /// Whether the failure is the task selection's script (`selection.script`) rather than the scheduling's.
+    pub fn failed_in_selection(&self) -> bool {
+        self.failed_in_selection
     }
 
     fn all_done(&self) -> bool {

@@ -326,12 +326,7 @@ impl std::str::FromStr for SchedulingPolicy {
 impl Serialize for SchedulingPolicy {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            SchedulingPolicy::Script(source) => {
-                use serde::ser::SerializeMap;
-                let mut m = s.serialize_map(Some(1))?;
-                m.serialize_entry("script", &*source.0)?;
-                m.end()
-            }
+            SchedulingPolicy::Script(source) => source.serialize(s),
             p => s.collect_str(p),
         }
     }
@@ -356,31 +351,8 @@ impl<'de> serde::de::Visitor<'de> for PolicyVisitor {
         v.parse().map_err(E::custom)
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<SchedulingPolicy, A::Error> {
-        use serde::de::Error;
-        let mut source: Option<String> = None;
-        while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
-                "script" if source.is_none() => source = Some(map.next_value()?),
-                "script" => return Err(A::Error::duplicate_field("script")),
-                "script_file" => {
-                    return Err(A::Error::custom(
-                        "script_file is read by the bagsim CLI, which puts the file's text in the scenario as \
-                         \"script\"; give the source as \"script\" here",
-                    ))
-                }
-                other => return Err(A::Error::unknown_field(other, &["script", "script_file"])),
-            }
-        }
-        let source = source.ok_or_else(|| A::Error::missing_field("script"))?;
-        if source.len() > crate::script::LIMITS.source_bytes {
-            return Err(A::Error::custom(format!(
-                "the script has {} bytes; at most {} are allowed",
-                source.len(),
-                crate::script::LIMITS.source_bytes
-            )));
-        }
-        Ok(SchedulingPolicy::Script(ScriptSource::new(&source)))
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<SchedulingPolicy, A::Error> {
+        ScriptSource::read_map(map).map(SchedulingPolicy::Script)
     }
 }
 

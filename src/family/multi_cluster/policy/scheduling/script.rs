@@ -6,22 +6,12 @@
 use super::{Choice, Estimate, ResourceView, TaskOrder, TaskScheduling};
 use crate::family::contract::{ErrorKind, ScenarioError};
 use crate::script::ScriptError;
-use std::sync::Arc;
+pub use crate::script::ScriptSource;
 
 #[cfg(feature = "scripts")]
 mod scripted;
 #[cfg(feature = "scripts")]
 pub use scripted::ScriptedScheduling;
-
-/// A scripted policy's source, as a scenario holds it (compared and hashed by its text).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ScriptSource(pub Arc<str>);
-
-impl ScriptSource {
-    pub fn new(source: &str) -> ScriptSource {
-        ScriptSource(source.into())
-    }
-}
 
 /// A scheduling script's error as the scenario's (`scheduling.script: line L, column C: …`).
 pub fn script_error(e: &ScriptError) -> ScenarioError {
@@ -49,14 +39,9 @@ pub(super) fn predicts(source: &ScriptSource) -> bool {
     ScriptedScheduling::new(&source.0).is_ok_and(|p| p.estimate() == Estimate::Predicted)
 }
 
-/// What a build without the engine says: the page's own wasm leaves scripts to its worker.
-#[cfg(not(feature = "scripts"))]
-const NO_ENGINE: &str =
-    "this build of bagsim has no script engine (the \"scripts\" feature): the worker and the CLI run scripts";
-
 #[cfg(not(feature = "scripts"))]
 pub(super) fn build(_: &ScriptSource) -> Box<dyn TaskScheduling> {
-    Box::new(Refused(ScriptError::new(0, 0, NO_ENGINE)))
+    Box::new(Refused(ScriptError::new(0, 0, crate::script::NO_ENGINE)))
 }
 
 /// Without the engine a script is checked where it runs (the worker).

@@ -1,4 +1,5 @@
-//! The seven task-selection policies of [Iosup08] §2.3: which waiting tasks form an RM's next eligible set.
+//! The seven task-selection policies of [Iosup08] §2.3: which waiting tasks form an RM's next eligible set; and a
+//! user's own, written as a script (`script.rs`).
 
 mod s_bot;
 mod s_t;
@@ -7,7 +8,11 @@ mod s_u_grr;
 mod s_u_prio;
 mod s_u_rr;
 mod s_u_t;
+mod script;
 
+pub use script::script_error;
+
+use crate::script::{ScriptError, ScriptSource};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -57,25 +62,26 @@ pub trait TaskSelection {
     fn absorbs_arrivals(&self) -> bool {
         false
     }
+    /// Why the policy stopped deciding (a user's script that failed or decided the impossible); the simulation
+    /// stops the run when a selection leaves the eligible set empty and the policy has a failure.
+    fn failure(&self) -> Option<&ScriptError> {
+        None
+    }
 }
 
-/// The selection policies, by their names in [Iosup08] §2.3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// The selection policies, by their names in [Iosup08] §2.3 ("S-T", …), and a user's own, written
+/// `{"script": "…"}` (docs/policies.md).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SelectionPolicy {
-    #[serde(rename = "S-T")]
     ST,
-    #[serde(rename = "S-BoT")]
     SBot,
-    #[serde(rename = "S-U-Prio")]
     SUPrio,
-    #[serde(rename = "S-U-T")]
     SUT,
-    #[serde(rename = "S-U-BoT")]
     SUBot,
-    #[serde(rename = "S-U-GRR")]
     SUGrr,
-    #[serde(rename = "S-U-RR")]
     SURr,
+    /// A user's policy: a Rhai script (`script.rs`).
+    Script(ScriptSource),
 }
 
 impl SelectionPolicy {
@@ -89,7 +95,7 @@ impl SelectionPolicy {
         SelectionPolicy::SURr,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
             SelectionPolicy::ST => "S-T",
             SelectionPolicy::SBot => "S-BoT",
@@ -98,11 +104,12 @@ impl SelectionPolicy {
             SelectionPolicy::SUBot => "S-U-BoT",
             SelectionPolicy::SUGrr => "S-U-GRR",
             SelectionPolicy::SURr => "S-U-RR",
+            SelectionPolicy::Script(_) => "script",
         }
     }
 
     /// One line with the paper's definition ([Iosup08] §2.3).
-    pub fn description(self) -> &'static str {
+    pub fn description(&self) -> &'static str {
         match self {
             SelectionPolicy::ST => "All waiting tasks; arriving tasks join the current eligible set.",
             SelectionPolicy::SBot => "The tasks of the oldest waiting BoT, BoT after BoT in arrival order.",
@@ -113,11 +120,12 @@ impl SelectionPolicy {
             SelectionPolicy::SUBot => "The oldest BoT of the user with the lowest resource consumption.",
             SelectionPolicy::SUGrr => "All waiting tasks of the next user in round-robin order.",
             SelectionPolicy::SURr => "One task of every user with waiting tasks per round.",
+            SelectionPolicy::Script(_) => "Your own policy: a script forms each eligible set (docs/policies.md).",
         }
     }
 
     /// The one place that builds a policy.
-    pub fn build(self) -> Box<dyn TaskSelection> {
+    pub fn build(&self) -> Box<dyn TaskSelection> {
         match self {
             SelectionPolicy::ST => Box::new(s_t::SelectTasks),
             SelectionPolicy::SBot => Box::new(s_bot::SelectBots),
@@ -126,7 +134,64 @@ impl SelectionPolicy {
             SelectionPolicy::SUBot => Box::new(s_u_bot::SelectUserBot),
             SelectionPolicy::SUGrr => Box::new(s_u_grr::SelectUserGlobalRoundRobin::default()),
             SelectionPolicy::SURr => Box::new(s_u_rr::SelectUserRoundRobin::default()),
+            SelectionPolicy::Script(source) => script::build(source),
         }
+    }
+
+    /// Compiles a scripted policy and asks it what it declares; a built-in is always fine.
+    pub fn check(&self) -> Result<(), ScriptError> {
+        match self {
+            SelectionPolicy::Script(source) => script::check(source),
+            _ => Ok(()),
+        }
+    }
+
+    /// The script's source, for a scripted policy.
+    pub fn script(&self) -> Option<&str> {
+        match self {
+            SelectionPolicy::Script(source) => Some(source.as_str()),
+            _ => None,
+        }
+    }
+}
+
+/// A built-in is written as its name, a script as `{"script": "…source…"}`.
+impl Serialize for SelectionPolicy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            SelectionPolicy::Script(source) => source.serialize(s),
+            p => s.serialize_str(p.name()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SelectionPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(PolicyVisitor)
+    }
+}
+
+struct PolicyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PolicyVisitor {
+    type Value = SelectionPolicy;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a policy's name (S-T, S-BoT, …) or {\"script\": \"…\"}")
+    }
+
+    /// The names exactly as written (scenario files always were; `FromStr`, for the CLI, ignores case).
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<SelectionPolicy, E> {
+        SelectionPolicy::ALL.into_iter().find(|p| p.name() == v).ok_or_else(|| {
+            E::custom(format!(
+                "unknown task-selection policy {v:?}; allowed: S-T, S-BoT, S-U-Prio, S-U-T, S-U-BoT, S-U-GRR, \
+                 S-U-RR, or your own as {{\"script\": \"…\"}} (docs/policies.md)"
+            ))
+        })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<SelectionPolicy, A::Error> {
+        ScriptSource::read_map(map).map(SelectionPolicy::Script)
     }
 }
 

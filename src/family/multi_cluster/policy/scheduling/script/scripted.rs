@@ -151,36 +151,33 @@ impl ScriptedScheduling {
                 "the script defines no fn choose(estimate, view), which places each task (docs/policies.md)",
             ));
         }
-        let order = match declared(&mut script, "order")? {
+        let order = match script.declared("order")? {
             None => TaskOrder::Fcfs,
             Some(v) => match v.clone().into_string().as_deref() {
                 Ok("fcfs") => TaskOrder::Fcfs,
                 Ok("largest_first") => TaskOrder::LargestFirst,
                 Ok("shortest_first") => TaskOrder::ShortestFirst,
-                _ => return Err(wrong(&script, "order", &v, "\"fcfs\", \"largest_first\" or \"shortest_first\"")),
+                _ => return Err(script.wrong("order", &v, "\"fcfs\", \"largest_first\" or \"shortest_first\"")),
             },
         };
-        let estimate = match declared(&mut script, "estimate")? {
+        let estimate = match script.declared("estimate")? {
             None => Estimate::Known,
             Some(v) => match v.clone().into_string().as_deref() {
                 Ok("known") => Estimate::Known,
                 Ok("predicted") => Estimate::Predicted,
                 Ok("none") => Estimate::None,
-                _ => return Err(wrong(&script, "estimate", &v, "\"known\", \"predicted\" or \"none\"")),
+                _ => return Err(script.wrong("estimate", &v, "\"known\", \"predicted\" or \"none\"")),
             },
         };
-        let uses_end_estimates = match declared(&mut script, "uses_end_estimates")? {
-            None => false,
-            Some(v) => v.as_bool().map_err(|_| wrong(&script, "uses_end_estimates", &v, "true or false"))?,
-        };
-        let max_replicas = match declared(&mut script, "max_replicas")? {
+        let uses_end_estimates = script.declared_bool("uses_end_estimates", false)?;
+        let max_replicas = match script.declared("max_replicas")? {
             None => 0,
             Some(v) => v
                 .as_int()
                 .ok()
                 .and_then(|n| u32::try_from(n).ok())
                 .filter(|&n| n <= MAX_REPLICAS)
-                .ok_or_else(|| wrong(&script, "max_replicas", &v, &format!("an integer 0 to {MAX_REPLICAS}")))?,
+                .ok_or_else(|| script.wrong("max_replicas", &v, &format!("an integer 0 to {MAX_REPLICAS}")))?,
         };
         let observes = script.defines("observe_completion", 3);
         let data = ViewData { uses_end_estimates, ..ViewData::default() };
@@ -237,31 +234,6 @@ impl ScriptedScheduling {
     }
 }
 
-/// The value of the script's optional declaration `name()`, if it defines one.
-fn declared(script: &mut Script, name: &str) -> Result<Option<Dynamic>, ScriptError> {
-    if script.defines(name, 0) {
-        script.call(name, ()).map(Some)
-    } else {
-        Ok(None)
-    }
-}
-
-/// A declaration that returned a value it may not.
-fn wrong(script: &Script, name: &str, got: &Dynamic, allowed: &str) -> ScriptError {
-    let (line, column) = script.position_of(name);
-    ScriptError::new(line, column, format!("fn {name} returned {}; allowed: {allowed}", shown(got)))
-}
-
-/// A value as a message quotes it: its type, and the value when it is short.
-fn shown(v: &Dynamic) -> String {
-    let text = v.to_string();
-    if text.len() <= 40 && !v.is_unit() {
-        format!("{} {text}", v.type_name())
-    } else {
-        v.type_name().to_string()
-    }
-}
-
 impl TaskScheduling for ScriptedScheduling {
     fn order(&self) -> TaskOrder {
         self.order
@@ -272,15 +244,8 @@ impl TaskScheduling for ScriptedScheduling {
             return Choice::Wait;
         }
         self.view.0.borrow_mut().fill(view);
-        let result = self.script.call("choose", (estimate, self.view.clone()));
-        let decided = result.and_then(|v| {
-            let got = shown(&v);
-            v.try_cast::<Decision>().ok_or_else(|| {
-                let (line, column) = self.script.position_of("choose");
-                let what = format!("fn choose returned {got}, not a decision: start(c), reserve(c) or wait()");
-                ScriptError::new(line, column, what)
-            })
-        });
+        let allowed = "start(c), reserve(c) or wait()";
+        let decided = self.script.decide::<Decision>("choose", (estimate, self.view.clone()), allowed);
         match decided.map(|d| (d, self.check(d))) {
             Ok((_, Ok(choice))) => choice,
             Ok((d, Err(why))) => {
