@@ -123,3 +123,89 @@ async fn a_script_policy_is_checked_run_pinned_and_shared() {
     })
     .await;
 }
+
+/// Every card of a finished run of the family shown, by id: (id, data-value).
+async fn card_values(client: &e2e::fantoccini::Client, cards: &str) -> serde_json::Value {
+    let js_text = format!(
+        "return Array.from(document.querySelectorAll('{cards} .card')).map(c => [c.id, c.dataset.value || c.textContent]);"
+    );
+    js(client, &js_text, vec![]).await
+}
+
+/// The desktop grid's BoT selection and the data grid's scheme as scripts: "Your own policy" opens the family's
+/// example (RR-NRF, finish_time_data_aware), the worker checks it, and its run in the page gives the cards of the
+/// built-in it copies; the task selection of the multi-cluster grid offers its S-BoT example the same way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_family_runs_a_scripted_policy_in_the_page() {
+    with_browser(|client, base| async move {
+        // Desktop grid: 8 BoTs, seed 3.
+        let mut dg = Scenario::default_for(bagsim::registry::Family::DesktopGrid);
+        dg.set_seed(3);
+        dg.desktop_grid_mut().expect("a desktop grid").desktop_grid.bots = 8;
+        open_ready(&client, &format!("{base}?scenario={}", scenario_param(&dg))).await;
+        set_control(&client, "#dg-policy", "rr_nrf").await;
+        run_to_the_end_of(&client).await;
+        let builtin = card_values(&client, "#dg-cards").await;
+        set_control(&client, "#dg-policy", "script").await;
+        wait_text(&client, "#dg-policy-script-status", "compiles").await;
+        let scripted = scenario_in_url(&client).await;
+        let source = scripted.desktop_grid().and_then(|d| d.desktop_grid.bot_selection.script()).map(str::to_string);
+        assert!(source.as_deref().is_some_and(|s| s.contains("fn select")), "the RR-NRF example: {source:?}");
+        run_to_the_end_of(&client).await;
+        let mine = card_values(&client, "#dg-cards").await;
+        assert!(builtin.as_array().is_some_and(|c| c.len() >= 3), "the desktop grid's cards: {builtin}");
+        assert_eq!(mine, builtin, "the RR-NRF script's run differs from RR-NRF's in the page");
+        js(&client, "document.querySelector('#dg-policy-script-editor').scrollIntoView(); return true;", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "own-policy-dg.png").await.display());
+
+        // Data grid: 300 jobs of the bundled log, seed 3.
+        let mut dd = Scenario::default_for(bagsim::registry::Family::DataGrid);
+        dd.set_seed(3);
+        dd.data_grid_mut().expect("a data grid").data_grid.jobs = 300;
+        open_ready(&client, &format!("{base}?scenario={}", scenario_param(&dd))).await;
+        set_control(&client, "#dd-scheme", "finish_time_data_aware").await;
+        run_to_the_end_of(&client).await;
+        let builtin = card_values(&client, "#dd-cards").await;
+        set_control(&client, "#dd-scheme", "script").await;
+        wait_text(&client, "#dd-scheme-script-status", "compiles").await;
+        // An error is shown at its line before any run, and nothing runs it.
+        let example = prop(&client, "#dd-scheme-script", "value").await.as_str().unwrap_or_default().to_string();
+        set_control(&client, "#dd-scheme-script", &format!("{example}\nfn broken( {{")).await;
+        let said = wait_text(&client, "#dd-scheme-script-status", "line ").await;
+        assert!(said.contains(&format!("line {}", example.lines().count() + 1)), "{said}");
+        set_control(&client, "#dd-scheme-script", &example).await;
+        wait_text(&client, "#dd-scheme-script-status", "compiles").await;
+        run_to_the_end_of(&client).await;
+        let mine = card_values(&client, "#dd-cards").await;
+        assert!(builtin.as_array().is_some_and(|c| c.len() >= 3), "the data grid's cards: {builtin}");
+        assert_eq!(mine, builtin, "the finish_time_data_aware script's run differs from the built-in's in the page");
+        js(&client, "document.querySelector('#dd-scheme-script-editor').scrollIntoView(); return true;", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "own-policy-dd.png").await.display());
+
+        // Multi-cluster task selection: the S-BoT example, checked by the worker.
+        open_ready(&client, &format!("{base}?scenario={}", scenario_param(&small()))).await;
+        set_control(&client, "#selection", "script").await;
+        wait_text(&client, "#selection-script-status", "compiles").await;
+        let s = scenario_in_url(&client).await;
+        assert!(s.multi_cluster().and_then(|m| m.selection.script()).is_some_and(|t| t.contains("fn select")));
+        let violations = axe_violations(&client, "with a selection script").await;
+        assert!(violations.is_empty(), "axe-core with the selection script:\n  {}", violations.join("\n  "));
+    })
+    .await;
+}
+
+/// Runs the family shown to its end.
+async fn run_to_the_end_of(client: &e2e::fantoccini::Client) {
+    wait_enabled(client, "#run", READY_TIMEOUT).await;
+    click(client, "#run").await;
+    wait_status(client, &["finished"], RUN_TIMEOUT).await;
+}
+
+/// The text of `selector` once it contains `want`.
+async fn wait_text(client: &e2e::fantoccini::Client, selector: &str, want: &str) -> String {
+    wait_for(client, Duration::from_secs(20), want, || async move {
+        let t = text(client, selector).await.unwrap_or_default();
+        t.contains(want).then_some(t)
+    })
+    .await
+}

@@ -112,3 +112,60 @@ pub(crate) fn ScriptBox(
         </div>
     }
 }
+
+/// How a family's policy key is read and written by a menu with a script entry: the built-ins (`choices`), the
+/// built-in the scenario holds (None: a script), and the scenario's script (None: a built-in).
+pub(crate) struct PolicyKey<T: 'static> {
+    pub family: Family,
+    /// The key in the family's section (`bot_selection`), as the worker's check takes it.
+    pub key: &'static str,
+    pub choices: crate::ui::form::Choices<T>,
+    pub builtin: fn(&crate::scenario::Scenario) -> Option<T>,
+    pub script: fn(&crate::scenario::Scenario) -> Option<String>,
+    pub set_builtin: fn(&mut crate::scenario::Scenario, T) -> Result<(), String>,
+    pub set_script: fn(&mut crate::scenario::Scenario, &str) -> Result<(), String>,
+    /// The examples a user starts from, the first the one "Your own policy" opens with.
+    pub examples: &'static [(&'static str, &'static str)],
+    /// The ids of the script's text box and of the whole box.
+    pub script_id: &'static str,
+    pub box_id: &'static str,
+}
+
+/// A policy menu with a last entry "Your own policy (a script)" and, under it while chosen, the script's box.
+pub(crate) fn policy_field<T: Copy + PartialEq + Send + Sync + 'static>(
+    lab: Lab,
+    c: crate::ui::form::Ctl,
+    k: PolicyKey<T>,
+) -> impl IntoView {
+    use crate::ui::form::{apply, field, select_options};
+    let (all, name, show) = k.choices;
+    let (builtin, set_builtin, set_script, path) = (k.builtin, k.set_builtin, k.set_script, c.path);
+    let first = k.examples.first().map_or("", |e| e.1);
+    let value = Memo::new(move |_| lab.scenario.with(|s| builtin(s).map_or("script", name)));
+    let script = k.script;
+    let source = Memo::new(move |_| lab.scenario.with(script));
+    let set = Callback::new(move |text: String| apply(lab, path, |s| set_script(s, &text)));
+    let (ids, box_id) = (k.script_id, k.box_id);
+    let input = view! {
+        <select id=c.id prop:value=move || value.get()
+            on:change=move |ev| {
+                let text = event_target_value(&ev);
+                apply(lab, path, |s| {
+                    if text == "script" {
+                        return set_script(s, first);
+                    }
+                    match all.iter().find(|&&v| name(v) == text) {
+                        Some(&v) => set_builtin(s, v),
+                        None => Err(format!("{text:?} is not one of the choices")),
+                    }
+                })
+            }>
+            {select_options(all, name, show)}
+            <option value="script">"Your own policy (a script)"</option>
+        </select>
+        <ScriptBox lab=lab family=k.family key=k.key id=ids box_id=box_id label="Your policy, a Rhai script"
+            examples=k.examples source=source set=set/>
+    }
+    .into_any();
+    field(lab, c, input)
+}

@@ -9,10 +9,13 @@ mod figures;
 mod pinned;
 
 use crate::family::contract::Header;
+use crate::family::data_grid::scheme::SchemePolicy;
 use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Pending, Sample};
 use crate::registry::Family;
 use crate::scenario::Scenario;
+use crate::script::ScriptSource;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
+use crate::ui::script_box::{policy_field, PolicyKey};
 use crate::ui::{fmt_time, Lab, Throttle};
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -92,6 +95,10 @@ fn redraw(st: &State, force: bool) {
 
 /// The scenario's data-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
+/// The metascheduling scripts a user starts from ([Liu10]'s finish_time_data_aware written as a script).
+const SCHEME_EXAMPLES: [(&str, &str); 1] =
+    [("finish_time_data_aware", include_str!("../../../examples/policies/finish_time_data_aware.rhai"))];
+
 fn dg(s: &mut Scenario) -> Result<&mut DataGridConfig, String> {
     let family = s.family().name();
     s.data_grid_mut()
@@ -118,8 +125,12 @@ pub fn DataGridControls(lab: Lab) -> impl IntoView {
             <p class="help">"Rigid parallel jobs of a real log sent by a metascheduler to five sites, each running FCFS with advance reservations and conservative backfilling (or EASY backfilling, or plain FCFS); half of the jobs first need input data moved to the site, as in Liu et al. 2010, §III–IV."</p>
             <p class="help" id="dd-log">"The jobs come from the HPC2N log (Seth, HPC2N, Sweden, 2002), bundled with bagsim; the paper used the CTC and SDSC logs, which are not bundled, so numbers differ from the paper's figures. "
                 <a href="hpc2n.swf" download="hpc2n.swf">"Download the log"</a>"."</p>
-            {select_field(lab, Ctl { id: "dd-scheme", label: "Metascheduling scheme", help: "Earliest start, data ignored (start_time_no_data_aware in a scenario file): the site that can start the job first; the job moves its own data on its processors. Earliest finish, data moved on the job's processors (finish_time_no_overlap): the site that can finish it first counting the transfer, which still runs on its processors. Earliest finish, data moved while the job queues (finish_time_data_aware): the site that finishes it first, the data moving from dispatch on, while the job waits in the queue (§IV)", path: "data_grid.scheme" },
-                (&Scheme::ALL, Scheme::name, |v| v.label().to_string()), |s| cfg_of(s).scheme.builtin().unwrap_or(Scheme::FinishTimeDataAware), |s, v| { dg(s)?.scheme = v.into(); Ok(()) })}
+            {policy_field(lab, Ctl { id: "dd-scheme", label: "Metascheduling scheme", help: "Earliest start, data ignored (start_time_no_data_aware in a scenario file): the site that can start the job first; the job moves its own data on its processors. Earliest finish, data moved on the job's processors (finish_time_no_overlap): the site that can finish it first counting the transfer, which still runs on its processors. Earliest finish, data moved while the job queues (finish_time_data_aware): the site that finishes it first, the data moving from dispatch on, while the job waits in the queue (§IV). Or your own scheme written as a script (docs/policies.md)", path: "data_grid.scheme" },
+                PolicyKey { family: Family::DataGrid, key: "scheme", choices: (&Scheme::ALL, Scheme::name, |v| v.label().to_string()),
+                builtin: |s| cfg_of(s).scheme.builtin(), script: |s| cfg_of(s).scheme.script().map(str::to_string),
+                set_builtin: |s, v| { dg(s)?.scheme = v.into(); Ok(()) },
+                set_script: |s, text| { dg(s)?.scheme = SchemePolicy::Script(ScriptSource::new(text)); Ok(()) },
+                examples: &SCHEME_EXAMPLES, script_id: "dd-scheme-script", box_id: "dd-scheme-script-editor" })}
             {select_field(lab, Ctl { id: "dd-local-policy", label: "Local scheduler of each site", help: "conservative: every queued job holds a reservation, and a job may start early only where it delays none (the paper's, §IV-A); easy: only the first queued job holds one, and a later job starts now if it does not delay that one; fcfs: jobs start in the order they reached the site", path: "data_grid.local_policy" },
                 (&LocalPolicy::ALL, LocalPolicy::name, |v| v.name().to_string()), |s| cfg_of(s).local_policy, |s, v| { dg(s)?.local_policy = v; Ok(()) })}
             {select_field(lab, Ctl { id: "dd-backfill", label: "Backfill rule", help: "data_aware: a job whose data is still arriving may take a hole that holds its remaining transfer and its computation (§III); data_arrived: only jobs whose data has arrived, or that need none", path: "data_grid.backfill_rule" },

@@ -8,14 +8,16 @@ mod readings;
 
 use crate::family::contract::Header;
 use crate::family::desktop_grid::availability::AvailabilityLevel;
-use crate::family::desktop_grid::bot_selection::BotSelection;
+use crate::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
 use crate::family::desktop_grid::config::{CheckpointStore, Heterogeneity, LongIdleRule};
 use crate::family::desktop_grid::workload::Mix;
 use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
 use crate::registry::Family;
 use crate::scenario::Scenario;
+use crate::script::ScriptSource;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::measured;
+use crate::ui::script_box::{policy_field, PolicyKey};
 use crate::ui::{Lab, Throttle};
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -251,6 +253,9 @@ fn cards(r: &DgReport) -> Vec<Card> {
 
 /// The scenario's desktop-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
+/// The BoT-selection scripts a user starts from ([Anglano09]'s RR-NRF written as a script).
+const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] = [("RR-NRF", include_str!("../../../examples/policies/rr_nrf.rhai"))];
+
 fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, String> {
     let family = s.family().name();
     s.desktop_grid_mut()
@@ -291,8 +296,12 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
                 |s| cfg_of(s).mix, |s, v| { dg(s)?.mix = v; Ok(()) })}
             {number_field(lab, Ctl { id: "dg-load", label: "Load factor L", help: "L = λ · C: the arrival rate of BoTs relative to what the grid can serve (0.5, 0.75, 0.95 in the paper; Eq. 7)", path: "desktop_grid.load" }, "0.05", |s| cfg_of(s).load.to_string(),
                 |s, t| { dg(s)?.load = number(t, "the load factor L, e.g. 0.75")?; Ok(()) })}
-            {select_field(lab, Ctl { id: "dg-policy", label: "BoT selection policy", help: "which BoT the next free machine serves (§III-C): FCFS-Excl, FCFS-Share, RR, RR-NRF, LongIdle", path: "desktop_grid.bot_selection" }, (&BotSelection::ALL, BotSelection::name,
-                |p| p.label().to_string()), |s| cfg_of(s).bot_selection.builtin().unwrap_or(BotSelection::RrNrf), |s, v| { dg(s)?.bot_selection = v.into(); Ok(()) })}
+            {policy_field(lab, Ctl { id: "dg-policy", label: "BoT selection policy", help: "which BoT the next free machine serves (§III-C): FCFS-Excl, FCFS-Share, RR, RR-NRF, LongIdle, or your own policy written as a script (docs/policies.md)", path: "desktop_grid.bot_selection" }, PolicyKey {
+                family: Family::DesktopGrid, key: "bot_selection", choices: (&BotSelection::ALL, BotSelection::name, |p| p.label().to_string()),
+                builtin: |s| cfg_of(s).bot_selection.builtin(), script: |s| cfg_of(s).bot_selection.script().map(str::to_string),
+                set_builtin: |s, v| { dg(s)?.bot_selection = v.into(); Ok(()) },
+                set_script: |s, text| { dg(s)?.bot_selection = BotPolicy::Script(ScriptSource::new(text)); Ok(()) },
+                examples: &BOT_SELECTION_EXAMPLES, script_id: "dg-policy-script", box_id: "dg-policy-script-editor" })}
             {number_field(lab, Ctl { id: "dg-threshold", label: "Replication threshold (RepThresh)", help: "the most replicas of one task WQR-FT runs at once; empty = 2, unlimited for FCFS-Excl (§IV-C)", path: "desktop_grid.rep_thresh" }, "1", |s| cfg_of(s).rep_thresh.map_or(String::new(), |r| r.to_string()),
                 |s, t| { dg(s)?.rep_thresh = if t.trim().is_empty() { None } else { Some(parse(t, "a whole number of replicas, at least 1")?) }; Ok(()) })}
             {number_field(lab, Ctl { id: "dg-weibull", label: "Weibull shape of the time to failure", help: "shape of the machines' Weibull time to failure; its scale keeps the mean at the group's MTTF (Table II)", path: "desktop_grid.weibull_shape" }, "0.05", |s| cfg_of(s).weibull_shape.to_string(),

@@ -285,12 +285,15 @@ pub fn Controls(lab: Lab) -> impl IntoView {
 
         <Show when=at(3)>
         <Section id="sec-scheduling" title="Scheduling" summary=scheduling_summary>
-        {field(lab, "Task selection (Iosup et al. 2008, §2.3)", "Which waiting tasks form the next eligible set.", "selection", view! {
-            <select id="selection" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "selection", |s| { mcm(s)?.selection = v.parse()?; Ok(()) }) }>
+        {field(lab, "Task selection (Iosup et al. 2008, §2.3)", "Which waiting tasks form the next eligible set, or your own policy written as a script (docs/policies.md).", "selection", view! {
+            <select id="selection" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "selection", |s| {
+                mcm(s)?.selection = if v == "script" { super::script_editor::default_selection_script() } else { v.parse()? }; Ok(()) }) }>
                 {SelectionPolicy::ALL.iter().map(|p| { let p = p.clone(); view! {
                     <option value=p.name() title=p.description() selected=move || sc.with(|s| mc(s).selection == p)>{format!("{} — {}", p.name(), p.description())}</option>
                 }}).collect_view()}
+                <option value="script" selected=move || sc.with(|s| mc(s).selection.script().is_some())>"Your own policy (a script)"</option>
             </select>
+            <super::script_editor::SelectionEditor lab=lab/>
         })}
         {field(lab, "Task scheduling (Iosup et al. 2008, §2.4, Table 1)", "Which eligible task goes to which cluster, and what the policy knows of the resources (their speeds and free processors) and of the task runtimes: known a priori, from history (earlier tasks), or unknown (Table 1 writes these K, H and U).", "scheduling", view! {
             <select id="scheduling" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "scheduling", |s| {
