@@ -43,6 +43,15 @@ pub struct Lesson {
     pub claim: Claim,
     /// Why the result comes out as it does, citing the paper.
     pub explanation: String,
+    /// A scenario key the class writes as a script after the run (`"scheduling"`): the page's "Write your own
+    /// policy" opens the lesson's scenario in the lab with that key set to its family's first example; not one of
+    /// the runs.
+    #[serde(default)]
+    pub your_own: Option<String>,
+    /// A lesson of long runs (the default month): the test command reads its file but runs it only with
+    /// `BAGSIM_LONG=1`; the page and `bagsim lesson` run it like any other.
+    #[serde(default)]
+    pub long: bool,
 }
 
 /// What a lesson claims about its answers: an ordering the class can check on the numbers, or none.
@@ -90,6 +99,15 @@ impl Verdict {
 fn one() -> u32 {
     1
 }
+
+/// The keys a lesson's `your_own` may name, by family: the decisions the page's script boxes edit
+/// (docs/policies.md).
+pub const YOUR_OWN: [(&str, &str); 4] = [
+    ("multi_cluster", "scheduling"),
+    ("multi_cluster", "selection"),
+    ("desktop_grid", "bot_selection"),
+    ("data_grid", "scheme"),
+];
 
 /// A variant: its label and the keys it sets on the lesson's scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -166,6 +184,16 @@ impl Lesson {
         for v in 0..self.variants.len() {
             self.scenario(v, 1)?;
         }
+        if let Some(key) = &self.your_own {
+            let s = self.scenario(0, 1)?;
+            if !YOUR_OWN.contains(&(s.family().name(), key.as_str())) {
+                let allowed: Vec<String> = YOUR_OWN.iter().map(|(f, k)| format!("{k} ({f})")).collect();
+                return Err(format!(
+                    "your_own {key:?}: not a key a class can write as a script; allowed {}",
+                    allowed.join(", ")
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -180,6 +208,21 @@ impl Lesson {
         let s = Scenario::from_json(&json.to_string()).map_err(|e| format!("variant {:?}: {e}", variant.label))?;
         s.validate().map_err(|e| format!("variant {:?}: {e}", variant.label))?;
         Ok(s)
+    }
+
+    /// The scenario the class writes its own policy in: the lesson's, seed 1, with its `your_own` key set to the
+    /// script `source` (None: the lesson asks for no script).
+    pub fn your_own_scenario(&self, source: &str) -> Option<Result<Scenario, String>> {
+        let key = self.your_own.as_ref()?;
+        let build = || {
+            let family = self.scenario(0, 1)?.family().name();
+            let path = if family == "multi_cluster" { key.clone() } else { format!("{family}.{key}") };
+            let mut json = self.scenario.clone();
+            set_path(&mut json, &path, serde_json::json!({ "script": source }))?;
+            set_path(&mut json, "seed", 1.into())?;
+            Scenario::from_json(&json.to_string()).map_err(|e| format!("your own {key}: {e}"))
+        };
+        Some(build())
     }
 
     /// Every run of the lesson: (variant, seed, scenario), variant-major.

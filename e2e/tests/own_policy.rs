@@ -170,9 +170,11 @@ async fn every_family_runs_a_scripted_policy_in_the_page() {
         wait_text(&client, "#dd-scheme-script-status", "compiles").await;
         // An error is shown at its line before any run, and nothing runs it.
         let example = prop(&client, "#dd-scheme-script", "value").await.as_str().unwrap_or_default().to_string();
-        set_control(&client, "#dd-scheme-script", &format!("{example}\nfn broken( {{")).await;
+        let broken = format!("{example}\nfn broken( {{");
+        set_control(&client, "#dd-scheme-script", &broken).await;
         let said = wait_text(&client, "#dd-scheme-script-status", "line ").await;
-        assert!(said.contains(&format!("line {}", example.lines().count() + 1)), "{said}");
+        let line = broken.lines().position(|l| l.starts_with("fn broken")).expect("the broken line") + 1;
+        assert!(said.contains(&format!("line {line}")), "{said}");
         set_control(&client, "#dd-scheme-script", &example).await;
         wait_text(&client, "#dd-scheme-script-status", "compiles").await;
         run_to_the_end_of(&client).await;
@@ -208,4 +210,25 @@ async fn wait_text(client: &e2e::fantoccini::Client, selector: &str, want: &str)
         t.contains(want).then_some(t)
     })
     .await
+}
+
+/// The lesson "beat-fplt" hands the class the lab: "Write your own policy" opens the lesson's month with the task
+/// scheduling as a script (the FPLT example), checked by the worker, ready to run and pin.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_opens_the_lab_with_a_script_to_write() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &format!("{base}?lesson=beat-fplt")).await;
+        wait_enabled(&client, "#lesson-your-own", READY_TIMEOUT).await;
+        click(&client, "#lesson-your-own").await;
+        wait_text(&client, "#policy-script-status", "compiles").await;
+        let s = scenario_in_url(&client).await;
+        let m = s.multi_cluster().expect("the lesson's multi-cluster month");
+        assert_eq!(m.workload.load, Some(0.95), "the lesson's load");
+        let script = m.scheduling.script().unwrap_or_default();
+        assert!(script.contains("fastest_free"), "the FPLT example: {script:?}");
+        assert!(editor_shown(&client).await, "the script box is shown");
+        assert_eq!(prop(&client, "#scheduling", "value").await, serde_json::json!("script"));
+        println!("screenshot: {}", screenshot(&client, "lesson-your-own.png").await.display());
+    })
+    .await;
 }

@@ -109,6 +109,28 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
     }
 }
 
+/// Opens `next` in the lab (a lesson's "Write your own policy"): the scenario shown now is kept as the family's
+/// when `next` is of another family, whose run bar then follows, as the switch does.
+pub(crate) fn open_scenario(lab: Lab, next: Scenario) {
+    lab.errors.set(Default::default());
+    let from = lab.scenario.with_untracked(|s| s.family());
+    let to = next.family();
+    apply(lab, "family", |s| {
+        let left = std::mem::replace(s, next);
+        if to != from {
+            STASH.with(|st| {
+                let mut st = st.borrow_mut();
+                st.retain(|k| k.family() != to && k.family() != from);
+                st.push(left);
+            });
+        }
+        Ok(())
+    });
+    if to != from {
+        switch_bar(lab, from, to);
+    }
+}
+
 /// One family's part of the page, shown while the scenario is of that family. It is built the first time its
 /// family is shown (a page opened on one family does not build the others' controls and charts while it loads)
 /// and kept from then on.

@@ -92,7 +92,7 @@ fn prediction_key(id: &str) -> String {
 /// The Lessons section; `initial` is what the address asked for. In projector mode with a lesson (`present.lesson`)
 /// it shows one part at a time, and the rest of the page makes way (style: `html.lesson-present`).
 #[component]
-pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
+pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::Lab) -> impl IntoView {
     let all: Vec<Lesson> = lessons::all().into_iter().filter_map(Result::ok).collect();
     // A link's mistakes are said, never guessed around in silence.
     let mut link_errors = Vec::new();
@@ -269,7 +269,7 @@ pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
                     }>"Present this lesson"</button>
             </div>
             <LessonStepper present=present/>
-            {move || lesson().map(|l| view! {
+            {move || lesson().map(|l| { let mine = l.clone(); view! {
                 <ol class="lesson-steps">
                     <li id=PARTS[0].0 class=part_class(0)><strong>"Question. "</strong><span id="lesson-question">{l.question.clone()}</span></li>
                     <li id=PARTS[1].0 class=part_class(1)>
@@ -316,14 +316,63 @@ pub fn Lessons(initial: Option<Requested>, present: Present) -> impl IntoView {
                         }
                     </li>
                 </ol>
+                {mine.your_own.clone().map(|key| {
+                    let l = mine.clone();
+                    view! {
+                        <p class="lesson-your-own"><button id="lesson-your-own" class="primary" on:click=move |_| write_your_own(lab, &l)>"Write your own policy"</button>
+                            {format!(" opens this scenario in the lab with its {key} written as a script, starting from the first variant's policy; Run, Pin, and compare it with the answers above.")}</p>
+                    }
+                })}
                 <p class="help">"The same numbers: " <code>{format!("bagsim lesson {}", l.id)}</code>
                     ". A link to this lesson: " <code>{format!("?lesson={}", l.id)}</code>
                     "; at its third part: " <code>{format!("?lesson={}&step=3", l.id)}</code>
                     "; in projector mode: " <code>{format!("?present=1&lesson={}", l.id)}</code> "."</p>
-            })}
+            }})}
         </details>
         </section>
     }
+}
+
+/// The page's script box of each key a lesson may ask the class to write, its first example, and the box's id.
+fn your_own_box(family: &str, key: &str) -> Option<(&'static str, &'static str)> {
+    match (family, key) {
+        ("multi_cluster", "scheduling") => Some((super::multi_cluster::script_editor::EXAMPLES[0].1, "script-editor")),
+        ("multi_cluster", "selection") => {
+            Some((super::multi_cluster::script_editor::SELECTION_EXAMPLES[0].1, "selection-script-editor"))
+        }
+        ("desktop_grid", "bot_selection") => {
+            Some((super::desktop_grid::BOT_SELECTION_EXAMPLES[0].1, "dg-policy-script-editor"))
+        }
+        ("data_grid", "scheme") => Some((super::data_grid::SCHEME_EXAMPLES[0].1, "dd-scheme-script-editor")),
+        _ => None,
+    }
+}
+
+/// "Write your own policy": the lesson's scenario in the lab, its `your_own` key a script from the family's first
+/// example, and the script's box brought into view.
+fn write_your_own(lab: crate::ui::Lab, l: &Lesson) {
+    let Some(key) = l.your_own.as_deref() else { return };
+    let Ok(family) = l.scenario(0, 1).map(|s| s.family().name()) else { return };
+    let Some((example, box_id)) = your_own_box(family, key) else { return };
+    match l.your_own_scenario(example) {
+        Some(Ok(s)) => crate::ui::family_switch::open_scenario(lab, s),
+        Some(Err(e)) => {
+            lab.errors.update(|m| {
+                m.insert("lesson".into(), e);
+            });
+            return;
+        }
+        None => return,
+    }
+    set_timeout(
+        move || {
+            let doc = web_sys::window().and_then(|w| w.document());
+            if let Some(e) = doc.and_then(|d| d.get_element_by_id(box_id)) {
+                e.scroll_into_view();
+            }
+        },
+        std::time::Duration::from_millis(50),
+    );
 }
 
 /// Previous / next part and where the class is, when projector mode steps through a lesson.

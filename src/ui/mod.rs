@@ -536,7 +536,7 @@ fn App() -> impl IntoView {
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
-        <Show when=move || lessons_on.get()><lessons::Lessons initial=lesson.clone() present=present/></Show>
+        <Show when=move || lessons_on.get()><lessons::Lessons initial=lesson.clone() present=present lab=lab/></Show>
         <FamilyPanel lab=lab family=Family::MultiCluster>
             <Show when=move || paper_on.get()><multi_cluster::paper::PaperFigures/></Show>
         </FamilyPanel>

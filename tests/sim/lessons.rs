@@ -1,6 +1,6 @@
 //! The lessons of `lessons/` (docs/lessons.md): every file parses, states its question and explanation, gives a
 //! valid scenario for every variant, and runs natively to a finite answer whose claimed ordering holds with 95%
-//! intervals; a broken lesson is refused with a reason.
+//! intervals (a lesson of long runs only with `BAGSIM_LONG=1`); a broken lesson is refused with a reason.
 
 use bagsim::lessons::{self, Claim, Lesson, Verdict};
 use bagsim::registry::run_any;
@@ -10,11 +10,17 @@ fn every_lesson_is_valid_and_runs_to_a_finite_answer() {
     let all = lessons::all();
     assert!(all.len() >= 6, "at least six lessons, found {}", all.len());
     let mut families = std::collections::BTreeSet::new();
+    // A lesson of the month runs for minutes in a debug build: its file is checked here, its runs with BAGSIM_LONG=1.
+    let long = std::env::var_os("BAGSIM_LONG").is_some();
     for l in all {
         let l = l.unwrap_or_else(|e| panic!("{e}"));
         assert!(!l.question.trim().is_empty() && !l.explanation.trim().is_empty(), "{}", l.id);
         let runs = l.runs().unwrap();
         assert_eq!(runs.len(), l.variants.len() * l.seeds as usize);
+        if l.long && !long {
+            println!("{}: a lesson of long runs, not run (BAGSIM_LONG=1 runs it)", l.id);
+            continue;
+        }
         let values: Vec<f64> = runs
             .iter()
             .map(|(_, _, s)| {
@@ -61,6 +67,17 @@ fn a_broken_lesson_is_refused_with_a_reason() {
     let e = broken(&|v| v["seeds"] = 1.into()).unwrap_err();
     assert!(e.contains("at least 2 seeds"), "{e}");
     assert!(broken(&|v| v["claim"] = "rising".into()).unwrap_err().contains("rising"));
+    // A key to write as a script is one the page's script boxes edit, in the lesson's family.
+    let e = broken(&|v| v["your_own"] = "bot_selection".into()).unwrap_err();
+    assert!(e.contains("your_own \"bot_selection\"") && e.contains("scheduling (multi_cluster)"), "{e}");
+    broken(&|v| v["your_own"] = "selection".into()).expect("a multi-cluster lesson may ask for a selection script");
+    // The class's scenario: the lesson's, with the script in place of the key.
+    let beat = lessons::find("beat-fplt").unwrap();
+    let s = beat.your_own_scenario("fn choose(e, v) { wait() }").unwrap().unwrap();
+    let m = s.multi_cluster().unwrap();
+    assert_eq!(m.scheduling.script(), Some("fn choose(e, v) { wait() }"));
+    assert_eq!(m.workload.load, Some(0.95));
+    assert!(good.your_own_scenario("x").is_none());
 }
 
 /// The claim's verdict on numbers worked by hand. Two seeds per variant: values a, a ± 1 have mean a and half-width

@@ -96,7 +96,7 @@ fn redraw(st: &State, force: bool) {
 /// The scenario's data-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
 /// The metascheduling scripts a user starts from ([Liu10]'s finish_time_data_aware written as a script).
-const SCHEME_EXAMPLES: [(&str, &str); 1] =
+pub(crate) const SCHEME_EXAMPLES: [(&str, &str); 1] =
     [("finish_time_data_aware", include_str!("../../../examples/policies/finish_time_data_aware.rhai"))];
 
 fn dg(s: &mut Scenario) -> Result<&mut DataGridConfig, String> {

@@ -254,7 +254,8 @@ fn cards(r: &DgReport) -> Vec<Card> {
 /// The scenario's desktop-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
 /// The BoT-selection scripts a user starts from ([Anglano09]'s RR-NRF written as a script).
-const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] = [("RR-NRF", include_str!("../../../examples/policies/rr_nrf.rhai"))];
+pub(crate) const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] =
+    [("RR-NRF", include_str!("../../../examples/policies/rr_nrf.rhai"))];
 
 fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, String> {
     let family = s.family().name();

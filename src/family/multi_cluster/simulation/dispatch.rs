@@ -8,7 +8,7 @@ use super::{Event, Simulation};
 use crate::family::multi_cluster::architecture::EligibleSet;
 use crate::family::multi_cluster::policy::predictor::PredictorInput;
 use crate::family::multi_cluster::policy::scheduling::{Choice, Estimate, ResourceView};
-use crate::family::multi_cluster::policy::selection::SelectionView;
+use crate::family::multi_cluster::policy::selection::{SelectionPolicy, SelectionView};
 use crate::resources::gantt::Planned;
 use crate::workload::Workload;
 
@@ -66,7 +66,10 @@ impl Simulation {
                 let (w, cfg, seed) = (&self.workload, &self.cfg, self.inaccuracy_seed);
                 rm.apply_selection(decision, &|t| known_estimate(w, cfg, seed, t));
                 if self.rms[r].eligible_is_empty() {
-                    self.note_selection_failure(r);
+                    // Only a script can fail; a built-in's empty set costs no call here.
+                    if matches!(self.cfg.selection, SelectionPolicy::Script(_)) {
+                        self.note_selection_failure(r);
+                    }
                     break;
                 }
             }
