@@ -19,6 +19,8 @@ cargo clippy --target wasm32-unknown-unknown --no-default-features --bin app --l
 step "native tests"
 cargo test --locked
 cargo test --locked -p docs-html
+step "native tests without the script engine (as the page's own wasm is built)"
+cargo test --locked --no-default-features --lib without_the_engine
 step "a study on a real Slurm (single node on 127.0.0.1)"
 scripts/slurm/test.sh
 step "benchmark builds"

@@ -390,15 +390,7 @@ mod cli {
 
     pub fn main() -> i32 {
         let cli = Cli::parse();
-        match execute(cli.command) {
-            Ok(()) => 0,
-            Err(e) => {
-                // Every message, whatever built it, quotes no huge number or word.
-                let lines: Vec<String> = e.message.lines().map(bagsim::family::contract::tidy_message).collect();
-                eprintln!("bagsim: {}", lines.join("\n"));
-                e.failure.code()
-            }
-        }
+        execute(cli.command).map_or_else(|e| e.report(), |()| 0)
     }
 
     /// Every file the command will write is checked before any work starts (its directory exists and is writable).

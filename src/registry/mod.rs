@@ -150,3 +150,6 @@ impl AnyFigureJob {
         }
     }
 }
+
+#[cfg(all(test, not(feature = "scripts"), not(target_arch = "wasm32")))]
+mod no_engine;

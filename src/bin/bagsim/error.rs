@@ -41,6 +41,14 @@ impl CliError {
         CliError { failure, message: message.into() }
     }
 
+    /// Says the failure on stderr (`bagsim: MESSAGE`) and gives its exit code. Every message, whatever built it,
+    /// quotes no huge number or word.
+    pub fn report(&self) -> i32 {
+        let lines: Vec<String> = self.message.lines().map(bagsim::family::contract::tidy_message).collect();
+        eprintln!("bagsim: {}", lines.join("\n"));
+        self.failure.code()
+    }
+
     /// A file that could not be read or written: its path and the system's reason.
     pub fn file(path: &Path, e: &std::io::Error) -> CliError {
         CliError::new(Failure::File, format!("{}: {e}", path.display()))

@@ -6,7 +6,7 @@
 mod policy;
 mod script;
 
-pub use policy::SchemePolicy;
+pub use super::config::SchemePolicy;
 pub use script::{script_error, ChooseSite, SiteOffer, SiteView};
 
 use super::config::Scheme;

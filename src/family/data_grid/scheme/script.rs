@@ -6,7 +6,6 @@
 
 use super::super::site::Ask;
 use super::super::workload::Job;
-use crate::family::contract::{ErrorKind, ScenarioError};
 use crate::script::{ScriptError, ScriptSource};
 
 #[cfg(feature = "scripts")]
@@ -55,10 +54,7 @@ pub trait ChooseSite {
     fn failure(&self) -> Option<&ScriptError>;
 }
 
-/// A scheme script's error as the scenario's (`data_grid.scheme.script: line L, column C: …`).
-pub fn script_error(e: &ScriptError) -> ScenarioError {
-    ScenarioError::new(ErrorKind::Script, "data_grid.scheme.script", e.to_string())
-}
+pub use super::super::config::script_error;
 
 /// The scheme a script gives: the scripted one, or one that stops the run with the script's error.
 #[cfg(feature = "scripts")]
@@ -98,21 +94,5 @@ impl ChooseSite for Refused {
     }
     fn failure(&self) -> Option<&ScriptError> {
         Some(&self.0)
-    }
-}
-
-#[cfg(all(test, not(feature = "scripts")))]
-mod tests {
-    /// Without the engine a scripted scheme stops the run with a message, not a panic.
-    #[test]
-    fn without_the_engine_a_script_is_an_error() {
-        let mut s = crate::family::data_grid::DataGridScenario::default();
-        s.data_grid.jobs = 20;
-        s.data_grid.scheme =
-            super::super::SchemePolicy::Script(crate::script::ScriptSource::new("fn choose(v) { site(0) }"));
-        let trace = crate::trace::bundled::hpc2n().unwrap();
-        let e = crate::family::data_grid::run_with_clock(&s, &trace, &|| 0.0).unwrap_err();
-        assert_eq!(e.field, "data_grid.scheme.script");
-        assert!(e.message.contains("no script engine"), "{e}");
     }
 }

@@ -56,18 +56,3 @@ impl SelectBag for Refused {
         Some(&self.0)
     }
 }
-
-#[cfg(all(test, not(feature = "scripts")))]
-mod tests {
-    /// Without the engine a scripted BoT selection stops the run with a message, not a panic.
-    #[test]
-    fn without_the_engine_a_script_is_an_error() {
-        let mut s = crate::family::desktop_grid::DgScenario::default();
-        s.desktop_grid.bots = 3;
-        s.desktop_grid.bot_selection =
-            super::super::BotPolicy::Script(crate::script::ScriptSource::new("fn select(v) { idle() }"));
-        let e = crate::family::desktop_grid::run(&s).unwrap_err();
-        assert_eq!(e.field, "desktop_grid.bot_selection.script");
-        assert!(e.message.contains("no script engine"), "{e}");
-    }
-}

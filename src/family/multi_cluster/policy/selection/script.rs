@@ -58,18 +58,3 @@ impl TaskSelection for Refused {
         Some(&self.0)
     }
 }
-
-#[cfg(all(test, not(feature = "scripts")))]
-mod tests {
-    /// Without the engine a scripted selection stops the run with a message, not a panic.
-    #[test]
-    fn without_the_engine_a_script_is_an_error() {
-        let mut s = crate::family::multi_cluster::config::McScenario::default();
-        s.workload.submission_period = 3600.0;
-        s.selection =
-            super::super::SelectionPolicy::Script(crate::script::ScriptSource::new("fn select(v) { all_tasks() }"));
-        let e = crate::family::multi_cluster::run::run(&s).unwrap_err();
-        assert_eq!(e.field, "selection.script");
-        assert!(e.message.contains("no script engine"), "{e}");
-    }
-}
