@@ -127,6 +127,24 @@ impl Script {
         }
     }
 
+    /// The optional declaration `name()` as one of the named `choices` (`"fcfs"` → `TaskOrder::Fcfs`), the first
+    /// when the script does not define it; another value is refused naming every allowed one.
+    pub fn declared_choice<T: Copy>(&mut self, name: &str, choices: &[(&str, T)]) -> Result<T, ScriptError> {
+        let Some(v) = self.declared(name)? else { return Ok(choices[0].1) };
+        let text = v.clone().into_string().ok();
+        match choices.iter().find(|(n, _)| text.as_deref() == Some(*n)) {
+            Some(&(_, c)) => Ok(c),
+            None => {
+                let quoted: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                let allowed = match quoted.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                    _ => quoted.join(""),
+                };
+                Err(self.wrong(name, &v, &allowed))
+            }
+        }
+    }
+
     /// A declaration that returned a value it may not, at the declaration's line.
     pub fn wrong(&self, name: &str, got: &Dynamic, allowed: &str) -> ScriptError {
         let (line, column) = self.position_of(name);

@@ -139,7 +139,16 @@ fn the_sandbox_stops_bad_scripts_at_their_line() {
     let s = tiny("fn order() { \"fcfs\" }");
     assert!(s.validate().unwrap_err().to_string().contains("defines no fn choose"));
     // A declaration out of its allowed values.
-    fails("fn order() { \"biggest\" }\nfn choose(e, v) { wait() }", 1, "largest_first");
+    fails(
+        "fn order() { \"biggest\" }\nfn choose(e, v) { wait() }",
+        1,
+        "\"fcfs\", \"largest_first\" or \"shortest_first\"",
+    );
+    fails(
+        "fn estimate() { 3 }\nfn choose(e, v) { wait() }",
+        1,
+        "returned i64 3; allowed: \"known\", \"predicted\" or \"none\"",
+    );
 }
 
 #[test]

@@ -151,24 +151,18 @@ impl ScriptedScheduling {
                 "the script defines no fn choose(estimate, view), which places each task (docs/policies.md)",
             ));
         }
-        let order = match script.declared("order")? {
-            None => TaskOrder::Fcfs,
-            Some(v) => match v.clone().into_string().as_deref() {
-                Ok("fcfs") => TaskOrder::Fcfs,
-                Ok("largest_first") => TaskOrder::LargestFirst,
-                Ok("shortest_first") => TaskOrder::ShortestFirst,
-                _ => return Err(script.wrong("order", &v, "\"fcfs\", \"largest_first\" or \"shortest_first\"")),
-            },
-        };
-        let estimate = match script.declared("estimate")? {
-            None => Estimate::Known,
-            Some(v) => match v.clone().into_string().as_deref() {
-                Ok("known") => Estimate::Known,
-                Ok("predicted") => Estimate::Predicted,
-                Ok("none") => Estimate::None,
-                _ => return Err(script.wrong("estimate", &v, "\"known\", \"predicted\" or \"none\"")),
-            },
-        };
+        let order = script.declared_choice(
+            "order",
+            &[
+                ("fcfs", TaskOrder::Fcfs),
+                ("largest_first", TaskOrder::LargestFirst),
+                ("shortest_first", TaskOrder::ShortestFirst),
+            ],
+        )?;
+        let estimate = script.declared_choice(
+            "estimate",
+            &[("known", Estimate::Known), ("predicted", Estimate::Predicted), ("none", Estimate::None)],
+        )?;
         let uses_end_estimates = script.declared_bool("uses_end_estimates", false)?;
         let max_replicas = match script.declared("max_replicas")? {
             None => 0,

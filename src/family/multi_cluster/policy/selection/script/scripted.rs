@@ -102,14 +102,8 @@ impl ScriptedSelection {
                 "the script defines no fn select(view), which forms each eligible set (docs/policies.md)",
             ));
         }
-        let index = match script.declared("index")? {
-            None => QueueIndex::Fifo,
-            Some(v) => match v.clone().into_string().as_deref() {
-                Ok("fifo") => QueueIndex::Fifo,
-                Ok("per_user") => QueueIndex::PerUser,
-                _ => return Err(script.wrong("index", &v, "\"fifo\" or \"per_user\"")),
-            },
-        };
+        let index =
+            script.declared_choice("index", &[("fifo", QueueIndex::Fifo), ("per_user", QueueIndex::PerUser)])?;
         let absorbs = script.declared_bool("absorbs_arrivals", false)?;
         let view = View(Rc::new(RefCell::new(ViewData::default())));
         Ok(ScriptedSelection { script, view, index, absorbs, failure: None })
