@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser --slurm
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH" TRUNK_SKIP_VERSION_CHECK=true
+# A fresh clone gains nothing from incremental compilation and its caches cost gigabytes of CI's disk; a developer
+# re-running the tests may keep it with CARGO_INCREMENTAL=1.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 step() { printf '\n== %s\n' "$*"; }
 step "format"
 cargo fmt --all -- --check
