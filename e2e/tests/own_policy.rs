@@ -70,6 +70,28 @@ async fn a_script_policy_is_checked_run_pinned_and_shared() {
         let legend = text(&client, ".pinned").await.unwrap_or_default();
         assert!(legend.contains("script") && legend.contains("FPLT"), "the legend: {legend:?}");
 
+        // The link holds the pinned run: opened afresh, Run runs the pinned script and pins it, then FPLT, with the
+        // same legend and the same plotted values, run by run.
+        let plotted = chart_numbers(&client, "chart-nsl-class").await;
+        click(&client, "#share").await;
+        let (shared, search) = location(&client).await;
+        assert_eq!(search.matches("&pin=").count(), 1, "one pinned run in the link: {search}");
+        open_ready(&client, &shared).await;
+        let waiting = text(&client, "#message").await.unwrap_or_default();
+        assert!(waiting.contains("holds a pinned run"), "the run bar before Run: {waiting:?}");
+        let before = text(&client, ".pinned").await.unwrap_or_default();
+        assert!(before.contains("No run yet"), "the legend before Run: {before:?}");
+        run_to_the_end(&client).await;
+        wait_for(&client, RUN_TIMEOUT, "the link's own run after its pinned run", || async {
+            let legend_now = text(&client, ".pinned").await.unwrap_or_default();
+            (status(&client).await == "finished" && legend_now == legend).then_some(())
+        })
+        .await;
+        let again = e2e::cards(&client).await;
+        assert_eq!(again.figures(), fplt.figures(), "the link's own run differs from the FPLT run shared");
+        assert_eq!(chart_numbers(&client, "chart-nsl-class").await, plotted, "the runs of the link plot other values");
+        println!("screenshot: {}", screenshot(&client, "own-policy-link-pins.png").await.display());
+
         // The link holds the script: opened afresh, the page shows it and runs it.
         let link = format!("{base}?scenario={}", scenario_param(&scripted));
         open_ready(&client, &link).await;
@@ -122,6 +144,17 @@ async fn a_script_policy_is_checked_run_pinned_and_shared() {
         println!("screenshot: {}", screenshot(&client, "own-policy-sweep.png").await.display());
     })
     .await;
+}
+
+/// The "Numbers" of chart `id`, shown and read: every run's plotted values, as text.
+async fn chart_numbers(client: &e2e::fantoccini::Client, id: &str) -> String {
+    let open = format!("document.querySelector('#{id}-numbers').hidden");
+    if js(client, &format!("return {open};"), vec![]).await == serde_json::json!(true) {
+        click(client, &format!("#{id}-numbers-toggle")).await;
+    }
+    let numbers = text(client, &format!("#{id}-numbers")).await.unwrap_or_default();
+    assert!(numbers.contains("load"), "the numbers of {id}: {numbers:?}");
+    numbers
 }
 
 /// Every card of a finished run of the family shown, by id: (id, data-value).

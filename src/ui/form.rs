@@ -22,7 +22,7 @@ pub(crate) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenar
             lab.errors.update(|e| {
                 e.remove(field);
             });
-            remember(&s);
+            remember(lab, &s);
             lab.scenario.set(s);
         }
         Err((f, m)) => lab.errors.update(|e| {

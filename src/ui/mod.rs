@@ -1,6 +1,7 @@
 //! The page: scenario controls, the live run (progress, cards, charts), pinned runs, sweeps, sharing and export.
 //! Only this module and the worker touch web APIs; the simulator is reached through the protocol types.
 
+mod address;
 pub(crate) mod axes;
 mod budget;
 mod chart_style;
@@ -23,6 +24,7 @@ mod pool;
 mod present;
 mod readings;
 mod references;
+mod replay;
 mod run_tools;
 mod script_box;
 mod section;
@@ -36,17 +38,14 @@ use crate::registry::Family;
 use crate::registry::{AnyDetail, AnyReport};
 use crate::run::Report;
 use crate::scenario::Scenario;
-use crate::share;
+use address::remember;
 use client::{Client, Event};
 use family_switch::{FamilyPanel, FamilySwitch};
-use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-
-const STORAGE_KEY: &str = "bagsim.scenario";
 
 /// Where the current run stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +127,8 @@ pub struct Lab {
     pub phase_times: RwSignal<(Option<f64>, Option<f64>)>,
     /// Main-thread milliseconds of the last redraw of the charts, and the longest since the run started.
     pub draw_ms: RwSignal<(f64, f64)>,
+    /// The pinned runs of the link opened that Run has still to run and pin, oldest first (ui/replay.rs).
+    pub replay: RwSignal<Vec<Scenario>>,
 }
 
 fn now_ms() -> f64 {
@@ -149,50 +150,6 @@ fn send(msg: &ToWorker) {
             c.send(msg)
         }
     });
-}
-
-/// Reads `?scenario=` and `?autorun=1`, else the last scenario from localStorage; on a first open (neither, and no
-/// `?lesson=`), the first-open runs unless `?autorun=0`.
-fn initial_scenario(lab: &Lab) -> Scenario {
-    let window = web_sys::window().expect("a window");
-    let search = window.location().search().unwrap_or_default();
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
-    let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
-    // A stored scenario that no longer parses or validates (an older version's) is ignored.
-    let stored = || LocalStorage::raw().get_item(STORAGE_KEY).ok().flatten().and_then(|t| Scenario::from_json(&t).ok());
-    if let Some(link) = get("scenario") {
-        match share::from_link(&link) {
-            Ok(s) => {
-                lab.autorun.set(get("autorun").as_deref() == Some("1"));
-                return s;
-            }
-            Err(e) => {
-                lab.banner.set(Some(format!(
-                    "This link's scenario could not be loaded ({e}). Nothing was run; the last scenario is shown instead."
-                )));
-                return stored().unwrap_or_default();
-            }
-        }
-    }
-    match stored() {
-        Some(s) => s,
-        None if get("autorun").as_deref() != Some("0") && get("lesson").is_none() => {
-            multi_cluster::first_open::start(*lab)
-        }
-        None => Scenario::default(),
-    }
-}
-
-/// Keeps the scenario in the URL (with `&present=1` in projector mode, and the lesson and its step when it steps
-/// through one) and in localStorage.
-fn remember(s: &Scenario) {
-    let Some(window) = web_sys::window() else { return };
-    // Private browsing or a full quota refuses to store: the link in the URL still holds the scenario.
-    let _ = LocalStorage::set(STORAGE_KEY, s);
-    let url = format!("?scenario={}{}", share::to_link(s), present::address_suffix());
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
 }
 
 impl Lab {
@@ -218,15 +175,18 @@ impl Lab {
             run_family: RwSignal::new(Family::default()),
             phase_times: RwSignal::new((None, None)),
             draw_ms: RwSignal::new((0.0, 0.0)),
+            replay: RwSignal::new(Vec::new()),
         }
     }
 
+    /// Runs the scenario shown, or first the link's pinned runs still waiting (ui/replay.rs).
     fn start_run(self) {
         if !self.errors.with_untracked(|e| e.is_empty()) {
             return;
         }
+        let (scenario, pinned) = replay::next(self);
         // Over budget: refused here, before a worker is asked (docs/budget.md).
-        if let Some(why) = budget::refusal(&self.scenario.get_untracked()) {
+        if let Some(why) = budget::refusal(&scenario) {
             self.status.set(Status::Failed);
             self.message.set(why);
             return;
@@ -237,16 +197,17 @@ impl Lab {
         self.note.set(String::new());
         self.phase_times.set((None, None));
         self.draw_ms.set((0.0, 0.0));
-        multi_cluster::on_start(&self.scenario.get_untracked());
+        multi_cluster::on_start(&scenario);
         self.report.set(None);
         self.progress.set(None);
         self.warnings.set(Vec::new());
         self.status.set(Status::Generating);
         self.message.set("generating the workload…".into());
         self.version.update(|v| *v += 1);
-        let scenario = self.scenario.get_untracked();
         self.run_family.set(scenario.family());
-        remember(&scenario);
+        if !pinned {
+            remember(self, &scenario);
+        }
         send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: self.speed.get_untracked(), live: true });
     }
 
@@ -275,7 +236,7 @@ impl Lab {
                     Some(why) => self.message.set(format!(
                         "The simulation worker stopped ({why}); a new one is ready. Press Run to start again."
                     )),
-                    None => self.message.set(String::new()),
+                    None => self.message.set(replay::waiting_text(self).unwrap_or_default()),
                 }
                 if self.crashed.get_untracked().is_none()
                     && self.autorun.get_untracked()
@@ -290,7 +251,7 @@ impl Lab {
                 self.status.set(Status::Running);
                 self.phase_times.set((Some(generate_s), None));
                 let family = self.scenario.with_untracked(|s| s.family());
-                self.message.set(family_switch::started_text(family, &start, generate_s));
+                self.message.set(replay::running_text(self, family_switch::started_text(family, &start, generate_s)));
                 self.warnings.set(start.warnings);
             }
             FromWorker::Progress(p) if p.run_id == current => {
@@ -309,6 +270,7 @@ impl Lab {
             FromWorker::Cancelled { run_id } if run_id == current => {
                 self.status.set(Status::Cancelled);
                 self.message.set("cancelled".into());
+                replay::on_stopped(self);
             }
             FromWorker::Finished { run_id, report, report_s } if run_id == current => {
                 self.status.set(Status::Finished);
@@ -326,10 +288,12 @@ impl Lab {
                     AnyReport::DesktopGrid(r) => desktop_grid::on_finished(r),
                     AnyReport::DataGrid(r) => data_grid::on_finished(r),
                 }
+                replay::on_finished(self);
             }
             FromWorker::Failed { run_id, message } if run_id == current || run_id == 0 => {
                 self.status.set(Status::Failed);
                 self.message.set(message);
+                replay::on_stopped(self);
             }
             FromWorker::BotsCsv { run_id, csv } if run_id == current => {
                 let name = match self.scenario.with_untracked(|s| s.family()) {
@@ -433,7 +397,7 @@ fn App() -> impl IntoView {
         Family::DesktopGrid => desktop_grid::charts_list(),
         Family::DataGrid => data_grid::charts_list(),
     });
-    let initial = initial_scenario(&lab);
+    let initial = address::initial_scenario(&lab);
     lab.scenario.set(initial.clone());
     // The first view (run bar, cards) comes first, in the task after the mount; then each other part of the page is
     // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for long
@@ -459,7 +423,7 @@ fn App() -> impl IntoView {
         }
     };
     let mut stages: Vec<Box<dyn FnOnce()>> =
-        vec![Box::new(replace_skeleton), Box::new(move || remember(&initial)), show(charts_on), show(controls_on)];
+        vec![Box::new(replace_skeleton), Box::new(move || remember(lab, &initial)), show(charts_on), show(controls_on)];
     let below: Vec<Box<dyn FnOnce()>> =
         [lessons_on, table_on, sweep_on, trace_on, paper_on, footer_on].into_iter().map(show).collect();
     let first_open = multi_cluster::first_open::active();

@@ -80,23 +80,27 @@ pub(crate) fn FamilyPins(
     keep: Callback<()>,
     forget: fn(),
 ) -> impl IntoView {
-    let listed = RwSignal::new(list());
-    let changed = move || {
-        listed.set(list());
-        version.update(|v| *v += 1);
+    // Read again whenever the family's charts are asked to redraw: a link's pinned runs are pinned from outside
+    // this bar (ui/replay.rs).
+    let listed = {
+        let version = version.clone();
+        Signal::derive(move || {
+            version.track();
+            list()
+        })
     };
     let pin = {
-        let changed = changed.clone();
+        let version = version.clone();
         Callback::new(move |()| {
             keep.run(());
-            changed();
+            version.update(|v| *v += 1);
         })
     };
     let clear = Callback::new(move |()| {
         forget();
-        changed();
+        version.update(|v| *v += 1);
     });
-    view! { <PinBar prefix=prefix done=done pins=Signal::from(listed) current=current pin=pin clear=clear/> }
+    view! { <PinBar prefix=prefix done=done pins=listed current=current pin=pin clear=clear/> }
 }
 
 /// A table of a chart's plotted values: caption, column headers, rows of cells.

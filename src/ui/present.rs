@@ -88,7 +88,7 @@ impl Present {
             }
             SUFFIX.with(|s| *s.borrow_mut() = suffix);
             // The address keeps the mode while it is on, so a reload or a copied link stays in it.
-            super::remember(&lab.scenario.get_untracked());
+            super::remember(lab, &lab.scenario.get_untracked());
         });
         let on_key = move |ev: &web_sys::Event| {
             let Some(ev) = ev.dyn_ref::<web_sys::KeyboardEvent>() else { return };

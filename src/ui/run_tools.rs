@@ -9,15 +9,20 @@ use wasm_bindgen::JsCast;
 /// Writes the scenario into the address and copies the address; says what it did.
 pub(crate) fn copy_link(lab: Lab) -> String {
     let s = lab.scenario.get_untracked();
-    remember(&s);
+    remember(lab, &s);
     let trace = s.trace_named().map(str::to_string);
     let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     match web_sys::window() {
         Some(w) => {
             let _ = w.navigator().clipboard().write_text(&href);
+            let pinned = match super::replay::count(lab, &s) {
+                0 => String::new(),
+                1 => " and its pinned run".into(),
+                n => format!(" and its {n} pinned runs"),
+            };
             match trace {
-                Some(name) => format!("link copied: it holds every setting; whoever opens it imports {name} in the Workload lab to run it"),
-                None => "link copied: it reproduces this scenario exactly".into(),
+                Some(name) => format!("link copied: it holds every setting{pinned}; whoever opens it imports {name} in the Workload lab to run it"),
+                None => format!("link copied: it reproduces this scenario{pinned} exactly"),
             }
         }
         None => String::new(),

@@ -6,12 +6,35 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-/// A fresh directory for one test.
-pub fn dir(name: &str) -> PathBuf {
+/// A fresh directory for one test, removed with everything in it when the test ends (passed or failed), so that
+/// runs of the test command leave nothing behind in the temporary directory.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh directory for one test (see [`Scratch`]).
+pub fn dir(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("bagsim-edges-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 /// Runs `bagsim args…` in `dir`.

@@ -65,3 +65,57 @@ fn data_grid_seeds_auto_adds_seeds_while_a_finding_is_open() {
     let open = t.contains("→ not resolved");
     assert_eq!(open, seeds[0] == 30, "{t}");
 }
+
+/// A base that scripts the task scheduling adds the script as one more series of the scheduling figures, after the
+/// paper's eight, and the findings stay the paper's: the FPLT example gives FPLT's row of the CSV value for value,
+/// run directly or as a study in shards, and the findings read as without the script.
+#[test]
+fn a_scripted_base_races_its_script_in_the_figures() {
+    let d = dir("figure-script");
+    let fplt = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/policies/fplt.rhai");
+    let base = serde_json::json!({"workload": {"submission_period": 43200}, "scheduling": {"script_file": fplt}});
+    std::fs::write(d.join("script.json"), base.to_string()).unwrap();
+    std::fs::write(d.join("plain.json"), r#"{"workload": {"submission_period": 43200}}"#).unwrap();
+    run(&d, &["figure", "multi_cluster", "fig3", "--base", "script.json", "--seeds", "2", "--out", "s"]);
+    run(&d, &["figure", "multi_cluster", "fig3", "--base", "plain.json", "--seeds", "2", "--out", "p"]);
+    let csv = std::fs::read_to_string(d.join("s-fig3.csv")).unwrap();
+    let rows = |series: &str| -> Vec<Vec<String>> {
+        csv.lines()
+            .map(|l| bagsim::stats::csv_cells(l).unwrap())
+            .filter(|r| r[1] == series)
+            .map(|mut r| {
+                r.remove(1);
+                r
+            })
+            .collect()
+    };
+    assert!(!rows("script").is_empty(), "no script series:\n{csv}");
+    assert_eq!(rows("script"), rows("FPLT"), "the FPLT example differs from FPLT in the figure");
+    // The paper's series are those of the figure without the script, and so are the findings.
+    let plain = std::fs::read_to_string(d.join("p-fig3.csv")).unwrap();
+    let without: Vec<&str> = csv.lines().filter(|l| !l.starts_with("fig3,script,")).collect();
+    assert_eq!(without, plain.lines().collect::<Vec<_>>());
+    let findings = |md: &str| -> Vec<String> {
+        let md = std::fs::read_to_string(d.join(md)).unwrap();
+        md.lines().filter(|l| l.starts_with("| \"")).map(str::to_string).collect()
+    };
+    assert_eq!(findings("s-fig3.md"), findings("p-fig3.md"));
+    assert!(!findings("s-fig3.md").is_empty());
+    let said =
+        |md: &str| std::fs::read_to_string(d.join(md)).unwrap().contains("The base's own script (series `script`)");
+    assert!(said("s-fig3.md") && !said("p-fig3.md"), "the panel says where the script stands, only when it is drawn");
+    let svg = std::fs::read_to_string(d.join("s-fig3.svg")).unwrap();
+    assert!(svg.contains(">script<"), "the legend names the script");
+    // As a study in shards, merged: the same files.
+    run(
+        &d,
+        &["figure", "multi_cluster", "fig3", "--base", "script.json", "--seeds", "2", "--plan", "2", "--out", "st"],
+    );
+    for i in ["0", "1"] {
+        run(&d, &["sweep", "--manifest", "st.manifest.json", "--shard", i]);
+    }
+    run(&d, &["merge", "st.manifest.json"]);
+    for ext in ["csv", "svg", "md"] {
+        same(&d, &format!("s-fig3.{ext}"), &format!("st-fig3.{ext}"));
+    }
+}

@@ -4,8 +4,8 @@
 use super::error::Outcome;
 use bagsim::family::multi_cluster::config::McScenario;
 use bagsim::family::multi_cluster::figures::{
-    claims::claims, claims::panel_markdown, run_point, study::study, svg::figure_svg, FigureId, FigureResult,
-    RunResult, RunSpec,
+    claims::claims, claims::panel_markdown, run_point, study::study, svg::figure_svg, Figure, FigureId, FigureResult,
+    RunResult, RunSpec, SCRIPT_SERIES,
 };
 use bagsim::family::multi_cluster::readings::READINGS;
 use bagsim::readings::{combinations, parse_axis, record, replay, Combination, Seeds};
@@ -119,9 +119,10 @@ pub fn reproduce(which: &str, base: &McScenario, seeds: u32, out: &Path, jobs: u
     let all_start = std::time::Instant::now();
     for id in figure_ids(which)? {
         let start = std::time::Instant::now();
-        let runs = id.figure().runs_on(base, 1..=seeds);
+        let figure = id.figure_on(base);
+        let runs = figure.runs_on(base, 1..=seeds);
         let results = bagsim::parallel::map(&runs, jobs, |_, spec| run_point(&spec.scenario));
-        finish_figure(id, seeds, &runs, results, out, Some(start.elapsed().as_secs_f64()))?;
+        finish_figure(figure, seeds, &runs, results, out, Some(start.elapsed().as_secs_f64()))?;
     }
     say!("\ntotal {:.1} s", all_start.elapsed().as_secs_f64());
     Ok(())
@@ -129,15 +130,15 @@ pub fn reproduce(which: &str, base: &McScenario, seeds: u32, out: &Path, jobs: u
 
 /// Writes a figure's CSV, SVG and panel from its runs' results and prints its findings with verdicts.
 fn finish_figure(
-    id: FigureId,
+    figure: Figure,
     seeds: u32,
     runs: &[RunSpec],
     results: Vec<Result<RunResult, String>>,
     out: &Path,
     elapsed: Option<f64>,
 ) -> Outcome {
-    let figure = id.figure();
-    let mut result = FigureResult::new(figure.clone(), seeds);
+    let id = figure.id;
+    let mut result = FigureResult::new(figure, seeds);
     for (spec, r) in runs.iter().zip(results) {
         match r {
             Ok(r) => result.add(spec, r),
@@ -205,8 +206,12 @@ pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32, shards: usize)
     check_seeds(seeds)?;
     let ids = figure_ids(which)?;
     let mut points = Vec::new();
+    let mut scripted = Vec::new();
     for &id in &ids {
-        let figure = id.figure();
+        let figure = id.figure_on(base);
+        if figure.paper_series() < figure.series.len() {
+            scripted.push(id.name());
+        }
         for spec in figure.runs_on(base, 1..=seeds) {
             let labels = vec![
                 id.name().to_string(),
@@ -218,7 +223,9 @@ pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32, shards: usize)
             points.push(Point { labels, job });
         }
     }
-    let spec = serde_json::json!({ "figures": ids.iter().map(|id| id.name()).collect::<Vec<_>>(), "seeds": seeds });
+    // `script`: the figures that draw the base's own script as one more series.
+    let names: Vec<&str> = ids.iter().map(|id| id.name()).collect();
+    let spec = serde_json::json!({ "figures": names, "seeds": seeds, "script": scripted });
     let axes = ["figure", "series", "point", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
     Ok(Manifest::new(Kind::Reproduce, spec, Family::MultiCluster, axes, points, shards)?)
 }
@@ -245,8 +252,14 @@ pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Outcome
     let names = m.spec["figures"].as_array().ok_or("the manifest's spec has no figures")?;
     let mut rest = outcomes;
     for name in names {
-        let id: FigureId = name.as_str().ok_or("a figure's name is not a string")?.parse()?;
-        let runs = id.figure().runs(seeds);
+        let name = name.as_str().ok_or("a figure's name is not a string")?;
+        let id: FigureId = name.parse()?;
+        let mut figure = id.figure();
+        let script = m.spec["script"].as_array().is_some_and(|s| s.iter().any(|n| n.as_str() == Some(name)));
+        if script {
+            figure.series.push(SCRIPT_SERIES);
+        }
+        let runs = figure.runs(seeds);
         if rest.len() < runs.len() {
             return Err(
                 format!("the study has {} runs; {} needs {} more", outcomes.len(), id.name(), runs.len()).into()
@@ -255,7 +268,7 @@ pub fn reproduce_merge(m: &Manifest, outcomes: &[&Value], out: &Path) -> Outcome
         let (mine, next) = rest.split_at(runs.len());
         rest = next;
         let results = mine.iter().map(|v| run_result_of(v)).collect();
-        finish_figure(id, seeds, &runs, results, out, None)?;
+        finish_figure(figure, seeds, &runs, results, out, None)?;
     }
     Ok(())
 }

@@ -8,6 +8,8 @@ mod compare;
 mod figures;
 mod pinned;
 
+pub(crate) use pinned::{pin_finished, pinned_scenarios};
+
 use crate::family::contract::Header;
 use crate::family::data_grid::scheme::SchemePolicy;
 use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Pending, Sample};

@@ -4,14 +4,17 @@
 
 use super::{charts, state, LIVE};
 use crate::family::data_grid::{DataGridReport, DataGridScenario, Sample};
+use crate::registry::Scenario;
 use crate::ui::charts::PALETTE;
 use crate::ui::pins::{FamilyPins, NumbersToggle, Pin, Table};
 use leptos::prelude::*;
 
-/// A finished run kept for comparison: its name and numbers, and its samples for the turnaround chart.
+/// A finished run kept for comparison: its name and numbers, its samples for the turnaround chart, and its scenario
+/// (for the links that hold the pinned runs, ui/replay.rs).
 pub(super) struct PinnedRun {
     pub pin: Pin,
     pub samples: Vec<Sample>,
+    pub scenario: Scenario,
 }
 
 /// A run's name in the legends and the comparison: what tells it from the runs beside it.
@@ -28,6 +31,33 @@ fn as_pin(r: &DataGridReport) -> Pin {
     }
 }
 
+/// Pins a finished run; the oldest pinned run leaves once the palette is used up.
+fn pin(r: &DataGridReport) {
+    LIVE.with(|l| {
+        let mut l = l.borrow_mut();
+        if l.pinned.len() >= PALETTE.len() - 1 {
+            l.pinned.remove(0);
+        }
+        let samples = l.samples.clone();
+        let scenario = Scenario::DataGrid(r.scenario.clone());
+        l.pinned.push(PinnedRun { pin: as_pin(r), samples, scenario });
+    });
+}
+
+/// Pins the run that has just finished, as "Pin this run" does (a link's pinned runs, ui/replay.rs).
+pub(crate) fn pin_finished() {
+    let st = state();
+    if let Some(r) = st.report.get_untracked() {
+        pin(&r);
+        st.version.update(|v| *v += 1);
+    }
+}
+
+/// The pinned runs' scenarios, oldest first.
+pub(crate) fn pinned_scenarios() -> Vec<Scenario> {
+    LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.scenario.clone()).collect())
+}
+
 /// The pinned runs, oldest first.
 fn pins() -> Vec<Pin> {
     LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.pin.clone()).collect())
@@ -41,15 +71,9 @@ pub fn DdPinBar(done: Signal<bool>) -> impl IntoView {
     let keep = {
         let report = report.clone();
         Callback::new(move |()| {
-            let Some(r) = report.get_untracked() else { return };
-            LIVE.with(|l| {
-                let mut l = l.borrow_mut();
-                if l.pinned.len() >= PALETTE.len() - 1 {
-                    l.pinned.remove(0);
-                }
-                let samples = l.samples.clone();
-                l.pinned.push(PinnedRun { pin: as_pin(&r), samples });
-            });
+            if let Some(r) = report.get_untracked() {
+                pin(&r);
+            }
         })
     };
     let current = Signal::derive(move || report.with(|r| r.as_deref().map(as_pin)));

@@ -4,6 +4,8 @@
 
 mod figures;
 mod pinned;
+
+pub(crate) use pinned::{pin_finished, pinned_scenarios};
 mod readings;
 
 use crate::family::contract::Header;

@@ -4,14 +4,17 @@
 
 use super::{cards, state, CHARTS, LIVE};
 use crate::family::desktop_grid::{DgReport, DgSample, DgScenario};
+use crate::registry::Scenario;
 use crate::ui::charts::PALETTE;
 use crate::ui::pins::{FamilyPins, NumbersToggle, Pin, Table};
 use leptos::prelude::*;
 
-/// A finished run kept for comparison: its name and numbers, and its series for the charts.
+/// A finished run kept for comparison: its name and numbers, its series for the charts, and its scenario (for the
+/// links that hold the pinned runs, ui/replay.rs).
 pub(super) struct PinnedRun {
     pub pin: Pin,
     pub samples: Vec<DgSample>,
+    pub scenario: Scenario,
 }
 
 /// A run's name in the legends and the comparison: what tells it from the runs beside it.
@@ -35,8 +38,23 @@ fn pin(report: &DgReport) {
             l.pinned.remove(0);
         }
         let samples = l.samples.clone();
-        l.pinned.push(PinnedRun { pin: as_pin(report), samples });
+        let scenario = Scenario::DesktopGrid(report.scenario.clone());
+        l.pinned.push(PinnedRun { pin: as_pin(report), samples, scenario });
     });
+}
+
+/// Pins the run that has just finished, as "Pin this run" does (a link's pinned runs, ui/replay.rs).
+pub(crate) fn pin_finished() {
+    let st = state();
+    if let Some(r) = st.report.get_untracked() {
+        pin(&r);
+        st.version.update(|v| *v += 1);
+    }
+}
+
+/// The pinned runs' scenarios, oldest first.
+pub(crate) fn pinned_scenarios() -> Vec<Scenario> {
+    LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.scenario.clone()).collect())
 }
 
 /// A finished run's name and numbers, as its cards show them.

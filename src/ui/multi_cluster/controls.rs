@@ -371,7 +371,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
         </div>
         </Section>
         </Show>
-        <button class="small" id="reset" on:click=move |_| { lab.errors.set(Default::default()); remember(&Scenario::default()); lab.scenario.set(Scenario::default()); }>"Reset all to defaults"</button>
+        <button class="small" id="reset" on:click=move |_| { lab.errors.set(Default::default()); remember(lab, &Scenario::default()); lab.scenario.set(Scenario::default()); }>"Reset all to defaults"</button>
     }
 }
 

@@ -29,10 +29,11 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
-/// A run kept for comparison.
+/// A run kept for comparison, and its scenario (for the links that hold the pinned runs, ui/replay.rs).
 #[derive(Clone)]
 struct Pinned {
     data: RunData,
+    scenario: Scenario,
 }
 
 /// Large live data kept outside the reactive graph; `version` tells the charts to redraw.
@@ -90,9 +91,15 @@ pub(crate) fn redraw(lab: Lab, force: bool) {
     }
 }
 
+/// The pinned runs' scenarios, oldest first.
+pub(crate) fn pinned_scenarios() -> Vec<Scenario> {
+    LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.scenario.clone()).collect())
+}
+
 /// What the multi-cluster results do for the page's state.
 impl Lab {
-    fn pin(self) {
+    /// Pins the finished current run (also a link's pinned runs, ui/replay.rs).
+    pub(crate) fn pin(self) {
         let Some(report) = self.report.get_untracked() else { return };
         let label = run_label(&report.scenario);
         LIVE.with(|l| {
@@ -102,7 +109,7 @@ impl Lab {
             }
             let colour = 1 + l.pinned.len();
             let data = l.current.relabelled(&label, colour);
-            l.pinned.push(Pinned { data });
+            l.pinned.push(Pinned { data, scenario: Scenario::from(report.scenario.clone()) });
             let labels = l.pinned.iter().map(|p| p.data.label.clone()).collect();
             self.pinned_labels.set(labels);
         });

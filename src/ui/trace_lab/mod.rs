@@ -298,7 +298,7 @@ impl TraceLab {
         if let Err(e) = s.validate() {
             return self.message.set(format!("Not applied: {e}"));
         }
-        remember(&s);
+        remember(self.lab, &s);
         crate::ui::family_switch::show_scenario(self.lab, s);
         self.message.set("The data grid replays the log's jobs whole, each on as many processors as it asked.".into());
         self.lab.start_run();
@@ -346,7 +346,7 @@ impl TraceLab {
     fn apply(self, s: crate::scenario::Scenario, done: &str) -> bool {
         match s.validate() {
             Ok(()) => {
-                remember(&s);
+                remember(self.lab, &s);
                 self.lab.scenario.set(s);
                 self.message.set(done.to_string());
                 true

@@ -127,6 +127,14 @@ fn series(r: &FigureResult, name: &str) -> usize {
 /// it failed); before that, every claim is "waiting", with how many runs are in, and no verdict is drawn from part
 /// of the data.
 pub fn claims(r: &FigureResult) -> Vec<Claim> {
+    // A figure that also draws the base's own script judges the paper's findings on the paper's series.
+    let paper;
+    let r = if r.figure.paper_series() < r.figure.series.len() {
+        paper = r.paper_only();
+        &paper
+    } else {
+        r
+    };
     let found = checked(r);
     let (done, total) = (r.done() + r.failures.len(), r.total());
     if done >= total {
@@ -381,5 +389,32 @@ pub fn panel_markdown(r: &FigureResult) -> String {
     for c in claims(r) {
         out.push_str(&format!("| \"{}\" | {} | {} |\n", c.paper, c.ours.replace('|', "/"), c.verdict.label()));
     }
+    out.push_str(&script_line(r));
     out
+}
+
+/// Where the base's own script stands among all the series, when the figure draws it: its overall mean of each
+/// metric and its rank by mean (the findings above are the paper's, judged without it).
+fn script_line(r: &FigureResult) -> String {
+    let f = &r.figure;
+    let mine = f.series.len() - 1;
+    if f.paper_series() == f.series.len() {
+        return String::new();
+    }
+    let xs: Vec<usize> = (0..r.x_count()).collect();
+    let parts: Vec<String> = [Metric::Makespan, Metric::Nsl]
+        .into_iter()
+        .map(|m| {
+            let me = r.overall(mine, &xs, m);
+            let below = (0..mine).filter(|&s| r.overall(s, &xs, m).mean < me.mean).count();
+            format!("{} {} (rank {} of {} by mean)", m.title().to_lowercase(), fmt(&me), below + 1, f.series.len())
+        })
+        .collect();
+    format!(
+        "\nThe base's own script (series `{}`): {}, over every point of the figure. The findings above are judged on the \
+         paper's {} series alone.\n",
+        f.series[mine],
+        parts.join("; "),
+        f.paper_series()
+    )
 }

@@ -24,6 +24,11 @@ pub const STUDY_LOADS: [f64; 7] = [0.20, 0.35, 0.50, 0.60, 0.70, 0.80, 0.95];
 /// Seeds per point unless asked otherwise (why five: docs/model.md, "Seeds and confidence intervals").
 pub const DEFAULT_SEEDS: u32 = 5;
 
+/// The series of the base scenario's own scripted policy (docs/policies.md), drawn after the paper's series when
+/// the base scripts the kind of policy a figure compares (`bagsim figure multi_cluster --base`). The findings are
+/// judged on the paper's series alone.
+pub const SCRIPT_SERIES: &str = "script";
+
 /// A figure of [Iosup08] §5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -69,6 +74,22 @@ impl FigureId {
     /// The figure's definition.
     pub fn figure(self) -> Figure {
         figure(self)
+    }
+
+    /// The figure as it is run from `base`: the paper's series, then the base's own script ([`SCRIPT_SERIES`])
+    /// where the figure compares the kind of policy the base scripts (task scheduling; task selection in Figs. 9
+    /// and 10; none in Fig. 11, which compares architectures).
+    pub fn figure_on(self, base: &McScenario) -> Figure {
+        let mut f = figure(self);
+        let scripted = match self {
+            FigureId::Fig9 | FigureId::Fig10 => base.selection.script().is_some(),
+            FigureId::Fig11 => false,
+            _ => base.scheduling.script().is_some(),
+        };
+        if scripted {
+            f.series.push(SCRIPT_SERIES);
+        }
+        f
     }
 }
 
@@ -310,6 +331,11 @@ pub fn base_of_period(period: f64) -> McScenario {
 }
 
 impl Figure {
+    /// How many of the series are the paper's (all but the base's own script, if it is drawn).
+    pub fn paper_series(&self) -> usize {
+        self.series.len() - usize::from(self.series.last() == Some(&SCRIPT_SERIES))
+    }
+
     /// Every run of the figure with `seeds` seeds per point (seeds 1..=seeds), series-major.
     pub fn runs(&self, seeds: u32) -> Vec<RunSpec> {
         self.runs_on(&McScenario::default(), 1..=seeds)
@@ -338,7 +364,9 @@ impl Figure {
         let mut s = McScenario { seed, ..base.clone() };
         let x = self.xs[point];
         let name = self.series[series];
+        // The script series keeps the base's own policy.
         match self.id {
+            _ if name == SCRIPT_SERIES => {}
             FigureId::Fig9 | FigureId::Fig10 => {
                 s.selection = name.parse::<SelectionPolicy>().expect("listed selection policy")
             }
@@ -436,6 +464,17 @@ impl FigureResult {
     pub fn new(figure: Figure, seeds: u32) -> Self {
         let runs = vec![vec![vec![None; seeds as usize]; figure.xs.len()]; figure.series.len()];
         FigureResult { figure, seeds, runs, failures: Vec::new() }
+    }
+
+    /// The results of the paper's series alone (without the base's own script): what the findings are judged on.
+    pub fn paper_only(&self) -> FigureResult {
+        let n = self.figure.paper_series();
+        let mut r = self.clone();
+        r.figure.series.truncate(n);
+        r.runs.truncate(n);
+        let script = format!("{SCRIPT_SERIES} seed ");
+        r.failures.retain(|f| !f.starts_with(&script));
+        r
     }
 
     /// Makes room for `seeds` seeds per point, keeping the results in.

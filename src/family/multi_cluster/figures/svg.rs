@@ -5,10 +5,12 @@
 use super::{Axis, FigureResult, Metric};
 use std::fmt::Write;
 
-const COLOURS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+/// Nine: the paper's eight scheduling policies, then the base's own script (black, dotted) when it is drawn.
+const COLOURS: [&str; 9] =
+    ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#000000"];
 /// Each series' dash pattern and marker as well as its colour: lines that lie on each other (FPLT under ECT and FPF
 /// in Figure 4) stay apart, in print and for readers who do not tell the colours apart.
-const DASHES: [&str; 8] = ["", "7 3", "2 3", "9 3 2 3", "4 4", "12 4", "1 2", "6 2 2 2"];
+const DASHES: [&str; 9] = ["", "7 3", "2 3", "9 3 2 3", "4 4", "12 4", "1 2", "6 2 2 2", "3 1"];
 
 /// A marker of shape `k % 4` (circle, square, triangle, diamond) at (x, y).
 fn marker(k: usize, x: f64, y: f64, colour: &str) -> String {
@@ -62,14 +64,14 @@ pub fn figure_svg(r: &FigureResult) -> String {
     for (i, name) in f.series.iter().enumerate() {
         let x = LEFT + (i % 4) as f64 * 220.0;
         let y = TOP + PANEL_H + BOTTOM + 10.0 + 22.0 * (i / 4) as f64;
-        let colour = COLOURS[i % 8];
+        let colour = COLOURS[i % COLOURS.len()];
         let _ = write!(
             s,
             r#"<line x1="{x}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="2" stroke-dasharray="{}"/>{}<text x="{}" y="{}">{}</text>"#,
             y - 4.0,
             x + 26.0,
             y - 4.0,
-            DASHES[i % 8],
+            DASHES[i % DASHES.len()],
             marker(i, x + 13.0, y - 4.0, colour),
             x + 32.0,
             y,
@@ -151,7 +153,7 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
     );
     let bars = f.axis == Axis::SizeClass || f.axis == Axis::ArrivalPattern;
     for (k, row) in cells.iter().enumerate() {
-        let colour = COLOURS[k % 8];
+        let colour = COLOURS[k % COLOURS.len()];
         let mut path = String::new();
         for (x, i) in row.iter().enumerate() {
             if !i.mean.is_finite() {
@@ -191,7 +193,7 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
             }
         }
         if !path.is_empty() {
-            let dash = DASHES[k % 8];
+            let dash = DASHES[k % DASHES.len()];
             let _ = write!(
                 s,
                 r#"<path d="{path}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}" fill="none"/>"#

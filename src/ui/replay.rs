@@ -1,0 +1,125 @@
+//! Links that hold the pinned runs. The address (and so "Copy link") has, beside `scenario=`, one `pin=` per
+//! pinned run of the scenario's family, oldest first, each a scenario written as `scenario=` writes one. Opened,
+//! the page keeps them waiting: Run (or `autorun=1`) runs each of them and pins it, in order, then runs the link's
+//! own scenario, so whoever opens the link sees the same runs side by side, with the same numbers, colours and
+//! labels. A scripted policy is part of its scenario, so it travels with its run.
+
+use super::{data_grid, desktop_grid, multi_cluster, Lab};
+use crate::registry::{Family, Scenario};
+use crate::share;
+use leptos::prelude::*;
+
+/// The most pinned runs a link holds: as many as the charts have colours for pinned runs.
+pub(crate) const MAX_PINS: usize = super::charts::PALETTE.len() - 1;
+
+/// The scenarios of the pinned runs of `family`, oldest first.
+fn pinned(family: Family) -> Vec<Scenario> {
+    match family {
+        Family::MultiCluster => multi_cluster::pinned_scenarios(),
+        Family::DesktopGrid => desktop_grid::pinned_scenarios(),
+        Family::DataGrid => data_grid::pinned_scenarios(),
+    }
+}
+
+/// The pinned runs a link to `s` holds: those of its family, then the opened link's own still waiting to run.
+fn pins(lab: Lab, s: &Scenario) -> Vec<Scenario> {
+    let mut all = pinned(s.family());
+    lab.replay.with_untracked(|waiting| all.extend(waiting.iter().filter(|p| p.family() == s.family()).cloned()));
+    all
+}
+
+/// What the address adds to `?scenario=…` for the pinned runs: `&pin=…` for each.
+pub(crate) fn address_suffix(lab: Lab, s: &Scenario) -> String {
+    pins(lab, s).iter().map(|p| format!("&pin={}", share::to_link(p))).collect()
+}
+
+/// How many pinned runs a link to `s` holds.
+pub(crate) fn count(lab: Lab, s: &Scenario) -> usize {
+    pins(lab, s).len()
+}
+
+/// The pinned runs of the link opened (`pin=`, in order), each checked as a link's scenario is, and of the
+/// family of the link's scenario; the error names the pinned run and what is wrong with it.
+pub(crate) fn read(params: &web_sys::UrlSearchParams, family: Family) -> Result<Vec<Scenario>, String> {
+    let texts: Vec<String> = params.get_all("pin").iter().filter_map(|v| v.as_string()).collect();
+    if texts.len() > MAX_PINS {
+        return Err(format!("it holds {} pinned runs; a link holds at most {MAX_PINS}", texts.len()));
+    }
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let s = share::from_link(text).map_err(|e| format!("pinned run {}: {e}", i + 1))?;
+            if s.family() != family {
+                return Err(format!(
+                    "pinned run {} is a {} scenario beside a {} one; a link's pinned runs are of its scenario's family",
+                    i + 1,
+                    s.family().name(),
+                    family.name()
+                ));
+            }
+            Ok(s)
+        })
+        .collect()
+}
+
+/// What the run bar says while the link's pinned runs wait for Run.
+pub(crate) fn waiting_text(lab: Lab) -> Option<String> {
+    let n = lab.replay.with_untracked(Vec::len);
+    (n > 0).then(|| match n {
+        1 => "This link holds a pinned run: Run runs it first and pins it, then this scenario.".to_string(),
+        n => format!("This link holds {n} pinned runs: Run runs them first and pins them, then this scenario."),
+    })
+}
+
+/// The scenario Run runs next, and whether it is one of the link's pinned runs: the first of them still waiting,
+/// if it is of the family shown (a family switched to drops them), else the scenario shown.
+pub(crate) fn next(lab: Lab) -> (Scenario, bool) {
+    let shown = lab.scenario.get_untracked();
+    let first = lab.replay.with_untracked(|w| w.first().cloned());
+    match first {
+        Some(p) if p.family() == shown.family() => (p, true),
+        Some(_) => {
+            lab.replay.set(Vec::new());
+            (shown, false)
+        }
+        None => (shown, false),
+    }
+}
+
+/// What the run bar says of a run of the link's pinned runs ("pinned run 1 of 2 from the link: …").
+pub(crate) fn running_text(lab: Lab, text: String) -> String {
+    let waiting = lab.replay.with_untracked(Vec::len);
+    if waiting == 0 {
+        return text;
+    }
+    let total = waiting + pinned(lab.run_family.get_untracked()).len();
+    format!("pinned run {} of {total} from the link: {text}", total - waiting + 1)
+}
+
+/// A run has finished: if it was one of the link's pinned runs, it is pinned and the next run starts (the next
+/// pinned run, or the link's own scenario). Says whether it was.
+pub(crate) fn on_finished(lab: Lab) -> bool {
+    if lab.replay.with_untracked(Vec::is_empty) {
+        return false;
+    }
+    match lab.run_family.get_untracked() {
+        Family::MultiCluster => lab.pin(),
+        Family::DesktopGrid => desktop_grid::pin_finished(),
+        Family::DataGrid => data_grid::pin_finished(),
+    }
+    lab.replay.update(|w| {
+        w.remove(0);
+    });
+    lab.start_run();
+    true
+}
+
+/// A run stopped (cancelled or failed): the link's pinned runs still waiting are dropped, and the run bar says so.
+pub(crate) fn on_stopped(lab: Lab) {
+    let n = lab.replay.with_untracked(Vec::len);
+    if n > 0 {
+        lab.replay.set(Vec::new());
+        lab.message.update(|m| m.push_str(&format!(" (the link's {n} pinned run(s) still to run were dropped)")));
+    }
+}
