@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A bagsim study on a real Slurm (single node on 127.0.0.1, scripts/slurm/cluster.sh), as the README tells a user:
 #   1. plan a small sweep in 3 shards, `bagsim slurm`, submit: the array runs the shards, the merge job follows
-#      (afterok); the merged CSV and JSON equal a local `bagsim sweep` byte for byte but for wall times;
+#      (afterok); the merged CSV and JSON equal a local `bagsim sweep` byte for byte but for wall times; one value
+#      of the scheduling axis is a script file (examples/policies/fplt.rhai, carried in the manifest), whose rows
+#      equal the built-in FPLT's but for their label;
 #   2. a second study submitted held, one array index cancelled (scancel JOB_1), the rest released: the merge job
 #      never starts, `bagsim merge` names shard 1 and exits non-zero; `sbatch --array=1` re-runs it and `bagsim
 #      merge` completes the study, equal to the local sweep again.
@@ -58,7 +60,8 @@ same_as_local() {
 cat >"$work/base.json" <<'EOF'
 {"workload": {"submission_period": 21600}}
 EOF
-sets=(--set load=0.3,0.9 --set scheduling=ECT,FPLT,RR)
+script=examples/policies/fplt.rhai
+sets=(--set load=0.3,0.9 --set "scheduling=ECT,FPLT,$script")
 "$BAGSIM" sweep "$work/base.json" "${sets[@]}" --jobs 2 --out "$work/local" 2>/dev/null
 
 say "1. a study of 6 runs in 3 shards, submitted as bagsim slurm writes it"
@@ -72,6 +75,11 @@ wait_done "$merge" 120
 [ -f "$work/a.csv" ] || die "the merge job wrote no a.csv: $(cat "$work/a.merge.log" 2>/dev/null)"
 same_as_local "$work/a"
 say "   merged by the afterok job; equal to the local sweep but for wall times"
+# The rows of a policy, without their scheduling label (column 2) and wall time.
+rows_of() { no_wall_csv "$1" | awk -F, -v p="$2" 'NR > 1 && $2 == p' | cut -d, -f1,3-; }
+[ "$(rows_of "$work/a.csv" FPLT | wc -l)" -eq 2 ] || die "a.csv has not the two FPLT rows"
+cmp <(rows_of "$work/a.csv" FPLT) <(rows_of "$work/a.csv" "$script") || die "the FPLT script's rows differ from FPLT's"
+say "   the script file's rows, run by Slurm from the manifest, equal the built-in FPLT's"
 
 say "2. one array task cancelled"
 "$BAGSIM" sweep "$work/base.json" "${sets[@]}" --plan 3 --out "$work/b" >/dev/null
