@@ -206,13 +206,14 @@ async fn data_grid_paper_figure_matches_native() {
         let s = scenario_in_url(&client).await;
         let base_cfg = s.data_grid().expect("a data-grid scenario").data_grid.clone();
         let f = figures().into_iter().find(|f| f.number == 7).expect("Fig. 7");
-        let mut values: Vec<[Vec<f64>; 3]> = (0..f.groups.len()).map(|_| Default::default()).collect();
+        let mut values: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); Scheme::ALL.len()]; f.groups.len()];
         for (g, group) in values.iter_mut().enumerate() {
             for (k, &scheme) in Scheme::ALL.iter().enumerate() {
                 for seed in 1..=3 {
                     let mut sc = s.clone();
                     sc.set_seed(seed);
-                    sc.data_grid_mut().expect("a data-grid scenario").data_grid = f.config(&base_cfg, g, scheme);
+                    sc.data_grid_mut().expect("a data-grid scenario").data_grid =
+                        f.config(&base_cfg, g, &scheme.into());
                     group[k].push(f.metric.of(&native(&sc)));
                 }
             }

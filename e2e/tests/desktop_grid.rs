@@ -198,7 +198,7 @@ async fn desktop_grid_paper_figure_matches_native() {
         let mut bad = Vec::new();
         for &mix in &fig.mixes {
             for policy in BotSelection::ALL {
-                let bar = run_bar(&fig, &base_cfg, mix, policy, rule, &runner).expect("the bar runs natively");
+                let bar = run_bar(&fig, &base_cfg, mix, &policy.into(), rule, &runner).expect("the bar runs natively");
                 let row = format!("tr[data-mix=\"{}\"][data-policy=\"{}\"]", mix.name(), policy.name());
                 let mean = attr(&client, &row, "data-mean").await.unwrap_or_else(|| "<missing>".into());
                 let seeds = attr(&client, &row, "data-seeds").await.unwrap_or_default();

@@ -24,7 +24,7 @@ fn preset(load: f64) -> FigurePreset {
 fn bar(base: &DesktopGridConfig, load: f64) -> Bar {
     let rule = CiRule { min_seeds: 3, max_seeds: 12, rel: 0.025 };
     let run = |s: &desktop_grid::DgScenario| desktop_grid::run(s).map_err(|e| e.to_string());
-    run_bar(&preset(load), base, Mix::AllM, BotSelection::Rr, rule, &run).unwrap()
+    run_bar(&preset(load), base, Mix::AllM, &BotSelection::Rr.into(), rule, &run).unwrap()
 }
 
 /// Machines that never fail, no checkpoint transfers, half loaded: every seed's queue stays flat, the bar is
@@ -62,7 +62,7 @@ fn the_verdict_of_an_interval_of_growth() {
 fn hand_bar(mix: Mix, policy: BotSelection, tt: (f64, f64), saturation: Saturation, rwt: f64) -> Bar {
     Bar {
         mix,
-        policy,
+        policy: policy.into(),
         seeds: 5,
         saturated_seeds: 0,
         saturation,

@@ -2,10 +2,10 @@
 //! readings and as studies in shards.
 
 use super::error::Outcome;
-use bagsim::family::data_grid::figures::{FigureResult, Metric};
+use bagsim::family::data_grid::figures::{series_name, FigureResult, Metric};
 use bagsim::family::data_grid::readings::READINGS;
 use bagsim::family::data_grid::study::{chosen, figure as figure_of, plan, DdRun, Plan};
-use bagsim::family::data_grid::{DataGridConfig, DataGridReport, Scheme};
+use bagsim::family::data_grid::{DataGridConfig, DataGridReport};
 use bagsim::readings::{combinations, label, parse_axis, Combination, Seeds};
 use bagsim::registry::Family;
 use bagsim::registry::{run_any, AnyReport};
@@ -182,8 +182,8 @@ fn finish_figure(p: &Plan, results: &[Result<f64, String>], seeds: u64, out: &Pa
     for (g, bars) in r.bars.iter().enumerate() {
         let cells: Vec<String> = bars
             .iter()
-            .zip(Scheme::ALL)
-            .map(|(i, s)| format!("{} {} ± {}", s.name(), show(i.mean, 4), show(i.half_width, 4)))
+            .enumerate()
+            .map(|(s, i)| format!("{} {} ± {}", series_name(s), show(i.mean, 4), show(i.half_width, 4)))
             .collect();
         say!("  {}: {}", f.groups[g].0, cells.join(", "));
     }

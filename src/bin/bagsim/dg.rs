@@ -2,9 +2,8 @@
 //! with the paper's confidence rule.
 
 use super::error::Outcome;
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::figure_svg::figure_svg;
-use bagsim::family::desktop_grid::figures::{bars_csv, figures, Bar, BarJob, CiRule, FigurePreset};
+use bagsim::family::desktop_grid::figures::{bars_csv, figures, series, Bar, BarJob, CiRule, FigurePreset};
 use bagsim::family::desktop_grid::readings::READINGS;
 use bagsim::family::desktop_grid::study::study;
 use bagsim::family::desktop_grid::{DesktopGridConfig, DgReport};
@@ -145,13 +144,14 @@ fn chosen_figures(which: &str) -> Result<Vec<FigurePreset>, String> {
 
 /// A figure's bars as jobs: every mix under every BoT selection policy.
 fn bar_jobs(f: &FigurePreset, base: &DesktopGridConfig, rule: CiRule) -> Vec<BarJob> {
+    let series = series(base);
     f.mixes
         .iter()
         .flat_map(|&mix| {
-            BotSelection::ALL.iter().map(move |&policy| BarJob {
+            series.iter().map(move |policy| BarJob {
                 figure: f.number,
                 mix,
-                policy,
+                policy: policy.clone(),
                 base: base.clone(),
                 rule,
             })

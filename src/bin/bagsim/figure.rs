@@ -63,9 +63,6 @@ pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request)
                 }
             };
             let base = base.and_then(|s| s.desktop_grid()).map(|d| d.desktop_grid.clone()).unwrap_or_default();
-            if base.bot_selection.script().is_some() {
-                not_drawn("BoT selection", "the paper's five policies", "bot_selection");
-            }
             desktop_grid(&base, rule, r)
         }
         Family::DataGrid => {
@@ -74,21 +71,9 @@ pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request)
                 return Err("--seeds 1: a bar's interval needs at least 2 seeds".into());
             }
             let base = base.and_then(|s| s.data_grid()).map(|d| d.data_grid.clone()).unwrap_or_default();
-            if base.scheme.script().is_some() {
-                not_drawn("metascheduling scheme", "the schemes each figure names", "scheme");
-            }
             data_grid(&base, seeds, r)
         }
     }
-}
-
-/// Says that a base's scripted policy is not a series of the family's figures, and how to race it instead (the
-/// multi-cluster figures draw a scripted base as one more series; these families' figures do not yet).
-fn not_drawn(what: &str, theirs: &str, key: &str) {
-    eprintln!(
-        "note: the base's {what} is a script, which this family's figures do not draw as a series: each bar runs \
-         {theirs}. To race the script against them, sweep the key: bagsim sweep BASE --set {key}=A,B,my.rhai"
-    );
 }
 
 /// The figures of [Iosup08] §5 (`bagsim reproduce`).

@@ -3,7 +3,7 @@
 //! data and bandwidth draws with a 95% interval, and the paper's findings checked with the shared verdict rule
 //! (an ordering counts only where the intervals are apart).
 
-use super::config::{DataGridConfig, Estimates, Scheme};
+use super::config::{DataGridConfig, Estimates, Scheme, SchemePolicy};
 use super::DataGridReport;
 use crate::stats::bars_svg::{Bars, Cell};
 use crate::stats::{Interval, Verdict};
@@ -169,28 +169,35 @@ pub fn figures() -> Vec<Figure> {
 
 impl Figure {
     /// The section of the bar (group `g`, `scheme`) on top of `base` (the window, sites and seed range stay).
-    pub fn config(&self, base: &DataGridConfig, g: usize, scheme: Scheme) -> DataGridConfig {
+    pub fn config(&self, base: &DataGridConfig, g: usize, scheme: &SchemePolicy) -> DataGridConfig {
         let mut c = base.clone();
         (self.groups[g].1)(&mut c);
-        c.scheme = scheme.into();
+        c.scheme = scheme.clone();
         c
     }
 }
 
-/// A figure's values: `values[group][scheme]` over seeds.
+/// The name of the figure's `s`-th series: the paper's three schemes (`Scheme::ALL`), then a scripted base's own
+/// script, "script" (docs/policies.md).
+pub fn series_name(s: usize) -> &'static str {
+    Scheme::ALL.get(s).map_or("script", |x| x.name())
+}
+
+/// A figure's values: `values[group][series]` over seeds.
 pub struct FigureResult<'a> {
     pub figure: &'a Figure,
-    pub bars: Vec<[Interval; 3]>,
+    /// `[group][series]`: the paper's three schemes, then the base's own script when it is drawn.
+    pub bars: Vec<Vec<Interval>>,
 }
 
 impl<'a> FigureResult<'a> {
-    /// The intervals of `values[group][scheme]` (the seeds' values of each bar).
-    pub fn of(figure: &'a Figure, values: &[[Vec<f64>; 3]]) -> FigureResult<'a> {
-        FigureResult { figure, bars: values.iter().map(|g| [0, 1, 2].map(|s| Interval::of(&g[s]))).collect() }
+    /// The intervals of `values[group][series]` (the seeds' values of each bar).
+    pub fn of(figure: &'a Figure, values: &[Vec<Vec<f64>>]) -> FigureResult<'a> {
+        FigureResult { figure, bars: values.iter().map(|g| g.iter().map(|s| Interval::of(s)).collect()).collect() }
     }
 
     /// The CSV: group, scheme, mean, half-width, seeds.
-    pub fn csv(&self, values: &[[Vec<f64>; 3]]) -> String {
+    pub fn csv(&self, values: &[Vec<Vec<f64>>]) -> String {
         let values_title = crate::stats::csv_field(&format!("values ({})", self.figure.metric.title()));
         let mut out = format!("figure,group,scheme,mean,half_width_95,seeds,{values_title}\n");
         for (g, bars) in self.bars.iter().enumerate() {
@@ -200,7 +207,7 @@ impl<'a> FigureResult<'a> {
                     "{},{},{},{},{},{},{}\n",
                     self.figure.number,
                     crate::stats::csv_field(self.figure.groups[g].0),
-                    Scheme::ALL[s].name(),
+                    series_name(s),
                     i.mean,
                     i.half_width,
                     values[g][s].len(),
@@ -225,7 +232,9 @@ impl<'a> FigureResult<'a> {
             title: format!("Fig. {} — {}", f.number, f.metric.title()),
             unit: String::new(),
             groups: f.groups.iter().map(|g| g.0.to_string()).collect(),
-            series: Scheme::ALL.iter().map(|s| s.label().to_string()).collect(),
+            series: (0..self.bars.first().map_or(0, Vec::len))
+                .map(|s| Scheme::ALL.get(s).map_or("script", |x| x.label()).to_string())
+                .collect(),
             cells,
         }
     }

@@ -3,7 +3,7 @@
 //! them (the CLI's thread pool, a study's shards on Slurm) gives back each run's value of the figure's metric, and
 //! `Plan::values` and `Plan::table` turn them into the figure's bars and the readings table.
 
-use super::config::{DataGridConfig, Scheme};
+use super::config::{DataGridConfig, Scheme, SchemePolicy};
 use super::figures::{figures, Figure, FigureResult};
 use super::DataGridScenario;
 use crate::readings::{apply, label, Combination, ReadingRow, ReadingsTable};
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 pub struct DdRun {
     pub figure: u32,
     pub group: usize,
-    /// Index in `Scheme::ALL`.
+    /// Index of the bar's series: in `Scheme::ALL`, then 3 for a scripted base's own script (`series`).
     pub scheme: usize,
     pub seed: u64,
     pub data_grid: DataGridConfig,
@@ -32,7 +32,7 @@ impl DdRun {
         vec![
             self.figure.to_string(),
             f.groups[self.group].0.to_string(),
-            Scheme::ALL[self.scheme].name().to_string(),
+            self.data_grid.scheme.name().to_string(),
             self.seed.to_string(),
         ]
     }
@@ -59,22 +59,39 @@ pub fn chosen(which: &str) -> Result<Vec<Figure>, String> {
     Ok(out)
 }
 
+/// The schemes of a figure's bars in each group, from `base`: the paper's three (§III), then the base's own script
+/// when it scripts the scheme (docs/policies.md). The findings are the paper's and judge its three alone.
+pub fn series(base: &DataGridConfig) -> Vec<SchemePolicy> {
+    let mut all: Vec<SchemePolicy> = Scheme::ALL.iter().map(|&s| s.into()).collect();
+    if base.scheme.script().is_some() {
+        all.push(base.scheme.clone());
+    }
+    all
+}
+
 /// The runs of figure `number` under each combination of readings applied to `base`, `seeds` seeds per bar.
 pub struct Plan {
     pub figure: Figure,
+    /// How many series each group has (`series`).
+    series: usize,
     labels: Vec<String>,
     /// (combination, run), combination-major, then group, scheme, seed.
     pub runs: Vec<(usize, DdRun)>,
 }
 
-/// The plan of figure `number`; refused, naming the combination, when one gives an invalid section.
+/// The plan of figure `number`; refused, naming the combination, when one gives an invalid section. Under readings
+/// a scripted base's script is not run: a readings table judges the paper's findings alone.
 pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u64) -> Result<Plan, String> {
     let f = figure(number)?;
+    let mut schemes = series(base);
+    if combos.iter().any(|c| !c.is_empty()) {
+        schemes.truncate(Scheme::ALL.len());
+    }
     let mut runs = Vec::new();
     for (k, c) in combos.iter().enumerate() {
         let s = apply(&DataGridScenario::new(1, base.clone()), c)?;
         for g in 0..f.groups.len() {
-            for (si, &scheme) in Scheme::ALL.iter().enumerate() {
+            for (si, scheme) in schemes.iter().enumerate() {
                 let data_grid = f.config(&s.data_grid, g, scheme);
                 data_grid.validate().map_err(|e| format!("readings {}: {}: {}", label(c), e.field, e.message))?;
                 for seed in 1..=seeds {
@@ -84,13 +101,13 @@ pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u
             }
         }
     }
-    Ok(Plan { figure: f, labels: combos.iter().map(label).collect(), runs })
+    Ok(Plan { figure: f, series: schemes.len(), labels: combos.iter().map(label).collect(), runs })
 }
 
 impl Plan {
-    /// The values of combination `k`: `[group][scheme]` over seeds, in seed order, and the runs that failed.
-    pub fn values(&self, k: usize, results: &[Result<f64, String>]) -> (Vec<[Vec<f64>; 3]>, Vec<String>) {
-        let mut values: Vec<[Vec<f64>; 3]> = (0..self.figure.groups.len()).map(|_| Default::default()).collect();
+    /// The values of combination `k`: `[group][series]` over seeds, in seed order, and the runs that failed.
+    pub fn values(&self, k: usize, results: &[Result<f64, String>]) -> (Vec<Vec<Vec<f64>>>, Vec<String>) {
+        let mut values = vec![vec![Vec::new(); self.series]; self.figure.groups.len()];
         let mut failures = Vec::new();
         for ((c, run), r) in self.runs.iter().zip(results) {
             if *c != k {

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 
 /// The bar of a mix and a policy among a figure's bars.
 fn bar(bars: &[Bar], mix: Mix, p: BotSelection) -> Option<&Bar> {
-    bars.iter().find(|b| b.mix == mix && b.policy == p)
+    bars.iter().find(|b| b.mix == mix && b.policy.builtin() == Some(p))
 }
 
 fn interval(x: (f64, f64), n: usize) -> Interval {

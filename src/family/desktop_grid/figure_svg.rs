@@ -3,7 +3,7 @@
 //! with the run (TT and WT). The page draws it for the index chosen; `bagsim figure desktop_grid` writes the four
 //! one under the other.
 
-use super::bot_selection::BotSelection;
+use super::bot_selection::{BotPolicy, BotSelection};
 use super::figures::{Bar, FigurePreset};
 use crate::stats::bars_svg::{stack, Bars, Cell};
 
@@ -21,6 +21,12 @@ pub const INDICES: [Index; 4] = [
 
 /// The chart of index `index`: `bars[mix * 5 + policy]`, `None` for a bar not computed yet.
 pub fn chart(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usize) -> Bars {
+    let series: Vec<BotPolicy> = BotSelection::ALL.iter().map(|&p| p.into()).collect();
+    chart_of(f, &series, bars, index)
+}
+
+/// The chart of index `index` for the bars of `series` in each mix: `bars[mix * series.len() + k]`.
+fn chart_of(f: &FigurePreset, series: &[BotPolicy], bars: &[Option<Result<Bar, String>>], index: usize) -> Bars {
     let (_, title, pick, scale, unit, can_be_unbounded) = INDICES[index];
     let cell = |b: &Option<Result<Bar, String>>| match b {
         None => Cell::Missing,
@@ -33,23 +39,28 @@ pub fn chart(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usiz
         }
     };
     let mut cells: Vec<Cell> = bars.iter().map(cell).collect();
-    cells.resize(f.mixes.len() * BotSelection::ALL.len(), Cell::Missing);
+    cells.resize(f.mixes.len() * series.len(), Cell::Missing);
     Bars {
         title: format!("Fig. {} — {}", f.number, title),
         unit: unit.to_string(),
         groups: f.mixes.iter().map(|m| m.label().to_string()).collect(),
-        series: BotSelection::ALL.iter().map(|p| p.label().to_string()).collect(),
+        series: series.iter().map(|p| p.label().to_string()).collect(),
         cells,
     }
 }
 
-/// The four indices one under the other, from a figure's bars in the order of its mixes and policies.
+/// The four indices one under the other, from a figure's bars in the order of its mixes and policies (the paper's
+/// five, then a scripted base's own script when its bars are there).
 pub fn figure_svg(f: &FigurePreset, bars: &[Bar]) -> String {
+    let mut series: Vec<BotPolicy> = BotSelection::ALL.iter().map(|&p| p.into()).collect();
+    if let Some(script) = bars.iter().find(|b| b.policy.script().is_some()) {
+        series.push(script.policy.clone());
+    }
     let slots: Vec<Option<Result<Bar, String>>> = f
         .mixes
         .iter()
-        .flat_map(|&m| BotSelection::ALL.iter().map(move |&p| (m, p)))
-        .map(|(m, p)| bars.iter().find(|b| b.mix == m && b.policy == p).cloned().map(Ok))
+        .flat_map(|&m| series.iter().map(move |p| (m, p)))
+        .map(|(m, p)| bars.iter().find(|b| b.mix == m && b.policy == *p).cloned().map(Ok))
         .collect();
-    stack(&(0..INDICES.len()).map(|i| chart(f, &slots, i)).collect::<Vec<_>>())
+    stack(&(0..INDICES.len()).map(|i| chart_of(f, &series, &slots, i)).collect::<Vec<_>>())
 }

@@ -3,7 +3,7 @@
 //! the paper's confidence rule: seeds are added until every 95% interval is within 2.5% of its mean (§IV-C).
 
 use super::availability::AvailabilityLevel;
-use super::bot_selection::BotSelection;
+use super::bot_selection::{BotPolicy, BotSelection};
 use super::config::Heterogeneity;
 use super::report::DgReport;
 use super::workload::Mix;
@@ -76,13 +76,13 @@ pub fn figures() -> Vec<FigurePreset> {
 
 impl FigurePreset {
     /// The scenario of one bar: a mix and a policy, on `base`'s other settings.
-    pub fn scenario(&self, base: &DesktopGridConfig, mix: Mix, policy: BotSelection, seed: u64) -> DgScenario {
+    pub fn scenario(&self, base: &DesktopGridConfig, mix: Mix, policy: &BotPolicy, seed: u64) -> DgScenario {
         let cfg = DesktopGridConfig {
             availability: self.availability,
             heterogeneity: self.heterogeneity,
             mix,
             load: self.load,
-            bot_selection: policy.into(),
+            bot_selection: policy.clone(),
             ..base.clone()
         };
         DgScenario::new(seed, cfg)
@@ -130,7 +130,8 @@ impl Saturation {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bar {
     pub mix: Mix,
-    pub policy: BotSelection,
+    /// One of the paper's five, or a scripted base's own script (`bots_of`).
+    pub policy: BotPolicy,
     pub seeds: usize,
     /// Seeds whose run was saturated by the single-run rule (shown next to the bar).
     pub saturated_seeds: usize,
@@ -179,7 +180,7 @@ pub fn run_bar(
     preset: &FigurePreset,
     base: &DesktopGridConfig,
     mix: Mix,
-    policy: BotSelection,
+    policy: &BotPolicy,
     rule: CiRule,
     run: &dyn Fn(&DgScenario) -> Result<DgReport, String>,
 ) -> Result<Bar, String> {
@@ -212,7 +213,7 @@ pub fn run_bar(
             let p = |i: &Interval| (i.mean, i.half_width);
             return Ok(Bar {
                 mix,
-                policy,
+                policy: policy.clone(),
                 seeds: n,
                 saturated_seeds: saturated,
                 saturation,
@@ -228,13 +229,23 @@ pub fn run_bar(
     }
 }
 
+/// The policies of a figure's bars in each mix, from `base`: the paper's five (§IV-B), then the base's own script
+/// when it scripts the BoT selection (docs/policies.md). The findings are the paper's and judge its five alone.
+pub fn series(base: &DesktopGridConfig) -> Vec<BotPolicy> {
+    let mut all: Vec<BotPolicy> = BotSelection::ALL.iter().map(|&p| p.into()).collect();
+    if base.bot_selection.script().is_some() {
+        all.push(base.bot_selection.clone());
+    }
+    all
+}
+
 /// One bar of a figure as a job a worker runs whole (`bagsim dg-figure` and the page's figure pool).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BarJob {
     /// The figure's number (2–17).
     pub figure: u32,
     pub mix: Mix,
-    pub policy: BotSelection,
+    pub policy: BotPolicy,
     /// The settings the figure does not fix.
     pub base: DesktopGridConfig,
     pub rule: CiRule,
@@ -248,7 +259,7 @@ impl BarJob {
             .find(|f| f.number == self.figure)
             .ok_or_else(|| format!("Fig. {}: no such figure; Anglano & Canonico 2009 has Figs. 2–17", self.figure))?;
         let runner = |s: &DgScenario| super::run_with_clock(s, clock).map_err(|e| e.to_string());
-        run_bar(&f, &self.base, self.mix, self.policy, self.rule, &runner)
+        run_bar(&f, &self.base, self.mix, &self.policy, self.rule, &runner)
     }
 }
 

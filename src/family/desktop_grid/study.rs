@@ -37,6 +37,7 @@ pub fn plan(number: u32, base: &DesktopGridConfig, combos: &[Combination], rule:
         s.desktop_grid.validate().map_err(|e| format!("readings {}: {}: {}", label(c), e.field, e.message))?;
         for &mix in &f.mixes {
             for &policy in &BotSelection::ALL {
+                let policy = policy.into();
                 jobs.push((k, BarJob { figure: number, mix, policy, base: s.desktop_grid.clone(), rule }));
             }
         }

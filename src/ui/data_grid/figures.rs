@@ -44,7 +44,7 @@ pub fn DataGridFigures(lab: Lab) -> impl IntoView {
                     let mut s = base.0.clone();
                     s.set_seed(seed);
                     if let Some(d) = s.data_grid_mut() {
-                        d.data_grid = f.config(&base.1, g, scheme);
+                        d.data_grid = f.config(&base.1, g, &scheme.into());
                     }
                     specs.push((g, k, seed as usize - 1));
                     jobs.push(Job::Run(Box::new(s)));
@@ -88,7 +88,8 @@ pub fn DataGridFigures(lab: Lab) -> impl IntoView {
         let f = all.into_iter().find(|f| f.number == n)?;
         values.with(|v| {
             // The values in, in seed order.
-            let v: Vec<[Vec<f64>; 3]> = v.iter().map(|g| g.clone().map(|s| s.into_iter().flatten().collect())).collect();
+            let v: Vec<Vec<Vec<f64>>> =
+                v.iter().map(|g| g.iter().map(|s| s.iter().flatten().copied().collect()).collect()).collect();
             if v.iter().any(|g| g.iter().any(|s| s.len() < 2)) {
                 return None;
             }

@@ -41,7 +41,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
             .iter()
             .flat_map(|&mix| BotSelection::ALL.iter().map(move |&policy| (mix, policy)))
             .map(|(mix, policy)| {
-                let bar = BarJob { figure: f.number, mix, policy, base: base.clone(), rule };
+                let bar = BarJob { figure: f.number, mix, policy: policy.into(), base: base.clone(), rule };
                 Job::Figure(AnyFigureJob::DesktopGrid(Box::new(bar)))
             })
             .collect();
