@@ -4,15 +4,17 @@
 
 mod def;
 mod estimate;
+mod figures;
 mod keys;
 mod words;
 
 use serde::{Deserialize, Serialize};
 
-pub use def::{at_default, read_scenario, Checked, FamilyDef, Others, Valid};
+pub use def::{at_default, build, read_scenario, run_to_end, said, Checked, FamilyDef, Others, Valid};
 pub use estimate::{
     Driver, Estimate, Part, EVENTS_PER_S, LARGE_MEMORY, LONG_EVENTS, MAX_EVENTS, MAX_MEMORY, PAGE_EVENTS_PER_S,
 };
+pub use figures::{finish_readings, FigureError, FigureFailure, FigureOut, FigureOutcome, FigureRequest};
 pub use keys::{objects_as_objects, parse_json, ErrorKind, Param, ScenarioError, Unused};
 pub use words::{
     bytes_words, count_words, factor_words, group_digits, seconds_words, short_number, tidy_line, tidy_message,

@@ -6,9 +6,9 @@
 
 mod families;
 
-use crate::family::contract::{ErrorKind, FamilyDef, FamilyRun, Param, ScenarioError, Unused, Valid};
+use crate::family::contract::{ErrorKind, FamilyDef, Param, ScenarioError, Unused};
 use crate::family::desktop_grid::figures::{Bar, BarJob};
-use crate::trace::{Trace, TraceSize};
+use crate::trace::TraceSize;
 use serde::{Deserialize, Serialize};
 
 crate::families! {
@@ -55,33 +55,7 @@ pub fn with_allowed<'a>(e: ScenarioError, params: impl IntoIterator<Item = &'a P
     }
 }
 
-/// Builds the run of family `F` (`AnyRun::build`): checks the scenario, reads the trace it names (or takes the one
-/// imported under that name), checks the budget on the trace's size, builds the run and says its warnings first.
-pub fn build<F: FamilyDef>(s: &F::Scenario, imported: Option<(&str, &Trace)>) -> Result<F::Run, ScenarioError> {
-    let valid = Valid::<F>::check(s)?;
-    let read;
-    let trace = match F::trace_named(s) {
-        Some(name) => match imported.filter(|(n, _)| *n == name) {
-            Some((_, t)) => Some(t),
-            None => {
-                read = F::read_trace(s)?;
-                Some(&read)
-            }
-        },
-        None => None,
-    };
-    let checked = valid.within_budget(trace)?;
-    let mut warnings = checked.estimate().warnings();
-    let mut run = F::build(checked)?;
-    warnings.extend(said(F::unused(s)));
-    run.warn(warnings);
-    Ok(run)
-}
-
-/// A warning for each key set away from its family's default that changes nothing under the other settings.
-fn said(unused: Vec<Unused>) -> Vec<String> {
-    unused.into_iter().filter(|u| u.set).map(|u| format!("{} is set but has no effect: {}", u.path, u.why)).collect()
-}
+pub use crate::family::contract::build;
 
 /// The keys of `s` whose value changes nothing under its other settings.
 pub fn unused(s: &Scenario) -> Vec<Unused> {
@@ -91,7 +65,7 @@ pub fn unused(s: &Scenario) -> Vec<Unused> {
 /// A warning for each key of `s` that is set away from its family's default but changes nothing under the other
 /// settings: the summary then does not read as if it applied.
 pub fn unused_warnings(s: &Scenario) -> Vec<String> {
-    said(s.unused())
+    crate::family::contract::said(s.unused())
 }
 
 /// What a run of the scenario will cost, estimated before anything runs (docs/budget.md): the events it takes and

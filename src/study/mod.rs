@@ -10,21 +10,13 @@ use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub mod plan;
 pub mod table;
+
+pub use plan::{Axis, FigurePlan, Kind, Point};
 
 /// The version of the manifest and shard files; a file of another version is refused.
 pub const FORMAT: u32 = 1;
-
-/// One `--set KEY=V1,V2,…` axis: the key as given and its values, in order.
-pub type Axis = (String, Vec<String>);
-
-/// One point of a study: its axis values and what it runs, whole: a scenario with its seed (a sweep, `reproduce`)
-/// or a family's figure job (`dg-figure`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Point {
-    pub labels: Vec<String>,
-    pub job: Value,
-}
 
 /// A planned study (`bagsim sweep … --plan N` writes it as `STEM.manifest.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,26 +38,6 @@ pub struct Manifest {
     /// Point `i` belongs to shard `i % shards`, so the costly end of an axis is spread over every shard.
     pub shards: usize,
     pub points: Vec<Point>,
-}
-
-/// The kinds of study: what a point's job is, how it runs and how the outcomes merge. Written in a manifest by
-/// these names (`"kind": "dg-figure"`), as before they were typed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// A point is a scenario; its outcome a `RunRow`.
-    #[default]
-    Sweep,
-    /// A run of a figure of [Iosup08] §5 (`bagsim figure multi_cluster`, `reproduce`).
-    Reproduce,
-    /// The same under readings.
-    ReproduceReadings,
-    /// A bar of a figure of [Anglano09] §IV-C (`bagsim figure desktop_grid`, `dg-figure`).
-    DgFigure,
-    DgReadings,
-    /// A run of a figure of [Liu10] §IV (`bagsim figure data_grid`, `dd-figure`).
-    DdFigure,
-    DdReadings,
 }
 
 /// What one run of a study gives: its CSV row (after the axis columns) and its report without time series.

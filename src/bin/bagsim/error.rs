@@ -76,6 +76,19 @@ impl From<CliError> for String {
     }
 }
 
+/// A figure command's failure keeps its kind.
+impl From<bagsim::family::contract::FigureError> for CliError {
+    fn from(e: bagsim::family::contract::FigureError) -> CliError {
+        use bagsim::family::contract::FigureFailure;
+        let failure = match e.failure {
+            FigureFailure::Input => Failure::Input,
+            FigureFailure::File => Failure::File,
+            FigureFailure::Run => Failure::Run,
+        };
+        CliError::new(failure, e.message)
+    }
+}
+
 /// What a command returns.
 pub type Outcome<T = ()> = Result<T, CliError>;
 

@@ -5,7 +5,9 @@
 //! `dg-figure` and `dd-figure` stay, with their own options, as aliases of it.
 
 use super::error::Outcome;
-use super::{data_grid, dg, mc, study};
+use super::{dg, mc, study};
+use bagsim::family::contract::{FigureError, FigureFailure, FigureOut, FigureOutcome};
+use bagsim::family::data_grid::figure_cmd;
 use bagsim::family::data_grid::DataGridConfig;
 use bagsim::family::desktop_grid::figures::CiRule;
 use bagsim::family::desktop_grid::DesktopGridConfig;
@@ -13,7 +15,38 @@ use bagsim::family::multi_cluster::config::McScenario;
 use bagsim::readings::Seeds;
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
+use std::io::Write;
 use std::path::Path;
+
+/// Where the CLI's figure commands put their lines and files: results on stdout (stopping quietly when it is
+/// closed), progress on stderr, files named from the `--out` stem.
+pub struct CliOut {
+    pub stem: std::path::PathBuf,
+}
+
+impl CliOut {
+    pub fn new(stem: &Path) -> CliOut {
+        CliOut { stem: stem.to_path_buf() }
+    }
+}
+
+impl FigureOut for CliOut {
+    fn stem(&self) -> String {
+        self.stem.display().to_string()
+    }
+
+    fn say(&mut self, line: &str) {
+        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(line));
+    }
+
+    fn note(&mut self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    fn write(&mut self, path: &str, text: &str) -> FigureOutcome {
+        std::fs::write(path, text).map_err(|e| FigureError::new(FigureFailure::File, format!("{path}: {e}")))
+    }
+}
 
 /// What every family's figure command takes.
 pub struct Request<'a> {
@@ -113,10 +146,10 @@ pub fn desktop_grid(base: &DesktopGridConfig, rule: CiRule, r: &Request) -> Outc
 /// The figures of [Liu10] §IV (`bagsim dd-figure`).
 pub fn data_grid(base: &DataGridConfig, seeds: Seeds, r: &Request) -> Outcome {
     if let Some(shards) = r.plan {
-        let m = data_grid::plan_study(r.figure, base, r.readings, u64::from(fixed(seeds)?), shards)?;
-        return study::write_manifest(&m, r.out);
+        let p = figure_cmd::plan_study(r.figure, base, r.readings, u64::from(fixed(seeds)?))?;
+        return study::write_plan(p, Family::DataGrid, shards, r.out);
     }
-    data_grid::figure(r.figure, base, r.readings, seeds, r.out, r.jobs)
+    Ok(figure_cmd::figure(&mut CliOut::new(r.out), r.figure, base, r.readings, seeds, r.jobs)?)
 }
 
 /// A study's seeds are fixed when it is planned.

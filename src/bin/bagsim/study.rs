@@ -2,6 +2,7 @@
 //! `bagsim slurm`: the file side of `bagsim::study`, which holds the rules.
 
 use super::error::{CliError, Failure, Outcome};
+use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
 use bagsim::study::{axes, plan_with, shard_path, stem_of, Kind, Manifest, Point, ShardOutput};
 use serde_json::Value;
@@ -97,7 +98,7 @@ fn runner(m: &Manifest) -> Runner {
         Kind::Sweep => bagsim::study::run_point,
         Kind::Reproduce | Kind::ReproduceReadings => super::mc::reproduce_point,
         Kind::DgFigure | Kind::DgReadings => super::dg::figure_point,
-        Kind::DdFigure | Kind::DdReadings => super::data_grid::figure_point,
+        Kind::DdFigure | Kind::DdReadings => bagsim::family::data_grid::figure_cmd::figure_point,
     }
 }
 
@@ -137,6 +138,12 @@ pub fn sweep(base: &Scenario, sets: &[String], out: &Path, jobs: Option<usize>, 
     // A point that failed is a run that stopped (its reason is named); nothing is written.
     let (csv, json) = m.merge(&[Ok(Some(shard))]).map_err(|p| CliError::new(Failure::Run, p.to_string().trim_end()))?;
     write_outputs(out, &csv, &json)
+}
+
+/// A family's figure planned as a study: its manifest of `shards` shards, written as `write_manifest` does.
+pub fn write_plan(p: bagsim::study::FigurePlan, family: Family, shards: usize, out: &Path) -> Outcome {
+    let m = Manifest::new(p.kind, p.spec, family, p.axes, p.points, shards)?;
+    write_manifest(&m, out)
 }
 
 /// Writes a planned study's manifest as STEM.manifest.json and says what to do next.
@@ -224,7 +231,10 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
         Kind::ReproduceReadings => m.outcomes(&outputs).map(|o| super::mc::readings_merge(&m, &o, out)),
         Kind::DgFigure => m.outcomes(&outputs).map(|o| super::dg::figure_merge(&m, &o, out)),
         Kind::DgReadings => m.outcomes(&outputs).map(|o| super::dg::readings_merge(&m, &o, out)),
-        Kind::DdFigure | Kind::DdReadings => m.outcomes(&outputs).map(|o| super::data_grid::figure_merge(&m, &o, out)),
+        Kind::DdFigure | Kind::DdReadings => m.outcomes(&outputs).map(|o| {
+            let mut cli = super::figure::CliOut::new(out);
+            bagsim::family::data_grid::figure_cmd::figure_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
+        }),
         Kind::Sweep => m.merge(&outputs).map(|(csv, json)| write_outputs(out, &csv, &json)),
     };
 

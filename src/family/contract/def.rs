@@ -204,3 +204,42 @@ pub fn read_scenario<F: FamilyDef>(text: &str, others: &Others) -> Result<F::Sce
     }
     parse_json(&serde_json::Value::Object(kept).to_string())
 }
+
+/// Builds the run of family `F` (`AnyRun::build`): checks the scenario, reads the trace it names (or takes the one
+/// imported under that name), checks the budget on the trace's size, builds the run and says its warnings first.
+pub fn build<F: FamilyDef>(s: &F::Scenario, imported: Option<(&str, &Trace)>) -> Result<F::Run, ScenarioError> {
+    let valid = Valid::<F>::check(s)?;
+    let read;
+    let trace = match F::trace_named(s) {
+        Some(name) => match imported.filter(|(n, _)| *n == name) {
+            Some((_, t)) => Some(t),
+            None => {
+                read = F::read_trace(s)?;
+                Some(&read)
+            }
+        },
+        None => None,
+    };
+    let checked = valid.within_budget(trace)?;
+    let mut warnings = checked.estimate().warnings();
+    let mut run = F::build(checked)?;
+    warnings.extend(said(F::unused(s)));
+    run.warn(warnings);
+    Ok(run)
+}
+
+/// A warning for each key set away from its family's default that changes nothing under the other settings.
+pub fn said(unused: Vec<Unused>) -> Vec<String> {
+    unused.into_iter().filter(|u| u.set).map(|u| format!("{} is set but has no effect: {}", u.path, u.why)).collect()
+}
+
+/// Runs a scenario of family `F` to its end, natively, checked and warned as `build` does; `clock` returns seconds.
+/// The report is the one `bagsim run` gives (`FamilyRun::full_report`).
+pub fn run_to_end<F: FamilyDef>(s: &F::Scenario, clock: &dyn Fn() -> f64) -> Result<F::Report, ScenarioError> {
+    let mut run = build::<F>(s, None)?;
+    let report = super::run_to_report(&mut run, clock);
+    match run.failure() {
+        Some(e) => Err(e),
+        None => Ok(run.full_report(report)),
+    }
+}

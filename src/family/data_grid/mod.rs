@@ -6,6 +6,7 @@
 
 pub mod config;
 pub mod def;
+pub mod figure_cmd;
 pub mod figures;
 pub mod gantt;
 pub mod metrics;

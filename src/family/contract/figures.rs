@@ -1,0 +1,111 @@
+//! A family's paper figures behind the contract (`bagsim figure FAMILY …`): what every family's figure command
+//! takes (`FigureRequest`), where its lines and files go (`FigureOut`: the CLI prints them and writes the files
+//! next to its `--out` stem), and how it fails (`FigureError`, whose kind the CLI turns into its exit code). The
+//! figure code itself lives in each family's folder; the readings table every family prints is written once here.
+//! Knows no family.
+
+use crate::readings::{flips, flips_markdown, ReadingsTable};
+
+/// What every family's figure command takes.
+pub struct FigureRequest<'a> {
+    /// `fig3`, `4`, `all`, …
+    pub figure: &'a str,
+    /// `KEY=A,B` specs; empty: the defaults only.
+    pub readings: &'a [String],
+    /// `N` or `auto`.
+    pub seeds: &'a str,
+    /// Threads for the runs.
+    pub jobs: usize,
+}
+
+/// Why a figure command failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FigureFailure {
+    /// An option, a base scenario or a manifest is refused.
+    Input,
+    /// A file could not be written.
+    File,
+    /// A run of the figure failed although its scenario was accepted.
+    Run,
+}
+
+/// A figure command's failure: its kind and what to print.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FigureError {
+    pub failure: FigureFailure,
+    pub message: String,
+}
+
+impl FigureError {
+    pub fn new(failure: FigureFailure, message: impl Into<String>) -> FigureError {
+        FigureError { failure, message: message.into() }
+    }
+}
+
+/// A message built as text is an input refused, unless it is made an error of another kind where it arises.
+impl From<String> for FigureError {
+    fn from(message: String) -> FigureError {
+        FigureError::new(FigureFailure::Input, message)
+    }
+}
+
+impl From<&str> for FigureError {
+    fn from(message: &str) -> FigureError {
+        FigureError::new(FigureFailure::Input, message)
+    }
+}
+
+/// What a figure command's result is.
+pub type FigureOutcome<T = ()> = Result<T, FigureError>;
+
+/// Where a figure command's lines and files go.
+pub trait FigureOut {
+    /// The stem the files are named from (`--out`): a figure writes `STEM-fig4.csv`, ….
+    fn stem(&self) -> String;
+    /// A line of the results (the CLI's stdout).
+    fn say(&mut self, line: &str);
+    /// A line of progress (the CLI's stderr).
+    fn note(&mut self, line: &str);
+    /// Writes the whole file `path`, or fails as a file error naming it.
+    fn write(&mut self, path: &str, text: &str) -> FigureOutcome;
+}
+
+/// Every family's readings table, printed (each finding under each reading, and which reading flips it) and
+/// written as STEM-NAME-readings.md and .csv; `name` is the figure's (`fig11`), `heading` what the lines open with.
+pub fn finish_readings(
+    out: &mut dyn FigureOut,
+    name: &str,
+    heading: &str,
+    table: &ReadingsTable,
+    combos: usize,
+    elapsed: Option<f64>,
+) -> FigureOutcome {
+    let stem = out.stem();
+    let (md_path, csv_path) = (format!("{stem}-{name}-readings.md"), format!("{stem}-{name}-readings.csv"));
+    let mut text = table.markdown();
+    if combos > 1 {
+        text.push_str(&flips_markdown(table));
+    }
+    out.write(&md_path, &text)?;
+    out.write(&csv_path, &table.csv())?;
+    let t = elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)"));
+    out.say(&format!("\n{heading} under {combos} reading(s){t}"));
+    let flips = flips(table);
+    for (k, claim) in table.rows.first().map_or(&[][..], |r| &r.claims[..]).iter().enumerate() {
+        out.say(&format!("  paper: {}", claim.paper));
+        for row in &table.rows {
+            let c = &row.claims[k];
+            out.say(&format!("    {:<40} {:<13} ({} seeds) {}", row.label, c.verdict.label(), row.seeds, c.ours));
+        }
+        if combos > 1 {
+            out.say(&format!("    → {}", flips[k].text()));
+        }
+    }
+    for row in &table.rows {
+        for f in &row.failures {
+            out.say(&format!("  {}: failed: {f}", row.label));
+        }
+    }
+    out.say(&format!("  wrote {md_path} and {csv_path}"));
+    Ok(())
+}
