@@ -5,10 +5,11 @@
 //! `dg-figure` and `dd-figure` stay, with their own options, as aliases of it.
 
 use super::error::Outcome;
-use super::{dg, mc, study};
+use super::{mc, study};
 use bagsim::family::contract::{FigureError, FigureFailure, FigureOut, FigureOutcome};
 use bagsim::family::data_grid::figure_cmd;
 use bagsim::family::data_grid::DataGridConfig;
+use bagsim::family::desktop_grid::figure_cmd as dg_cmd;
 use bagsim::family::desktop_grid::figures::CiRule;
 use bagsim::family::desktop_grid::DesktopGridConfig;
 use bagsim::family::multi_cluster::config::McScenario;
@@ -129,17 +130,18 @@ pub fn multi_cluster(base: &McScenario, seeds: Seeds, r: &Request) -> Outcome {
 /// The figures of [Anglano09] §IV-C (`bagsim dg-figure`).
 pub fn desktop_grid(base: &DesktopGridConfig, rule: CiRule, r: &Request) -> Outcome {
     if let Some(shards) = r.plan {
-        let m = if r.readings.is_empty() {
-            dg::figure_plan(r.figure, base, rule, shards)?
+        let p = if r.readings.is_empty() {
+            dg_cmd::figure_plan(r.figure, base, rule)?
         } else {
-            dg::readings_plan(r.figure, base, r.readings, rule, shards)?
+            dg_cmd::readings_plan(r.figure, base, r.readings, rule)?
         };
-        return study::write_manifest(&m, r.out);
+        return study::write_plan(p, Family::DesktopGrid, shards, r.out);
     }
+    let out = &mut CliOut::new(r.out);
     if r.readings.is_empty() {
-        dg::figure(r.figure, base, rule, r.out, r.jobs)
+        Ok(dg_cmd::figure(out, r.figure, base, rule, r.jobs)?)
     } else {
-        dg::figure_readings(r.figure, base, r.readings, rule, r.out, r.jobs)
+        Ok(dg_cmd::figure_readings(out, r.figure, base, r.readings, rule, r.jobs)?)
     }
 }
 

@@ -97,7 +97,7 @@ fn runner(m: &Manifest) -> Runner {
     match m.kind {
         Kind::Sweep => bagsim::study::run_point,
         Kind::Reproduce | Kind::ReproduceReadings => super::mc::reproduce_point,
-        Kind::DgFigure | Kind::DgReadings => super::dg::figure_point,
+        Kind::DgFigure | Kind::DgReadings => bagsim::family::desktop_grid::figure_cmd::figure_point,
         Kind::DdFigure | Kind::DdReadings => bagsim::family::data_grid::figure_cmd::figure_point,
     }
 }
@@ -229,8 +229,15 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
     let merged = match m.kind {
         Kind::Reproduce => m.outcomes(&outputs).map(|o| super::mc::reproduce_merge(&m, &o, out)),
         Kind::ReproduceReadings => m.outcomes(&outputs).map(|o| super::mc::readings_merge(&m, &o, out)),
-        Kind::DgFigure => m.outcomes(&outputs).map(|o| super::dg::figure_merge(&m, &o, out)),
-        Kind::DgReadings => m.outcomes(&outputs).map(|o| super::dg::readings_merge(&m, &o, out)),
+        Kind::DgFigure => m.outcomes(&outputs).map(|o| {
+            let mut cli = super::figure::CliOut::new(out);
+            bagsim::family::desktop_grid::figure_cmd::figure_merge(&mut cli, &m.spec, &m.points, &o)
+                .map_err(CliError::from)
+        }),
+        Kind::DgReadings => m.outcomes(&outputs).map(|o| {
+            let mut cli = super::figure::CliOut::new(out);
+            bagsim::family::desktop_grid::figure_cmd::readings_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
+        }),
         Kind::DdFigure | Kind::DdReadings => m.outcomes(&outputs).map(|o| {
             let mut cli = super::figure::CliOut::new(out);
             bagsim::family::data_grid::figure_cmd::figure_merge(&mut cli, &m.spec, &o).map_err(CliError::from)

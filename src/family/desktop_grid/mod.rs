@@ -7,6 +7,7 @@ pub mod bot_selection;
 pub mod claims;
 pub mod config;
 pub mod def;
+pub mod figure_cmd;
 pub mod figure_svg;
 pub mod figures;
 pub mod machines;

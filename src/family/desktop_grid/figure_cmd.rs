@@ -1,0 +1,323 @@
+//! The figures of [Anglano09] §IV-C as a command (`bagsim figure desktop_grid`, `dg-figure`): each figure's bars in
+//! a thread pool, each with seeds added by the paper's confidence rule, then the printed table, CSV, SVG and
+//! findings, or under readings the readings table; and the same as a study in shards (`--plan`) whose points and
+//! merges are here too. Lines and files go to a `FigureOut`.
+
+use super::figure_svg::figure_svg;
+use super::figures::{bars_csv, figures, series, Bar, BarJob, CiRule, FigurePreset};
+use super::readings::READINGS;
+use super::study::study;
+use super::DesktopGridConfig;
+use crate::family::contract::{finish_readings, FigureOut, FigureOutcome};
+use crate::readings::{combinations, parse_axis, record, replay, Combination};
+use crate::stats::show;
+use crate::stats::verdict::findings_markdown;
+use crate::study::plan::{FigurePlan, Kind, Point};
+use serde_json::Value;
+
+/// A line of the results.
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => {{
+        $out.say(&format!($($arg)*));
+    }};
+}
+
+fn cell(b: &(f64, f64), unbounded: bool, scale: f64) -> String {
+    if unbounded {
+        "unbounded".to_string()
+    } else {
+        format!("{} ±{}", show(b.0 * scale, 1), show(b.1 * scale, 1))
+    }
+}
+
+/// `bagsim dg-figure N|all`: the bars of Figs. 2–17, each with seeds added until the intervals are within 2.5%.
+pub fn figure(
+    out: &mut dyn FigureOut,
+    which: &str,
+    base: &DesktopGridConfig,
+    rule: CiRule,
+    jobs: usize,
+) -> FigureOutcome {
+    base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
+    for f in chosen_figures(which)? {
+        let start = std::time::Instant::now();
+        // Each bar is the job the page's figure pool sends a worker (`BarJob::run`).
+        let clock = || start.elapsed().as_secs_f64();
+        let bars: Vec<Bar> = crate::parallel::map(&bar_jobs(&f, base, rule), jobs, |_, job| job.run(&clock))
+            .into_iter()
+            .collect::<Result<_, _>>()?;
+        finish_figure(out, &f, &bars, rule, Some(start.elapsed().as_secs_f64()))?;
+    }
+    Ok(())
+}
+
+fn chosen_figures(which: &str) -> Result<Vec<FigurePreset>, String> {
+    let all = figures();
+    let chosen: Vec<_> = if which.eq_ignore_ascii_case("all") {
+        all
+    } else {
+        let n: u32 = which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?;
+        all.into_iter().filter(|f| f.number == n).collect()
+    };
+    if chosen.is_empty() {
+        return Err(format!("{which:?}: no such figure; [Anglano09] §IV-C has Figs. 2–17"));
+    }
+    Ok(chosen)
+}
+
+/// A figure's bars as jobs: every mix under every BoT selection policy.
+fn bar_jobs(f: &FigurePreset, base: &DesktopGridConfig, rule: CiRule) -> Vec<BarJob> {
+    let series = series(base);
+    f.mixes
+        .iter()
+        .flat_map(|&mix| {
+            series.iter().map(move |policy| BarJob {
+                figure: f.number,
+                mix,
+                policy: policy.clone(),
+                base: base.clone(),
+                rule,
+            })
+        })
+        .collect()
+}
+
+/// Prints a figure's bars and findings and writes STEM-figN.csv.
+fn finish_figure(
+    out: &mut dyn FigureOut,
+    f: &FigurePreset,
+    bars: &[Bar],
+    rule: CiRule,
+    elapsed: Option<f64>,
+) -> FigureOutcome {
+    say!(out, "\nFig. {} — {}{}", f.number, f.title, elapsed.map_or(String::new(), |t| format!(" ({t:.1} s)")));
+    say!(
+        out,
+        "{:<8} {:<11} {:>5} {:>22} {:>22} {:>22} {:>16}  {}",
+        "mix",
+        "policy",
+        "seeds",
+        "TT [h]",
+        "makespan [h]",
+        "WT [h]",
+        "RWT [%]",
+        "saturation (seeds saturated; growth)"
+    );
+    for b in bars {
+        say!(
+            out,
+            "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}  {} ({}/{}; {} ±{})",
+            b.mix.label(),
+            b.policy.label(),
+            b.seeds,
+            if b.cap_hit { "*" } else { " " },
+            cell(&b.turnaround, b.unbounded, 1.0 / 3600.0),
+            // The execution makespan of the finished BoTs is finite even when their turnaround is not.
+            cell(&b.makespan, false, 1.0 / 3600.0),
+            cell(&b.waiting, b.unbounded, 1.0 / 3600.0),
+            cell(&b.rwt, false, 100.0),
+            b.saturation.label(),
+            b.saturated_seeds,
+            b.seeds,
+            show(b.growth.0, 3),
+            show(b.growth.1, 3)
+        );
+    }
+    if bars.iter().any(|b| b.cap_hit) {
+        say!(
+            out,
+            "  * the seed cap ({}) was reached before the saturation was resolved or every interval was within {}%",
+            rule.max_seeds,
+            rule.rel * 100.0
+        );
+    }
+    let found = crate::family::desktop_grid::claims::claims(f, bars);
+    for c in &found {
+        say!(out, "  paper:   {}", c.paper);
+        say!(out, "  bagsim:  {}  [{}]", c.ours, c.verdict.label());
+    }
+    let stem = format!("{}-fig{}", out.stem(), f.number);
+    let (csv, svg, md) = (format!("{stem}.csv"), format!("{stem}.svg"), format!("{stem}.md"));
+    out.write(&csv, &bars_csv(bars))?;
+    out.write(&svg, &figure_svg(f, bars))?;
+    let seeds: Vec<usize> = bars.iter().map(|b| b.seeds).collect();
+    let setup = [
+        ("[Anglano09]", format!("§IV-C, {}", f.title)),
+        ("seeds per bar", {
+            let (lo, hi) = (seeds.iter().min().unwrap_or(&0), seeds.iter().max().unwrap_or(&0));
+            let range = if lo == hi { lo.to_string() } else { format!("{lo}–{hi}") };
+            let rel = rule.rel * 100.0;
+            format!(
+                "{range} (until the 95% intervals are within {rel}% of the mean, {} to {} seeds)",
+                rule.min_seeds, rule.max_seeds
+            )
+        }),
+    ];
+    let heading = format!("Fig. {} — {}", f.number, f.title);
+    out.write(&md, &findings_markdown(&heading, &setup, &found))?;
+    say!(out, "  wrote {csv}, {svg} and {md}");
+    Ok(())
+}
+
+/// `bagsim dg-figure N|all --plan N`: the figures' bars as a study of kind `dg-figure` in N shards, a bar a point.
+pub fn figure_plan(which: &str, base: &DesktopGridConfig, rule: CiRule) -> FigureOutcome<FigurePlan> {
+    base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let chosen = chosen_figures(which)?;
+    let points = chosen
+        .iter()
+        .flat_map(|f| bar_jobs(f, base, rule))
+        .map(|job| Point {
+            labels: vec![job.figure.to_string(), job.mix.label().to_string(), job.policy.label().to_string()],
+            job: serde_json::to_value(&job).expect("plain data"),
+        })
+        .collect();
+    let spec = serde_json::json!({ "figures": chosen.iter().map(|f| f.number).collect::<Vec<_>>(), "rule": rule });
+    let axes = ["figure", "mix", "policy"].iter().map(|k| (k.to_string(), Vec::new())).collect();
+    Ok(FigurePlan { kind: Kind::DgFigure, spec, axes, points })
+}
+
+/// A bar as a shard keeps it: its pairs with an undefined mean or width as null.
+fn bar_to_value(b: &Bar) -> Value {
+    let pair = |p: (f64, f64)| serde_json::json!([p.0.is_finite().then_some(p.0), p.1.is_finite().then_some(p.1)]);
+    let mut v = serde_json::to_value(b).expect("plain data");
+    for (k, p) in [
+        ("growth", b.growth),
+        ("turnaround", b.turnaround),
+        ("makespan", b.makespan),
+        ("waiting", b.waiting),
+        ("rwt", b.rwt),
+    ] {
+        v[k] = pair(p);
+    }
+    v
+}
+
+fn bar_of_value(v: &Value) -> Result<Bar, String> {
+    let mut v = v.clone();
+    let nan = |x: &Value| x.as_f64().unwrap_or(f64::NAN);
+    let mut pairs = Vec::new();
+    for k in ["growth", "turnaround", "makespan", "waiting", "rwt"] {
+        pairs.push((nan(&v[k][0]), nan(&v[k][1])));
+        v[k] = serde_json::json!([0.0, 0.0]);
+    }
+    let mut b: Bar = serde_json::from_value(v).map_err(|e| format!("not a desktop-grid bar: {e}"))?;
+    (b.growth, b.turnaround, b.makespan, b.waiting, b.rwt) = (pairs[0], pairs[1], pairs[2], pairs[3], pairs[4]);
+    Ok(b)
+}
+
+/// Runs one bar of a `dg-figure` study.
+pub fn figure_point(p: &Point) -> Result<Value, String> {
+    let job: BarJob = serde_json::from_value(p.job.clone()).map_err(|e| format!("not a desktop-grid bar job: {e}"))?;
+    let start = std::time::Instant::now();
+    job.run(&|| start.elapsed().as_secs_f64()).map(|b| bar_to_value(&b))
+}
+
+/// `bagsim merge` of a `dg-figure` study: every figure's table, findings and CSV, as `bagsim dg-figure` gives them.
+pub fn figure_merge(out: &mut dyn FigureOut, spec: &Value, points: &[Point], outcomes: &[&Value]) -> FigureOutcome {
+    let rule: CiRule = serde_json::from_value(spec["rule"].clone()).map_err(|e| format!("the manifest's rule: {e}"))?;
+    let bars = outcomes.iter().map(|v| bar_of_value(v)).collect::<Result<Vec<_>, _>>()?;
+    for f in figures() {
+        let mine: Vec<Bar> = points
+            .iter()
+            .zip(&bars)
+            .filter(|(p, _)| p.labels[0] == f.number.to_string())
+            .map(|(_, b)| b.clone())
+            .collect();
+        if !mine.is_empty() {
+            finish_figure(out, &f, &mine, rule, None)?;
+        }
+    }
+    Ok(())
+}
+
+/// `bagsim dg-figure N --readings KEY=A,B …`: the figure's findings under every combination of readings; prints
+/// the table and writes it as Markdown and CSV.
+pub fn figure_readings(
+    out: &mut dyn FigureOut,
+    which: &str,
+    base: &DesktopGridConfig,
+    specs: &[String],
+    rule: CiRule,
+    jobs: usize,
+) -> FigureOutcome {
+    let combos = readings_combos(specs)?;
+    for n in readings_figures(which)? {
+        let start = std::time::Instant::now();
+        let clock = || start.elapsed().as_secs_f64();
+        let run = |js: &[BarJob]| crate::parallel::map(js, jobs, |_, j| j.run(&clock));
+        let table = study(n, base, &combos, rule, &run)?;
+        let elapsed = Some(start.elapsed().as_secs_f64());
+        finish_readings(out, &format!("fig{}", n), &table.title, &table, combos.len(), elapsed)?;
+    }
+    Ok(())
+}
+
+fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, String> {
+    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
+    Ok(combinations(&axes))
+}
+
+fn readings_figures(which: &str) -> Result<Vec<u32>, String> {
+    Ok(if which.eq_ignore_ascii_case("all") {
+        (2..=17).collect()
+    } else {
+        vec![which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?]
+    })
+}
+
+/// The bar jobs a readings study of figure `n` runs (one batch), recorded without running them.
+fn recorded_jobs(
+    n: u32,
+    base: &DesktopGridConfig,
+    combos: &[Combination],
+    rule: CiRule,
+) -> Result<Vec<BarJob>, String> {
+    let (jobs, table) = record(|batch| study(n, base, combos, rule, batch));
+    table.map(|_| jobs)
+}
+
+/// `bagsim dg-figure N|all --readings … --plan N`: the readings study's bars as a study of kind `dg-readings`.
+pub fn readings_plan(
+    which: &str,
+    base: &DesktopGridConfig,
+    specs: &[String],
+    rule: CiRule,
+) -> FigureOutcome<FigurePlan> {
+    base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let combos = readings_combos(specs)?;
+    let numbers = readings_figures(which)?;
+    let mut points = Vec::new();
+    for &n in &numbers {
+        for job in recorded_jobs(n, base, &combos, rule)? {
+            let labels = vec![n.to_string(), job.mix.label().to_string(), job.policy.label().to_string()];
+            points.push(Point { labels, job: serde_json::to_value(&job).expect("plain data") });
+        }
+    }
+    let spec = serde_json::json!({ "figures": numbers, "rule": rule, "readings": specs, "base": base });
+    let axes = ["figure", "mix", "policy"].iter().map(|k| (k.to_string(), Vec::new())).collect();
+    Ok(FigurePlan { kind: Kind::DgReadings, spec, axes, points })
+}
+
+/// `bagsim merge` of a `dg-readings` study: the tables `bagsim dg-figure --readings` prints and writes.
+pub fn readings_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]) -> FigureOutcome {
+    let rule: CiRule = serde_json::from_value(spec["rule"].clone()).map_err(|e| format!("the manifest's rule: {e}"))?;
+    let specs: Vec<String> = serde_json::from_value(spec["readings"].clone()).map_err(|e| format!("readings: {e}"))?;
+    let base: DesktopGridConfig =
+        serde_json::from_value(spec["base"].clone()).map_err(|e| format!("the manifest's base: {e}"))?;
+    let numbers: Vec<u32> = serde_json::from_value(spec["figures"].clone()).map_err(|e| format!("figures: {e}"))?;
+    let combos = readings_combos(&specs)?;
+    let mut rest = outcomes;
+    for n in numbers {
+        let count = recorded_jobs(n, &base, &combos, rule)?.len();
+        if rest.len() < count {
+            return Err(format!("the study has {} bars; Fig. {n} needs {count} more", outcomes.len()).into());
+        }
+        let (mine, next) = rest.split_at(count);
+        rest = next;
+        let bars: Vec<Result<Bar, String>> = mine.iter().map(|v| bar_of_value(v)).collect();
+        // The study asks for the same bars in the same order as when it was planned: it gets them back.
+        let table = study(n, &base, &combos, rule, &replay(bars))?;
+        finish_readings(out, &format!("fig{}", n), &table.title, &table, combos.len(), None)?;
+    }
+    Ok(())
+}
