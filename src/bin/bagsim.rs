@@ -33,9 +33,6 @@ mod info;
 mod mc;
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "bagsim/readings_out.rs"]
-mod readings_out;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/study.rs"]
 mod study;

@@ -10,7 +10,10 @@ mod words;
 
 use serde::{Deserialize, Serialize};
 
-pub use def::{at_default, build, read_scenario, run_to_end, said, Checked, FamilyDef, Others, Valid};
+pub use def::{
+    at_default, build, canonical_json, read_scenario, run_to_end, said, scenario_from_json, Checked, FamilyDef, Others,
+    Valid,
+};
 pub use estimate::{
     Driver, Estimate, Part, EVENTS_PER_S, LARGE_MEMORY, LONG_EVENTS, MAX_EVENTS, MAX_MEMORY, PAGE_EVENTS_PER_S,
 };

@@ -187,15 +187,7 @@ macro_rules! families {
             /// The scenario as JSON text with every unused key (`unused`) at its default: two scenarios with the
             /// same text give the same run, so a study runs it once.
             pub fn canonical_json(&self) -> String {
-                let (json, default) = (serde_json::to_value(self), serde_json::to_value(Scenario::default_for(self.family())));
-                let (Ok(mut json), Ok(default)) = (json, default) else { return String::new() };
-                for u in self.unused() {
-                    let at = format!("/{}", u.path.replace('.', "/"));
-                    if let (Some(slot), Some(d)) = (json.pointer_mut(&at), default.pointer(&at)) {
-                        *slot = d.clone();
-                    }
-                }
-                json.to_string()
+                match self { $( Scenario::$variant(s) => $crate::family::contract::canonical_json::<$def>(s), )+ }
             }
 
             /// The trace the run reads by name, when it must be read (not a bundled log): its size is needed for

@@ -5,7 +5,7 @@
 //! `dg-figure` and `dd-figure` stay, with their own options, as aliases of it.
 
 use super::error::Outcome;
-use super::{mc, study};
+use super::study;
 use bagsim::family::contract::{FigureError, FigureFailure, FigureOut, FigureOutcome};
 use bagsim::family::data_grid::figure_cmd;
 use bagsim::family::data_grid::DataGridConfig;
@@ -13,6 +13,7 @@ use bagsim::family::desktop_grid::figure_cmd as dg_cmd;
 use bagsim::family::desktop_grid::figures::CiRule;
 use bagsim::family::desktop_grid::DesktopGridConfig;
 use bagsim::family::multi_cluster::config::McScenario;
+use bagsim::family::multi_cluster::figures::cmd as mc_cmd;
 use bagsim::readings::Seeds;
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
@@ -114,16 +115,17 @@ pub fn figure(family: Family, base: Option<&Scenario>, seeds: &str, r: &Request)
 pub fn multi_cluster(base: &McScenario, seeds: Seeds, r: &Request) -> Outcome {
     if let Some(shards) = r.plan {
         let n = fixed(seeds)?;
-        let m = if r.readings.is_empty() {
-            mc::reproduce_plan(r.figure, base, n, shards)?
+        let p = if r.readings.is_empty() {
+            mc_cmd::reproduce_plan(r.figure, base, n)?
         } else {
-            mc::readings_plan(r.figure, base, r.readings, n, shards)?
+            mc_cmd::readings_plan(r.figure, base, r.readings, n)?
         };
-        return study::write_manifest(&m, r.out);
+        return study::write_plan(p, Family::MultiCluster, shards, r.out);
     }
+    let out = &mut CliOut::new(r.out);
     match seeds {
-        Seeds::Fixed(n) if r.readings.is_empty() => mc::reproduce(r.figure, base, n, r.out, r.jobs),
-        _ => mc::reproduce_readings(r.figure, base, r.readings, seeds, r.out, r.jobs),
+        Seeds::Fixed(n) if r.readings.is_empty() => Ok(mc_cmd::reproduce(out, r.figure, base, n, r.jobs)?),
+        _ => Ok(mc_cmd::reproduce_readings(out, r.figure, base, r.readings, seeds, r.jobs)?),
     }
 }
 

@@ -96,7 +96,7 @@ pub type Runner = fn(&Point) -> Result<Value, String>;
 fn runner(m: &Manifest) -> Runner {
     match m.kind {
         Kind::Sweep => bagsim::study::run_point,
-        Kind::Reproduce | Kind::ReproduceReadings => super::mc::reproduce_point,
+        Kind::Reproduce | Kind::ReproduceReadings => bagsim::family::multi_cluster::figures::cmd::reproduce_point,
         Kind::DgFigure | Kind::DgReadings => bagsim::family::desktop_grid::figure_cmd::figure_point,
         Kind::DdFigure | Kind::DdReadings => bagsim::family::data_grid::figure_cmd::figure_point,
     }
@@ -227,8 +227,14 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
         .collect();
     let out = out.unwrap_or(&stem);
     let merged = match m.kind {
-        Kind::Reproduce => m.outcomes(&outputs).map(|o| super::mc::reproduce_merge(&m, &o, out)),
-        Kind::ReproduceReadings => m.outcomes(&outputs).map(|o| super::mc::readings_merge(&m, &o, out)),
+        Kind::Reproduce => m.outcomes(&outputs).map(|o| {
+            let mut cli = super::figure::CliOut::new(out);
+            bagsim::family::multi_cluster::figures::cmd::reproduce_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
+        }),
+        Kind::ReproduceReadings => m.outcomes(&outputs).map(|o| {
+            let mut cli = super::figure::CliOut::new(out);
+            bagsim::family::multi_cluster::figures::cmd::readings_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
+        }),
         Kind::DgFigure => m.outcomes(&outputs).map(|o| {
             let mut cli = super::figure::CliOut::new(out);
             bagsim::family::desktop_grid::figure_cmd::figure_merge(&mut cli, &m.spec, &m.points, &o)

@@ -243,3 +243,28 @@ pub fn run_to_end<F: FamilyDef>(s: &F::Scenario, clock: &dyn Fn() -> f64) -> Res
         None => Ok(run.full_report(report)),
     }
 }
+
+/// The scenario as JSON text with every unused key (`FamilyDef::unused`) at its default: two scenarios with the same
+/// text give the same run, so a study runs it once.
+pub fn canonical_json<F: FamilyDef>(s: &F::Scenario) -> String {
+    let (json, default) = (serde_json::to_value(s), serde_json::to_value(F::Scenario::default()));
+    let (Ok(mut json), Ok(default)) = (json, default) else { return String::new() };
+    for u in F::unused(s) {
+        let at = format!("/{}", u.path.replace('.', "/"));
+        if let (Some(slot), Some(d)) = (json.pointer_mut(&at), default.pointer(&at)) {
+            *slot = d.clone();
+        }
+    }
+    json.to_string()
+}
+
+/// A scenario of family `F` as the family writes it (a study's job, a manifest's base), read and checked: its
+/// objects as objects and its values valid.
+pub fn scenario_from_json<F: FamilyDef>(text: &str) -> Result<F::Scenario, ScenarioError> {
+    let s = read_scenario::<F>(text, &Others { sections: &[], first: None })?;
+    if let (Ok(input), Ok(read)) = (serde_json::from_str(text), serde_json::to_value(&s)) {
+        super::objects_as_objects(&input, &read, "")?;
+    }
+    F::validate(&s)?;
+    Ok(s)
+}

@@ -6,6 +6,8 @@
 
 pub mod config;
 pub mod def;
+/// The figures as a command: native only (its runs go to a thread pool).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod figure_cmd;
 pub mod figures;
 pub mod gantt;

@@ -7,6 +7,8 @@ pub mod bot_selection;
 pub mod claims;
 pub mod config;
 pub mod def;
+/// The figures as a command: native only (its runs go to a thread pool).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod figure_cmd;
 pub mod figure_svg;
 pub mod figures;

@@ -3,6 +3,9 @@
 //! results with 95% confidence intervals, the figure as SVG and the paper's findings set against ours.
 
 pub mod claims;
+/// The figures as a command: native only (its runs go to a thread pool).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cmd;
 pub mod study;
 
 pub mod svg;
