@@ -33,6 +33,9 @@ mod info;
 mod mc;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/out.rs"]
+mod out;
+
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/study.rs"]
 mod study;

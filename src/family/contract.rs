@@ -6,6 +6,7 @@ mod def;
 mod estimate;
 mod figures;
 mod keys;
+mod plan;
 mod words;
 
 use serde::{Deserialize, Serialize};
@@ -19,6 +20,7 @@ pub use estimate::{
 };
 pub use figures::{finish_readings, FigureError, FigureFailure, FigureOut, FigureOutcome, FigureRequest};
 pub use keys::{objects_as_objects, parse_json, ErrorKind, Param, ScenarioError, Unused};
+pub use plan::{Axis, FigurePlan, Kind, Point};
 pub use words::{
     bytes_words, count_words, factor_words, group_digits, seconds_words, short_number, tidy_line, tidy_message,
 };

@@ -10,10 +10,9 @@ use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub mod plan;
 pub mod table;
 
-pub use plan::{Axis, FigurePlan, Kind, Point};
+pub use crate::family::contract::{Axis, FigurePlan, Kind, Point};
 
 /// The version of the manifest and shard files; a file of another version is refused.
 pub const FORMAT: u32 = 1;

@@ -131,6 +131,24 @@ pub struct Lab {
     pub replay: RwSignal<Vec<Scenario>>,
 }
 
+/// The scenarios of the pinned runs of `family`, oldest first (a link holds them, ui/replay.rs).
+fn pinned_scenarios(family: Family) -> Vec<Scenario> {
+    match family {
+        Family::MultiCluster => multi_cluster::pinned_scenarios(),
+        Family::DesktopGrid => desktop_grid::pinned_scenarios(),
+        Family::DataGrid => data_grid::pinned_scenarios(),
+    }
+}
+
+/// Pins the run of `family` that has just finished, as its "Pin this run" does.
+fn pin_finished(lab: Lab, family: Family) {
+    match family {
+        Family::MultiCluster => lab.pin(),
+        Family::DesktopGrid => desktop_grid::pin_finished(),
+        Family::DataGrid => data_grid::pin_finished(),
+    }
+}
+
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }

@@ -4,7 +4,7 @@
 //! own scenario, so whoever opens the link sees the same runs side by side, with the same numbers, colours and
 //! labels. A scripted policy is part of its scenario, so it travels with its run.
 
-use super::{data_grid, desktop_grid, multi_cluster, Lab};
+use super::{pin_finished, pinned_scenarios, Lab};
 use crate::registry::{Family, Scenario};
 use crate::share;
 use leptos::prelude::*;
@@ -12,18 +12,9 @@ use leptos::prelude::*;
 /// The most pinned runs a link holds: as many as the charts have colours for pinned runs.
 pub(crate) const MAX_PINS: usize = super::charts::PALETTE.len() - 1;
 
-/// The scenarios of the pinned runs of `family`, oldest first.
-fn pinned(family: Family) -> Vec<Scenario> {
-    match family {
-        Family::MultiCluster => multi_cluster::pinned_scenarios(),
-        Family::DesktopGrid => desktop_grid::pinned_scenarios(),
-        Family::DataGrid => data_grid::pinned_scenarios(),
-    }
-}
-
 /// The pinned runs a link to `s` holds: those of its family, then the opened link's own still waiting to run.
 fn pins(lab: Lab, s: &Scenario) -> Vec<Scenario> {
-    let mut all = pinned(s.family());
+    let mut all = pinned_scenarios(s.family());
     lab.replay.with_untracked(|waiting| all.extend(waiting.iter().filter(|p| p.family() == s.family()).cloned()));
     all
 }
@@ -31,11 +22,6 @@ fn pins(lab: Lab, s: &Scenario) -> Vec<Scenario> {
 /// What the address adds to `?scenario=…` for the pinned runs: `&pin=…` for each.
 pub(crate) fn address_suffix(lab: Lab, s: &Scenario) -> String {
     pins(lab, s).iter().map(|p| format!("&pin={}", share::to_link(p))).collect()
-}
-
-/// How many pinned runs a link to `s` holds.
-pub(crate) fn count(lab: Lab, s: &Scenario) -> usize {
-    pins(lab, s).len()
 }
 
 /// The pinned runs of the link opened (`pin=`, in order), each checked as a link's scenario is, and of the
@@ -93,7 +79,7 @@ pub(crate) fn running_text(lab: Lab, text: String) -> String {
     if waiting == 0 {
         return text;
     }
-    let total = waiting + pinned(lab.run_family.get_untracked()).len();
+    let total = waiting + pinned_scenarios(lab.run_family.get_untracked()).len();
     format!("pinned run {} of {total} from the link: {text}", total - waiting + 1)
 }
 
@@ -103,11 +89,7 @@ pub(crate) fn on_finished(lab: Lab) -> bool {
     if lab.replay.with_untracked(Vec::is_empty) {
         return false;
     }
-    match lab.run_family.get_untracked() {
-        Family::MultiCluster => lab.pin(),
-        Family::DesktopGrid => desktop_grid::pin_finished(),
-        Family::DataGrid => data_grid::pin_finished(),
-    }
+    pin_finished(lab, lab.run_family.get_untracked());
     lab.replay.update(|w| {
         w.remove(0);
     });

@@ -15,7 +15,8 @@ pub(crate) fn copy_link(lab: Lab) -> String {
     match web_sys::window() {
         Some(w) => {
             let _ = w.navigator().clipboard().write_text(&href);
-            let pinned = match super::replay::count(lab, &s) {
+            // The address just written holds a `pin=` per pinned run (ui/replay.rs).
+            let pinned = match href.matches("&pin=").count() {
                 0 => String::new(),
                 1 => " and its pinned run".into(),
                 n => format!(" and its {n} pinned runs"),

@@ -5,8 +5,8 @@
 //! `dg-figure` and `dd-figure` stay, with their own options, as aliases of it.
 
 use super::error::Outcome;
+use super::out::CliOut;
 use super::study;
-use bagsim::family::contract::{FigureError, FigureFailure, FigureOut, FigureOutcome};
 use bagsim::family::data_grid::figure_cmd;
 use bagsim::family::data_grid::DataGridConfig;
 use bagsim::family::desktop_grid::figure_cmd as dg_cmd;
@@ -17,38 +17,7 @@ use bagsim::family::multi_cluster::figures::cmd as mc_cmd;
 use bagsim::readings::Seeds;
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
-use std::io::Write;
 use std::path::Path;
-
-/// Where the CLI's figure commands put their lines and files: results on stdout (stopping quietly when it is
-/// closed), progress on stderr, files named from the `--out` stem.
-pub struct CliOut {
-    pub stem: std::path::PathBuf,
-}
-
-impl CliOut {
-    pub fn new(stem: &Path) -> CliOut {
-        CliOut { stem: stem.to_path_buf() }
-    }
-}
-
-impl FigureOut for CliOut {
-    fn stem(&self) -> String {
-        self.stem.display().to_string()
-    }
-
-    fn say(&mut self, line: &str) {
-        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(line));
-    }
-
-    fn note(&mut self, line: &str) {
-        eprintln!("{line}");
-    }
-
-    fn write(&mut self, path: &str, text: &str) -> FigureOutcome {
-        std::fs::write(path, text).map_err(|e| FigureError::new(FigureFailure::File, format!("{path}: {e}")))
-    }
-}
 
 /// What every family's figure command takes.
 pub struct Request<'a> {

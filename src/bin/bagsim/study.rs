@@ -228,24 +228,24 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
     let out = out.unwrap_or(&stem);
     let merged = match m.kind {
         Kind::Reproduce => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::figure::CliOut::new(out);
+            let mut cli = super::out::CliOut::new(out);
             bagsim::family::multi_cluster::figures::cmd::reproduce_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
         }),
         Kind::ReproduceReadings => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::figure::CliOut::new(out);
+            let mut cli = super::out::CliOut::new(out);
             bagsim::family::multi_cluster::figures::cmd::readings_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
         }),
         Kind::DgFigure => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::figure::CliOut::new(out);
+            let mut cli = super::out::CliOut::new(out);
             bagsim::family::desktop_grid::figure_cmd::figure_merge(&mut cli, &m.spec, &m.points, &o)
                 .map_err(CliError::from)
         }),
         Kind::DgReadings => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::figure::CliOut::new(out);
+            let mut cli = super::out::CliOut::new(out);
             bagsim::family::desktop_grid::figure_cmd::readings_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
         }),
         Kind::DdFigure | Kind::DdReadings => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::figure::CliOut::new(out);
+            let mut cli = super::out::CliOut::new(out);
             bagsim::family::data_grid::figure_cmd::figure_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
         }),
         Kind::Sweep => m.merge(&outputs).map(|(csv, json)| write_outputs(out, &csv, &json)),

@@ -8,10 +8,10 @@ use super::readings::READINGS;
 use super::study::{chosen, figure as figure_of, plan, DdRun, Plan};
 use super::DataGridConfig;
 use crate::family::contract::{finish_readings, run_to_end, FigureError, FigureFailure, FigureOut, FigureOutcome};
+use crate::family::contract::{FigurePlan, Kind, Point};
 use crate::readings::{combinations, label, parse_axis, Combination, Seeds};
 use crate::stats::verdict::findings_markdown;
 use crate::stats::{show, Claim, Verdict};
-use crate::study::plan::{FigurePlan, Kind, Point};
 use serde_json::Value;
 
 /// A line of the results.

@@ -9,10 +9,10 @@ use super::readings::READINGS;
 use super::study::study;
 use super::DesktopGridConfig;
 use crate::family::contract::{finish_readings, FigureOut, FigureOutcome};
+use crate::family::contract::{FigurePlan, Kind, Point};
 use crate::readings::{combinations, parse_axis, record, replay, Combination};
 use crate::stats::show;
 use crate::stats::verdict::findings_markdown;
-use crate::study::plan::{FigurePlan, Kind, Point};
 use serde_json::Value;
 
 /// A line of the results.

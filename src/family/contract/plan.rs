@@ -1,6 +1,6 @@
-//! What a study's points are, without the families (`Kind`, `Point`, `Axis`), and a family's figure planned as one
-//! (`FigurePlan`, which the CLI writes as a manifest): a family's figure code plans and merges its studies with
-//! these alone, so that it never imports the registry that lists it. Knows no family.
+//! What a study's points are (`Kind`, `Point`, `Axis`; `study` re-exports them) and a family's figure planned as
+//! one (`FigurePlan`, which the CLI writes as a manifest of some shards): a family's figure code plans and merges its
+//! studies with these alone, so that it never imports the registry that lists it. Knows no family.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
