@@ -1,22 +1,9 @@
-//! A family's paper figures behind the contract (`bagsim figure FAMILY …`): what every family's figure command
-//! takes (`FigureRequest`), where its lines and files go (`FigureOut`: the CLI prints them and writes the files
-//! next to its `--out` stem), and how it fails (`FigureError`, whose kind the CLI turns into its exit code). The
+//! A family's paper figures behind the contract (`bagsim figure FAMILY …`): where a figure command's lines and files
+//! go (`FigureOut`: the CLI prints them and writes the files next to its `--out` stem), and how it fails (`FigureError`, whose kind the CLI turns into its exit code). The
 //! figure code itself lives in each family's folder; the readings table every family prints is written once here.
 //! Knows no family.
 
 use crate::readings::{flips, flips_markdown, ReadingsTable};
-
-/// What every family's figure command takes.
-pub struct FigureRequest<'a> {
-    /// `fig3`, `4`, `all`, …
-    pub figure: &'a str,
-    /// `KEY=A,B` specs; empty: the defaults only.
-    pub readings: &'a [String],
-    /// `N` or `auto`.
-    pub seeds: &'a str,
-    /// Threads for the runs.
-    pub jobs: usize,
-}
 
 /// Why a figure command failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
