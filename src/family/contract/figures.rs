@@ -1,7 +1,7 @@
 //! A family's paper figures behind the contract (`bagsim figure FAMILY …`): where a figure command's lines and files
-//! go (`FigureOut`: the CLI prints them and writes the files next to its `--out` stem), and how it fails (`FigureError`, whose kind the CLI turns into its exit code). The
-//! figure code itself lives in each family's folder; the readings table every family prints is written once here.
-//! Knows no family.
+//! go (`FigureOut`: the CLI prints them and writes the files next to its `--out` stem), and how it fails
+//! (`FigureError`, whose kind the CLI turns into its exit code). The figure code itself lives in each family's
+//! folder; the readings table every family prints is written once here. Knows no family.
 
 use crate::readings::{flips, flips_markdown, ReadingsTable};
 
