@@ -3,7 +3,9 @@
 //! chart's plotted values as tables. The family keeps the pinned runs' series for its own charts and says here what
 //! a run is called, what its numbers are and what a chart plots.
 
+use super::charts::PALETTE;
 use super::run_tools::swatch;
+use crate::registry::Scenario;
 use leptos::prelude::*;
 
 /// A run as the legend and the comparison show it: its name and its numbers as the cards show them.
@@ -11,6 +13,27 @@ use leptos::prelude::*;
 pub(crate) struct Pin {
     pub label: String,
     pub numbers: Vec<(&'static str, String)>,
+}
+
+/// A finished run a family keeps for comparison: its name and numbers, its series for the family's charts, and its
+/// scenario (a link holds it, ui/replay.rs).
+pub(crate) struct PinnedRun<S> {
+    pub pin: Pin,
+    pub samples: Vec<S>,
+    pub scenario: Scenario,
+}
+
+/// Keeps `run` after the runs pinned already; the oldest leaves once the charts' palette is used up.
+pub(crate) fn keep<T>(pinned: &mut Vec<T>, run: T) {
+    if pinned.len() >= PALETTE.len() - 1 {
+        pinned.remove(0);
+    }
+    pinned.push(run);
+}
+
+/// The scenarios of the pinned runs, oldest first.
+pub(crate) fn scenarios<S>(pinned: &[PinnedRun<S>]) -> Vec<Scenario> {
+    pinned.iter().map(|p| p.scenario.clone()).collect()
 }
 
 /// The pin bar of a family's results; ids start with `prefix` (`dg-pin`, `dd-compare`). `pins` are the pinned

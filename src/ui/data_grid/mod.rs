@@ -31,7 +31,7 @@ struct Live {
     /// Jobs running now and the next reservations (the latest progress message's).
     pending: Vec<Pending>,
     /// Finished runs kept for comparison (pinned.rs).
-    pinned: Vec<pinned::PinnedRun>,
+    pinned: Vec<crate::ui::pins::PinnedRun<Sample>>,
 }
 
 /// The reactive state of the data-grid results: reference-counted signals, so `on_progress` reaches them whatever

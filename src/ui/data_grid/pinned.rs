@@ -5,17 +5,8 @@
 use super::{charts, state, LIVE};
 use crate::family::data_grid::{DataGridReport, DataGridScenario, Sample};
 use crate::registry::Scenario;
-use crate::ui::charts::PALETTE;
-use crate::ui::pins::{FamilyPins, NumbersToggle, Pin, Table};
+use crate::ui::pins::{keep, scenarios, FamilyPins, NumbersToggle, Pin, PinnedRun, Table};
 use leptos::prelude::*;
-
-/// A finished run kept for comparison: its name and numbers, its samples for the turnaround chart, and its scenario
-/// (for the links that hold the pinned runs, ui/replay.rs).
-pub(super) struct PinnedRun {
-    pub pin: Pin,
-    pub samples: Vec<Sample>,
-    pub scenario: Scenario,
-}
 
 /// A run's name in the legends and the comparison: what tells it from the runs beside it.
 pub(super) fn run_label(s: &DataGridScenario) -> String {
@@ -35,12 +26,9 @@ fn as_pin(r: &DataGridReport) -> Pin {
 fn pin(r: &DataGridReport) {
     LIVE.with(|l| {
         let mut l = l.borrow_mut();
-        if l.pinned.len() >= PALETTE.len() - 1 {
-            l.pinned.remove(0);
-        }
-        let samples = l.samples.clone();
         let scenario = Scenario::DataGrid(r.scenario.clone());
-        l.pinned.push(PinnedRun { pin: as_pin(r), samples, scenario });
+        let run = PinnedRun { pin: as_pin(r), samples: l.samples.clone(), scenario };
+        keep(&mut l.pinned, run);
     });
 }
 
@@ -55,7 +43,7 @@ pub(crate) fn pin_finished() {
 
 /// The pinned runs' scenarios, oldest first.
 pub(crate) fn pinned_scenarios() -> Vec<Scenario> {
-    LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.scenario.clone()).collect())
+    LIVE.with(|l| scenarios(&l.borrow().pinned))
 }
 
 /// The pinned runs, oldest first.

@@ -48,7 +48,7 @@ struct Live {
     run_id: u32,
     samples: Vec<DgSample>,
     /// Finished runs kept on the charts (pinned.rs).
-    pinned: Vec<pinned::PinnedRun>,
+    pinned: Vec<crate::ui::pins::PinnedRun<DgSample>>,
 }
 
 /// The reactive state of the desktop-grid results: reference-counted signals, so `on_message` reaches them

@@ -5,17 +5,8 @@
 use super::{cards, state, CHARTS, LIVE};
 use crate::family::desktop_grid::{DgReport, DgSample, DgScenario};
 use crate::registry::Scenario;
-use crate::ui::charts::PALETTE;
-use crate::ui::pins::{FamilyPins, NumbersToggle, Pin, Table};
+use crate::ui::pins::{keep, scenarios, FamilyPins, NumbersToggle, Pin, PinnedRun, Table};
 use leptos::prelude::*;
-
-/// A finished run kept for comparison: its name and numbers, its series for the charts, and its scenario (for the
-/// links that hold the pinned runs, ui/replay.rs).
-pub(super) struct PinnedRun {
-    pub pin: Pin,
-    pub samples: Vec<DgSample>,
-    pub scenario: Scenario,
-}
 
 /// A run's name in the legends and the comparison: what tells it from the runs beside it.
 pub(super) fn run_label(s: &DgScenario) -> String {
@@ -34,12 +25,9 @@ pub(super) fn run_label(s: &DgScenario) -> String {
 fn pin(report: &DgReport) {
     LIVE.with(|l| {
         let mut l = l.borrow_mut();
-        if l.pinned.len() >= PALETTE.len() - 1 {
-            l.pinned.remove(0);
-        }
-        let samples = l.samples.clone();
         let scenario = Scenario::DesktopGrid(report.scenario.clone());
-        l.pinned.push(PinnedRun { pin: as_pin(report), samples, scenario });
+        let run = PinnedRun { pin: as_pin(report), samples: l.samples.clone(), scenario };
+        keep(&mut l.pinned, run);
     });
 }
 
@@ -54,7 +42,7 @@ pub(crate) fn pin_finished() {
 
 /// The pinned runs' scenarios, oldest first.
 pub(crate) fn pinned_scenarios() -> Vec<Scenario> {
-    LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.scenario.clone()).collect())
+    LIVE.with(|l| scenarios(&l.borrow().pinned))
 }
 
 /// A finished run's name and numbers, as its cards show them.
