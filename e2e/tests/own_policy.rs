@@ -92,6 +92,16 @@ async fn a_script_policy_is_checked_run_pinned_and_shared() {
         assert_eq!(chart_numbers(&client, "chart-nsl-class").await, plotted, "the runs of the link plot other values");
         println!("screenshot: {}", screenshot(&client, "own-policy-link-pins.png").await.display());
 
+        // A damaged pin is named in the banner; the link's own scenario still loads, and nothing runs.
+        open_ready(&client, &format!("{shared}&pin=AAAA!")).await;
+        let banner = wait_for(&client, Duration::from_secs(10), "#banner-error", || async {
+            text(&client, "#banner-error").await.filter(|t| !t.is_empty())
+        })
+        .await;
+        assert!(banner.contains("pinned runs could not be loaded") && banner.contains("pinned run 2"), "{banner}");
+        assert_eq!(prop(&client, "#scheduling", "value").await, serde_json::json!("FPLT"));
+        assert_eq!(status(&client).await, "ready");
+
         // The link holds the script: opened afresh, the page shows it and runs it.
         let link = format!("{base}?scenario={}", scenario_param(&scripted));
         open_ready(&client, &link).await;
