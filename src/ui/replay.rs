@@ -84,17 +84,16 @@ pub(crate) fn running_text(lab: Lab, text: String) -> String {
 }
 
 /// A run has finished: if it was one of the link's pinned runs, it is pinned and the next run starts (the next
-/// pinned run, or the link's own scenario). Says whether it was.
-pub(crate) fn on_finished(lab: Lab) -> bool {
+/// pinned run, or the link's own scenario).
+pub(crate) fn on_finished(lab: Lab) {
     if lab.replay.with_untracked(Vec::is_empty) {
-        return false;
+        return;
     }
     pin_finished(lab, lab.run_family.get_untracked());
     lab.replay.update(|w| {
         w.remove(0);
     });
     lab.start_run();
-    true
 }
 
 /// A run stopped (cancelled or failed): the link's pinned runs still waiting are dropped, and the run bar says so.
