@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use bagsim::registry::{run_any, AnyReport, Family};
-use bagsim::trace::bots::{extract, BotRule};
+use bagsim::trace::bots::{extract, BotRule, MultiProc};
 use bagsim::trace::import_path;
 use e2e::fantoccini::Locator;
 use e2e::*;
@@ -21,6 +21,8 @@ async fn a_log_with_parallel_jobs_is_replayed_whole_in_the_data_grid() {
     let native = import_path(&file, None).expect("the native import");
     let reject = extract(&native, &BotRule::default()).expect("BoTs");
     assert!(reject.report.parallel_jobs > 0, "the test log has parallel jobs");
+    let split = extract(&native, &BotRule { multi_proc: MultiProc::Split, ..BotRule::default() }).expect("split BoTs");
+    assert!(split.report.tasks > reject.report.tasks, "splitting keeps the parallel jobs' work");
     with_browser(|client, base| async move {
         open_ready(&client, &base).await;
         let input = client.find(Locator::Css("#trace-file")).await.expect("#trace-file");
@@ -34,6 +36,16 @@ async fn a_log_with_parallel_jobs_is_replayed_whole_in_the_data_grid() {
         click(&client, "#trace-split").await;
         wait_for(&client, IMPORT_TIMEOUT, "the warning gone once split", || async {
             (!exists(&client, "#trace-parallel").await).then_some(())
+        })
+        .await;
+        // The split answers re-render the BoTs, the Δ table and the fitted row above the buttons: wait until every
+        // answer is in, so that the click below does not land while the buttons move.
+        let tasks = split.report.tasks.to_string();
+        wait_for(&client, IMPORT_TIMEOUT, "the split BoTs and the whole Δ table", || async {
+            let rows =
+                js(&client, "return document.querySelectorAll('#trace-deltas tr[data-delta]').length", vec![]).await;
+            let bots = attr(&client, "#trace-bots", "data-tasks").await;
+            (bots.as_deref() == Some(tasks.as_str()) && rows.as_u64() == Some(8)).then_some(())
         })
         .await;
 
