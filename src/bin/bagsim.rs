@@ -92,7 +92,8 @@ mod cli {
             base: Option<PathBuf>,
             /// Seeds per bar or point: N, or auto (multi_cluster and data_grid: 5, then 10, 20 and 30 while a
             /// finding is not resolved; desktop_grid: the paper's rule, until every 95% interval is within 2.5%,
-            /// 3 to 30). Default: auto for desktop_grid, 5 otherwise.
+            /// 3 to 30; MIN..MAX the same rule from MIN to MAX seeds). Default: auto for desktop_grid, 5
+            /// otherwise.
             #[arg(long)]
             seeds: Option<String>,
             /// KEY=A,B,…: run the findings under each reading of KEY (repeat for several keys; every combination
@@ -448,39 +449,33 @@ mod cli {
                 let base = base.map(|p| of_family(&p, family, "--base", "figure")).transpose()?;
                 let seeds = seeds.unwrap_or_else(|| figure::default_seeds(family).to_string());
                 let jobs = bagsim::parallel::threads(jobs);
-                let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
-                figure::figure(family, base.as_ref(), &seeds, &r)
+                let r = figure::Request { figure: &which, readings: &readings, seeds: &seeds, plan, out: &out, jobs };
+                figure::figure(family, base.as_ref(), &r)
             }
             Command::DdFigure { figure: which, scenario, seeds, readings, out, jobs, plan } => {
-                let base = match scenario {
-                    Some(p) => of_family(&p, Family::DataGrid, "--scenario", "dd-figure")?
-                        .data_grid()
-                        .map(|d| d.data_grid.clone())
-                        .unwrap_or_default(),
-                    None => Default::default(),
-                };
+                let base = scenario.map(|p| of_family(&p, Family::DataGrid, "--scenario", "dd-figure")).transpose()?;
                 if !(2..=100).contains(&seeds) {
                     return Err(format!("--seeds {seeds}: allowed 2–100").into());
                 }
-                let jobs = bagsim::parallel::threads(jobs);
-                let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
-                figure::data_grid(&base, bagsim::readings::Seeds::Fixed(seeds as u32), &r)
+                let (seeds, jobs) = (seeds.to_string(), bagsim::parallel::threads(jobs));
+                let r = figure::Request { figure: &which, readings: &readings, seeds: &seeds, plan, out: &out, jobs };
+                figure::figure(Family::DataGrid, base.as_ref(), &r)
             }
             Command::DgFigure { figure: which, scenario, max_seeds, min_seeds, bots, readings, out, jobs, plan } => {
                 let mut base = match scenario {
-                    Some(p) => of_family(&p, Family::DesktopGrid, "--scenario", "dg-figure")?
-                        .desktop_grid()
-                        .map(|d| d.desktop_grid.clone())
-                        .unwrap_or_default(),
-                    None => Default::default(),
+                    Some(p) => of_family(&p, Family::DesktopGrid, "--scenario", "dg-figure")?,
+                    None => Scenario::default_for(Family::DesktopGrid),
                 };
-                if let Some(b) = bots {
-                    base.bots = b;
+                if let (Some(b), Some(d)) = (bots, base.desktop_grid_mut()) {
+                    d.desktop_grid.bots = b;
                 }
-                let rule = figure::dg_rule(min_seeds, max_seeds)?;
-                let jobs = bagsim::parallel::threads(jobs);
-                let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
-                figure::desktop_grid(&base, rule, &r)
+                if !(1..=1000).contains(&max_seeds) || min_seeds > max_seeds {
+                    let why = format!("--max-seeds {max_seeds} / --min-seeds {min_seeds}: need 1 ≤ min ≤ max ≤ 1000");
+                    return Err(why.into());
+                }
+                let (seeds, jobs) = (format!("{min_seeds}..{max_seeds}"), bagsim::parallel::threads(jobs));
+                let r = figure::Request { figure: &which, readings: &readings, seeds: &seeds, plan, out: &out, jobs };
+                figure::figure(Family::DesktopGrid, Some(&base), &r)
             }
             Command::Scenario { doc, workload, family } => {
                 let family = family.map_or(Family::MultiCluster, family_of);
@@ -491,18 +486,18 @@ mod cli {
                 info::scenario(family, doc, generator)
             }
             Command::Reproduce { figure: which, seeds, readings, base, out, jobs, plan } => {
-                let seeds =
-                    bagsim::readings::Seeds::parse(&seeds, bagsim::family::multi_cluster::figures::DEFAULT_SEEDS)?;
-                let base_scenario = match &base {
-                    Some(p) => study::load_scenario(p)?
-                        .as_multi_cluster()
-                        .map_err(|e| format!("--base {}: {e}", p.display()))?
-                        .clone(),
-                    None => Default::default(),
+                let base = match &base {
+                    Some(p) => Some(Scenario::MultiCluster(
+                        study::load_scenario(p)?
+                            .as_multi_cluster()
+                            .map_err(|e| format!("--base {}: {e}", p.display()))?
+                            .clone(),
+                    )),
+                    None => None,
                 };
                 let jobs = bagsim::parallel::threads(jobs);
-                let r = figure::Request { figure: &which, readings: &readings, plan, out: &out, jobs };
-                figure::multi_cluster(&base_scenario, seeds, &r)
+                let r = figure::Request { figure: &which, readings: &readings, seeds: &seeds, plan, out: &out, jobs };
+                figure::figure(Family::MultiCluster, base.as_ref(), &r)
             }
             Command::Lesson { id, seeds, jobs } => info::lesson(id.as_deref(), seeds, bagsim::parallel::threads(jobs)),
             Command::Readings { family } => info::readings(family_of(family)),

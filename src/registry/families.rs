@@ -75,6 +75,75 @@ macro_rules! families {
                 match self { $( Family::$variant => <$def>::sweep_header(), )+ }
             }
 
+            /// `--seeds` of its figures when it is not given (None: it has no figures).
+            pub fn figure_seeds(self) -> Option<&'static str> {
+                match self { $( Family::$variant => <$def>::figures().map(|f| f.default_seeds()), )+ }
+            }
+
+            /// `bagsim figure NAME`: its figures on `base` (its default scenario when None), run, or planned as a
+            /// study when `plan`.
+            pub fn figure(
+                self,
+                out: &mut dyn $crate::family::contract::FigureOut,
+                base: Option<&Scenario>,
+                r: &$crate::family::contract::FigureRequest,
+            ) -> $crate::family::contract::FigureOutcome {
+                match self { $( Family::$variant => {
+                    let f = <$def>::figures().ok_or_else(|| self.no_figures())?;
+                    let default = Default::default();
+                    f.run(out, base.and_then(|s| s.$get()).unwrap_or(&default), r)
+                } )+ }
+            }
+
+            /// Its figures on `base` as a study (`bagsim figure NAME --plan`).
+            pub fn figure_plan(
+                self,
+                base: Option<&Scenario>,
+                r: &$crate::family::contract::FigureRequest,
+            ) -> $crate::family::contract::FigureOutcome<$crate::family::contract::FigurePlan> {
+                match self { $( Family::$variant => {
+                    let f = <$def>::figures().ok_or_else(|| self.no_figures())?;
+                    let default = Default::default();
+                    f.plan(base.and_then(|s| s.$get()).unwrap_or(&default), r)
+                } )+ }
+            }
+
+            /// The family whose figures plan studies of `kind` (None for a sweep).
+            pub fn of_study(kind: $crate::family::contract::Kind) -> Option<Family> {
+                $( if <$def>::figures().is_some_and(|f| f.plans(kind)) { return Some(Family::$variant); } )+
+                None
+            }
+
+            /// Runs a point of a study of `kind`, one of this family's figures'.
+            pub fn study_point(
+                self,
+                kind: $crate::family::contract::Kind,
+                p: &$crate::family::contract::Point,
+            ) -> Result<serde_json::Value, String> {
+                match self { $( Family::$variant => match <$def>::figures() {
+                    Some(f) => f.point(kind, p),
+                    None => Err(self.no_figures().message),
+                }, )+ }
+            }
+
+            /// Merges a complete study of `kind`, one of this family's figures', into the files a direct run writes.
+            pub fn study_merge(
+                self,
+                kind: $crate::family::contract::Kind,
+                out: &mut dyn $crate::family::contract::FigureOut,
+                spec: &serde_json::Value,
+                points: &[$crate::family::contract::Point],
+                outcomes: &[&serde_json::Value],
+            ) -> $crate::family::contract::FigureOutcome {
+                match self { $( Family::$variant => {
+                    <$def>::figures().ok_or_else(|| self.no_figures())?.merge(kind, out, spec, points, outcomes)
+                } )+ }
+            }
+
+            fn no_figures(self) -> $crate::family::contract::FigureError {
+                format!("the {} family has no paper figures", self.name()).into()
+            }
+
             /// The section keys of every family but this one, with their family's names.
             fn other_sections(self) -> Vec<(&'static str, &'static str)> {
                 let mut out = Vec::new();

@@ -427,3 +427,38 @@ fn the_real_families_run_the_same_through_a_registry_with_one_more() {
         (with_mmc::Scenario::from_json(dg).unwrap(), bagsim::scenario::Scenario::from_json(dg).unwrap());
     assert_eq!(serde_json::to_string(&theirs).unwrap(), serde_json::to_string(&ours).unwrap());
 }
+
+/// `bagsim figure`, `sweep --shard` and `merge` reach a family's figures through the generated registry alone: the
+/// study kinds name their family, a family without figures says so, and a figure planned through a registry with
+/// one more family is the crate's plan.
+#[test]
+fn figures_are_dispatched_by_the_generated_registry() {
+    use bagsim::family::contract::{FigureRequest, Kind};
+    use with_mmc::Family;
+    let families = [
+        (Kind::Reproduce, Family::MultiCluster),
+        (Kind::ReproduceReadings, Family::MultiCluster),
+        (Kind::DgFigure, Family::DesktopGrid),
+        (Kind::DgReadings, Family::DesktopGrid),
+        (Kind::DdFigure, Family::DataGrid),
+        (Kind::DdReadings, Family::DataGrid),
+    ];
+    for (kind, family) in families {
+        assert_eq!(Family::of_study(kind), Some(family), "{kind:?}");
+    }
+    assert_eq!(Family::of_study(Kind::Sweep), None);
+    let seeds: Vec<Option<&str>> = Family::ALL.iter().map(|f| f.figure_seeds()).collect();
+    assert_eq!(seeds, [Some("5"), Some("auto"), Some("5"), None]);
+    let r = FigureRequest { figure: "4", readings: &[], seeds: "2", jobs: 1 };
+    let e = Family::Mmc.figure_plan(None, &r).unwrap_err();
+    assert!(e.message.contains("mmc family has no paper figures"), "{e:?}");
+    let ours = bagsim::registry::Family::DataGrid.figure_plan(None, &r).expect("the crate's plan");
+    let theirs = Family::DataGrid.figure_plan(None, &r).expect("the plan through the other registry");
+    assert_eq!((theirs.kind, &theirs.points, &theirs.spec), (Kind::DdFigure, &ours.points, &ours.spec));
+    assert!(!ours.points.is_empty());
+    let auto = FigureRequest { seeds: "auto", ..r };
+    let e = Family::DataGrid.figure_plan(None, &auto).unwrap_err();
+    assert!(e.message.contains("--plan needs a fixed number of seeds"), "{e:?}");
+    let e = Family::DesktopGrid.figure_plan(None, &FigureRequest { figure: "2", seeds: "5..2", ..r }).unwrap_err();
+    assert!(e.message.contains("MIN..MAX"), "{e:?}");
+}

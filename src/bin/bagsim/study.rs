@@ -4,7 +4,7 @@
 use super::error::{CliError, Failure, Outcome};
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
-use bagsim::study::{axes, plan_with, shard_path, stem_of, Kind, Manifest, Point, ShardOutput};
+use bagsim::study::{axes, plan_with, shard_path, stem_of, Manifest, Point, ShardOutput};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -89,23 +89,18 @@ pub fn read_text(path: &Path, limit: u64) -> Outcome<String> {
     Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
-/// How a point of a study of some kind runs.
-pub type Runner = fn(&Point) -> Result<Value, String>;
-
-/// The runner of a manifest's kind.
-fn runner(m: &Manifest) -> Runner {
-    match m.kind {
-        Kind::Sweep => bagsim::study::run_point,
-        Kind::Reproduce | Kind::ReproduceReadings => bagsim::family::multi_cluster::figures::cmd::reproduce_point,
-        Kind::DgFigure | Kind::DgReadings => bagsim::family::desktop_grid::figure_cmd::figure_point,
-        Kind::DdFigure | Kind::DdReadings => bagsim::family::data_grid::figure_cmd::figure_point,
+/// Runs a point of a manifest's study: a sweep's scenario, or a run of the figures of the family that planned it.
+fn run_point(m: &Manifest, p: &Point) -> Result<Value, String> {
+    match Family::of_study(m.kind) {
+        Some(family) => family.study_point(m.kind, p),
+        None => bagsim::study::run_point(p),
     }
 }
 
 /// The points of `indices` on `jobs` threads, in order, with a progress line each on stderr.
-pub fn run_points(m: &Manifest, run: Runner, indices: &[usize], jobs: usize) -> Vec<Result<Value, String>> {
+pub fn run_points(m: &Manifest, indices: &[usize], jobs: usize) -> Vec<Result<Value, String>> {
     bagsim::parallel::map(indices, jobs, |n, &k| {
-        let r = run(&m.points[k]);
+        let r = run_point(m, &m.points[k]);
         let labels = m.points[k].labels.join(" ");
         match &r {
             Ok(_) => eprintln!("  [{}/{}] {labels}", n + 1, indices.len()),
@@ -134,7 +129,7 @@ pub fn sweep(base: &Scenario, sets: &[String], out: &Path, jobs: Option<usize>, 
     }
     let jobs = bagsim::parallel::threads(jobs);
     eprintln!("sweep: {} runs on {jobs} threads", m.points.len());
-    let shard = m.run_shard(0, |idx| run_points(&m, bagsim::study::run_point, idx, jobs))?;
+    let shard = m.run_shard(0, |idx| run_points(&m, idx, jobs))?;
     // A point that failed is a run that stopped (its reason is named); nothing is written.
     let (csv, json) = m.merge(&[Ok(Some(shard))]).map_err(|p| CliError::new(Failure::Run, p.to_string().trim_end()))?;
     write_outputs(out, &csv, &json)
@@ -193,12 +188,11 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Outc
         }
     };
     m.check_shard(i)?;
-    let run = runner(&m);
     check_output("--manifest", &shard_path(&stem_of(manifest), i))?;
     let jobs = bagsim::parallel::threads(jobs);
     let count = m.shard_points(i).count();
     eprintln!("shard {i} of study {}: {count} runs on {jobs} threads", m.study);
-    let out = m.run_shard(i, |idx| run_points(&m, run, idx, jobs))?;
+    let out = m.run_shard(i, |idx| run_points(&m, idx, jobs))?;
     let failed = out.points.iter().filter(|p| p.outcome.is_err()).count();
     let path = shard_path(&stem_of(manifest), i);
     write_atomic(&path, &serde_json::to_string(&out).expect("json"))?;
@@ -226,29 +220,12 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
         })
         .collect();
     let out = out.unwrap_or(&stem);
-    let merged = match m.kind {
-        Kind::Reproduce => m.outcomes(&outputs).map(|o| {
+    let merged = match Family::of_study(m.kind) {
+        Some(family) => m.outcomes(&outputs).map(|o| {
             let mut cli = super::out::CliOut::new(out);
-            bagsim::family::multi_cluster::figures::cmd::reproduce_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
+            family.study_merge(m.kind, &mut cli, &m.spec, &m.points, &o).map_err(CliError::from)
         }),
-        Kind::ReproduceReadings => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::out::CliOut::new(out);
-            bagsim::family::multi_cluster::figures::cmd::readings_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
-        }),
-        Kind::DgFigure => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::out::CliOut::new(out);
-            bagsim::family::desktop_grid::figure_cmd::figure_merge(&mut cli, &m.spec, &m.points, &o)
-                .map_err(CliError::from)
-        }),
-        Kind::DgReadings => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::out::CliOut::new(out);
-            bagsim::family::desktop_grid::figure_cmd::readings_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
-        }),
-        Kind::DdFigure | Kind::DdReadings => m.outcomes(&outputs).map(|o| {
-            let mut cli = super::out::CliOut::new(out);
-            bagsim::family::data_grid::figure_cmd::figure_merge(&mut cli, &m.spec, &o).map_err(CliError::from)
-        }),
-        Kind::Sweep => m.merge(&outputs).map(|(csv, json)| write_outputs(out, &csv, &json)),
+        None => m.merge(&outputs).map(|(csv, json)| write_outputs(out, &csv, &json)),
     };
 
     match merged {

@@ -71,6 +71,11 @@ pub trait FamilyDef {
         Err(format!("{}.{key} cannot be a script", Self::NAME))
     }
 
+    /// Its paper figures (`bagsim figure NAME`), natively; None when it has none.
+    fn figures() -> Option<&'static dyn super::FigureCommand<Self::Scenario>> {
+        None
+    }
+
     /// Whether a top-level `key` with this value is one of this family's keys at its default (`Some(true)`), one
     /// set away from it (`Some(false)`), or not one of its keys (None). For the first family: files of the other
     /// families written when every file carried its keys still read.

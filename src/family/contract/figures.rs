@@ -3,7 +3,9 @@
 //! (`FigureError`, whose kind the CLI turns into its exit code). The figure code itself lives in each family's
 //! folder; the readings table every family prints is written once here. Knows no family.
 
+use super::plan::{FigurePlan, Kind, Point};
 use crate::readings::{flips, flips_markdown, ReadingsTable};
+use serde_json::Value;
 
 /// Why a figure command failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +57,55 @@ pub trait FigureOut {
     fn note(&mut self, line: &str);
     /// Writes the whole file `path`, or fails as a file error naming it.
     fn write(&mut self, path: &str, text: &str) -> FigureOutcome;
+}
+
+/// What `bagsim figure FAMILY …` asks for, the same for every family.
+#[derive(Clone, Copy, Debug)]
+pub struct FigureRequest<'a> {
+    /// The figure's id (`fig3`, `4`) or `all`.
+    pub figure: &'a str,
+    /// `KEY=A,B` specs of readings; empty: the defaults only.
+    pub readings: &'a [String],
+    /// `--seeds` as given: `N`, `auto`, or what else the family documents.
+    pub seeds: &'a str,
+    /// Threads.
+    pub jobs: usize,
+}
+
+/// A family's paper figures behind the contract: run, planned as a study, a study's point run and its outcomes
+/// merged. `S` is the family's scenario, the base every figure changes. The family's folder implements it once
+/// (natively: figures run in threads and write files); `FamilyDef::figures` hands it to the registry, which
+/// dispatches `bagsim figure`, `sweep --shard` and `merge` to it.
+pub trait FigureCommand<S>: Sync {
+    /// `--seeds` when it is not given.
+    fn default_seeds(&self) -> &'static str;
+    /// Whether a study of this kind is one of its figures' (planned without readings or under readings).
+    fn plans(&self, kind: Kind) -> bool;
+    /// Runs the figures `r.figure` on `base`: CSV, SVG, Markdown and findings, or the readings table.
+    fn run(&self, out: &mut dyn FigureOut, base: &S, r: &FigureRequest) -> FigureOutcome;
+    /// The same runs as a study (`--plan`); its seeds must be a fixed number.
+    fn plan(&self, base: &S, r: &FigureRequest) -> FigureOutcome<FigurePlan>;
+    /// Runs one point of a study of kind `kind` (`bagsim sweep --shard`).
+    fn point(&self, kind: Kind, p: &Point) -> Result<Value, String>;
+    /// Merges a complete study's outcomes (`bagsim merge`) into the files a direct run writes.
+    fn merge(
+        &self,
+        kind: Kind,
+        out: &mut dyn FigureOut,
+        spec: &Value,
+        points: &[Point],
+        outcomes: &[&Value],
+    ) -> FigureOutcome;
+}
+
+/// A study's seeds must be a fixed number.
+pub fn planned_seeds(seeds: crate::readings::Seeds) -> Result<u32, String> {
+    match seeds {
+        crate::readings::Seeds::Fixed(n) => Ok(n),
+        crate::readings::Seeds::Auto { .. } => Err("--plan needs a fixed number of seeds: --seeds auto decides each \
+                                                    round of seeds from the verdicts of the last"
+            .into()),
+    }
 }
 
 /// Every family's readings table, printed (each finding under each reading, and which reading flips it) and

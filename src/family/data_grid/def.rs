@@ -86,6 +86,11 @@ impl FamilyDef for Def {
         r.metrics.end_time
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
+    fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DataGridScenario>> {
+        Some(&super::figure_cmd::Figures)
+    }
+
     /// The metascheduling scheme may be a script (`"scheme": {"script": …}`).
     fn check_script(key: &str, source: &str) -> Result<(), String> {
         match key {

@@ -6,9 +6,9 @@ use super::def::Def;
 use super::figures::{series_name, FigureResult, Metric};
 use super::readings::READINGS;
 use super::study::{chosen, figure as figure_of, plan, DdRun, Plan};
-use super::DataGridConfig;
+use super::{DataGridConfig, DataGridScenario};
 use crate::family::contract::{finish_readings, run_to_end, FigureError, FigureFailure, FigureOut, FigureOutcome};
-use crate::family::contract::{FigurePlan, Kind, Point};
+use crate::family::contract::{planned_seeds, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
 use crate::readings::{combinations, label, parse_axis, Combination, Seeds};
 use crate::stats::verdict::findings_markdown;
 use crate::stats::{show, Claim, Verdict};
@@ -176,4 +176,43 @@ pub fn figure_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]) 
         }
     }
     Ok(())
+}
+
+/// The figures of [Liu10] §IV behind the contract (`bagsim figure data_grid`): `--seeds N` (2–100) or `auto`.
+pub struct Figures;
+
+impl Figures {
+    fn seeds(r: &FigureRequest) -> Result<Seeds, String> {
+        match Seeds::parse(r.seeds, 5)? {
+            Seeds::Fixed(1) => Err("--seeds 1: a bar's interval needs at least 2 seeds".into()),
+            seeds => Ok(seeds),
+        }
+    }
+}
+
+impl FigureCommand<DataGridScenario> for Figures {
+    fn default_seeds(&self) -> &'static str {
+        "5"
+    }
+
+    fn plans(&self, kind: Kind) -> bool {
+        matches!(kind, Kind::DdFigure | Kind::DdReadings)
+    }
+
+    fn run(&self, out: &mut dyn FigureOut, base: &DataGridScenario, r: &FigureRequest) -> FigureOutcome {
+        figure(out, r.figure, &base.data_grid, r.readings, Figures::seeds(r)?, r.jobs)
+    }
+
+    fn plan(&self, base: &DataGridScenario, r: &FigureRequest) -> FigureOutcome<FigurePlan> {
+        let seeds = planned_seeds(Figures::seeds(r)?)?;
+        plan_study(r.figure, &base.data_grid, r.readings, u64::from(seeds))
+    }
+
+    fn point(&self, _: Kind, p: &Point) -> Result<Value, String> {
+        figure_point(p)
+    }
+
+    fn merge(&self, _: Kind, out: &mut dyn FigureOut, spec: &Value, _: &[Point], outcomes: &[&Value]) -> FigureOutcome {
+        figure_merge(out, spec, outcomes)
+    }
 }

@@ -78,6 +78,11 @@ impl FamilyDef for Def {
         r.metrics.end_time
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
+    fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DgScenario>> {
+        Some(&super::figure_cmd::Figures)
+    }
+
     /// The BoT selection may be a script (`"bot_selection": {"script": …}`).
     fn check_script(key: &str, source: &str) -> Result<(), String> {
         match key {

@@ -7,8 +7,8 @@ use super::figure_svg::figure_svg;
 use super::figures::{bars_csv, figures, series, Bar, BarJob, CiRule, FigurePreset};
 use super::readings::READINGS;
 use super::study::study;
-use super::DesktopGridConfig;
-use crate::family::contract::{finish_readings, FigureOut, FigureOutcome};
+use super::{DesktopGridConfig, DgScenario};
+use crate::family::contract::{finish_readings, FigureCommand, FigureOut, FigureOutcome, FigureRequest};
 use crate::family::contract::{FigurePlan, Kind, Point};
 use crate::readings::{combinations, parse_axis, record, replay, Combination};
 use crate::stats::show;
@@ -320,4 +320,75 @@ pub fn readings_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]
         finish_readings(out, &format!("fig{}", n), &table.title, &table, combos.len(), None)?;
     }
     Ok(())
+}
+
+/// The figures of [Anglano09] §IV-C behind the contract (`bagsim figure desktop_grid`). Its seeds follow the
+/// paper's confidence rule: `auto` adds seeds to a bar from 3 to 30 until its intervals are within 2.5% of their
+/// means, `N` runs N seeds (2–1000), `MIN..MAX` from MIN to MAX (`dg-figure --min-seeds --max-seeds`).
+pub struct Figures;
+
+impl Figures {
+    fn rule(seeds: &str) -> Result<CiRule, String> {
+        let rule = |min_seeds, max_seeds| CiRule { min_seeds, max_seeds, rel: 0.025 };
+        if seeds.eq_ignore_ascii_case("auto") {
+            return Ok(rule(3, 30));
+        }
+        let range = match seeds.split_once("..") {
+            Some((min, max)) => min.trim().parse::<usize>().ok().zip(max.trim().parse::<usize>().ok()),
+            None => seeds.trim().parse::<usize>().ok().filter(|&n| n >= 2).map(|n| (n, n)),
+        };
+        match range {
+            Some((min, max)) if (1..=1000).contains(&max) && min <= max => Ok(rule(min, max)),
+            _ => Err(format!(
+                "--seeds {seeds:?}: allowed 2–1000, auto (3 to 30 by the paper's rule), or MIN..MAX with 1 ≤ MIN ≤ MAX \
+                 ≤ 1000"
+            )),
+        }
+    }
+}
+
+impl FigureCommand<DgScenario> for Figures {
+    fn default_seeds(&self) -> &'static str {
+        "auto"
+    }
+
+    fn plans(&self, kind: Kind) -> bool {
+        matches!(kind, Kind::DgFigure | Kind::DgReadings)
+    }
+
+    fn run(&self, out: &mut dyn FigureOut, base: &DgScenario, r: &FigureRequest) -> FigureOutcome {
+        let rule = Figures::rule(r.seeds)?;
+        if r.readings.is_empty() {
+            figure(out, r.figure, &base.desktop_grid, rule, r.jobs)
+        } else {
+            figure_readings(out, r.figure, &base.desktop_grid, r.readings, rule, r.jobs)
+        }
+    }
+
+    fn plan(&self, base: &DgScenario, r: &FigureRequest) -> FigureOutcome<FigurePlan> {
+        let rule = Figures::rule(r.seeds)?;
+        if r.readings.is_empty() {
+            figure_plan(r.figure, &base.desktop_grid, rule)
+        } else {
+            readings_plan(r.figure, &base.desktop_grid, r.readings, rule)
+        }
+    }
+
+    fn point(&self, _: Kind, p: &Point) -> Result<Value, String> {
+        figure_point(p)
+    }
+
+    fn merge(
+        &self,
+        kind: Kind,
+        out: &mut dyn FigureOut,
+        spec: &Value,
+        points: &[Point],
+        outcomes: &[&Value],
+    ) -> FigureOutcome {
+        match kind {
+            Kind::DgReadings => readings_merge(out, spec, outcomes),
+            _ => figure_merge(out, spec, points, outcomes),
+        }
+    }
 }

@@ -61,6 +61,11 @@ impl FamilyDef for Def {
         super::sweep::path_of(key).to_string()
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
+    fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<McScenario>> {
+        Some(&super::figures::cmd::Figures)
+    }
+
     /// The task-scheduling and task-selection policies may be scripts (`"scheduling": {"script": …}`).
     fn check_script(key: &str, source: &str) -> Result<(), String> {
         match key {

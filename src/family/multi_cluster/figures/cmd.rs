@@ -7,7 +7,7 @@ use super::study::study;
 use super::svg::figure_svg;
 use super::{run_point, Figure, FigureId, FigureResult, RunResult, RunSpec, SCRIPT_SERIES};
 use crate::family::contract::{canonical_json, finish_readings, scenario_from_json, FigureOut, FigureOutcome};
-use crate::family::contract::{FigurePlan, Kind, Point};
+use crate::family::contract::{planned_seeds, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
 use crate::family::multi_cluster::config::McScenario;
 use crate::family::multi_cluster::def::Def;
 use crate::family::multi_cluster::readings::READINGS;
@@ -305,4 +305,51 @@ pub fn readings_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]
         finish_readings(out, id.name(), &format!("{} — {}", id.name(), table.title), &table, combos.len(), None)?;
     }
     Ok(())
+}
+
+/// The figures of [Iosup08] §5 behind the contract (`bagsim figure multi_cluster`): `--seeds N` (1–100) or `auto`.
+pub struct Figures;
+
+impl FigureCommand<McScenario> for Figures {
+    fn default_seeds(&self) -> &'static str {
+        "5"
+    }
+
+    fn plans(&self, kind: Kind) -> bool {
+        matches!(kind, Kind::Reproduce | Kind::ReproduceReadings)
+    }
+
+    fn run(&self, out: &mut dyn FigureOut, base: &McScenario, r: &FigureRequest) -> FigureOutcome {
+        match Seeds::parse(r.seeds, super::DEFAULT_SEEDS)? {
+            Seeds::Fixed(n) if r.readings.is_empty() => reproduce(out, r.figure, base, n, r.jobs),
+            seeds => reproduce_readings(out, r.figure, base, r.readings, seeds, r.jobs),
+        }
+    }
+
+    fn plan(&self, base: &McScenario, r: &FigureRequest) -> FigureOutcome<FigurePlan> {
+        let n = planned_seeds(Seeds::parse(r.seeds, super::DEFAULT_SEEDS)?)?;
+        if r.readings.is_empty() {
+            reproduce_plan(r.figure, base, n)
+        } else {
+            readings_plan(r.figure, base, r.readings, n)
+        }
+    }
+
+    fn point(&self, _: Kind, p: &Point) -> Result<Value, String> {
+        reproduce_point(p)
+    }
+
+    fn merge(
+        &self,
+        kind: Kind,
+        out: &mut dyn FigureOut,
+        spec: &Value,
+        _: &[Point],
+        outcomes: &[&Value],
+    ) -> FigureOutcome {
+        match kind {
+            Kind::ReproduceReadings => readings_merge(out, spec, outcomes),
+            _ => reproduce_merge(out, spec, outcomes),
+        }
+    }
 }
