@@ -8,6 +8,7 @@
 //! messages) → the CLI, the worker and the page (`ui`).
 
 pub mod engine;
+pub mod error;
 pub mod family;
 pub mod lessons;
 #[cfg(not(target_arch = "wasm32"))]
@@ -24,6 +25,7 @@ pub mod share;
 pub mod stats;
 pub mod study;
 pub mod trace;
+pub mod words;
 pub mod workload;
 
 #[cfg(target_arch = "wasm32")]

@@ -7,10 +7,12 @@ mod estimate;
 mod figures;
 mod keys;
 mod plan;
-mod words;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::words::{
+    bytes_words, count_words, factor_words, group_digits, seconds_words, short_number, tidy_line, tidy_message,
+};
 pub use def::{
     at_default, build, canonical_json, read_scenario, run_to_end, said, scenario_from_json, Checked, FamilyDef, Others,
     Valid,
@@ -23,9 +25,6 @@ pub use figures::{
 };
 pub use keys::{objects_as_objects, parse_json, ErrorKind, Param, ScenarioError, Unused};
 pub use plan::{Axis, FigurePlan, Kind, Point};
-pub use words::{
-    bytes_words, count_words, factor_words, group_digits, seconds_words, short_number, tidy_line, tidy_message,
-};
 
 /// The seed of a scenario that gives none, in every family.
 pub const DEFAULT_SEED: u64 = 1;

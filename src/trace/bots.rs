@@ -17,6 +17,7 @@
 //! Cost: one sort of the jobs by submit time and linear passes, O(n log n).
 
 use super::{Job, TimeOrigin, Trace};
+use crate::error::{ErrorKind, ScenarioError};
 use crate::workload::size_class::{size_class_index, SIZE_CLASSES};
 use crate::workload::{Bot, Workload};
 use serde::{Deserialize, Serialize};
@@ -78,26 +79,17 @@ impl Default for BotRule {
 
 impl BotRule {
     /// Checks Δ.
-    pub fn validate(&self) -> Result<(), BotError> {
+    pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.delta.is_finite() && (0.0..=MAX_DELTA).contains(&self.delta) {
             Ok(())
         } else {
-            Err(BotError(format!("delta: {} is out of range; allowed 0–{MAX_DELTA} s", self.delta)))
+            Err(ScenarioError::out_of_range(
+                "delta",
+                format!("{} is out of range; allowed 0–{MAX_DELTA} s", self.delta),
+            ))
         }
     }
 }
-
-/// Why no workload could be made.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BotError(pub String);
-
-impl std::fmt::Display for BotError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BotError {}
 
 /// W and its BoTs: `order` lists job indices by submit time; BoT i is `order[starts[i] .. starts[i + 1]]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -228,7 +220,7 @@ pub struct Extraction {
 /// first job; the time of day is kept for the daily-cycle fit), its tasks are its jobs' run times (a job of p
 /// processors is rejected or split per [`MultiProc`]), and users are ranked by BoTs. A trace whose jobs are all
 /// rejected gives an empty workload (no BoTs), which the caller reports.
-pub fn extract(trace: &Trace, rule: &BotRule) -> Result<Extraction, BotError> {
+pub fn extract(trace: &Trace, rule: &BotRule) -> Result<Extraction, ScenarioError> {
     rule.validate()?;
     let jobs = &trace.jobs;
     let g = group(jobs, rule.delta, rule.key);
@@ -264,11 +256,15 @@ pub fn extract(trace: &Trace, rule: &BotRule) -> Result<Extraction, BotError> {
                 1
             };
             if w.runtimes.len() + copies > MAX_TASKS {
-                return Err(BotError(format!(
-                    "the workload would exceed {MAX_TASKS} tasks (at line {}, a job of {} processors); reject \
-                     parallel jobs instead of splitting them, or cut the trace",
-                    job.line, job.procs
-                )));
+                return Err(ScenarioError::new(
+                    ErrorKind::OverBudget,
+                    "",
+                    format!(
+                        "the workload would exceed {MAX_TASKS} tasks (at line {}, a job of {} processors); reject \
+                         parallel jobs instead of splitting them, or cut the trace",
+                        job.line, job.procs
+                    ),
+                ));
             }
             let runtime = if job.run < 1.0 {
                 raised += 1;
@@ -497,7 +493,8 @@ mod tests {
         assert_eq!((e.report.rejected_jobs, e.report.rejected_bots), (1, 1));
         for bad in [-1.0, f64::NAN, MAX_DELTA + 1.0] {
             let err = extract(&t, &BotRule { delta: bad, ..BotRule::default() }).unwrap_err();
-            assert!(err.0.starts_with("delta: "), "{err}");
+            assert!(err.field == "delta" && err.kind == ErrorKind::OutOfRange, "{err}");
+            assert!(err.to_string().starts_with("delta: "), "{err}");
         }
     }
 }

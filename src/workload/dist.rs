@@ -5,6 +5,7 @@
 //! shape wherever there is one.
 
 use crate::engine::Rng;
+use crate::error::{ErrorKind, ScenarioError};
 use serde::{Deserialize, Serialize};
 
 /// A continuous distribution (or a constant), as used for every characteristic of the workload model.
@@ -29,16 +30,6 @@ pub enum Dist {
     Weibull { shape: f64, scale: f64 },
 }
 
-/// A distribution parameter that cannot describe a distribution.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DistError(pub String);
-
-impl std::fmt::Display for DistError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 impl Dist {
     /// The short name of [Iosup08] Table 3 (W, N, LN, G, Exp, HExp, U, C).
     pub fn family_symbol(&self) -> &'static str {
@@ -54,20 +45,21 @@ impl Dist {
         }
     }
 
-    /// Checks the parameters; the message names the parameter and the allowed range.
-    pub fn validate(&self) -> Result<(), DistError> {
-        fn pos(name: &str, v: f64) -> Result<(), DistError> {
+    /// Checks the parameters; the message names the parameter and the allowed range, the error no field (the
+    /// caller places it under the distribution's path, `ScenarioError::under`).
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        fn pos(name: &str, v: f64) -> Result<(), ScenarioError> {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(DistError(format!("{name} = {v}: must be a finite number > 0")))
+                Err(ScenarioError::out_of_range("", format!("{name} = {v}: must be a finite number > 0")))
             }
         }
-        fn finite(name: &str, v: f64) -> Result<(), DistError> {
+        fn finite(name: &str, v: f64) -> Result<(), ScenarioError> {
             if v.is_finite() {
                 Ok(())
             } else {
-                Err(DistError(format!("{name} = {v}: must be a finite number")))
+                Err(ScenarioError::out_of_range("", format!("{name} = {v}: must be a finite number")))
             }
         }
         match *self {
@@ -76,14 +68,18 @@ impl Dist {
                 finite("low", low)?;
                 finite("high", high)?;
                 if low > high {
-                    return Err(DistError(format!("low = {low} > high = {high}: need low ≤ high")));
+                    return Err(ScenarioError::new(
+                        ErrorKind::Inconsistent,
+                        "",
+                        format!("low = {low} > high = {high}: need low ≤ high"),
+                    ));
                 }
                 Ok(())
             }
             Dist::Exponential { mean } => pos("mean", mean),
             Dist::HyperExponential { p, mean1, mean2 } => {
                 if !(0.0..=1.0).contains(&p) {
-                    return Err(DistError(format!("p = {p}: must be in [0, 1]")));
+                    return Err(ScenarioError::out_of_range("", format!("p = {p}: must be in [0, 1]")));
                 }
                 pos("mean1", mean1)?;
                 pos("mean2", mean2)

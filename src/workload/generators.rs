@@ -2,10 +2,10 @@
 //! their one enum, and the load target they share (every arrival time multiplied by one factor).
 
 use super::generate::{Generated, MAX_TASKS};
-use super::generator_error::GeneratorError;
 use super::login_logout::LoginLogout;
 use super::minh_wolters::MinhWolters;
 use super::types::Workload;
+use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
 
 /// A generator of the workload, selected by `workload.generator` (absent: the [Iosup08] model).
@@ -37,12 +37,12 @@ impl Generator {
     }
 
     /// Checks every parameter; the error's field is the full JSON path from the scenario's root.
-    pub fn validate(&self) -> Result<(), GeneratorError> {
+    pub fn validate(&self) -> Result<(), ScenarioError> {
         let r = match self {
             Generator::LoginLogout(g) => g.validate(),
             Generator::MinhWolters(g) => g.validate(),
         };
-        r.map_err(|e| GeneratorError::new(format!("workload.generator.{}.{}", self.name(), e.field), e.message))
+        r.map_err(|e| e.under(&format!("workload.generator.{}", self.name())))
     }
 
     /// User ids of one stream (0..n).

@@ -4,9 +4,10 @@
 
 use super::dist::Dist;
 use super::generate::MAX_TASKS;
-use super::generator_error::{check, GeneratorError};
+use super::generator_check::check;
 use super::types::{Bot, Workload};
 use crate::engine::Rng;
+use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
 
 /// One user's rates, per second ([Medernach05] §6: μ P_Login is "the average number of jobs submitted by seconds").
@@ -134,16 +135,19 @@ pub fn sessions(user: &UserRates, rng: &mut Rng, until: f64) -> Result<Vec<Sessi
 
 impl LoginLogout {
     /// Checks every parameter; the field is relative to `workload.generator.login_logout`.
-    pub fn validate(&self) -> Result<(), GeneratorError> {
+    pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.users.is_empty() || self.users.len() > 10_000 {
-            return Err(GeneratorError::new("users", format!("{} users; allowed 1–10000", self.users.len())));
+            return Err(ScenarioError::out_of_range("users", format!("{} users; allowed 1–10000", self.users.len())));
         }
         // A rate in (0, 10] s⁻¹: 0 would never log in (λ) or never submit (μ).
         let positive = |field: String, v: f64, zero: &str| {
             if v.is_finite() && v > 0.0 && v <= 10.0 {
                 Ok(())
             } else {
-                Err(GeneratorError::new(field, format!("{v} is out of range; allowed > 0 and ≤ 10 s⁻¹ ({zero})")))
+                Err(ScenarioError::out_of_range(
+                    field,
+                    format!("{v} is out of range; allowed > 0 and ≤ 10 s⁻¹ ({zero})"),
+                ))
             }
         };
         for (i, u) in self.users.iter().enumerate() {
@@ -151,10 +155,10 @@ impl LoginLogout {
             check(&format!("users[{i}].delta"), u.delta, 0.0, 10.0, " s⁻¹ (0: the user never logs out)")?;
             positive(format!("users[{i}].mu"), u.mu, "μ = 0: the user would submit nothing")?;
         }
-        self.runtime.validate().map_err(|e| GeneratorError::new("runtime", e.0))?;
+        self.runtime.validate().map_err(|e| e.under("runtime"))?;
         let mean = self.runtime.mean();
         if !(mean.is_finite() && mean > 0.0) {
-            return Err(GeneratorError::new("runtime", format!("mean {mean}: must be a finite number > 0 s")));
+            return Err(ScenarioError::out_of_range("runtime", format!("mean {mean}: must be a finite number > 0 s")));
         }
         Ok(())
     }

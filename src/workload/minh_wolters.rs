@@ -4,11 +4,12 @@
 
 use super::dist::Dist;
 use super::generate::MAX_TASKS;
-use super::generator_error::{check, GeneratorError};
+use super::generator_check::check;
 use super::model::UserModel;
 use super::types::{Bot, Workload};
 use super::types::{DEFAULT_DELTA, MAX_DELTA};
 use crate::engine::Rng;
+use crate::error::{ErrorKind, ScenarioError};
 use serde::{Deserialize, Serialize};
 
 /// Z(α, n): P(size = s) ∝ s^(−α), s = 1..n ([Minh10] §VI-C).
@@ -110,22 +111,25 @@ fn draw(cdf: &[f64], rng: &mut Rng) -> usize {
 
 impl MinhWolters {
     /// Checks every parameter; the field is relative to `workload.generator.minh_wolters`.
-    pub fn validate(&self) -> Result<(), GeneratorError> {
+    pub fn validate(&self) -> Result<(), ScenarioError> {
         check("delta", self.delta, 0.0, MAX_DELTA, " s")?;
-        self.iat.validate().map_err(|e| GeneratorError::new("iat", e.0))?;
+        self.iat.validate().map_err(|e| e.under("iat"))?;
         let mean = self.iat.mean();
         if !(mean.is_finite() && mean > 0.0) {
-            return Err(GeneratorError::new("iat", format!("mean {mean}: must be a finite number > 0 s")));
+            return Err(ScenarioError::out_of_range("iat", format!("mean {mean}: must be a finite number > 0 s")));
         }
         check("bot_size.alpha", self.bot_size.alpha, 0.0, 10.0, "")?;
         if !(1..=1_000_000).contains(&self.bot_size.n) {
-            return Err(GeneratorError::new(
+            return Err(ScenarioError::out_of_range(
                 "bot_size.n",
                 format!("{} is out of range; allowed 1–1000000", self.bot_size.n),
             ));
         }
         if self.runtime.is_empty() || self.runtime.len() > 20 {
-            return Err(GeneratorError::new("runtime", format!("{} components; allowed 1–20", self.runtime.len())));
+            return Err(ScenarioError::out_of_range(
+                "runtime",
+                format!("{} components; allowed 1–20", self.runtime.len()),
+            ));
         }
         for (k, g) in self.runtime.iter().enumerate() {
             check(&format!("runtime[{k}].weight"), g.weight, 0.0, 1e9, "")?;
@@ -133,11 +137,18 @@ impl MinhWolters {
             check(&format!("runtime[{k}].sigma"), g.sigma, 0.0, 20.0, " (log2 s)")?;
         }
         if self.runtime.iter().all(|g| g.weight == 0.0) {
-            return Err(GeneratorError::new("runtime", "every weight is 0; at least one must be > 0"));
+            return Err(ScenarioError::new(
+                ErrorKind::Inconsistent,
+                "runtime",
+                "every weight is 0; at least one must be > 0",
+            ));
         }
         check("users.alpha", self.users.alpha, 0.0, 10.0, "")?;
         if !(1..=1_000_000).contains(&self.users.n) {
-            return Err(GeneratorError::new("users.n", format!("{} is out of range; allowed 1–1000000", self.users.n)));
+            return Err(ScenarioError::out_of_range(
+                "users.n",
+                format!("{} is out of range; allowed 1–1000000", self.users.n),
+            ));
         }
         Ok(())
     }

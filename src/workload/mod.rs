@@ -6,7 +6,7 @@ pub mod dist;
 pub mod fit;
 pub mod fit_workload;
 pub mod generate;
-pub mod generator_error;
+pub mod generator_check;
 pub mod generators;
 pub mod login_logout;
 pub mod minh_wolters;

@@ -2,7 +2,7 @@
 //! the parts of a run's memory with what drives each, and the refusal or warnings said before a run starts.
 
 use super::keys::{ErrorKind, ScenarioError};
-use super::words::{bytes_words, count_words, seconds_words};
+use crate::words::{bytes_words, count_words, seconds_words};
 
 /// Most events a run may be expected to take: about a quarter of an hour natively (about 10⁷ events/s), several
 /// times that in the page. Other work a run does (a login period drawn, a queued job placed again when a schedule is

@@ -1,7 +1,8 @@
 //! A scenario's keys as the contract sees them: a documented parameter, a key without effect, a value that cannot
 //! be simulated, and reading a scenario document from JSON with the path of a refusal.
 
-use super::words::{shorten_quotes, tidy_message};
+pub use crate::error::{ErrorKind, ScenarioError};
+use crate::words::shorten_quotes;
 
 /// A documented parameter: JSON path, unit, allowed values and meaning (for `bagsim scenario --doc` and the UI).
 pub struct Param {
@@ -34,45 +35,6 @@ impl Unused {
     }
 }
 
-/// A scenario value that cannot be simulated: the field (as a JSON path), what kind of refusal, and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioError {
-    pub kind: ErrorKind,
-    pub field: String,
-    pub message: String,
-}
-
-/// Why a scenario is refused, for a front end that treats the kinds apart (the page marks an over-budget run
-/// differently from a typing error; a test asks for the kind rather than the words).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// A number outside its allowed range, or one that makes a derived time or count not finite.
-    OutOfRange,
-    /// A value that is not one of the allowed ones, or text that is not a scenario (JSON, a damaged link).
-    NotAllowed,
-    /// A run larger than the budget allows (events, memory, samples).
-    OverBudget,
-    /// A trace or log that cannot be read or gives nothing to simulate.
-    Trace,
-    /// Values that cannot hold together (a section of another family, a trace and a generator at once).
-    Inconsistent,
-    /// A user's policy script that does not compile, or that failed or made an impossible decision during the run
-    /// (`script::ScriptError`: its line and column, and the simulated time).
-    Script,
-}
-
-impl ScenarioError {
-    pub fn new(kind: ErrorKind, field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError { kind, field: field.into(), message: message.into() }
-    }
-}
-
-impl std::fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", tidy_message(&self.field), tidy_message(&self.message))
-    }
-}
-
 /// Refuses an array in `input` where the scenario read (`read`, the parsed scenario written back) holds an object,
 /// naming its path: what serde would read as a struct's fields in order, silently, from a JSON array.
 pub fn objects_as_objects(
@@ -98,8 +60,6 @@ pub fn objects_as_objects(
         _ => Ok(()),
     }
 }
-
-impl std::error::Error for ScenarioError {}
 
 /// Reads a scenario document from JSON. A refusal names the JSON path of the field (`desktop_grid.mix`,
 /// `platform.clusters[0].speed`; `scenario` for the document as a whole) and quotes at most a short prefix of a long

@@ -323,7 +323,7 @@ impl McScenario {
                     "a scenario either replays workload.trace or uses a generator, not both; remove one",
                 ));
             }
-            g.validate().map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, e.field, e.message))?;
+            g.validate()?;
         }
         let model = w.bot_model();
         if !(model.users.alpha.is_finite() && model.users.alpha >= 0.0 && model.users.alpha <= 10.0) {
@@ -349,10 +349,10 @@ impl McScenario {
         for (name, d) in
             [("iat", &model.iat.dist), ("size", &model.size.dist), ("art", &model.art.dist), ("rtv", &model.rtv.dist)]
         {
-            d.validate().map_err(|e| err(&format!("workload.model.{name}.dist"), e.0))?;
+            d.validate().map_err(|e| e.under(&format!("workload.model.{name}.dist")))?;
         }
         if let Some(c) = &model.daily_cycle {
-            c.validate().map_err(|e| err("workload.model.daily_cycle", e.0))?;
+            c.validate().map_err(|e| e.under("workload.model.daily_cycle"))?;
         }
         check_range("architecture.monitoring_period", self.architecture.monitoring_period, 0.0, DAY, " s")?;
         check_range("inaccuracy", self.inaccuracy, 0.0, 10_000.0, " %")?;

@@ -207,7 +207,7 @@ fn prepare_imported_checked(s: &McScenario, trace: &Trace) -> Result<Prepared, S
 
 fn prepare_trace(t: &TraceConfig, trace: &Trace, clusters: Vec<Cluster>) -> Result<Prepared, ScenarioError> {
     let fail = |field: &str, message: String| ScenarioError::new(ErrorKind::Trace, field, message);
-    let e = extract(trace, &t.rule()).map_err(|m| fail("workload.trace", m.to_string()))?;
+    let e = extract(trace, &t.rule()).map_err(|e| e.under("workload.trace"))?;
     let b = &e.report;
     if e.workload.bots.is_empty() {
         return Err(fail("workload.trace", format!("{}: no BoT to simulate; {}", t.path, b.multi_proc_note)));

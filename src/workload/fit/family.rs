@@ -102,7 +102,7 @@ pub(super) fn err<T>(msg: impl Into<String>) -> Result<T, FitError> {
 /// Checks a fitted distribution and its statistics, so that no NaN escapes.
 pub(super) fn finish(family: Family, dist: Dist, ks: f64, log_likelihood: f64) -> Result<Fit, FitError> {
     if let Err(e) = dist.validate() {
-        return err(format!("{family} fit did not converge to valid parameters ({e})"));
+        return err(format!("{family} fit did not converge to valid parameters ({})", e.message));
     }
     if !log_likelihood.is_finite() {
         return err(format!("{family} fit has log-likelihood {log_likelihood}: the data are outside its support"));

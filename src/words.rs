@@ -151,7 +151,7 @@ pub fn seconds_words(s: f64) -> String {
 const QUOTE_MAX: usize = 60;
 
 /// Shortens every quoted value (between backticks or double quotes) of a message to `QUOTE_MAX` characters.
-pub(super) fn shorten_quotes(message: &str) -> String {
+pub(crate) fn shorten_quotes(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(1024));
     let mut rest = message;
     while let Some(open) = rest.find(['`', '"']) {
