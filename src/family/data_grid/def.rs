@@ -88,7 +88,7 @@ impl FamilyDef for Def {
 
     #[cfg(not(target_arch = "wasm32"))]
     fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DataGridScenario>> {
-        Some(&super::figure_cmd::Figures)
+        Some(&super::figure_cmd::Figures::<Def>::NEW)
     }
 
     /// The metascheduling scheme may be a script (`"scheme": {"script": …}`).

@@ -2,17 +2,17 @@
 //! pool, then its CSV, SVG and findings, or under readings its readings table; and the same as a study in shards
 //! (`--plan`) whose points and merge are here too. Lines and files go to a `FigureOut`.
 
-use super::def::Def;
 use super::figures::{series_name, FigureResult, Metric};
 use super::readings::READINGS;
 use super::study::{chosen, figure as figure_of, plan, DdRun, Plan};
-use super::{DataGridConfig, DataGridScenario};
+use super::{DataGridConfig, DataGridReport, DataGridScenario};
 use crate::family::contract::{finish_readings, run_to_end, FigureError, FigureFailure, FigureOut, FigureOutcome};
-use crate::family::contract::{planned_seeds, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
+use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
 use crate::readings::{combinations, label, parse_axis, Combination, Seeds};
 use crate::stats::verdict::findings_markdown;
 use crate::stats::{show, Claim, Verdict};
 use serde_json::Value;
+use std::marker::PhantomData;
 
 /// A line of the results.
 macro_rules! say {
@@ -22,14 +22,21 @@ macro_rules! say {
 }
 
 /// Runs a data-grid figure's runs in a thread pool: each its value of the figure's `metric`.
-fn run_all(metric: Metric, runs: &[(usize, DdRun)], jobs: usize) -> Vec<Result<f64, String>> {
-    crate::parallel::map(runs, jobs, |_, (_, run)| run_one(metric, run))
+fn run_all<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
+    metric: Metric,
+    runs: &[(usize, DdRun)],
+    jobs: usize,
+) -> Vec<Result<f64, String>> {
+    crate::parallel::map(runs, jobs, |_, (_, run)| run_one::<D>(metric, run))
 }
 
 /// One run's value of the figure's `metric`, run as `bagsim run` runs its scenario.
-fn run_one(metric: Metric, run: &DdRun) -> Result<f64, String> {
+fn run_one<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
+    metric: Metric,
+    run: &DdRun,
+) -> Result<f64, String> {
     let start = std::time::Instant::now();
-    run_to_end::<Def>(&run.scenario(), &|| start.elapsed().as_secs_f64())
+    run_to_end::<D>(&run.scenario(), &|| start.elapsed().as_secs_f64())
         .map(|r| metric.of(&r))
         .map_err(|e| e.to_string())
 }
@@ -38,7 +45,7 @@ fn run_one(metric: Metric, run: &DdRun) -> Result<f64, String> {
 /// `--readings` its readings table. With `--seeds auto`, 5 seeds per bar, then 10, 20 and 30 while a finding of
 /// some reading is not resolved; the runs of a round are kept for the next, so each run is simulated once. A fixed
 /// number of seeds is one round.
-pub fn figure(
+pub fn figure<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
     out: &mut dyn FigureOut,
     which: &str,
     base: &DataGridConfig,
@@ -57,7 +64,7 @@ pub fn figure(
             let todo: Vec<(usize, DdRun)> =
                 p.runs.iter().filter(|(k, r)| !done.contains_key(&key(*k, r))).cloned().collect();
             out.note(&format!("Fig. {}: {} seeds per bar, {} new runs on {jobs} threads", f.number, n, todo.len()));
-            let fresh = run_all(f.metric, &todo, jobs);
+            let fresh = run_all::<D>(f.metric, &todo, jobs);
             for ((k, r), v) in todo.iter().zip(fresh) {
                 done.insert(key(*k, r), v);
             }
@@ -145,10 +152,12 @@ pub fn plan_study(which: &str, base: &DataGridConfig, specs: &[String], seeds: u
 }
 
 /// Runs one point of a `dd-figure` or `dd-readings` study: its value of the figure's metric (null if undefined).
-pub fn figure_point(p: &Point) -> Result<Value, String> {
+pub fn figure_point<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
+    p: &Point,
+) -> Result<Value, String> {
     let run: DdRun = serde_json::from_value(p.job.clone()).map_err(|e| format!("not a data-grid figure run: {e}"))?;
     let metric = figure_of(run.figure)?.metric;
-    run_one(metric, &run).map(|v| serde_json::json!(Some(v).filter(|v| v.is_finite())))
+    run_one::<D>(metric, &run).map(|v| serde_json::json!(Some(v).filter(|v| v.is_finite())))
 }
 
 /// `bagsim merge` of a `dd-figure` or `dd-readings` study: what `bagsim dd-figure` prints and writes.
@@ -179,9 +188,15 @@ pub fn figure_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]) 
 }
 
 /// The figures of [Liu10] §IV behind the contract (`bagsim figure data_grid`): `--seeds N` (2–100) or `auto`.
-pub struct Figures;
+/// `D` is the family's `FamilyDef`, named by `def.rs` (`Figures::<Def>::NEW`), so that this file runs its scenarios
+/// through the contract without importing the definition that points here.
+pub struct Figures<D>(PhantomData<fn() -> D>);
 
-impl Figures {
+impl<D> Figures<D> {
+    pub const NEW: Figures<D> = Figures(PhantomData);
+}
+
+impl Figures<()> {
     fn seeds(r: &FigureRequest) -> Result<Seeds, String> {
         match Seeds::parse(r.seeds, 5)? {
             Seeds::Fixed(1) => Err("--seeds 1: a bar's interval needs at least 2 seeds".into()),
@@ -190,7 +205,9 @@ impl Figures {
     }
 }
 
-impl FigureCommand<DataGridScenario> for Figures {
+impl<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>> FigureCommand<DataGridScenario>
+    for Figures<D>
+{
     fn default_seeds(&self) -> &'static str {
         "5"
     }
@@ -200,7 +217,7 @@ impl FigureCommand<DataGridScenario> for Figures {
     }
 
     fn run(&self, out: &mut dyn FigureOut, base: &DataGridScenario, r: &FigureRequest) -> FigureOutcome {
-        figure(out, r.figure, &base.data_grid, r.readings, Figures::seeds(r)?, r.jobs)
+        figure::<D>(out, r.figure, &base.data_grid, r.readings, Figures::seeds(r)?, r.jobs)
     }
 
     fn plan(&self, base: &DataGridScenario, r: &FigureRequest) -> FigureOutcome<FigurePlan> {
@@ -209,7 +226,7 @@ impl FigureCommand<DataGridScenario> for Figures {
     }
 
     fn point(&self, _: Kind, p: &Point) -> Result<Value, String> {
-        figure_point(p)
+        figure_point::<D>(p)
     }
 
     fn merge(&self, _: Kind, out: &mut dyn FigureOut, spec: &Value, _: &[Point], outcomes: &[&Value]) -> FigureOutcome {

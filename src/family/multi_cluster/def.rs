@@ -63,7 +63,7 @@ impl FamilyDef for Def {
 
     #[cfg(not(target_arch = "wasm32"))]
     fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<McScenario>> {
-        Some(&super::figures::cmd::Figures)
+        Some(&super::figures::cmd::Figures::<Def>::NEW)
     }
 
     /// The task-scheduling and task-selection policies may be scripts (`"scheduling": {"script": …}`).

@@ -7,9 +7,8 @@ use super::study::study;
 use super::svg::figure_svg;
 use super::{run_point, Figure, FigureId, FigureResult, RunResult, RunSpec, SCRIPT_SERIES};
 use crate::family::contract::{canonical_json, finish_readings, scenario_from_json, FigureOut, FigureOutcome};
-use crate::family::contract::{planned_seeds, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
+use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
 use crate::family::multi_cluster::config::McScenario;
-use crate::family::multi_cluster::def::Def;
 use crate::family::multi_cluster::readings::READINGS;
 use crate::readings::{combinations, parse_axis, record, replay, Combination, Seeds};
 use serde::{Deserialize, Serialize};
@@ -155,8 +154,8 @@ pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32) -> FigureOutco
 }
 
 /// Runs one point of a `reproduce` study.
-pub fn reproduce_point(p: &Point) -> Result<Value, String> {
-    let s = scenario_from_json::<Def>(&p.job.to_string()).map_err(|e| e.to_string())?;
+pub fn reproduce_point<D: FamilyDef<Scenario = McScenario>>(p: &Point) -> Result<Value, String> {
+    let s = scenario_from_json::<D>(&p.job.to_string()).map_err(|e| e.to_string())?;
     let r = run_point(&s)?;
     let file = RunResultFile {
         makespan: some(r.makespan),
@@ -200,7 +199,7 @@ pub fn reproduce_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value
 /// `bagsim reproduce FIG --readings KEY=A,B …`: the figure's findings under every combination of readings, with
 /// seeds added while a verdict is not resolved under `--seeds auto`; prints the table and writes it as Markdown
 /// and CSV.
-pub fn reproduce_readings(
+pub fn reproduce_readings<D: FamilyDef<Scenario = McScenario>>(
     out: &mut dyn FigureOut,
     which: &str,
     base: &McScenario,
@@ -215,7 +214,7 @@ pub fn reproduce_readings(
     for id in figure_ids(which)? {
         let start = std::time::Instant::now();
         let run = |specs: &[RunSpec]| {
-            let keys: Vec<String> = specs.iter().map(|s| canonical_json::<Def>(&s.scenario)).collect();
+            let keys: Vec<String> = specs.iter().map(|s| canonical_json::<D>(&s.scenario)).collect();
             let mut todo: Vec<(String, McScenario)> = Vec::new();
             let mut asked = std::collections::HashSet::new();
             for (k, spec) in keys.iter().zip(specs) {
@@ -282,12 +281,16 @@ pub fn readings_plan(which: &str, base: &McScenario, specs: &[String], seeds: u3
 }
 
 /// `bagsim merge` of a `reproduce-readings` study: the tables `bagsim reproduce --readings` prints and writes.
-pub fn readings_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]) -> FigureOutcome {
+pub fn readings_merge<D: FamilyDef<Scenario = McScenario>>(
+    out: &mut dyn FigureOut,
+    spec: &Value,
+    outcomes: &[&Value],
+) -> FigureOutcome {
     let seeds =
         spec["seeds"].as_u64().filter(|s| (1..=100).contains(s)).ok_or("the manifest's spec.seeds is not 1–100")?
             as u32;
     let specs: Vec<String> = serde_json::from_value(spec["readings"].clone()).map_err(|e| format!("readings: {e}"))?;
-    let base = &scenario_from_json::<Def>(&spec["base"].to_string()).map_err(|e| format!("base: {e}"))?;
+    let base = &scenario_from_json::<D>(&spec["base"].to_string()).map_err(|e| format!("base: {e}"))?;
     let combos = readings_combos(&specs)?;
     let names = spec["figures"].as_array().ok_or("the manifest's spec has no figures")?;
     let mut rest = outcomes;
@@ -308,9 +311,15 @@ pub fn readings_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]
 }
 
 /// The figures of [Iosup08] §5 behind the contract (`bagsim figure multi_cluster`): `--seeds N` (1–100) or `auto`.
-pub struct Figures;
+/// `D` is the family's `FamilyDef`, named by `def.rs` (`Figures::<Def>::NEW`), so that this file reads and keys
+/// its scenarios through the contract without importing the definition that points here.
+pub struct Figures<D>(std::marker::PhantomData<fn() -> D>);
 
-impl FigureCommand<McScenario> for Figures {
+impl<D> Figures<D> {
+    pub const NEW: Figures<D> = Figures(std::marker::PhantomData);
+}
+
+impl<D: FamilyDef<Scenario = McScenario>> FigureCommand<McScenario> for Figures<D> {
     fn default_seeds(&self) -> &'static str {
         "5"
     }
@@ -322,7 +331,7 @@ impl FigureCommand<McScenario> for Figures {
     fn run(&self, out: &mut dyn FigureOut, base: &McScenario, r: &FigureRequest) -> FigureOutcome {
         match Seeds::parse(r.seeds, super::DEFAULT_SEEDS)? {
             Seeds::Fixed(n) if r.readings.is_empty() => reproduce(out, r.figure, base, n, r.jobs),
-            seeds => reproduce_readings(out, r.figure, base, r.readings, seeds, r.jobs),
+            seeds => reproduce_readings::<D>(out, r.figure, base, r.readings, seeds, r.jobs),
         }
     }
 
@@ -336,7 +345,7 @@ impl FigureCommand<McScenario> for Figures {
     }
 
     fn point(&self, _: Kind, p: &Point) -> Result<Value, String> {
-        reproduce_point(p)
+        reproduce_point::<D>(p)
     }
 
     fn merge(
@@ -348,7 +357,7 @@ impl FigureCommand<McScenario> for Figures {
         outcomes: &[&Value],
     ) -> FigureOutcome {
         match kind {
-            Kind::ReproduceReadings => readings_merge(out, spec, outcomes),
+            Kind::ReproduceReadings => readings_merge::<D>(out, spec, outcomes),
             _ => reproduce_merge(out, spec, outcomes),
         }
     }
