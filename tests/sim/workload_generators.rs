@@ -13,6 +13,7 @@
 
 use bagsim::engine::Model;
 use bagsim::engine::Rng;
+use bagsim::error::ErrorKind;
 use bagsim::family::multi_cluster::platform::Cluster;
 use bagsim::registry::Family;
 use bagsim::run;
@@ -434,10 +435,24 @@ fn generator_scenarios_parse_validate_and_document_their_fields() {
     .unwrap_err();
     assert_eq!(e.field, "workload.generator.login_logout.users[0].delta");
     assert!(e.message.contains("-1") && e.message.contains("0–10"), "{e}");
+    // The scenario's one error type keeps the generator's kind of refusal (out of range, values that cannot hold
+    // together) and places its field under the generator's path, a distribution's too.
+    assert_eq!(e.kind, ErrorKind::OutOfRange);
     let e =
         McScenario::from_json(r#"{"workload": {"generator": {"minh_wolters": {"bot_size": {"alpha": 11, "n": 10}}}}}"#)
             .unwrap_err();
-    assert_eq!(e.field, "workload.generator.minh_wolters.bot_size.alpha");
+    assert_eq!((e.field.as_str(), e.kind), ("workload.generator.minh_wolters.bot_size.alpha", ErrorKind::OutOfRange));
+    let e = McScenario::from_json(
+        r#"{"workload": {"generator": {"minh_wolters": {"runtime": [{"weight": 0, "mu": 1, "sigma": 1}]}}}}"#,
+    )
+    .unwrap_err();
+    assert_eq!((e.field.as_str(), e.kind), ("workload.generator.minh_wolters.runtime", ErrorKind::Inconsistent));
+    let e = McScenario::from_json(
+        r#"{"workload": {"generator": {"login_logout": {"runtime": {"family": "weibull", "shape": 0, "scale": 1}}}}}"#,
+    )
+    .unwrap_err();
+    assert_eq!((e.field.as_str(), e.kind), ("workload.generator.login_logout.runtime", ErrorKind::OutOfRange));
+    assert!(e.message.starts_with("shape = 0"), "{e}");
     let e = McScenario::from_json(r#"{"workload": {"generator": {"poisson": {}}}}"#).unwrap_err();
     assert!(e.message.contains("login_logout") && e.message.contains("minh_wolters"), "{e}");
     let e = McScenario::from_json(r#"{"workload": {"trace": {"path": "x.swf"}, "generator": {"minh_wolters": {}}}}"#)
