@@ -260,7 +260,7 @@ pub fn time_lines<DB: DrawingBackend>(
     let y_max = y_top.unwrap_or(if data_max > 0.0 { data_max * 1.05 } else { 1.0 });
     let banded = band && lines.iter().any(|l| l.len() > BAND_FROM);
     let title = if banded {
-        format!("{title}: mean and min–max per {}", super::fmt_time(x_max * 86_400.0 / BINS as f64))
+        format!("{title}: mean and min–max per {}", crate::ui::lab::fmt_time(x_max * 86_400.0 / BINS as f64))
     } else {
         title.to_string()
     };

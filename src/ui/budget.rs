@@ -2,10 +2,11 @@
 //! the refusal of a run over budget before anything is sent to a worker. The estimate and the check are the
 //! registry's, the code the CLI and the worker run; the page adds the size of a trace it has imported.
 
-use super::{trace_lab, Lab};
+use super::trace_lab;
 use crate::family::contract::Estimate;
 use crate::registry;
 use crate::scenario::Scenario;
+use crate::ui::lab::Lab;
 use leptos::prelude::*;
 
 /// The scenario's estimate, with the size of the trace it names when the Workload lab has imported it; None when

@@ -170,7 +170,7 @@ pub fn draw_time_series<DB: DrawingBackend>(
     let (xt, yt) = (Ticks::linear(0.0, x_max, fit(w)), Ticks::linear(0.0, y_max, fit(h * 3 / 2)));
     let band = band && runs.iter().any(|r| r.samples.len() > axes::BAND_FROM);
     let title = if band {
-        format!("{title}: mean and min–max per {}", super::fmt_time(x_max * 86_400.0 / axes::BINS as f64))
+        format!("{title}: mean and min–max per {}", crate::ui::lab::fmt_time(x_max * 86_400.0 / axes::BINS as f64))
     } else {
         title.to_string()
     };

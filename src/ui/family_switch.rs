@@ -4,9 +4,9 @@
 //! family's settings are kept while another is shown.
 
 use super::form::{apply, error_view};
-use super::{send, Lab, Status};
 use crate::protocol::{Progress, ToWorker};
 use crate::registry::{Family, Scenario};
+use crate::ui::lab::{send, Lab, Status};
 use leptos::prelude::*;
 use std::cell::RefCell;
 

@@ -2,8 +2,9 @@
 //! reported at its field), the error line under a control, and labelled number and select controls. Used by every
 //! family's controls and the Login/Logout editor, so that the editors need not import each other.
 
-use super::{remember, Lab};
 use crate::scenario::Scenario;
+use crate::ui::address::remember;
+use crate::ui::lab::Lab;
 use leptos::prelude::*;
 
 /// Applies an edit to a copy of the scenario; keeps it only if the result is valid, else reports at `field`.

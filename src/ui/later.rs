@@ -39,6 +39,6 @@ pub(crate) fn hold(stages: Stages) {
 /// Builds what [`hold`] keeps, once.
 pub(crate) fn release() {
     if let Some(stages) = HELD.with(|h| h.borrow_mut().take()) {
-        super::reveal(stages);
+        crate::ui::lab::reveal(stages);
     }
 }

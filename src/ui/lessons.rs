@@ -92,7 +92,7 @@ fn prediction_key(id: &str) -> String {
 /// The Lessons section; `initial` is what the address asked for. In projector mode with a lesson (`present.lesson`)
 /// it shows one part at a time, and the rest of the page makes way (style: `html.lesson-present`).
 #[component]
-pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::Lab) -> impl IntoView {
+pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab::Lab) -> impl IntoView {
     let all: Vec<Lesson> = lessons::all().into_iter().filter_map(Result::ok).collect();
     // A link's mistakes are said, never guessed around in silence.
     let mut link_errors = Vec::new();
@@ -350,7 +350,7 @@ fn your_own_box(family: &str, key: &str) -> Option<(&'static str, &'static str)>
 
 /// "Write your own policy": the lesson's scenario in the lab, its `your_own` key a script from the family's first
 /// example, and the script's box brought into view.
-fn write_your_own(lab: crate::ui::Lab, l: &Lesson) {
+fn write_your_own(lab: crate::ui::lab::Lab, l: &Lesson) {
     let Some(key) = l.your_own.as_deref() else { return };
     let Ok(family) = l.scenario(0, 1).map(|s| s.family().name()) else { return };
     let Some((example, box_id)) = your_own_box(family, key) else { return };

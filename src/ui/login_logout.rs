@@ -3,8 +3,8 @@
 //! Shown when the workload model is Login/Logout. Every edit goes through the scenario's own validation.
 
 use super::form::{apply, error_view};
-use super::Lab;
 use crate::ui::form::{mc, mcm};
+use crate::ui::lab::Lab;
 use crate::workload::generators::Generator;
 use crate::workload::login_logout::{biomed_users, UserRates};
 use leptos::prelude::*;

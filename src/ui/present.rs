@@ -2,10 +2,10 @@
 //! width, stepped through with the arrow keys, the cards always in view. With a lesson (`?present=1&lesson=ID`, or
 //! the lesson's "Present this lesson"), the arrow keys step through the lesson's parts instead (`lessons.rs`).
 
-use super::{charts, Lab};
+use super::charts;
 use crate::registry::Family;
+use crate::ui::lab::Lab;
 use leptos::prelude::*;
-use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 
 /// A lesson's parts, in the order a class goes through them (`lessons.rs` draws them): element id and name.
@@ -16,17 +16,6 @@ pub const LESSON_PARTS: [(&str, &str); 5] = [
     ("lesson-part-answer", "The answer next to the prediction"),
     ("lesson-part-explanation", "Why"),
 ];
-
-thread_local! {
-    /// What the address adds to the scenario while projector mode is on: `&present=1`, and the lesson and its
-    /// step (1-based) when it steps through one, so that a reload or a copied link opens the same view.
-    static SUFFIX: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-/// What the address adds to `?scenario=…` (`super::remember`).
-pub fn address_suffix() -> String {
-    SUFFIX.with(|s| s.borrow().clone())
-}
 
 /// Whether projector mode is on, and which chart it shows.
 #[derive(Clone, Copy)]
@@ -86,9 +75,9 @@ impl Present {
             if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
                 let _ = root.class_list().toggle_with_force("lesson-present", on && lesson.is_some());
             }
-            SUFFIX.with(|s| *s.borrow_mut() = suffix);
+            lab.address_extra.set(suffix);
             // The address keeps the mode while it is on, so a reload or a copied link stays in it.
-            super::remember(lab, &lab.scenario.get_untracked());
+            super::address::remember(lab, &lab.scenario.get_untracked());
         });
         let on_key = move |ev: &web_sys::Event| {
             let Some(ev) = ev.dyn_ref::<web_sys::KeyboardEvent>() else { return };

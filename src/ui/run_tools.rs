@@ -1,8 +1,10 @@
 //! What every family's results offer, written once: a link that reproduces the scenario, the run's report as
 //! JSON (as `bagsim run --out` writes it), its rows as CSV where the family has them, and each chart as a PNG.
 
-use super::{download, remember, send, Lab};
+use super::download;
 use crate::protocol::ToWorker;
+use crate::ui::address::remember;
+use crate::ui::lab::{send, Lab};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -6,7 +6,7 @@
 
 use crate::protocol::{FromWorker, ToWorker};
 use crate::registry::Family;
-use crate::ui::{send, Lab, Status};
+use crate::ui::lab::{send, Lab, Status};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 

@@ -196,10 +196,10 @@ fn draw_chain(c: Chain, mine: u64, i: usize) {
             if c.generation.get_untracked() != mine {
                 return;
             }
-            let t0 = super::now_ms();
+            let t0 = crate::ui::lab::now_ms();
             if let Some(svg) = c.views.with_untracked(|v| v.as_ref().map(|v| chart(v, i))) {
                 c.charts.update(|all| all.push(svg));
-                let ms = super::now_ms() - t0;
+                let ms = crate::ui::lab::now_ms() - t0;
                 c.slowest.update(|m| *m = m.max(ms));
                 draw_chain(c, mine, i + 1);
             }

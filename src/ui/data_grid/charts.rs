@@ -7,7 +7,7 @@ use crate::family::data_grid::{DataGridReport, JobRecord, Pending, Sample};
 use crate::stats::window::{zoom, Zoom};
 use crate::ui::axes::{self, Ticks};
 use crate::ui::charts::PALETTE;
-use crate::ui::fmt_time;
+use crate::ui::lab::fmt_time;
 use crate::ui::measured;
 use plotters::prelude::*;
 use std::cell::Cell;
@@ -45,7 +45,7 @@ fn canvas(id: &str) -> Option<web_sys::HtmlCanvasElement> {
 /// canvas's `data-draw-ms` (read by the browser test and quoted in the README). `current` names the current run in
 /// the turnaround chart's legend once a run is pinned beside it.
 pub fn draw_all(live: &Live, sites: &[u32], site: usize, current: &str) {
-    let t0 = crate::ui::now_ms();
+    let t0 = crate::ui::lab::now_ms();
     for (i, &(id, title)) in CHARTS.iter().enumerate() {
         if let Some(backend) = canvas(id).and_then(measured::canvas) {
             let root = backend.into_drawing_area();
@@ -59,7 +59,7 @@ pub fn draw_all(live: &Live, sites: &[u32], site: usize, current: &str) {
         let _ = root.present();
     }
     if let Some(c) = canvas(GANTT) {
-        let _ = c.set_attribute("data-draw-ms", &format!("{:.1}", crate::ui::now_ms() - t0));
+        let _ = c.set_attribute("data-draw-ms", &format!("{:.1}", crate::ui::lab::now_ms() - t0));
         wire_zoom(&c);
     }
 }

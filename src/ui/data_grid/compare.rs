@@ -4,9 +4,9 @@
 use super::{cfg_of, dg};
 use crate::family::data_grid::{DataGridReport, Scheme};
 use crate::registry::AnyReport;
-use crate::ui::fmt_time;
+use crate::ui::lab::fmt_time;
+use crate::ui::lab::Lab;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
-use crate::ui::Lab;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -17,8 +17,8 @@ use crate::registry::Family;
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
+use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::script_box::{policy_field, PolicyKey};
-use crate::ui::{fmt_time, Lab, Throttle};
 use leptos::prelude::*;
 use std::cell::RefCell;
 

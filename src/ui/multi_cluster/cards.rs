@@ -3,7 +3,7 @@
 
 use super::LIVE;
 use crate::family::contract::factor_words as nsl_text;
-use crate::ui::{fmt_time, Lab};
+use crate::ui::lab::{fmt_time, Lab};
 use leptos::prelude::*;
 
 /// The card values: the final report when there is one, else live figures from the stream.

@@ -7,10 +7,11 @@ use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorM
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 use crate::scenario::Scenario;
+use crate::ui::address::remember;
 use crate::ui::form::{apply, error_view};
 use crate::ui::form::{mc, mcm};
+use crate::ui::lab::Lab;
 use crate::ui::section::Section;
-use crate::ui::{remember, Lab};
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::generators::Generator;
 use crate::workload::model::{Calibration, NormalParam, Preset};

@@ -15,7 +15,7 @@
 
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::scenario::Scenario;
-use crate::ui::{Lab, Status};
+use crate::ui::lab::{Lab, Status};
 use leptos::prelude::*;
 use std::cell::Cell;
 

@@ -3,8 +3,8 @@
 
 use super::with_runs;
 use crate::ui::charts::{self, RunData};
+use crate::ui::lab::{fmt_time, Lab};
 use crate::ui::pins::NumbersToggle;
-use crate::ui::{fmt_time, Lab};
 use crate::workload::size_class::SIZE_CLASSES;
 use leptos::prelude::*;
 

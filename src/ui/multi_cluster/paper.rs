@@ -9,7 +9,7 @@ use crate::family::multi_cluster::figures::{
 };
 use crate::registry::AnyReport;
 use crate::ui::download;
-use crate::ui::now_ms;
+use crate::ui::lab::now_ms;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use crate::ui::readings::findings_rows;
 use leptos::prelude::*;

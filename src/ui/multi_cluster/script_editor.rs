@@ -6,8 +6,8 @@ use crate::family::multi_cluster::policy::scheduling::{SchedulingPolicy, ScriptS
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 use crate::registry::Family;
 use crate::ui::form::{apply, mc, mcm};
+use crate::ui::lab::Lab;
 use crate::ui::script_box::ScriptBox;
-use crate::ui::Lab;
 use leptos::prelude::*;
 
 /// The examples a user starts from: (name, source), the first the default.

@@ -8,13 +8,14 @@
 
 mod view;
 
-use super::{remember, send, Lab};
 use crate::family::multi_cluster::platform::Cluster;
 use crate::protocol::{FromWorker, ToWorker};
 use crate::scenario::TraceConfig;
 use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc};
 use crate::trace::{Format, ImportReport};
+use crate::ui::address::remember;
 use crate::ui::form::{mc, mcm};
+use crate::ui::lab::{send, Lab};
 use crate::workload::burstiness::JobsBurstiness;
 use crate::workload::fit::FittedModel;
 use crate::workload::fit_workload::FitCandidates;
@@ -235,7 +236,7 @@ impl TraceLab {
             FromWorker::TraceBots { import_id, rule, report, fit, fit_error, views, jobs, candidates }
                 if import_id == current =>
             {
-                let t0 = super::now_ms();
+                let t0 = crate::ui::lab::now_ms();
                 let asked = parse_delta(&self.delta.get_untracked()).ok().map(|d| self.rule(d));
                 let table_rule = |r: &BotRule| DELTAS.contains(&r.delta) && self.rule(r.delta) == *r;
                 if table_rule(&rule) && self.by_delta.with_untracked(|v| v.iter().all(|(d, _)| *d != rule.delta)) {
@@ -252,7 +253,7 @@ impl TraceLab {
                     self.views.set(views.map(|v| *v));
                     self.jobs.set(jobs.map(|j| *j));
                 }
-                let ms = super::now_ms() - t0;
+                let ms = crate::ui::lab::now_ms() - t0;
                 self.handle_ms.update(|m| *m = m.max(ms));
             }
             _ => {}

@@ -3,7 +3,7 @@
 
 use super::{parse_delta, Phase, TraceLab, STATE};
 use crate::trace::bots::DEFAULT_DELTA;
-use crate::ui::Lab;
+use crate::ui::lab::Lab;
 use crate::workload::fit::{notation, FittedModel};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -51,7 +51,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
     };
     STATE.with(|s| s.set(Some(t)));
     let importing = move || t.phase.get() == Phase::Importing;
-    let ready = move || lab.status.get() != crate::ui::Status::Loading;
+    let ready = move || lab.status.get() != crate::ui::lab::Status::Loading;
     let delta_error = move || parse_delta(&t.delta.get()).err();
     let fraction = move || {
         let (done, _, _, _) = t.progress.get();

@@ -1,0 +1,432 @@
+//! The page's shell: the app (the run bar, the family switch and every part of the page, revealed one task after
+//! another), the simulation worker and what its messages do, and running a scenario; the only part of the page
+//! that dispatches to each family's module.
+
+use super::address::{self, remember};
+use super::client::{Client, Event};
+use super::family_switch::{self, FamilyPanel, FamilySwitch};
+use super::lab::{fmt_time, reveal, send, Hooks, Lab, Status, CLIENT};
+use super::{
+    budget, data_grid, desktop_grid, download, form, later, lessons, multi_cluster, not_modelled, present, references,
+    replay, run_tools, script_box, study, trace_lab,
+};
+use crate::family::multi_cluster::platform;
+use crate::protocol::{FromWorker, ToWorker};
+use crate::registry::Family;
+use crate::registry::{AnyDetail, AnyReport};
+use crate::scenario::Scenario;
+use crate::share;
+use gloo_storage::{LocalStorage, Storage};
+use leptos::prelude::*;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+/// Reads `?scenario=` (with its pinned runs, `&pin=`) and `?autorun=1`, else the last scenario from localStorage;
+/// on a first open (neither, and no `?lesson=`), the first-open runs unless `?autorun=0`.
+fn initial_scenario(lab: &Lab) -> Scenario {
+    let window = web_sys::window().expect("a window");
+    let search = window.location().search().unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
+    let get = |k: &str| params.as_ref().and_then(|p| p.get(k));
+    // A stored scenario that no longer parses or validates (an older version's) is ignored.
+    let stored =
+        || LocalStorage::raw().get_item(address::STORAGE_KEY).ok().flatten().and_then(|t| Scenario::from_json(&t).ok());
+    if let Some(link) = get("scenario") {
+        match share::from_link(&link) {
+            Ok(s) => {
+                lab.autorun.set(get("autorun").as_deref() == Some("1"));
+                match params.as_ref().map_or(Ok(Vec::new()), |p| replay::read(p, s.family())) {
+                    Ok(pins) => lab.replay.set(pins),
+                    Err(e) => lab.banner.set(Some(format!(
+                        "This link's pinned runs could not be loaded ({e}). Its scenario is shown without them."
+                    ))),
+                }
+                return s;
+            }
+            Err(e) => {
+                lab.banner.set(Some(format!(
+                    "This link's scenario could not be loaded ({e}). Nothing was run; the last scenario is shown instead."
+                )));
+                return stored().unwrap_or_default();
+            }
+        }
+    }
+    match stored() {
+        Some(s) => s,
+        None if get("autorun").as_deref() != Some("0") && get("lesson").is_none() => {
+            multi_cluster::first_open::start(*lab)
+        }
+        None => Scenario::default(),
+    }
+}
+
+/// The scenarios of the pinned runs of `family`, oldest first (a link holds them, ui/replay.rs).
+fn pinned_scenarios(family: Family) -> Vec<Scenario> {
+    match family {
+        Family::MultiCluster => multi_cluster::pinned_scenarios(),
+        Family::DesktopGrid => desktop_grid::pinned_scenarios(),
+        Family::DataGrid => data_grid::pinned_scenarios(),
+    }
+}
+
+/// Pins the run of `family` that has just finished, as its "Pin this run" does.
+fn pin_finished(lab: Lab, family: Family) {
+    match family {
+        Family::MultiCluster => lab.pin(),
+        Family::DesktopGrid => desktop_grid::pin_finished(),
+        Family::DataGrid => data_grid::pin_finished(),
+    }
+}
+
+/// `window.__bagsimCrashWorker()` makes the simulation worker panic (fault injection for the browser test of the
+/// page's recovery; harmless otherwise: it ends the visitor's own run, as a crash would).
+fn expose_crash_hook() {
+    let Some(window) = web_sys::window() else { return };
+    let hook = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| send(&ToWorker::Crash));
+    let _ = js_sys::Reflect::set(&window, &"__bagsimCrashWorker".into(), hook.as_ref());
+    hook.forget();
+}
+
+/// Runs the scenario shown, or first the link's pinned runs still waiting (ui/replay.rs).
+fn start_run(lab: Lab) {
+    if !lab.errors.with_untracked(|e| e.is_empty()) {
+        return;
+    }
+    let (scenario, pinned) = replay::next(lab);
+    // Over budget: refused here, before a worker is asked (docs/budget.md).
+    if let Some(why) = budget::refusal(&scenario) {
+        lab.status.set(Status::Failed);
+        lab.message.set(why);
+        return;
+    }
+    let run_id = lab.run_id.get_untracked() + 1;
+    lab.run_id.set(run_id);
+    lab.crashed.set(None);
+    lab.note.set(String::new());
+    lab.phase_times.set((None, None));
+    lab.draw_ms.set((0.0, 0.0));
+    multi_cluster::on_start(&scenario);
+    lab.report.set(None);
+    lab.progress.set(None);
+    lab.warnings.set(Vec::new());
+    lab.status.set(Status::Generating);
+    lab.message.set("generating the workload…".into());
+    lab.version.update(|v| *v += 1);
+    lab.run_family.set(scenario.family());
+    if !pinned {
+        remember(lab, &scenario);
+    }
+    send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: lab.speed.get_untracked(), live: true });
+}
+
+fn on_event(lab: Lab, ev: Event) {
+    match ev {
+        Event::Died(why) => {
+            // The run is lost; Run stays disabled until the replacement worker says Ready (messages sent before
+            // that would be lost too). The worker's own panic message, if it came first, says more than the
+            // error event.
+            let why = lab.crashed.get_untracked().unwrap_or(why);
+            lab.status.set(Status::Loading);
+            lab.crashed.set(Some(why.clone()));
+            lab.message.set(format!("The simulation worker stopped ({why}); starting a new one…"));
+            trace_lab::on_worker_died();
+        }
+        Event::Message(m) => on_message(lab, m),
+    }
+}
+
+fn on_message(lab: Lab, m: FromWorker) {
+    let current = lab.run_id.get_untracked();
+    match m {
+        FromWorker::Ready if lab.status.get_untracked() == Status::Loading => {
+            lab.status.set(Status::Ready);
+            match lab.crashed.get_untracked() {
+                Some(why) => lab.message.set(format!(
+                    "The simulation worker stopped ({why}); a new one is ready. Press Run to start again."
+                )),
+                None => lab.message.set(replay::waiting_text(lab).unwrap_or_default()),
+            }
+            if lab.crashed.get_untracked().is_none()
+                && lab.autorun.get_untracked()
+                && lab.banner.with_untracked(|b| b.is_none())
+            {
+                lab.start_run();
+            }
+        }
+        FromWorker::Panicked { message } => lab.crashed.set(Some(message)),
+        m @ FromWorker::ScriptChecked { .. } => script_box::on_checked(m),
+        FromWorker::Started { run_id, start, generate_s } if run_id == current => {
+            lab.status.set(Status::Running);
+            lab.phase_times.set((Some(generate_s), None));
+            let family = lab.scenario.with_untracked(|s| s.family());
+            lab.message.set(replay::running_text(lab, family_switch::started_text(family, &start, generate_s)));
+            lab.warnings.set(start.warnings);
+        }
+        FromWorker::Progress(p) if p.run_id == current => {
+            let mut p = *p;
+            match p.detail.take() {
+                Some(AnyDetail::MultiCluster(d)) => {
+                    multi_cluster::on_progress(lab, p.header.finished_tasks == p.header.tasks, d)
+                }
+                Some(AnyDetail::DesktopGrid(d)) => desktop_grid::on_progress(lab, &p.header, d),
+                Some(AnyDetail::DataGrid(d)) => data_grid::on_progress(lab, &p.header, d),
+                None => {}
+            }
+            lab.progress.set(Some(p));
+        }
+        FromWorker::Paused { run_id } if run_id == current => lab.status.set(Status::Paused),
+        FromWorker::Cancelled { run_id } if run_id == current => {
+            lab.status.set(Status::Cancelled);
+            lab.message.set("cancelled".into());
+            replay::on_stopped(lab);
+        }
+        FromWorker::Finished { run_id, report, report_s } if run_id == current => {
+            lab.status.set(Status::Finished);
+            lab.phase_times.update(|t| t.1 = Some(report_s));
+            let generated = lab.phase_times.get_untracked().0.map_or(String::new(), |g| {
+                format!(" (workload generated in {g:.2} s, report computed in {report_s:.2} s)")
+            });
+            lab.message.set(format!(
+                "finished: simulated {:.1} days in {:.2} s{generated}",
+                report.end_time() / 86_400.0,
+                report.wall_time_s()
+            ));
+            match *report {
+                AnyReport::MultiCluster(r) => multi_cluster::on_finished(lab, r),
+                AnyReport::DesktopGrid(r) => desktop_grid::on_finished(r),
+                AnyReport::DataGrid(r) => data_grid::on_finished(r),
+            }
+            replay::on_finished(lab);
+        }
+        FromWorker::Failed { run_id, message } if run_id == current || run_id == 0 => {
+            lab.status.set(Status::Failed);
+            lab.message.set(message);
+            replay::on_stopped(lab);
+        }
+        FromWorker::BotsCsv { run_id, csv } if run_id == current => {
+            let name = match lab.scenario.with_untracked(|s| s.family()) {
+                Family::DataGrid => "bagsim-jobs.csv",
+                _ => "bagsim-bots.csv",
+            };
+            download::text(name, "text/csv", &csv);
+        }
+        FromWorker::ReportJson { run_id, json } if run_id == current => {
+            download::text("bagsim-report.json", "application/json", &json);
+        }
+        m @ (FromWorker::ImportProgress { .. }
+        | FromWorker::Imported { .. }
+        | FromWorker::ImportFailed { .. }
+        | FromWorker::TraceBots { .. }
+        | FromWorker::Views { .. }) => trace_lab::on_message(m),
+        _ => {}
+    }
+}
+
+#[component]
+fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
+    let speeds: [(&str, Option<f64>); 5] = [
+        ("as fast as possible", None),
+        ("1 hour per second", Some(3600.0)),
+        ("6 hours per second", Some(21_600.0)),
+        ("1 day per second", Some(86_400.0)),
+        ("1 week per second", Some(604_800.0)),
+    ];
+    let progress_value =
+        move || lab.progress.with(|p| p.as_ref().map_or(0.0, |p| 1000.0 * p.header.now / p.header.horizon.max(1.0)));
+    let finished = move || lab.status.get() == Status::Finished;
+    view! {
+        <div class="runbar">
+            <button id="run" class="primary"
+                disabled=move || lab.status.get() == Status::Loading || !lab.errors.with(|e| e.is_empty())
+                on:click=move |_| lab.start_run()>"Run"</button>
+            <button id="pause" disabled=move || lab.status.get() != Status::Running
+                on:click=move |_| send(&ToWorker::Pause { run_id: lab.run_id.get_untracked() })>"Pause"</button>
+            <button id="resume" disabled=move || lab.status.get() != Status::Paused
+                on:click=move |_| {
+                    lab.status.set(Status::Running);
+                    send(&ToWorker::Resume { run_id: lab.run_id.get_untracked() })
+                }>"Resume"</button>
+            <button id="cancel" disabled=move || !matches!(lab.status.get(), Status::Running | Status::Paused | Status::Generating)
+                on:click=move |_| send(&ToWorker::Cancel { run_id: lab.run_id.get_untracked() })>"Cancel"</button>
+            <label class="speed">"Speed "
+                <select id="speed" on:change=move |ev| {
+                    let i: usize = event_target_value(&ev).parse().unwrap_or(0);
+                    let speed = speeds[i.min(speeds.len() - 1)].1;
+                    lab.speed.set(speed);
+                    send(&ToWorker::Speed { run_id: lab.run_id.get_untracked(), speed });
+                }>
+                    {speeds.iter().enumerate().map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> }).collect_view()}
+                </select>
+            </label>
+            <span id="status" role="status" class=move || format!("status {}", lab.status.get().as_str())>{move || lab.status.get().as_str()}</span>
+            <present::PresentButton p=present/>
+        </div>
+        <div class="progressline">
+            <progress id="progress" aria-label="simulated time" max="1000" prop:value=move || if finished() { 1000.0 } else { progress_value() }></progress>
+            <span id="sim-time">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| format!("simulated {} of {}", fmt_time(p.header.now), fmt_time(p.header.horizon))))}</span>
+            <span id="events-per-s">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| {
+                let (h, wall) = (&p.header, p.wall);
+                let rate = if wall > 0.0 { h.events as f64 / wall } else { 0.0 };
+                let left = if !finished() && h.now > 0.0 && wall > 0.0 && h.finished_tasks < h.tasks { (h.horizon - h.now) / (h.now / wall) } else { f64::NAN };
+                let left = if left.is_finite() { format!(", at most {} left", fmt_time(left)) } else { String::new() };
+                let unit = family_switch::work_unit(lab.scenario.with_untracked(|s| s.family()));
+                format!("{:.2} M events/s, {} events, {} of {} {unit} done, {} queued, {} running{left}", rate / 1e6, h.events, h.finished_tasks, h.tasks, h.queued, h.busy)
+            }))}</span>
+        </div>
+        <div id="message" class="message">{move || lab.message.get()}
+            <Show when=move || lab.note.with(|n| !n.is_empty())><p class="explain" id="run-note">{move || lab.note.get()}</p></Show>
+            {move || run_tools::warnings_view(lab.warnings.get())}
+        </div>
+        <budget::EstimateLine lab=lab/>
+    }
+}
+
+#[component]
+fn App() -> impl IntoView {
+    // Read before the scenario replaces the address (`remember`).
+    let lesson = lessons::requested();
+    let lab = Lab::new(Hooks { start_run, pinned_scenarios, pin_finished });
+    // Before the scenario is written back into the address, which drops `?present=1`.
+    let present = present::Present::start(lab, |family| match family {
+        Family::MultiCluster => multi_cluster::CHARTS.to_vec(),
+        Family::DesktopGrid => desktop_grid::charts_list(),
+        Family::DataGrid => data_grid::charts_list(),
+    });
+    let initial = initial_scenario(&lab);
+    lab.scenario.set(initial.clone());
+    // The first view (run bar, cards) comes first, in the task after the mount; then each other part of the page is
+    // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for long
+    // (the first call of any code also compiles it, in the browsers that compile WebAssembly lazily). The lessons and
+    // the paper figures come after the simulator, so rendering them later moves nothing in view; a lesson asked for by
+    // the address is part of the first view. On a first open the parts below the first screen wait until its result is
+    // in or the visitor acts (`later.rs`).
+    let [first_view, charts_on, controls_on, lessons_on, paper_on, table_on, trace_on, sweep_on, footer_on] =
+        [(); 9].map(|_| RwSignal::new(false));
+    lessons_on.set(lesson.is_some());
+    lessons::wire_intro_link();
+    let show = |on: RwSignal<bool>| Box::new(move || on.set(true)) as Box<dyn FnOnce()>;
+    // The mount builds the page's frame, hidden (index.html's `#app hidden`); in the next task the run bar and the
+    // cards are built and the page takes the static skeleton's place, at once: no frame shows both or neither, so
+    // nothing in view moves. The scenario goes into the address and the browser's storage next.
+    let replace_skeleton = move || {
+        first_view.set(true);
+        if let Some(skeleton) = document().get_element_by_id("skeleton") {
+            skeleton.remove();
+        }
+        if let Some(app) = document().get_element_by_id("app") {
+            let _ = app.remove_attribute("hidden");
+        }
+    };
+    let mut stages: Vec<Box<dyn FnOnce()>> =
+        vec![Box::new(replace_skeleton), Box::new(move || remember(lab, &initial)), show(charts_on), show(controls_on)];
+    let below: Vec<Box<dyn FnOnce()>> =
+        [lessons_on, table_on, sweep_on, trace_on, paper_on, footer_on].into_iter().map(show).collect();
+    let first_open = multi_cluster::first_open::active();
+    if first_open {
+        later::hold(below);
+    } else {
+        stages.extend(below);
+    }
+    stages.push(Box::new(move || start_worker(lab)));
+    // The empty charts, one per task; the next redraw (a run) draws them all. A first open's run draws them within
+    // a second or two: empty axes first would only hold the page longer.
+    if !first_open {
+        for (id, _) in multi_cluster::CHARTS {
+            stages.push(Box::new(move || multi_cluster::with_runs(|runs| multi_cluster::draw_on_canvas(id, runs))));
+        }
+    }
+    request_animation_frame(move || reveal(stages));
+    let processors = move || {
+        lab.scenario.with(|s| {
+            form::mc(s)
+                .platform
+                .clusters()
+                .map(|c| (c.len(), c.iter().map(|c| u64::from(c.processors)).sum::<u64>(), platform::capacity(&c)))
+        })
+    };
+    view! {
+        // The title and the explanation are the static shell of index.html, painted before any wasm runs.
+        {move || lab.banner.get().map(|b| view! {
+            <section aria-label="link error"><div id="banner-error" class="banner" role="alert">{b}</div></section>
+        })}
+        <main>
+            <aside class="controls" aria-label="scenario">
+                <Show when=move || controls_on.get() || lab.scenario.with(|s| s.family() != Family::MultiCluster)>
+                    <FamilySwitch lab=lab/>
+                </Show>
+                <FamilyPanel lab=lab family=Family::DesktopGrid>
+                    <desktop_grid::DgControls lab=lab/>
+                    <not_modelled::NotModelled family=Family::DesktopGrid/>
+                </FamilyPanel>
+                <FamilyPanel lab=lab family=Family::DataGrid>
+                    <data_grid::DataGridControls lab=lab/>
+                    <not_modelled::NotModelled family=Family::DataGrid/>
+                </FamilyPanel>
+                <FamilyPanel lab=lab family=Family::MultiCluster>
+                    <Show when=move || controls_on.get()>
+                        <multi_cluster::controls::Controls lab=lab/>
+                        <div class="platform-summary">{move || match processors() {
+                            Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
+                            Err(e) => e,
+                        }}</div>
+                        <not_modelled::NotModelled family=Family::MultiCluster/>
+                    </Show>
+                </FamilyPanel>
+            </aside>
+            <section class="results" aria-label="results">
+                <Show when=move || first_view.get()><RunBar lab=lab present=present/></Show>
+                <FamilyPanel lab=lab family=Family::DesktopGrid>
+                    <desktop_grid::DgResults lab=lab present=present/>
+                </FamilyPanel>
+                <FamilyPanel lab=lab family=Family::DataGrid>
+                    <data_grid::DataGridResults lab=lab present=present/>
+                </FamilyPanel>
+                <FamilyPanel lab=lab family=Family::MultiCluster>
+                    <Show when=move || first_view.get()><multi_cluster::cards::Cards lab=lab/></Show>
+                    <Show when=move || charts_on.get()>
+                        <multi_cluster::Compare lab=lab/>
+                        <multi_cluster::Charts lab=lab present=present/>
+                    </Show>
+                    <Show when=move || table_on.get()><multi_cluster::ClassTable lab=lab/></Show>
+                    <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
+                    <Show when=move || sweep_on.get()><multi_cluster::Sweep lab=lab/></Show>
+                </FamilyPanel>
+                <Show when=move || sweep_on.get()><study::OpenStudy/></Show>
+            </section>
+        </main>
+        // The simulator first at every width; then the lessons and the paper's figures.
+        <Show when=move || lessons_on.get()><lessons::Lessons initial=lesson.clone() present=present lab=lab/></Show>
+        <FamilyPanel lab=lab family=Family::MultiCluster>
+            <Show when=move || paper_on.get()><multi_cluster::paper::PaperFigures/></Show>
+        </FamilyPanel>
+        <Show when=move || footer_on.get()><footer>
+            <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
+            <references::References/>
+        </footer></Show>
+    }
+}
+
+/// Starts the simulation worker; Run stays disabled until it says Ready.
+fn start_worker(lab: Lab) {
+    let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| on_event(lab, ev));
+    match Client::new(handler) {
+        Ok(c) => {
+            CLIENT.with(|slot| *slot.borrow_mut() = Some(c));
+            expose_crash_hook();
+        }
+        Err(_) => {
+            lab.status.set(Status::Failed);
+            lab.message.set("This browser could not start the simulation worker.".into());
+        }
+    }
+}
+
+/// Mounts the page into index.html's `#app`, under the static shell: the title and the explanation stay, and the
+/// skeleton of the run bar and the cards makes way for the live ones in the next task (`App`).
+pub fn mount() {
+    console_error_panic_hook::set_once();
+    match document().get_element_by_id("app").and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        Some(root) => leptos::mount::mount_to(root, App).forget(),
+        None => leptos::mount::mount_to_body(App),
+    }
+}

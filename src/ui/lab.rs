@@ -1,0 +1,189 @@
+//! The page's state and the helpers every part of it uses: where the run stands (`Status`), the signals of the
+//! lab (`Lab`, shared by copy: every field is a signal), what the shell does for the parts below it (`Hooks`), the
+//! message to the worker (`send`), the redraw throttle, the clock and the time in words. Knows no family's module.
+
+use super::client::Client;
+use crate::protocol::{Progress, ToWorker};
+use crate::registry::Family;
+use crate::run::Report;
+use crate::scenario::Scenario;
+use leptos::prelude::*;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Where the current run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Loading,
+    Ready,
+    Generating,
+    Running,
+    Paused,
+    Finished,
+    Cancelled,
+    Failed,
+}
+
+impl Status {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Status::Loading => "loading",
+            Status::Ready => "ready",
+            Status::Generating => "generating",
+            Status::Running => "running",
+            Status::Paused => "paused",
+            Status::Finished => "finished",
+            Status::Cancelled => "cancelled",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// The page's redraw throttle: a live run's charts redraw at most four times a second (a forced redraw, at the end
+/// of a run, at once). Each family's results hold one.
+pub(crate) struct Throttle(Cell<f64>);
+
+impl Throttle {
+    pub(crate) const fn new() -> Throttle {
+        Throttle(Cell::new(f64::NEG_INFINITY))
+    }
+
+    /// Whether to redraw now; if so, the time is noted.
+    pub(crate) fn due(&self, force: bool) -> bool {
+        let t = now_ms();
+        let due = force || t - self.0.get() > 250.0;
+        if due {
+            self.0.set(t);
+        }
+        due
+    }
+}
+
+thread_local! {
+    pub(crate) static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
+}
+
+/// The page's reactive state; every field is a signal, so the struct is Copy and shared through context.
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub scenario: RwSignal<Scenario>,
+    pub errors: RwSignal<BTreeMap<String, String>>,
+    pub status: RwSignal<Status>,
+    pub message: RwSignal<String>,
+    pub banner: RwSignal<Option<String>>,
+    pub progress: RwSignal<Option<Progress>>,
+    pub report: RwSignal<Option<Box<Report>>>,
+    pub run_id: RwSignal<u32>,
+    pub version: RwSignal<u64>,
+    pub speed: RwSignal<Option<f64>>,
+    pub pinned_labels: RwSignal<Vec<String>>,
+    pub warnings: RwSignal<Vec<String>>,
+    pub autorun: RwSignal<bool>,
+    pub sweep_status: RwSignal<String>,
+    pub sweep_version: RwSignal<u64>,
+    /// Why the last worker died, until the next run starts.
+    pub crashed: RwSignal<Option<String>>,
+    /// What the runs just shown compare, in plain words (the first open's two runs), above the warnings.
+    pub note: RwSignal<String>,
+    /// The family of the last run started: the worker keeps that run alone for the exports.
+    pub run_family: RwSignal<Family>,
+    /// Wall-clock seconds the worker spent generating the workload and computing the report of the current run.
+    pub phase_times: RwSignal<(Option<f64>, Option<f64>)>,
+    /// Main-thread milliseconds of the last redraw of the charts, and the longest since the run started.
+    pub draw_ms: RwSignal<(f64, f64)>,
+    /// The pinned runs of the link opened that Run has still to run and pin, oldest first (ui/replay.rs).
+    pub replay: RwSignal<Vec<Scenario>>,
+    /// What the address adds after the scenario and its pinned runs while projector mode is on: `&present=1`,
+    /// and the lesson and its step (1-based) when it steps through one, so that a reload or a copied link opens the
+    /// same view (ui/present.rs sets it, ui/address.rs writes it).
+    pub address_extra: RwSignal<String>,
+    /// What the page's shell does for every family (`app.rs`), handed to the modules below it.
+    pub hooks: Hooks,
+}
+
+/// What the page's shell (`app.rs`) does for the modules below it, which name the shell nowhere: start a run (and
+/// the link's pinned runs first), and each family's pinned runs, as the family's own module keeps them.
+#[derive(Clone, Copy)]
+pub struct Hooks {
+    /// Runs the scenario shown, or first the link's pinned runs still waiting (ui/replay.rs).
+    pub start_run: fn(Lab),
+    /// The scenarios of the pinned runs of a family, oldest first.
+    pub pinned_scenarios: fn(Family) -> Vec<Scenario>,
+    /// Pins the run of a family that has just finished, as its "Pin this run" does.
+    pub pin_finished: fn(Lab, Family),
+}
+
+impl Lab {
+    pub(crate) fn new(hooks: Hooks) -> Self {
+        Lab {
+            scenario: RwSignal::new(Scenario::default()),
+            errors: RwSignal::new(BTreeMap::new()),
+            status: RwSignal::new(Status::Loading),
+            message: RwSignal::new(String::new()),
+            banner: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            report: RwSignal::new(None),
+            run_id: RwSignal::new(0),
+            version: RwSignal::new(0),
+            speed: RwSignal::new(None),
+            pinned_labels: RwSignal::new(Vec::new()),
+            warnings: RwSignal::new(Vec::new()),
+            autorun: RwSignal::new(false),
+            sweep_status: RwSignal::new(String::new()),
+            sweep_version: RwSignal::new(0),
+            crashed: RwSignal::new(None),
+            note: RwSignal::new(String::new()),
+            run_family: RwSignal::new(Family::default()),
+            phase_times: RwSignal::new((None, None)),
+            draw_ms: RwSignal::new((0.0, 0.0)),
+            replay: RwSignal::new(Vec::new()),
+            address_extra: RwSignal::new(String::new()),
+            hooks,
+        }
+    }
+
+    /// Runs the scenario shown, or first the link's pinned runs still waiting (the shell's `Hooks::start_run`).
+    pub fn start_run(self) {
+        (self.hooks.start_run)(self)
+    }
+}
+
+pub(crate) fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+pub(crate) fn send(msg: &ToWorker) {
+    CLIENT.with(|c| {
+        if let Some(c) = c.borrow().as_ref() {
+            c.send(msg)
+        }
+    });
+}
+
+pub(crate) fn fmt_time(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.1} s")
+    } else if s < 7200.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 2.0 * 86_400.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} days", s / 86_400.0)
+    }
+}
+
+/// Runs each step (render a part of the page, start the worker, draw the charts) in a task of its own, in order.
+pub(crate) fn reveal(mut stages: Vec<Box<dyn FnOnce()>>) {
+    if stages.is_empty() {
+        return;
+    }
+    set_timeout(
+        move || {
+            let step = stages.remove(0);
+            step();
+            reveal(stages);
+        },
+        std::time::Duration::ZERO,
+    );
+}
