@@ -27,6 +27,10 @@ impl Generator {
         }
     }
 
+    /// Every generator's name, with how the page's menu names it, in its order.
+    pub const NAMES: [(&'static str, &'static str); 2] =
+        [("login_logout", "Login/Logout users (Medernach 2005)"), ("minh_wolters", "BoTs of Minh & Wolters 2010")];
+
     /// The generator with the paper's parameters, by name (`login_logout`, `minh_wolters`).
     pub fn default_named(name: &str) -> Option<Generator> {
         match name {
@@ -162,6 +166,16 @@ fn count_closest(w: &Workload, target: f64) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::workload::Bot;
+
+    /// The page's menu lists every generator under the name a scenario file uses.
+    #[test]
+    fn every_generator_is_named_as_in_a_file() {
+        for (name, _) in Generator::NAMES {
+            let g = Generator::default_named(name).expect("a generator of this name");
+            assert_eq!(g.name(), name);
+            assert_eq!(serde_json::to_value(&g).unwrap().as_object().unwrap().keys().collect::<Vec<_>>(), [name]);
+        }
+    }
 
     /// BoTs of one task each at the given model times with the given runtimes.
     fn toy(times: &[f64], runtimes: &[f64]) -> Workload {

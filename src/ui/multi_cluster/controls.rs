@@ -190,8 +190,9 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 if mcm(s)?.workload.generator.is_some() { mcm(s)?.workload.trace = None; mcm(s)?.workload.model = None; }
                 Ok(()) }) }>
                 <option value="table3" selected=move || sc.with(|s| mc(s).workload.generator.is_none())>"Table 3 BoT model (Iosup et al. 2008)"</option>
-                <option value="login_logout" selected=move || sc.with(|s| mc(s).workload.generator.as_ref().is_some_and(|g| g.name() == "login_logout"))>"Login/Logout users (Medernach 2005)"</option>
-                <option value="minh_wolters" selected=move || sc.with(|s| mc(s).workload.generator.as_ref().is_some_and(|g| g.name() == "minh_wolters"))>"BoTs of Minh & Wolters 2010"</option>
+                {Generator::NAMES.iter().map(|&(name, label)| view! {
+                    <option value=name selected=move || sc.with(|s| mc(s).workload.generator.as_ref().is_some_and(|g| g.name() == name))>{label}</option>
+                }).collect_view()}
             </select>
         })}
         <crate::ui::login_logout::LoginLogoutEditor lab=lab/>
@@ -323,9 +324,10 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                     view! { <option value=v title=m.description() selected=move || sc.with(|s| mc(s).predictor.model == m)>{m.label()}</option> } }).collect_view()}
             </select>
             <select id="predictor-input" aria-label="Predictor history (ECT-P)" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "predictor.input", |s| {
-                mcm(s)?.predictor.input = if v == "user" { PredictorInput::User } else { PredictorInput::Batch }; Ok(()) }) }>
-                <option value="batch" selected=move || sc.with(|s| mc(s).predictor.input == PredictorInput::Batch)>"batch input"</option>
-                <option value="user" selected=move || sc.with(|s| mc(s).predictor.input == PredictorInput::User)>"user input"</option>
+                mcm(s)?.predictor.input = PredictorInput::from_name(&v).ok_or_else(|| format!("unknown predictor input {v:?}"))?; Ok(()) }) }>
+                {PredictorInput::ALL.iter().map(|&i| view! {
+                    <option value=i.name() selected=move || sc.with(|s| mc(s).predictor.input == i)>{i.label()}</option>
+                }).collect_view()}
             </select>
         </div>
         {field(lab, "Inaccuracy I [%] (Iosup et al. 2008, §5.3)", "Each runtime estimate is max(R + (E/100)·R, 1 s) with E uniform in [−I, +I]; ECT, FPLT, DFPLT and STFR see only estimates. 0 – 10 000%.", "inaccuracy",
@@ -339,12 +341,11 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             <select id="platform-preset" on:change=move |ev| { let v = event_target_value(&ev); apply(lab, "platform", |s| {
                 if v == "custom" { mcm(s)?.platform.clusters = Some(mcm(s)?.platform.clusters()?); mcm(s)?.platform.preset = None; }
                 else {
-                    mcm(s)?.platform.preset = Some(if v == "uniform20" { PlatformPreset::Uniform20 } else { PlatformPreset::Das2G5k });
+                    mcm(s)?.platform.preset = Some(PlatformPreset::from_name(&v).ok_or_else(|| format!("unknown platform {v:?}"))?);
                     mcm(s)?.platform.clusters = None;
                 }
                 Ok(()) }) }>
-                <option value="das2_g5k" selected=move || preset_is(PlatformPreset::Das2G5k)>"DAS-2 + Grid'5000 (20 clusters)"</option>
-                <option value="uniform20" selected=move || preset_is(PlatformPreset::Uniform20)>"20 equal clusters (184 processors, speed 1.41)"</option>
+                {PlatformPreset::ALL.iter().map(|&p| view! { <option value=p.name() selected=move || preset_is(p)>{p.label()}</option> }).collect_view()}
                 <option value="custom" selected=move || custom_platform.get()>"custom (edit below)"</option>
             </select>
         })}

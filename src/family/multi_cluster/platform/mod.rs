@@ -15,6 +15,32 @@ pub enum PlatformPreset {
     Uniform20,
 }
 
+impl PlatformPreset {
+    /// Every preset, in the order the page's menu lists them.
+    pub const ALL: [PlatformPreset; 2] = [PlatformPreset::Das2G5k, PlatformPreset::Uniform20];
+
+    /// Its name in a scenario file (`"preset": "das2_g5k"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlatformPreset::Das2G5k => "das2_g5k",
+            PlatformPreset::Uniform20 => "uniform20",
+        }
+    }
+
+    /// The preset of this name.
+    pub fn from_name(name: &str) -> Option<PlatformPreset> {
+        PlatformPreset::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// How the page's menu names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            PlatformPreset::Das2G5k => "DAS-2 + Grid'5000 (20 clusters)",
+            PlatformPreset::Uniform20 => "20 equal clusters (184 processors, speed 1.41)",
+        }
+    }
+}
+
 /// Where the platform comes from in a scenario: a preset or an explicit list of clusters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -113,6 +139,16 @@ pub fn das2_g5k() -> Vec<Cluster> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The page's menu lists every preset under the name a scenario file uses.
+    #[test]
+    fn every_preset_has_its_file_name() {
+        for p in PlatformPreset::ALL {
+            assert_eq!(serde_json::to_value(p).unwrap(), serde_json::json!(p.name()));
+            assert_eq!(PlatformPreset::from_name(p.name()), Some(p));
+        }
+        assert_eq!(PlatformPreset::from_name("custom"), None);
+    }
 
     #[test]
     fn preset_matches_the_paper_description() {

@@ -86,6 +86,32 @@ pub enum PredictorInput {
     User,
 }
 
+impl PredictorInput {
+    /// Both, in the order the page's menu lists them.
+    pub const ALL: [PredictorInput; 2] = [PredictorInput::Batch, PredictorInput::User];
+
+    /// Its name in a scenario file (`"input": "batch"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PredictorInput::Batch => "batch",
+            PredictorInput::User => "user",
+        }
+    }
+
+    /// The input of this name.
+    pub fn from_name(name: &str) -> Option<PredictorInput> {
+        PredictorInput::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    /// How the page's menu names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            PredictorInput::Batch => "batch input",
+            PredictorInput::User => "user input",
+        }
+    }
+}
+
 /// The fixed-size state of one predictor: feed it runtimes with `observe`, ask for the next one with `predict`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PredictorState {
@@ -190,6 +216,16 @@ impl PredictorState {
 mod tests {
     use super::*;
     use crate::family::multi_cluster::policy::predictor::testkit::{close, predict, run};
+
+    /// The page's menu lists every input under the name a scenario file uses.
+    #[test]
+    fn every_input_has_its_file_name() {
+        for i in PredictorInput::ALL {
+            assert_eq!(serde_json::to_value(i).unwrap(), serde_json::json!(i.name()));
+            assert_eq!(PredictorInput::from_name(i.name()), Some(i));
+        }
+        assert_eq!(PredictorInput::from_name("bot"), None);
+    }
 
     #[test]
     fn labels_and_serde_names() {
