@@ -2,7 +2,7 @@
 //! refusal and why. The families' checks, the workload generators and distributions, and the trace rules all
 //! return it, so a front end treats the kinds apart (the page marks an over-budget run differently from a typing
 //! error; a test asks for the kind rather than the words) and the CLI names the field the same way everywhere.
-//! Knows no family.
+//! Data that cannot be analysed (a fit, a view) is a `DataError`. Knows no family.
 
 use crate::words::tidy_message;
 
@@ -66,6 +66,19 @@ impl std::fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// Why data (an imported trace, a generated workload) cannot give what was asked of it: a fitted row, a view, a
+/// burstiness measure. The message says what is wrong with the data and where; nothing in a scenario is refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataError(pub String);
+
+impl std::fmt::Display for DataError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DataError {}
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,8 @@
 
 use super::limits::MAX_TIME;
 use super::rules::Skip;
-use crate::workload::burstiness::{of_jobs, BurstinessError, JobsBurstiness};
+use crate::error::DataError;
+use crate::workload::burstiness::{of_jobs, JobsBurstiness};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -273,7 +274,7 @@ impl Trace {
     /// The burstiness ([Minh10] §V) of the trace's own jobs, each at its submit time on the workload's clock (time
     /// 0 = the local midnight before the first job, as the BoTs' arrivals of [`bots::extract`](super::bots::extract)), with the
     /// processors it requests ([Minh10] §V-B: field 8 when the trace gives it, else those it used).
-    pub fn burstiness(&self) -> Result<JobsBurstiness, BurstinessError> {
+    pub fn burstiness(&self) -> Result<JobsBurstiness, DataError> {
         let origin = self.time_origin();
         let first = self.jobs.iter().map(|j| j.submit).fold(f64::INFINITY, f64::min);
         let base = libm::floor((first + origin.offset) / 86_400.0) * 86_400.0;

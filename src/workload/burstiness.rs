@@ -18,6 +18,7 @@
 //! counted: the measure is then `None`, never a made-up number. Only `libm` and sorting, no hash maps: the page
 //! and the CLI print the same bits.
 
+use crate::error::DataError;
 use serde::{Deserialize, Serialize};
 
 /// The interval lengths T the page and the CLI show, seconds: 5 min, 15 min, 30 min, 1 h, 1 day.
@@ -34,23 +35,11 @@ pub fn scale_label(t: f64) -> String {
     }
 }
 
-/// Input that cannot be measured: what and where.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BurstinessError(pub String);
-
-impl std::fmt::Display for BurstinessError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BurstinessError {}
-
 /// Eq. 4 over the masses of N = `masses.len()` ranges (counts or runtimes, any unit; zeros count in N). `Ok(None)`
 /// when N < 2 or the total is 0; an error when a mass is negative or not finite.
-pub fn normalized_entropy(masses: &[f64]) -> Result<Option<f64>, BurstinessError> {
+pub fn normalized_entropy(masses: &[f64]) -> Result<Option<f64>, DataError> {
     if let Some(i) = masses.iter().position(|m| !(m.is_finite() && *m >= 0.0)) {
-        return Err(BurstinessError(format!("mass {i} = {}: must be finite and ≥ 0", masses[i])));
+        return Err(DataError(format!("mass {i} = {}: must be finite and ≥ 0", masses[i])));
     }
     Ok(entropy_of(masses.iter().copied(), masses.len() as u64))
 }
@@ -94,12 +83,12 @@ pub struct Temporal {
 
 /// Temporal burstiness at interval length `interval` (T, s) of `arrivals`, each (time in s ≥ 0, jobs arriving
 /// then). Any order; O(n log n) when not sorted by time, O(n) when sorted, memory O(n) whatever N.
-pub fn temporal(arrivals: &[(f64, u64)], interval: f64) -> Result<Temporal, BurstinessError> {
+pub fn temporal(arrivals: &[(f64, u64)], interval: f64) -> Result<Temporal, DataError> {
     if !(interval.is_finite() && interval > 0.0) {
-        return Err(BurstinessError(format!("interval T = {interval} s: must be a finite number > 0")));
+        return Err(DataError(format!("interval T = {interval} s: must be a finite number > 0")));
     }
     if let Some(i) = arrivals.iter().position(|&(t, _)| !(t.is_finite() && t >= 0.0)) {
-        return Err(BurstinessError(format!(
+        return Err(DataError(format!(
             "arrival {i} at {} s: times must be finite and ≥ 0 (time 0 = start of the workload)",
             arrivals[i].0
         )));
@@ -114,7 +103,7 @@ pub fn temporal(arrivals: &[(f64, u64)], interval: f64) -> Result<Temporal, Burs
         return Ok(Temporal { interval, intervals: 0, busy: 0, jobs: 0, entropy: None, poisson: None });
     };
     if last >= 1 << 53 {
-        return Err(BurstinessError(format!(
+        return Err(DataError(format!(
             "the last arrival is {last} intervals of {interval} s after time 0: too many to count"
         )));
     }
@@ -173,10 +162,10 @@ pub struct Spatial {
 }
 
 /// Spatial burstiness of `jobs`, each (processors requested ≥ 1, runtime in s ≥ 0). O(n log n).
-pub fn spatial(jobs: &[(u32, f64)]) -> Result<Spatial, BurstinessError> {
+pub fn spatial(jobs: &[(u32, f64)]) -> Result<Spatial, DataError> {
     if let Some(i) = jobs.iter().position(|&(p, r)| p == 0 || !(r.is_finite() && r >= 0.0)) {
         let (p, r) = jobs[i];
-        return Err(BurstinessError(format!(
+        return Err(DataError(format!(
             "job {i}: {p} processors, runtime {r} s; need ≥ 1 processor and a finite runtime ≥ 0"
         )));
     }
@@ -202,7 +191,7 @@ pub struct JobsBurstiness {
 
 /// [Minh10] §V to the letter for a parallel workload: `jobs` are (arrival in s ≥ 0, processors ≥ 1, runtime in
 /// s ≥ 0), each job one arrival at its own time, whatever BoT it belongs to (e.g. a trace's jobs).
-pub fn of_jobs(jobs: &[(f64, u32, f64)]) -> Result<JobsBurstiness, BurstinessError> {
+pub fn of_jobs(jobs: &[(f64, u32, f64)]) -> Result<JobsBurstiness, DataError> {
     let arrivals: Vec<(f64, u64)> = jobs.iter().map(|j| (j.0, 1)).collect();
     let temporal = SCALES.iter().map(|&t| temporal(&arrivals, t)).collect::<Result<Vec<_>, _>>()?;
     let widths: Vec<(u32, f64)> = jobs.iter().map(|j| (j.1, j.2)).collect();

@@ -2,8 +2,8 @@
 //! the Table-3-like row of the best ones, and the curves to draw the data against each candidate.
 
 use super::fit::{
-    cdf, fit, fit_censored, fit_intervals, fit_intervals_truncated, fit_zipf, mass, notation, select, Family, Fit,
-    FitError, ZipfFit,
+    cdf, fit, fit_censored, fit_intervals, fit_intervals_truncated, fit_zipf, mass, notation, select, DataError,
+    Family, Fit, ZipfFit,
 };
 use crate::workload::dist::Dist;
 use crate::workload::types::Workload;
@@ -115,25 +115,28 @@ pub(crate) fn slot_of(t: f64) -> usize {
 ///   > 0); [`best_fit`].
 ///
 /// Errors name the characteristic.
-pub fn fit_workload(w: &Workload) -> Result<FittedModel, FitError> {
+pub fn fit_workload(w: &Workload) -> Result<FittedModel, DataError> {
     fit_workload_with_candidates(w).map(|(m, _)| m)
 }
 
 /// [`fit_workload`] and, from the same fits, every candidate family of every characteristic with its CDF against
 /// the data's ([`FitCandidates`]). The row is the same as [`fit_workload`]'s, bit for bit.
-pub fn fit_workload_with_candidates(w: &Workload) -> Result<(FittedModel, FitCandidates), FitError> {
-    let ctx = |what: &'static str| move |e: FitError| FitError(format!("{what}: {e}"));
+pub fn fit_workload_with_candidates(w: &Workload) -> Result<(FittedModel, FitCandidates), DataError> {
+    let ctx = |what: &'static str| move |e: DataError| DataError(format!("{what}: {e}"));
     if w.bots.is_empty() {
-        return Err(FitError("the workload has no BoTs".into()));
+        return Err(DataError("the workload has no BoTs".into()));
     }
     if let Some(b) = w.bots.iter().position(|b| !b.arrival.is_finite()) {
-        return Err(FitError(format!("BoT {b} has a non-finite arrival time {}", w.bots[b].arrival)));
+        return Err(DataError(format!("BoT {b} has a non-finite arrival time {}", w.bots[b].arrival)));
     }
     if let Some(b) = w.bots.iter().position(|b| b.size == 0) {
-        return Err(FitError(format!("BoT {b} has size 0")));
+        return Err(DataError(format!("BoT {b} has size 0")));
     }
     if let Some(b) = w.bots.iter().position(|b| u64::from(b.first_task) + u64::from(b.size) > w.runtimes.len() as u64) {
-        return Err(FitError(format!("BoT {b}'s tasks run past the end of the runtimes ({} tasks)", w.runtimes.len())));
+        return Err(DataError(format!(
+            "BoT {b}'s tasks run past the end of the runtimes ({} tasks)",
+            w.runtimes.len()
+        )));
     }
 
     // Users: BoTs per user id (by sorting, so that sparse or huge ids cost nothing).
@@ -157,7 +160,7 @@ pub fn fit_workload_with_candidates(w: &Workload) -> Result<(FittedModel, FitCan
     let p: Vec<f64> = (0..SLOTS).map(|s| mass(&daily_cycle.dist, s as f64, s as f64 + 1.0)).collect();
     let p_peak = PEAK_SLOTS.map(|s| p[s]).sum::<f64>() / PEAK_SLOTS.count() as f64;
     if p_peak.is_nan() || p_peak <= 0.0 {
-        return Err(FitError(format!(
+        return Err(DataError(format!(
             "IAT: the fitted daily cycle {} has no mass in the peak hours",
             notation(&daily_cycle.dist)
         )));
@@ -233,7 +236,7 @@ pub fn fit_workload_with_candidates(w: &Workload) -> Result<(FittedModel, FitCan
     Ok((model, FitCandidates { characteristics }))
 }
 
-fn every(f: impl Fn(Family) -> Result<Fit, FitError>) -> Vec<(Family, Result<Fit, FitError>)> {
+fn every(f: impl Fn(Family) -> Result<Fit, DataError>) -> Vec<(Family, Result<Fit, DataError>)> {
     Family::ALL.iter().map(|&family| (family, f(family))).collect()
 }
 
@@ -278,7 +281,7 @@ fn curves(
     characteristic: &str,
     axis: &str,
     (x, empirical, n): (Vec<f64>, Vec<f64>, u64),
-    fits: Vec<(Family, Result<Fit, FitError>)>,
+    fits: Vec<(Family, Result<Fit, DataError>)>,
     best: &Fit,
     cdf_of: impl Fn(&Dist, f64) -> f64,
 ) -> CandidateCurves {

@@ -10,6 +10,7 @@
 use super::burstiness::{self, Spatial, Temporal, SCALES};
 use super::fit::{fit_zipf, ZipfFit};
 use super::Workload;
+use crate::error::DataError;
 use serde::{Deserialize, Serialize};
 
 const DAY: f64 = 86_400.0;
@@ -35,18 +36,6 @@ pub const CDF_STEPS: u64 = 200;
 /// User ranks listed one by one; past them, [`USER_TAIL_POINTS`] log-spaced ranks up to the last.
 const USER_HEAD: usize = 100;
 const USER_TAIL_POINTS: usize = 100;
-
-/// A workload that cannot be drawn: what and where.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ViewsError(pub String);
-
-impl std::fmt::Display for ViewsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ViewsError {}
 
 /// Arrivals per time bin [k·width, (k+1)·width), k = 0 … from time 0 to the bin of the last arrival.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -150,8 +139,8 @@ pub struct WorkloadViews {
 
 /// Checks the workload: arrivals finite, ≥ 0 and in order; sizes ≥ 1; task ranges inside `runtimes`; runtimes
 /// finite and ≥ 0.
-fn check(w: &Workload) -> Result<(), ViewsError> {
-    let fail = |m: String| Err(ViewsError(m));
+fn check(w: &Workload) -> Result<(), DataError> {
+    let fail = |m: String| Err(DataError(m));
     for (b, bot) in w.bots.iter().enumerate() {
         if !(bot.arrival.is_finite() && bot.arrival >= 0.0) {
             return fail(format!("BoT {b} arrives at {} s: need a finite time ≥ 0", bot.arrival));
@@ -173,7 +162,7 @@ fn check(w: &Workload) -> Result<(), ViewsError> {
 }
 
 /// All views of `w` (see [`WorkloadViews`]).
-pub fn views(w: &Workload) -> Result<WorkloadViews, ViewsError> {
+pub fn views(w: &Workload) -> Result<WorkloadViews, DataError> {
     check(w)?;
     let last_arrival = w.bots.last().map_or(0.0, |b| b.arrival);
     let tasks: u64 = w.bots.iter().map(|b| u64::from(b.size)).sum();
@@ -182,12 +171,12 @@ pub fn views(w: &Workload) -> Result<WorkloadViews, ViewsError> {
     let burstiness = SCALES
         .iter()
         .map(|&t| {
-            let measure = |a: &[(f64, u64)]| burstiness::temporal(a, t).map_err(|e| ViewsError(e.to_string()));
+            let measure = |a: &[(f64, u64)]| burstiness::temporal(a, t).map_err(|e| DataError(e.to_string()));
             Ok(TemporalBurstiness { interval: t, tasks: measure(&task_arrivals)?, bots: measure(&bot_arrivals)? })
         })
-        .collect::<Result<Vec<_>, ViewsError>>()?;
+        .collect::<Result<Vec<_>, DataError>>()?;
     let one_processor: Vec<(u32, f64)> = w.runtimes.iter().map(|&r| (1, r)).collect();
-    let spatial = burstiness::spatial(&one_processor).map_err(|e| ViewsError(e.to_string()))?;
+    let spatial = burstiness::spatial(&one_processor).map_err(|e| DataError(e.to_string()))?;
     Ok(WorkloadViews {
         bots: w.bots.len() as u64,
         tasks,

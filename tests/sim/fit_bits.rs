@@ -9,7 +9,7 @@ use bagsim::share::{from_link, to_link};
 use bagsim::trace::bots::{extract, BotRule, MultiProc};
 use bagsim::trace::Trace;
 use bagsim::workload::dist::Dist;
-use bagsim::workload::fit::{fit, fit_intervals_truncated, fit_workload, Family, Fit, FitError};
+use bagsim::workload::fit::{fit, fit_intervals_truncated, fit_workload, DataError, Family, Fit};
 use bagsim::workload::model::Calibration;
 
 /// tests/data/hpc2n.swf, parallel jobs split: every number of `fit_workload`'s row as `f64::to_bits` (the counts
@@ -63,7 +63,7 @@ fn params(d: &Dist) -> Vec<(&'static str, f64)> {
 }
 
 /// `what.family.parameter`, `what.family.ks` and `what.family.log_likelihood`, or the error (bits 0).
-fn push_fit(out: &mut Vec<(String, u64)>, what: &str, family: Family, r: &Result<Fit, FitError>) {
+fn push_fit(out: &mut Vec<(String, u64)>, what: &str, family: Family, r: &Result<Fit, DataError>) {
     match r {
         Ok(f) => {
             assert_eq!(Family::of(&f.dist), Some(family));

@@ -3,7 +3,7 @@
 
 use super::density::{cdf, log_likelihood, mass, sf};
 use super::exact::{fit, select};
-use super::family::{check_sample, err, finish, Family, Fit, FitError};
+use super::family::{check_sample, err, finish, DataError, Family, Fit};
 use super::mle::mle;
 use super::optimise::{from_params, minimize, simplex_steps, to_params};
 use crate::workload::dist::Dist;
@@ -19,19 +19,24 @@ use crate::workload::dist::Dist;
 /// logit of p), starting from the continuous MLE fitted to the bin midpoints weighted by the counts. Infinite
 /// edges are allowed (F(−∞) = 0, F(+∞) = 1); for families with support x ≥ 0, F(lo ≤ 0) = 0. `ks` is the largest
 /// |empirical CDF − model CDF| over the bin edges.
-pub fn fit_intervals(family: Family, bins: &[(f64, f64, u64)]) -> Result<Fit, FitError> {
+pub fn fit_intervals(family: Family, bins: &[(f64, f64, u64)]) -> Result<Fit, DataError> {
     fit_intervals_impl(family, bins, None)
 }
 
 /// The best of [`fit_intervals`] over [`Family::ALL`] by lowest KS statistic.
-pub fn best_fit_intervals(bins: &[(f64, f64, u64)]) -> Result<Fit, FitError> {
+pub fn best_fit_intervals(bins: &[(f64, f64, u64)]) -> Result<Fit, DataError> {
     select(Family::ALL.iter().map(|&f| (f, fit_intervals(f, bins))).collect())
 }
 
 /// As [`fit_intervals`], for a distribution truncated to [low, high): draws outside were rejected, so each bin's
 /// probability is (F(hi) − F(lo)) / (F(high) − F(low)) and the KS statistic uses that conditional CDF. Used for
 /// the daily cycle, whose values ≥ 48 (or < 0) the generator redraws.
-pub fn fit_intervals_truncated(family: Family, bins: &[(f64, f64, u64)], low: f64, high: f64) -> Result<Fit, FitError> {
+pub fn fit_intervals_truncated(
+    family: Family,
+    bins: &[(f64, f64, u64)],
+    low: f64,
+    high: f64,
+) -> Result<Fit, DataError> {
     if low.is_nan() || high.is_nan() || low >= high {
         return err(format!("truncation range [{low}, {high}) is empty"));
     }
@@ -39,7 +44,7 @@ pub fn fit_intervals_truncated(family: Family, bins: &[(f64, f64, u64)], low: f6
 }
 
 /// The best of [`fit_intervals_truncated`] over [`Family::ALL`] by lowest KS statistic.
-pub fn best_fit_intervals_truncated(bins: &[(f64, f64, u64)], low: f64, high: f64) -> Result<Fit, FitError> {
+pub fn best_fit_intervals_truncated(bins: &[(f64, f64, u64)], low: f64, high: f64) -> Result<Fit, DataError> {
     select(Family::ALL.iter().map(|&f| (f, fit_intervals_truncated(f, bins, low, high))).collect())
 }
 
@@ -48,7 +53,7 @@ fn check_bins(
     family: Family,
     bins: &[(f64, f64, u64)],
     trunc: Option<(f64, f64)>,
-) -> Result<Vec<(f64, f64, f64)>, FitError> {
+) -> Result<Vec<(f64, f64, f64)>, DataError> {
     if bins.is_empty() {
         return err(format!("{family} interval fit needs bins; got none"));
     }
@@ -127,7 +132,7 @@ fn interval_ks(d: &Dist, bins: &[(f64, f64, f64)], trunc: Option<(f64, f64)>) ->
     ks
 }
 
-fn fit_intervals_impl(family: Family, bins: &[(f64, f64, u64)], trunc: Option<(f64, f64)>) -> Result<Fit, FitError> {
+fn fit_intervals_impl(family: Family, bins: &[(f64, f64, u64)], trunc: Option<(f64, f64)>) -> Result<Fit, DataError> {
     let b = check_bins(family, bins, trunc)?;
     // Start: the continuous MLE of the bin midpoints. Infinite edges are replaced by the median finite width;
     // for families with support x ≥ 0 the bins are clipped at 0 first, and everything at the truncation range.
@@ -152,7 +157,7 @@ fn fit_intervals_impl(family: Family, bins: &[(f64, f64, u64)], trunc: Option<(f
         mids.push(0.5 * (lo + hi));
         counts.push(c);
     }
-    let start = mle(family, &mids, &counts).map_err(|e| FitError(format!("start point from bin midpoints: {e}")))?;
+    let start = mle(family, &mids, &counts).map_err(|e| DataError(format!("start point from bin midpoints: {e}")))?;
     let objective = |p: &[f64]| {
         let d = from_params(family, p);
         if d.validate().is_err() {
@@ -179,7 +184,7 @@ fn fit_intervals_impl(family: Family, bins: &[(f64, f64, u64)], trunc: Option<(f
 /// right-censored, the rest exact. Maximises Σ ln f(x) + n_low ln F(low) + n_high ln (1 − F(high)) by
 /// Nelder–Mead from the plain MLE of the exact values. `ks` is the KS distance over the observable range [low,
 /// high] (both edges included). Without censored values this is exactly [`fit`].
-pub fn fit_censored(family: Family, data: &[f64], low: f64, high: f64) -> Result<Fit, FitError> {
+pub fn fit_censored(family: Family, data: &[f64], low: f64, high: f64) -> Result<Fit, DataError> {
     if low.is_nan() || high.is_nan() || low >= high {
         return err(format!("censoring range [{low}, {high}] is empty"));
     }
@@ -193,7 +198,7 @@ pub fn fit_censored(family: Family, data: &[f64], low: f64, high: f64) -> Result
         return fit(family, data);
     }
     let mut exact: Vec<f64> = data.iter().copied().filter(|&v| v > low && v < high).collect();
-    check_sample(family, &exact).map_err(|e| FitError(format!("{e} (among the values not censored)")))?;
+    check_sample(family, &exact).map_err(|e| DataError(format!("{e} (among the values not censored)")))?;
     if n_low > 0.0 && family.positive_support().is_some() && low <= 0.0 {
         return err(format!("{family} cannot produce values ≤ {low}; found {n_low} censored values ≤ {low}"));
     }
@@ -234,7 +239,7 @@ pub fn fit_censored(family: Family, data: &[f64], low: f64, high: f64) -> Result
 }
 
 /// The best of [`fit_censored`] over [`Family::ALL`] by lowest KS statistic.
-pub fn best_fit_censored(data: &[f64], low: f64, high: f64) -> Result<Fit, FitError> {
+pub fn best_fit_censored(data: &[f64], low: f64, high: f64) -> Result<Fit, DataError> {
     select(Family::ALL.iter().map(|&f| (f, fit_censored(f, data, low, high))).collect())
 }
 

@@ -2,12 +2,12 @@
 //! Kolmogorov–Smirnov statistic, and that statistic.
 
 use super::density::{cdf, log_likelihood};
-use super::family::{check_sample, finish, Family, Fit, FitError};
+use super::family::{check_sample, finish, DataError, Family, Fit};
 use super::mle::mle;
 use crate::workload::dist::Dist;
 
 /// Maximum-likelihood fit of one family to exact (continuous) observations.
-pub fn fit(family: Family, data: &[f64]) -> Result<Fit, FitError> {
+pub fn fit(family: Family, data: &[f64]) -> Result<Fit, DataError> {
     check_sample(family, data)?;
     let w = vec![1.0; data.len()];
     let dist = mle(family, data, &w)?;
@@ -17,12 +17,12 @@ pub fn fit(family: Family, data: &[f64]) -> Result<Fit, FitError> {
 }
 
 /// Every family fitted to the data, in [`Family::ALL`] order.
-pub fn fit_all(data: &[f64]) -> Vec<(Family, Result<Fit, FitError>)> {
+pub fn fit_all(data: &[f64]) -> Vec<(Family, Result<Fit, DataError>)> {
     Family::ALL.iter().map(|&f| (f, fit(f, data))).collect()
 }
 
 /// The fit with the lowest KS statistic among the families that could be fitted (ties: the earlier family).
-pub fn best_fit(data: &[f64]) -> Result<Fit, FitError> {
+pub fn best_fit(data: &[f64]) -> Result<Fit, DataError> {
     select(fit_all(data))
 }
 
@@ -44,7 +44,7 @@ pub fn ks_statistic(data: &[f64], dist: &Dist) -> f64 {
     d
 }
 
-pub(in crate::workload) fn select(fits: Vec<(Family, Result<Fit, FitError>)>) -> Result<Fit, FitError> {
+pub(in crate::workload) fn select(fits: Vec<(Family, Result<Fit, DataError>)>) -> Result<Fit, DataError> {
     let mut best: Option<Fit> = None;
     let mut why = Vec::new();
     for (family, r) in fits {
@@ -57,7 +57,7 @@ pub(in crate::workload) fn select(fits: Vec<(Family, Result<Fit, FitError>)>) ->
             Err(e) => why.push(format!("{family}: {e}")),
         }
     }
-    best.ok_or_else(|| FitError(format!("no candidate family could be fitted ({})", why.join("; "))))
+    best.ok_or_else(|| DataError(format!("no candidate family could be fitted ({})", why.join("; "))))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The candidate families of [Iosup08] §3.1, a fit and why one could not be made, the checks every fit shares
 //! (the sample, the support, a result without NaN), and the Table 3 notation of a distribution.
 
+pub use crate::error::DataError;
 use crate::workload::dist::Dist;
 use serde::{Deserialize, Serialize};
 
@@ -78,29 +79,17 @@ pub struct Fit {
     pub log_likelihood: f64,
 }
 
-/// Why a fit could not be made; the message says what is wrong with the data.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FitError(pub String);
-
-impl std::fmt::Display for FitError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for FitError {}
-
 /// x > 0 (false for NaN).
 pub(super) fn pos(x: f64) -> bool {
     x > 0.0
 }
 
-pub(super) fn err<T>(msg: impl Into<String>) -> Result<T, FitError> {
-    Err(FitError(msg.into()))
+pub(super) fn err<T>(msg: impl Into<String>) -> Result<T, DataError> {
+    Err(DataError(msg.into()))
 }
 
 /// Checks a fitted distribution and its statistics, so that no NaN escapes.
-pub(super) fn finish(family: Family, dist: Dist, ks: f64, log_likelihood: f64) -> Result<Fit, FitError> {
+pub(super) fn finish(family: Family, dist: Dist, ks: f64, log_likelihood: f64) -> Result<Fit, DataError> {
     if let Err(e) = dist.validate() {
         return err(format!("{family} fit did not converge to valid parameters ({})", e.message));
     }
@@ -113,7 +102,7 @@ pub(super) fn finish(family: Family, dist: Dist, ks: f64, log_likelihood: f64) -
     Ok(Fit { dist, ks, log_likelihood })
 }
 
-pub(super) fn check_sample(family: Family, data: &[f64]) -> Result<(), FitError> {
+pub(super) fn check_sample(family: Family, data: &[f64]) -> Result<(), DataError> {
     if data.is_empty() {
         return err(format!("{family} fit needs data; got none"));
     }
@@ -131,7 +120,7 @@ pub(super) fn check_sample(family: Family, data: &[f64]) -> Result<(), FitError>
     check_support(family, data)
 }
 
-fn check_support(family: Family, data: &[f64]) -> Result<(), FitError> {
+fn check_support(family: Family, data: &[f64]) -> Result<(), DataError> {
     match family.positive_support() {
         Some(true) => {
             let bad = data.iter().filter(|&&v| v <= 0.0).count();

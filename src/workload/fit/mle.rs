@@ -1,10 +1,10 @@
 //! Weighted maximum-likelihood estimators of the candidate families (weights are 1 for exact data, bin counts for
 //! interval start points): closed forms, Newton for the gamma and Weibull shapes, EM for the hyper-exponential.
 
-use super::family::{err, pos, Family, FitError};
+use super::family::{err, pos, DataError, Family};
 use crate::workload::dist::Dist;
 
-pub(super) fn mle(family: Family, x: &[f64], w: &[f64]) -> Result<Dist, FitError> {
+pub(super) fn mle(family: Family, x: &[f64], w: &[f64]) -> Result<Dist, DataError> {
     let total: f64 = w.iter().sum();
     let mean = wsum(x, w, |v| v) / total;
     let not_constant = x.iter().zip(w).any(|(&v, &wi)| wi > 0.0 && v != x[0]);
@@ -59,7 +59,7 @@ fn wsum(x: &[f64], w: &[f64], f: impl Fn(f64) -> f64) -> f64 {
 }
 
 /// Gamma: s = ln(mean) − mean(ln x) > 0; Minka's (2002) closed-form start, then Newton on ln k − ψ(k) = s.
-fn gamma_mle(x: &[f64], w: &[f64], total: f64, mean: f64) -> Result<Dist, FitError> {
+fn gamma_mle(x: &[f64], w: &[f64], total: f64, mean: f64) -> Result<Dist, DataError> {
     let s = libm::log(mean) - wsum(x, w, libm::log) / total;
     if !pos(s) || !s.is_finite() {
         return err("gamma needs data that are not (nearly) all equal: ln(mean) − mean(ln x) is not > 0");
@@ -114,7 +114,7 @@ fn trigamma(mut x: f64) -> f64 {
 /// Weibull: the profile-likelihood equation g(k) = Σ x^k ln x / Σ x^k − 1/k − mean(ln x) = 0 (g increasing),
 /// solved by Newton with a bisection safeguard on a bracketing interval; then λ = (mean x^k)^(1/k). Computed on
 /// y = x / max x so that y^k ≤ 1 never overflows.
-fn weibull_mle(x: &[f64], w: &[f64], total: f64) -> Result<Dist, FitError> {
+fn weibull_mle(x: &[f64], w: &[f64], total: f64) -> Result<Dist, DataError> {
     let max_ln = x.iter().map(|&v| libm::log(v)).fold(f64::NEG_INFINITY, f64::max);
     let ly: Vec<f64> = x.iter().map(|&v| libm::log(v) - max_ln).collect();
     let mean_l = wsum(&ly, w, |v| v) / total;
@@ -182,7 +182,7 @@ fn weibull_mle(x: &[f64], w: &[f64], total: f64) -> Result<Dist, FitError> {
 /// phase per half with the half's mean. Stops when the log-likelihood changes by less than 1e-10 relatively, or
 /// after 500 iterations. Phase means are floored at 1e-9 × the mean (a zero mean would make the likelihood
 /// unbounded when the data contain zeros). The phase with the smaller mean is reported first.
-fn hyperexp_em(x: &[f64], w: &[f64], total: f64, mean: f64) -> Result<Dist, FitError> {
+fn hyperexp_em(x: &[f64], w: &[f64], total: f64, mean: f64) -> Result<Dist, DataError> {
     if !pos(mean) {
         return err("hyper-exponential needs some data > 0");
     }

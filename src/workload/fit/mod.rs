@@ -11,7 +11,7 @@
 //! - exact observations with censoring at known clamp bounds ([`fit_censored`]): used for ART, which the
 //!   generator clamps to [1 s, 2^20 s], i.e. log2 ART to [0, 20].
 //!
-//! Everything is deterministic (no random restarts) and returns a [`FitError`] rather than panicking or
+//! Everything is deterministic (no random restarts) and returns a [`DataError`] rather than panicking or
 //! producing NaN. Only `libm` and IEEE arithmetic (no std transcendental, no statrs, whose special functions call
 //! std's): a fit gives the same bits natively and in wasm32, so "use the fitted model" runs the same model on both.
 
@@ -32,7 +32,7 @@ pub use censoring::{
 pub(super) use density::{cdf, mass};
 pub(super) use exact::select;
 pub use exact::{best_fit, fit, fit_all, ks_statistic};
-pub use family::{notation, Family, Fit, FitError};
+pub use family::{notation, DataError, Family, Fit};
 pub use zipf::{fit_zipf, ZipfFit};
 // The whole-workload fit lives in its own module; these names stay reachable from here.
 pub use crate::workload::fit_workload::{fit_workload, fit_workload_with_candidates, FitCandidates, FittedModel};

@@ -1,6 +1,6 @@
 //! The Zipf law of user ranks ([Iosup08] §3.2), fitted by maximum likelihood.
 
-use super::family::{err, FitError};
+use super::family::{err, DataError};
 use serde::{Deserialize, Serialize};
 
 /// A fitted Zipf law Z(α, n): P(rank = r) ∝ r^(−α), r = 1..n.
@@ -26,7 +26,7 @@ impl ZipfFit {
 /// E_α[ln R] = mean of ln(rank) over the BoTs has a unique root (E_α[ln R] decreases in α, with derivative
 /// −Var_α[ln R]); it is solved by Newton with a bisection safeguard. α ≥ 0 always, since ranking by count makes
 /// the empirical mean of ln R at most that of the uniform law (α = 0, reached when all counts are equal).
-pub fn fit_zipf(counts: &[u64]) -> Result<ZipfFit, FitError> {
+pub fn fit_zipf(counts: &[u64]) -> Result<ZipfFit, DataError> {
     let mut f: Vec<u64> = counts.iter().copied().filter(|&c| c > 0).collect();
     if f.len() < 2 {
         return err(format!("Zipf fit needs at least 2 users with ≥ 1 BoT; got {}", f.len()));
