@@ -64,7 +64,8 @@ thread_local! {
     pub(crate) static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
 }
 
-/// The page's reactive state; every field is a signal, so the struct is Copy and shared through context.
+/// The page's reactive state; every field is a signal (or a plain function of `Hooks`), so the struct is Copy and is
+/// passed by copy, as a prop or an argument, to every part of the page that reads or changes it.
 #[derive(Clone, Copy)]
 pub struct Lab {
     pub scenario: RwSignal<Scenario>,
