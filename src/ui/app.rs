@@ -60,21 +60,29 @@ fn initial_scenario(lab: &Lab) -> Scenario {
     }
 }
 
+/// The live state of the families whose results keep it outside their components (made once by the app, handed
+/// to their results and to the worker's messages).
+#[derive(Clone, Copy)]
+struct Pages {
+    dg: desktop_grid::DgPage,
+    dd: data_grid::DdPage,
+}
+
 /// The scenarios of the pinned runs of `family`, oldest first (a link holds them, ui/replay.rs).
-fn pinned_scenarios(family: Family) -> Vec<Scenario> {
+fn pinned_scenarios(pages: Pages, family: Family) -> Vec<Scenario> {
     match family {
         Family::MultiCluster => multi_cluster::pinned_scenarios(),
-        Family::DesktopGrid => desktop_grid::pinned_scenarios(),
-        Family::DataGrid => data_grid::pinned_scenarios(),
+        Family::DesktopGrid => desktop_grid::pinned_scenarios(pages.dg),
+        Family::DataGrid => data_grid::pinned_scenarios(pages.dd),
     }
 }
 
 /// Pins the run of `family` that has just finished, as its "Pin this run" does.
-fn pin_finished(lab: Lab, family: Family) {
+fn pin_finished(pages: Pages, lab: Lab, family: Family) {
     match family {
         Family::MultiCluster => lab.pin(),
-        Family::DesktopGrid => desktop_grid::pin_finished(),
-        Family::DataGrid => data_grid::pin_finished(),
+        Family::DesktopGrid => desktop_grid::pin_finished(pages.dg),
+        Family::DataGrid => data_grid::pin_finished(pages.dd),
     }
 }
 
@@ -119,7 +127,7 @@ fn start_run(lab: Lab) {
     send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: lab.speed.get_untracked(), live: true });
 }
 
-fn on_event(lab: Lab, ev: Event) {
+fn on_event(lab: Lab, pages: Pages, ev: Event) {
     match ev {
         Event::Died(why) => {
             // The run is lost; Run stays disabled until the replacement worker says Ready (messages sent before
@@ -131,11 +139,11 @@ fn on_event(lab: Lab, ev: Event) {
             lab.message.set(format!("The simulation worker stopped ({why}); starting a new one…"));
             trace_lab::on_worker_died();
         }
-        Event::Message(m) => on_message(lab, m),
+        Event::Message(m) => on_message(lab, pages, m),
     }
 }
 
-fn on_message(lab: Lab, m: FromWorker) {
+fn on_message(lab: Lab, pages: Pages, m: FromWorker) {
     let current = lab.run_id.get_untracked();
     match m {
         FromWorker::Ready if lab.status.get_untracked() == Status::Loading => {
@@ -168,8 +176,8 @@ fn on_message(lab: Lab, m: FromWorker) {
                 Some(AnyDetail::MultiCluster(d)) => {
                     multi_cluster::on_progress(lab, p.header.finished_tasks == p.header.tasks, d)
                 }
-                Some(AnyDetail::DesktopGrid(d)) => desktop_grid::on_progress(lab, &p.header, d),
-                Some(AnyDetail::DataGrid(d)) => data_grid::on_progress(lab, &p.header, d),
+                Some(AnyDetail::DesktopGrid(d)) => desktop_grid::on_progress(pages.dg, lab, &p.header, d),
+                Some(AnyDetail::DataGrid(d)) => data_grid::on_progress(pages.dd, lab, &p.header, d),
                 None => {}
             }
             lab.progress.set(Some(p));
@@ -193,8 +201,8 @@ fn on_message(lab: Lab, m: FromWorker) {
             ));
             match *report {
                 AnyReport::MultiCluster(r) => multi_cluster::on_finished(lab, r),
-                AnyReport::DesktopGrid(r) => desktop_grid::on_finished(r),
-                AnyReport::DataGrid(r) => data_grid::on_finished(r),
+                AnyReport::DesktopGrid(r) => desktop_grid::on_finished(pages.dg, r),
+                AnyReport::DataGrid(r) => data_grid::on_finished(pages.dd, r),
             }
             replay::on_finished(lab);
         }
@@ -285,7 +293,12 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
 fn App() -> impl IntoView {
     // Read before the scenario replaces the address (`remember`).
     let lesson = lessons::requested();
-    let lab = Lab::new(Hooks { start_run, pinned_scenarios, pin_finished });
+    let pages = Pages { dg: desktop_grid::DgPage::new(), dd: data_grid::DdPage::new() };
+    let lab = Lab::new(Hooks {
+        start_run,
+        pinned_scenarios: Callback::new(move |family| pinned_scenarios(pages, family)),
+        pin_finished: Callback::new(move |(lab, family)| pin_finished(pages, lab, family)),
+    });
     // Before the scenario is written back into the address, which drops `?present=1`.
     let present = present::Present::start(lab, |family| match family {
         Family::MultiCluster => multi_cluster::CHARTS.to_vec(),
@@ -327,7 +340,7 @@ fn App() -> impl IntoView {
     } else {
         stages.extend(below);
     }
-    stages.push(Box::new(move || start_worker(lab)));
+    stages.push(Box::new(move || start_worker(lab, pages)));
     // The empty charts, one per task; the next redraw (a run) draws them all. A first open's run draws them within
     // a second or two: empty axes first would only hold the page longer.
     if !first_open {
@@ -376,10 +389,10 @@ fn App() -> impl IntoView {
             <section class="results" aria-label="results">
                 <Show when=move || first_view.get()><RunBar lab=lab present=present/></Show>
                 <FamilyPanel lab=lab family=Family::DesktopGrid>
-                    <desktop_grid::DgResults lab=lab present=present/>
+                    <desktop_grid::DgResults lab=lab present=present st=pages.dg/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::DataGrid>
-                    <data_grid::DataGridResults lab=lab present=present/>
+                    <data_grid::DataGridResults lab=lab present=present st=pages.dd/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
                     <Show when=move || first_view.get()><multi_cluster::cards::Cards lab=lab/></Show>
@@ -407,8 +420,8 @@ fn App() -> impl IntoView {
 }
 
 /// Starts the simulation worker; Run stays disabled until it says Ready.
-fn start_worker(lab: Lab) {
-    let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| on_event(lab, ev));
+fn start_worker(lab: Lab, pages: Pages) {
+    let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| on_event(lab, pages, ev));
     match Client::new(handler) {
         Ok(c) => {
             CLIENT.with(|slot| *slot.borrow_mut() = Some(c));

@@ -110,9 +110,9 @@ pub struct Hooks {
     /// Runs the scenario shown, or first the link's pinned runs still waiting (ui/replay.rs).
     pub start_run: fn(Lab),
     /// The scenarios of the pinned runs of a family, oldest first.
-    pub pinned_scenarios: fn(Family) -> Vec<Scenario>,
+    pub pinned_scenarios: Callback<Family, Vec<Scenario>>,
     /// Pins the run of a family that has just finished, as its "Pin this run" does.
-    pub pin_finished: fn(Lab, Family),
+    pub pin_finished: Callback<(Lab, Family)>,
 }
 
 impl Lab {
@@ -162,6 +162,7 @@ pub(crate) fn send(msg: &ToWorker) {
     });
 }
 
+/// A duration, in the unit that reads best.
 pub(crate) fn fmt_time(s: f64) -> String {
     if s < 120.0 {
         format!("{s:.1} s")

@@ -98,29 +98,23 @@ pub(crate) fn FamilyPins(
     prefix: &'static str,
     done: Signal<bool>,
     current: Signal<Option<Pin>>,
-    version: ArcRwSignal<u64>,
-    list: fn() -> Vec<Pin>,
+    version: RwSignal<u64>,
+    list: Callback<(), Vec<Pin>>,
     keep: Callback<()>,
-    forget: fn(),
+    forget: Callback<()>,
 ) -> impl IntoView {
     // Read again whenever the family's charts are asked to redraw: a link's pinned runs are pinned from outside
     // this bar (ui/replay.rs).
-    let listed = {
-        let version = version.clone();
-        Signal::derive(move || {
-            version.track();
-            list()
-        })
-    };
-    let pin = {
-        let version = version.clone();
-        Callback::new(move |()| {
-            keep.run(());
-            version.update(|v| *v += 1);
-        })
-    };
+    let listed = Signal::derive(move || {
+        version.track();
+        list.run(())
+    });
+    let pin = Callback::new(move |()| {
+        keep.run(());
+        version.update(|v| *v += 1);
+    });
     let clear = Callback::new(move |()| {
-        forget();
+        forget.run(());
         version.update(|v| *v += 1);
     });
     view! { <PinBar prefix=prefix done=done pins=listed current=current pin=pin clear=clear/> }

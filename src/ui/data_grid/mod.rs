@@ -20,7 +20,6 @@ use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::script_box::{policy_field, PolicyKey};
 use leptos::prelude::*;
-use std::cell::RefCell;
 
 /// The run's samples and finished jobs, outside the reactive graph (a run streams thousands).
 #[derive(Default)]
@@ -34,30 +33,31 @@ struct Live {
     pinned: Vec<crate::ui::pins::PinnedRun<Sample>>,
 }
 
-/// The reactive state of the data-grid results: reference-counted signals, so `on_progress` reaches them whatever
-/// component is mounted.
-#[derive(Clone)]
-struct State {
-    header: ArcRwSignal<Option<Header>>,
-    report: ArcRwSignal<Option<Box<DataGridReport>>>,
-    version: ArcRwSignal<u64>,
+/// The data-grid results' state: made once by the page's shell (`app.rs`), which hands it to the results and to
+/// the worker's messages, whatever component is mounted. Every field is a handle, so it is passed by copy.
+#[derive(Clone, Copy)]
+pub struct DdPage {
+    header: RwSignal<Option<Header>>,
+    report: RwSignal<Option<Box<DataGridReport>>>,
+    version: RwSignal<u64>,
     /// The site the Gantt view shows.
-    site: ArcRwSignal<usize>,
+    site: RwSignal<usize>,
+    /// The run's samples and finished jobs and the pinned runs, outside the reactive graph.
+    live: StoredValue<Live, LocalStorage>,
+    redraw: StoredValue<Throttle, LocalStorage>,
 }
 
-thread_local! {
-    static REDRAW: Throttle = const { Throttle::new() };
-    static LIVE: RefCell<Live> = RefCell::new(Live::default());
-    static STATE: State = State {
-        header: ArcRwSignal::new(None),
-        report: ArcRwSignal::new(None),
-        version: ArcRwSignal::new(0),
-        site: ArcRwSignal::new(0),
-    };
-}
-
-fn state() -> State {
-    STATE.with(Clone::clone)
+impl DdPage {
+    pub fn new() -> DdPage {
+        DdPage {
+            header: RwSignal::new(None),
+            report: RwSignal::new(None),
+            version: RwSignal::new(0),
+            site: RwSignal::new(0),
+            live: StoredValue::new_local(Live::default()),
+            redraw: StoredValue::new_local(Throttle::new()),
+        }
+    }
 }
 
 fn is_data_grid(lab: Lab) -> bool {
@@ -65,11 +65,9 @@ fn is_data_grid(lab: Lab) -> bool {
 }
 
 /// A data-grid run's progress: its samples and finished jobs join the live charts.
-pub(crate) fn on_progress(lab: Lab, header: &Header, d: DataGridDetail) {
+pub(crate) fn on_progress(st: DdPage, lab: Lab, header: &Header, d: DataGridDetail) {
     let current = lab.run_id.get_untracked();
-    let st = state();
-    LIVE.with(|l| {
-        let mut l = l.borrow_mut();
+    st.live.update_value(|l| {
         if l.run_id != current {
             let pinned = std::mem::take(&mut l.pinned);
             *l = Live { run_id: current, pinned, ..Live::default() };
@@ -79,18 +77,17 @@ pub(crate) fn on_progress(lab: Lab, header: &Header, d: DataGridDetail) {
         l.pending = d.pending;
     });
     st.header.set(Some(*header));
-    redraw(&st, header.finished_tasks == header.tasks);
+    redraw(st, header.finished_tasks == header.tasks);
 }
 
 /// A data-grid run ended with its report.
-pub(crate) fn on_finished(report: Box<DataGridReport>) {
-    let st = state();
+pub(crate) fn on_finished(st: DdPage, report: Box<DataGridReport>) {
     st.report.set(Some(report));
-    redraw(&st, true);
+    redraw(st, true);
 }
 
-fn redraw(st: &State, force: bool) {
-    if REDRAW.with(|t| t.due(force)) {
+fn redraw(st: DdPage, force: bool) {
+    if st.redraw.with_value(|t| t.due(force)) {
         st.version.update(|v| *v += 1);
     }
 }
@@ -171,7 +168,8 @@ pub fn DataGridControls(lab: Lab) -> impl IntoView {
 
 /// The Gantt view's numbers: the jobs it draws, as a table (its text alternative), built when opened.
 #[component]
-fn GanttNumbers(site: ArcRwSignal<usize>, version: ArcRwSignal<u64>) -> impl IntoView {
+fn GanttNumbers(st: DdPage) -> impl IntoView {
+    let (site, version) = (st.site, st.version);
     let open = RwSignal::new(false);
     let rows = move || {
         if !open.get() {
@@ -179,8 +177,8 @@ fn GanttNumbers(site: ArcRwSignal<usize>, version: ArcRwSignal<u64>) -> impl Int
         }
         version.track();
         let k = site.get();
-        LIVE.with(|l| {
-            charts::gantt_jobs(&l.borrow().jobs, k)
+        st.live.with_value(|l| {
+            charts::gantt_jobs(&l.jobs, k)
                 .into_iter()
                 .map(|j| {
                     view! {
@@ -219,17 +217,14 @@ pub(crate) fn charts_list() -> Vec<(&'static str, &'static str)> {
 }
 
 #[component]
-pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoView {
-    let st = state();
+pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present, st: DdPage) -> impl IntoView {
     {
-        let st = st.clone();
         Effect::new(move |prev: Option<u32>| {
             let id = lab.run_id.get();
             if prev.is_some_and(|p| p != id) {
                 st.report.set(None);
                 st.header.set(None);
-                LIVE.with(|l| {
-                    let mut l = l.borrow_mut();
+                st.live.update_value(|l| {
                     let pinned = std::mem::take(&mut l.pinned);
                     *l = Live { run_id: id, pinned, ..Live::default() };
                 });
@@ -239,7 +234,6 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
         });
     }
     {
-        let st = st.clone();
         Effect::new(move |_| {
             st.version.track();
             let site = st.site.get();
@@ -247,12 +241,11 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
                 let sites = lab.scenario.with_untracked(|s| cfg_of(s).sites.clone());
                 let current = st.report.with_untracked(|r| r.as_ref().map(|r| pinned::run_label(&r.scenario)));
                 let current = current.unwrap_or_else(|| "current run".into());
-                LIVE.with(|l| charts::draw_all(&l.borrow(), &sites, site.min(sites.len().saturating_sub(1)), &current));
+                st.live.with_value(|l| charts::draw_all(l, &sites, site.min(sites.len().saturating_sub(1)), &current));
             }
         });
     }
-    let report = st.report.clone();
-    let header = st.header.clone();
+    let (report, header) = (st.report, st.header);
     let cards = move || {
         report.with(|r| match r {
             Some(r) => charts::cards(r)
@@ -283,42 +276,39 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present) -> impl I
             None => String::new(),
         })
     };
-    let site = st.site.clone();
+    let site = st.site;
     let site_names = move || lab.scenario.with(|s| cfg_of(s).sites.clone());
     let sites_signal = Signal::derive(site_names);
-    let done = {
-        let r = st.report.clone();
-        Signal::derive(move || r.with(|r| r.is_some()) && lab.run_family.get() == Family::DataGrid)
-    };
+    let done = Signal::derive(move || st.report.with(|r| r.is_some()) && lab.run_family.get() == Family::DataGrid);
     view! {
         <Show when=move || is_data_grid(lab)>
             <div class="dg-results" id="dd-results">
-                <p class="dg-live" id="dd-live" aria-live="polite">{live.clone()}</p>
-                <div class="cards" id="dd-cards">{cards.clone()}</div>
+                <p class="dg-live" id="dd-live" aria-live="polite">{live}</p>
+                <div class="cards" id="dd-cards">{cards}</div>
                 <crate::ui::present::ChartStepper p=present prefix="dd-"/>
                 <div class="charts">
                     {charts::CHARTS.iter().enumerate().map(|(i, &(id, title))| view! {
                         <figure class=move || if present.is_current(i) { "chart current" } else { "chart" }>
                             <canvas id=id width="560" height="320" role="img" aria-label=format!("{title}: chart")></canvas>
-                            <figcaption>{title}" "<pinned::DdChartNumbers k=i sites=sites_signal/></figcaption>
+                            <figcaption>{title}" "<pinned::DdChartNumbers k=i sites=sites_signal st=st/></figcaption>
                         </figure>
                     }).collect_view()}
                 </div>
                 <figure class=move || if present.is_current(charts::CHARTS.len()) { "chart gantt current" } else { "chart gantt" }>
                     <div class="field">
                         <label for="dd-gantt-site">"Gantt view of site "</label>
-                        <select id="dd-gantt-site" prop:value={let site = site.clone(); move || site.get().to_string()}
-                            on:change={let site = site.clone(); move |ev| site.set(event_target_value(&ev).parse().unwrap_or(0))}>
+                        <select id="dd-gantt-site" prop:value=move || site.get().to_string()
+                            on:change=move |ev| site.set(event_target_value(&ev).parse().unwrap_or(0))>
                             {move || site_names().iter().enumerate().map(|(i, p)| view! { <option value=i.to_string()>{format!("{} ({p} processors)", i + 1)}</option> }).collect_view()}
                         </select>
                     </div>
                     <canvas id=charts::GANTT width="1120" height="420" role="img" aria-label="Gantt chart of the chosen site: jobs as boxes over processors and time"></canvas>
                     <figcaption>{charts::GANTT_CAPTION}</figcaption>
                 </figure>
-                <GanttNumbers site=site.clone() version=st.version.clone()/>
+                <GanttNumbers st=st/>
                 <crate::ui::run_tools::RunTools lab=lab prefix="dd-" done=done
                     rows=Some("Per-job results (CSV)") charts=charts_list()/>
-                <pinned::DdPinBar done=done/>
+                <pinned::DdPinBar done=done st=st/>
                 <compare::Compare lab=lab/>
                 <figures::DataGridFigures lab=lab/>
             </div>

@@ -2,7 +2,7 @@
 //! line on its chart beside the next runs' (the bar, legend and comparison of ui/pins.rs; the per-site charts show
 //! the current run, one line per site), and each chart's "Numbers" shows the values it plots.
 
-use super::{charts, state, LIVE};
+use super::{charts, DdPage};
 use crate::family::data_grid::{DataGridReport, DataGridScenario, Sample};
 use crate::registry::Scenario;
 use crate::ui::pins::{keep, scenarios, FamilyPins, NumbersToggle, Pin, PinnedRun, Table};
@@ -23,9 +23,8 @@ fn as_pin(r: &DataGridReport) -> Pin {
 }
 
 /// Pins a finished run; the oldest pinned run leaves once the palette is used up.
-fn pin(r: &DataGridReport) {
-    LIVE.with(|l| {
-        let mut l = l.borrow_mut();
+fn pin(st: DdPage, r: &DataGridReport) {
+    st.live.update_value(|l| {
         let scenario = Scenario::DataGrid(r.scenario.clone());
         let run = PinnedRun { pin: as_pin(r), samples: l.samples.clone(), scenario };
         keep(&mut l.pinned, run);
@@ -33,52 +32,44 @@ fn pin(r: &DataGridReport) {
 }
 
 /// Pins the run that has just finished, as "Pin this run" does (a link's pinned runs, ui/replay.rs).
-pub(crate) fn pin_finished() {
-    let st = state();
+pub(crate) fn pin_finished(st: DdPage) {
     if let Some(r) = st.report.get_untracked() {
-        pin(&r);
+        pin(st, &r);
         st.version.update(|v| *v += 1);
     }
 }
 
 /// The pinned runs' scenarios, oldest first.
-pub(crate) fn pinned_scenarios() -> Vec<Scenario> {
-    LIVE.with(|l| scenarios(&l.borrow().pinned))
+pub(crate) fn pinned_scenarios(st: DdPage) -> Vec<Scenario> {
+    st.live.with_value(|l| scenarios(&l.pinned))
 }
 
 /// The pinned runs, oldest first.
-fn pins() -> Vec<Pin> {
-    LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.pin.clone()).collect())
+fn pins(st: DdPage) -> Vec<Pin> {
+    st.live.with_value(|l| l.pinned.iter().map(|p| p.pin.clone()).collect())
 }
 
 /// Pin and Clear, the legend and the comparison (ui/pins.rs), over the data grid's runs.
 #[component]
-pub fn DdPinBar(done: Signal<bool>) -> impl IntoView {
-    let st = state();
-    let report = st.report.clone();
-    let keep = {
-        let report = report.clone();
-        Callback::new(move |()| {
-            if let Some(r) = report.get_untracked() {
-                pin(&r);
-            }
-        })
-    };
+pub fn DdPinBar(done: Signal<bool>, st: DdPage) -> impl IntoView {
+    let report = st.report;
+    let keep = Callback::new(move |()| {
+        if let Some(r) = report.get_untracked() {
+            pin(st, &r);
+        }
+    });
     let current = Signal::derive(move || report.with(|r| r.as_deref().map(as_pin)));
-    view! { <FamilyPins prefix="dd-" done=done current=current version=st.version list=pins keep=keep forget=forget/> }
-}
-
-/// Drops every pinned run.
-fn forget() {
-    LIVE.with(|l| l.borrow_mut().pinned.clear());
+    let list = Callback::new(move |()| pins(st));
+    // Drops every pinned run.
+    let forget = Callback::new(move |()| st.live.update_value(|l| l.pinned.clear()));
+    view! { <FamilyPins prefix="dd-" done=done current=current version=st.version list=list keep=keep forget=forget/> }
 }
 
 /// The tables chart `k` plots: the turnaround per run (pinned first), or per site for the current run.
-fn tables(k: usize, sites: &[u32]) -> Vec<Table> {
-    let current = state().report.with_untracked(|r| r.as_ref().map(|r| run_label(&r.scenario)));
+fn tables(st: DdPage, k: usize, sites: &[u32]) -> Vec<Table> {
+    let current = st.report.with_untracked(|r| r.as_ref().map(|r| run_label(&r.scenario)));
     let current = current.unwrap_or_else(|| "current run".into());
-    LIVE.with(|l| {
-        let l = l.borrow();
+    st.live.with_value(|l| {
         let day = |s: &Sample| format!("{:.3}", s.time / 86_400.0);
         if k == 0 {
             let mut runs: Vec<(String, &[Sample])> =
@@ -129,9 +120,9 @@ fn tables(k: usize, sites: &[u32]) -> Vec<Table> {
 
 /// The "Numbers" button of chart `k` and, when pressed, its plotted values.
 #[component]
-pub fn DdChartNumbers(k: usize, sites: Signal<Vec<u32>>) -> impl IntoView {
+pub fn DdChartNumbers(k: usize, sites: Signal<Vec<u32>>, st: DdPage) -> impl IntoView {
     let (id, title) = charts::CHARTS[k];
-    let version = state().version;
-    let tables = Callback::new(move |()| tables(k, &sites.get()));
+    let version = st.version;
+    let tables = Callback::new(move |()| tables(st, k, &sites.get()));
     view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables/> }
 }

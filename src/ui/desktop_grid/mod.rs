@@ -18,12 +18,11 @@ use crate::registry::Family;
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
-use crate::ui::lab::{Lab, Throttle};
+use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::measured;
 use crate::ui::script_box::{policy_field, PolicyKey};
 use leptos::prelude::*;
 use plotters::prelude::*;
-use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 
 /// A chart: canvas id, title, y axis, value of a sample.
@@ -51,27 +50,28 @@ struct Live {
     pinned: Vec<crate::ui::pins::PinnedRun<DgSample>>,
 }
 
-/// The reactive state of the desktop-grid results: reference-counted signals, so `on_message` reaches them
-/// whatever component is mounted.
-#[derive(Clone)]
-struct State {
-    progress: ArcRwSignal<Option<Standing>>,
-    report: ArcRwSignal<Option<Box<DgReport>>>,
-    version: ArcRwSignal<u64>,
+/// The desktop-grid results' state: made once by the page's shell (`app.rs`), which hands it to the results and
+/// to the worker's messages, whatever component is mounted. Every field is a handle, so it is passed by copy.
+#[derive(Clone, Copy)]
+pub struct DgPage {
+    progress: RwSignal<Option<Standing>>,
+    report: RwSignal<Option<Box<DgReport>>>,
+    version: RwSignal<u64>,
+    /// The run's samples and the pinned runs, outside the reactive graph (a run streams thousands).
+    live: StoredValue<Live, LocalStorage>,
+    redraw: StoredValue<Throttle, LocalStorage>,
 }
 
-thread_local! {
-    static REDRAW: Throttle = const { Throttle::new() };
-    static LIVE: RefCell<Live> = RefCell::new(Live::default());
-    static STATE: State = State {
-        progress: ArcRwSignal::new(None),
-        report: ArcRwSignal::new(None),
-        version: ArcRwSignal::new(0),
-    };
-}
-
-fn state() -> State {
-    STATE.with(Clone::clone)
+impl DgPage {
+    pub fn new() -> DgPage {
+        DgPage {
+            progress: RwSignal::new(None),
+            report: RwSignal::new(None),
+            version: RwSignal::new(0),
+            live: StoredValue::new_local(Live::default()),
+            redraw: StoredValue::new_local(Throttle::new()),
+        }
+    }
 }
 
 fn is_dg(lab: Lab) -> bool {
@@ -79,12 +79,10 @@ fn is_dg(lab: Lab) -> bool {
 }
 
 /// A desktop-grid run's progress: its samples join the live charts (`ui::Lab::on_message` passes them on).
-pub(super) fn on_progress(lab: Lab, header: &Header, d: DgDetail) {
+pub(crate) fn on_progress(st: DgPage, lab: Lab, header: &Header, d: DgDetail) {
     let current = lab.run_id.get_untracked();
-    let st = state();
     let force = d.finished_bots == d.bots;
-    LIVE.with(|l| {
-        let mut l = l.borrow_mut();
+    st.live.update_value(|l| {
         if l.run_id != current {
             l.run_id = current;
             l.samples.clear();
@@ -92,19 +90,18 @@ pub(super) fn on_progress(lab: Lab, header: &Header, d: DgDetail) {
         l.samples.extend_from_slice(&d.samples);
     });
     st.progress.set(Some(Standing { header: *header, bots: d.bots, finished_bots: d.finished_bots }));
-    redraw(&st, force);
+    redraw(st, force);
 }
 
 /// A desktop-grid run ended with its report.
-pub(super) fn on_finished(report: Box<DgReport>) {
-    let st = state();
+pub(crate) fn on_finished(st: DgPage, report: Box<DgReport>) {
     st.report.set(Some(report));
-    redraw(&st, true);
+    redraw(st, true);
 }
 
 /// Asks the charts to redraw, as the page's throttle allows.
-fn redraw(st: &State, force: bool) {
-    if REDRAW.with(|t| t.due(force)) {
+fn redraw(st: DgPage, force: bool) {
+    if st.redraw.with_value(|t| t.due(force)) {
         st.version.update(|v| *v += 1);
     }
 }
@@ -131,11 +128,10 @@ fn draw_series<DB: DrawingBackend>(
     crate::ui::axes::time_lines(root, title, y_label, &lines, labels, None, band)
 }
 
-fn draw_charts() {
+fn draw_charts(st: DgPage) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    let current = state().report.with_untracked(|r| r.as_ref().map(|r| pinned::run_label(&r.scenario)));
-    LIVE.with(|l| {
-        let l = l.borrow();
+    let current = st.report.with_untracked(|r| r.as_ref().map(|r| pinned::run_label(&r.scenario)));
+    st.live.with_value(|l| {
         let mut runs: Vec<&[DgSample]> = vec![l.samples.as_slice()];
         runs.extend(l.pinned.iter().map(|p| p.samples.as_slice()));
         let labels: Vec<String> = if l.pinned.is_empty() {
@@ -158,19 +154,6 @@ fn draw_charts() {
             }
         }
     });
-}
-
-/// A duration, in the unit that reads best.
-fn fmt_time(s: f64) -> String {
-    if s < 120.0 {
-        format!("{s:.1} s")
-    } else if s < 7200.0 {
-        format!("{:.1} min", s / 60.0)
-    } else if s < 2.0 * 86_400.0 {
-        format!("{:.1} h", s / 3600.0)
-    } else {
-        format!("{:.1} days", s / 86_400.0)
-    }
 }
 
 /// A card: id, title, help, exact value (`data-value`), the value as shown, and whether it stands for "unbounded".
@@ -327,18 +310,15 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
 
 /// The cards and the live charts of a desktop-grid run.
 #[component]
-pub fn DgResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoView {
-    let st = state();
+pub fn DgResults(lab: Lab, present: crate::ui::present::Present, st: DgPage) -> impl IntoView {
     // A new run empties the results.
     {
-        let st = st.clone();
         Effect::new(move |prev: Option<u32>| {
             let id = lab.run_id.get();
             if prev.is_some_and(|p| p != id) {
                 st.report.set(None);
                 st.progress.set(None);
-                LIVE.with(|l| {
-                    let mut l = l.borrow_mut();
+                st.live.update_value(|l| {
                     l.run_id = id;
                     l.samples.clear();
                 });
@@ -347,21 +327,14 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoVie
             id
         });
     }
-    {
-        let st = st.clone();
-        Effect::new(move |_| {
-            st.version.track();
-            if is_dg(lab) {
-                draw_charts();
-            }
-        });
-    }
-    let done = {
-        let r = st.report.clone();
-        Signal::derive(move || r.with(|r| r.is_some()) && lab.run_family.get() == Family::DesktopGrid)
-    };
-    let report = st.report.clone();
-    let progress = st.progress.clone();
+    Effect::new(move |_| {
+        st.version.track();
+        if is_dg(lab) {
+            draw_charts(st);
+        }
+    });
+    let done = Signal::derive(move || st.report.with(|r| r.is_some()) && lab.run_family.get() == Family::DesktopGrid);
+    let (report, progress) = (st.report, st.progress);
     let show_cards = move || {
         report.with(|r| match r {
             Some(r) => {
@@ -401,16 +374,16 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present) -> impl IntoVie
     view! {
         <Show when=move || is_dg(lab)>
             <div class="dg-results" id="dg-results">
-                <p class="dg-live" id="dg-live" aria-live="polite">{live.clone()}</p>
-                <div class="cards" id="dg-cards">{show_cards.clone()}</div>
+                <p class="dg-live" id="dg-live" aria-live="polite">{live}</p>
+                <div class="cards" id="dg-cards">{show_cards}</div>
                 <crate::ui::run_tools::RunTools lab=lab prefix="dg-" done=done rows=None charts=charts_list()/>
-                <pinned::DgPinBar done=done/>
+                <pinned::DgPinBar done=done st=st/>
                 <crate::ui::present::ChartStepper p=present prefix="dg-"/>
                 <div class="charts">
                     {CHARTS.iter().enumerate().map(|(i, &(id, title, _, _))| view! {
                         <figure class=move || if present.is_current(i) { "chart current" } else { "chart" }>
                             <canvas id=id width="560" height="320" role="img" aria-label=format!("{title} over simulated time: chart")></canvas>
-                            <figcaption>{title}" "<pinned::DgChartNumbers k=i/></figcaption>
+                            <figcaption>{title}" "<pinned::DgChartNumbers k=i st=st/></figcaption>
                         </figure>
                     }).collect_view()}
                 </div>

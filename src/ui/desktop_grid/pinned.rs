@@ -2,7 +2,7 @@
 //! charts beside the next ones (the bar, legend and comparison of ui/pins.rs), and each chart's "Numbers" shows the
 //! values it plots, per run.
 
-use super::{cards, state, CHARTS, LIVE};
+use super::{cards, DgPage, CHARTS};
 use crate::family::desktop_grid::{DgReport, DgSample, DgScenario};
 use crate::registry::Scenario;
 use crate::ui::pins::{keep, scenarios, FamilyPins, NumbersToggle, Pin, PinnedRun, Table};
@@ -22,9 +22,8 @@ pub(super) fn run_label(s: &DgScenario) -> String {
 }
 
 /// Pins the finished current run; the oldest pinned run leaves once the palette is used up.
-fn pin(report: &DgReport) {
-    LIVE.with(|l| {
-        let mut l = l.borrow_mut();
+fn pin(st: DgPage, report: &DgReport) {
+    st.live.update_value(|l| {
         let scenario = Scenario::DesktopGrid(report.scenario.clone());
         let run = PinnedRun { pin: as_pin(report), samples: l.samples.clone(), scenario };
         keep(&mut l.pinned, run);
@@ -32,17 +31,16 @@ fn pin(report: &DgReport) {
 }
 
 /// Pins the run that has just finished, as "Pin this run" does (a link's pinned runs, ui/replay.rs).
-pub(crate) fn pin_finished() {
-    let st = state();
+pub(crate) fn pin_finished(st: DgPage) {
     if let Some(r) = st.report.get_untracked() {
-        pin(&r);
+        pin(st, &r);
         st.version.update(|v| *v += 1);
     }
 }
 
 /// The pinned runs' scenarios, oldest first.
-pub(crate) fn pinned_scenarios() -> Vec<Scenario> {
-    LIVE.with(|l| scenarios(&l.borrow().pinned))
+pub(crate) fn pinned_scenarios(st: DgPage) -> Vec<Scenario> {
+    st.live.with_value(|l| scenarios(&l.pinned))
 }
 
 /// A finished run's name and numbers, as its cards show them.
@@ -51,41 +49,34 @@ fn as_pin(r: &DgReport) -> Pin {
 }
 
 /// The pinned runs, oldest first.
-fn pins() -> Vec<Pin> {
-    LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.pin.clone()).collect())
+fn pins(st: DgPage) -> Vec<Pin> {
+    st.live.with_value(|l| l.pinned.iter().map(|p| p.pin.clone()).collect())
 }
 
 /// Pin and Clear, the legend and the comparison (ui/pins.rs), over the desktop grid's runs.
 #[component]
-pub fn DgPinBar(done: Signal<bool>) -> impl IntoView {
-    let st = state();
-    let report = st.report.clone();
-    let keep = {
-        let report = report.clone();
-        Callback::new(move |()| {
-            if let Some(r) = report.get_untracked() {
-                pin(&r);
-            }
-        })
-    };
+pub fn DgPinBar(done: Signal<bool>, st: DgPage) -> impl IntoView {
+    let report = st.report;
+    let keep = Callback::new(move |()| {
+        if let Some(r) = report.get_untracked() {
+            pin(st, &r);
+        }
+    });
     let current = Signal::derive(move || report.with(|r| r.as_deref().map(as_pin)));
-    view! { <FamilyPins prefix="dg-" done=done current=current version=st.version list=pins keep=keep forget=forget/> }
-}
-
-/// Drops every pinned run.
-fn forget() {
-    LIVE.with(|l| l.borrow_mut().pinned.clear());
+    let list = Callback::new(move |()| pins(st));
+    // Drops every pinned run.
+    let forget = Callback::new(move |()| st.live.update_value(|l| l.pinned.clear()));
+    view! { <FamilyPins prefix="dg-" done=done current=current version=st.version list=list keep=keep forget=forget/> }
 }
 
 /// The "Numbers" button of chart `k` and, when pressed, its plotted values per run (pinned runs first).
 #[component]
-pub fn DgChartNumbers(k: usize) -> impl IntoView {
+pub fn DgChartNumbers(k: usize, st: DgPage) -> impl IntoView {
     let (id, title, y, pick) = CHARTS[k];
-    let version = state().version;
+    let version = st.version;
     let tables = Callback::new(move |()| {
-        let current = state().report.with_untracked(|r| r.as_ref().map(|r| run_label(&r.scenario)));
-        LIVE.with(|l| {
-            let l = l.borrow();
+        let current = st.report.with_untracked(|r| r.as_ref().map(|r| run_label(&r.scenario)));
+        st.live.with_value(|l| {
             let mut runs: Vec<(String, &[DgSample])> =
                 l.pinned.iter().map(|p| (p.pin.label.clone(), p.samples.as_slice())).collect();
             runs.push((current.unwrap_or_else(|| "current run".into()), l.samples.as_slice()));
