@@ -64,6 +64,7 @@ fn initial_scenario(lab: &Lab) -> Scenario {
 /// to their results and to the worker's messages).
 #[derive(Clone, Copy)]
 struct Pages {
+    mc: multi_cluster::McPage,
     dg: desktop_grid::DgPage,
     dd: data_grid::DdPage,
 }
@@ -71,7 +72,7 @@ struct Pages {
 /// The scenarios of the pinned runs of `family`, oldest first (a link holds them, ui/replay.rs).
 fn pinned_scenarios(pages: Pages, family: Family) -> Vec<Scenario> {
     match family {
-        Family::MultiCluster => multi_cluster::pinned_scenarios(),
+        Family::MultiCluster => multi_cluster::pinned_scenarios(pages.mc),
         Family::DesktopGrid => desktop_grid::pinned_scenarios(pages.dg),
         Family::DataGrid => data_grid::pinned_scenarios(pages.dd),
     }
@@ -80,7 +81,7 @@ fn pinned_scenarios(pages: Pages, family: Family) -> Vec<Scenario> {
 /// Pins the run of `family` that has just finished, as its "Pin this run" does.
 fn pin_finished(pages: Pages, lab: Lab, family: Family) {
     match family {
-        Family::MultiCluster => lab.pin(),
+        Family::MultiCluster => multi_cluster::pin(pages.mc, lab),
         Family::DesktopGrid => desktop_grid::pin_finished(pages.dg),
         Family::DataGrid => data_grid::pin_finished(pages.dd),
     }
@@ -96,7 +97,7 @@ fn expose_crash_hook() {
 }
 
 /// Runs the scenario shown, or first the link's pinned runs still waiting (ui/replay.rs).
-fn start_run(lab: Lab) {
+fn start_run(pages: Pages, lab: Lab) {
     if !lab.errors.with_untracked(|e| e.is_empty()) {
         return;
     }
@@ -113,7 +114,7 @@ fn start_run(lab: Lab) {
     lab.note.set(String::new());
     lab.phase_times.set((None, None));
     lab.draw_ms.set((0.0, 0.0));
-    multi_cluster::on_start(&scenario);
+    multi_cluster::on_start(pages.mc, &scenario);
     lab.report.set(None);
     lab.progress.set(None);
     lab.warnings.set(Vec::new());
@@ -174,7 +175,7 @@ fn on_message(lab: Lab, pages: Pages, m: FromWorker) {
             let mut p = *p;
             match p.detail.take() {
                 Some(AnyDetail::MultiCluster(d)) => {
-                    multi_cluster::on_progress(lab, p.header.finished_tasks == p.header.tasks, d)
+                    multi_cluster::on_progress(pages.mc, lab, p.header.finished_tasks == p.header.tasks, d)
                 }
                 Some(AnyDetail::DesktopGrid(d)) => desktop_grid::on_progress(pages.dg, lab, &p.header, d),
                 Some(AnyDetail::DataGrid(d)) => data_grid::on_progress(pages.dd, lab, &p.header, d),
@@ -200,7 +201,7 @@ fn on_message(lab: Lab, pages: Pages, m: FromWorker) {
                 report.wall_time_s()
             ));
             match *report {
-                AnyReport::MultiCluster(r) => multi_cluster::on_finished(lab, r),
+                AnyReport::MultiCluster(r) => multi_cluster::on_finished(pages.mc, lab, r),
                 AnyReport::DesktopGrid(r) => desktop_grid::on_finished(pages.dg, r),
                 AnyReport::DataGrid(r) => data_grid::on_finished(pages.dd, r),
             }
@@ -293,9 +294,10 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
 fn App() -> impl IntoView {
     // Read before the scenario replaces the address (`remember`).
     let lesson = lessons::requested();
-    let pages = Pages { dg: desktop_grid::DgPage::new(), dd: data_grid::DdPage::new() };
+    let pages =
+        Pages { mc: multi_cluster::McPage::new(), dg: desktop_grid::DgPage::new(), dd: data_grid::DdPage::new() };
     let lab = Lab::new(Hooks {
-        start_run,
+        start_run: Callback::new(move |lab| start_run(pages, lab)),
         pinned_scenarios: Callback::new(move |family| pinned_scenarios(pages, family)),
         pin_finished: Callback::new(move |(lab, family)| pin_finished(pages, lab, family)),
     });
@@ -345,7 +347,9 @@ fn App() -> impl IntoView {
     // a second or two: empty axes first would only hold the page longer.
     if !first_open {
         for (id, _) in multi_cluster::CHARTS {
-            stages.push(Box::new(move || multi_cluster::with_runs(|runs| multi_cluster::draw_on_canvas(id, runs))));
+            stages.push(Box::new(move || {
+                multi_cluster::with_runs(pages.mc, |runs| multi_cluster::draw_on_canvas(id, runs))
+            }));
         }
     }
     request_animation_frame(move || reveal(stages));
@@ -395,14 +399,14 @@ fn App() -> impl IntoView {
                     <data_grid::DataGridResults lab=lab present=present st=pages.dd/>
                 </FamilyPanel>
                 <FamilyPanel lab=lab family=Family::MultiCluster>
-                    <Show when=move || first_view.get()><multi_cluster::cards::Cards lab=lab/></Show>
+                    <Show when=move || first_view.get()><multi_cluster::cards::Cards lab=lab mc=pages.mc/></Show>
                     <Show when=move || charts_on.get()>
-                        <multi_cluster::Compare lab=lab/>
-                        <multi_cluster::Charts lab=lab present=present/>
+                        <multi_cluster::Compare lab=lab mc=pages.mc/>
+                        <multi_cluster::Charts lab=lab present=present mc=pages.mc/>
                     </Show>
                     <Show when=move || table_on.get()><multi_cluster::ClassTable lab=lab/></Show>
                     <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
-                    <Show when=move || sweep_on.get()><multi_cluster::Sweep lab=lab/></Show>
+                    <Show when=move || sweep_on.get()><multi_cluster::Sweep lab=lab mc=pages.mc/></Show>
                 </FamilyPanel>
                 <Show when=move || sweep_on.get()><study::OpenStudy/></Show>
             </section>

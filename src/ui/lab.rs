@@ -64,7 +64,7 @@ thread_local! {
     pub(crate) static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
 }
 
-/// The page's reactive state; every field is a signal (or a plain function of `Hooks`), so the struct is Copy and is
+/// The page's reactive state; every field is a signal (or a callback of `Hooks`), so the struct is Copy and is
 /// passed by copy, as a prop or an argument, to every part of the page that reads or changes it.
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -108,7 +108,7 @@ pub struct Lab {
 #[derive(Clone, Copy)]
 pub struct Hooks {
     /// Runs the scenario shown, or first the link's pinned runs still waiting (ui/replay.rs).
-    pub start_run: fn(Lab),
+    pub start_run: Callback<Lab>,
     /// The scenarios of the pinned runs of a family, oldest first.
     pub pinned_scenarios: Callback<Family, Vec<Scenario>>,
     /// Pins the run of a family that has just finished, as its "Pin this run" does.
@@ -146,7 +146,7 @@ impl Lab {
 
     /// Runs the scenario shown, or first the link's pinned runs still waiting (the shell's `Hooks::start_run`).
     pub fn start_run(self) {
-        (self.hooks.start_run)(self)
+        self.hooks.start_run.run(self)
     }
 }
 

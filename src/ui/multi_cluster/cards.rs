@@ -1,13 +1,13 @@
 //! The multi-cluster result cards, in readable numbers (an NSL of 142 950 as "142 950×"), each with a "?" that opens
 //! its entry in the glossary below them (hover shows it too; a tap needs the button).
 
-use super::LIVE;
+use super::McPage;
 use crate::family::contract::factor_words as nsl_text;
 use crate::ui::lab::{fmt_time, Lab};
 use leptos::prelude::*;
 
 /// The card values: the final report when there is one, else live figures from the stream.
-fn card_values(lab: &Lab) -> [(f64, String); 5] {
+fn card_values(lab: &Lab, mc: McPage) -> [(f64, String); 5] {
     if let Some(r) = lab.report.get() {
         let m = &r.metrics;
         return [
@@ -20,8 +20,7 @@ fn card_values(lab: &Lab) -> [(f64, String); 5] {
     }
     lab.version.track();
     let p = lab.progress.get();
-    LIVE.with(|l| {
-        let l = l.borrow();
+    mc.live.with_value(|l| {
         let fin = p.as_ref().map_or(f64::NAN, |p| p.header.finished_tasks as f64 / p.header.tasks.max(1) as f64);
         let util = l.current.mean_utilization();
         let (ms, nsl, wait) = l.current.bot_means();
@@ -94,8 +93,8 @@ fn show_entry(open: RwSignal<bool>, id: &'static str) {
 }
 
 #[component]
-pub(crate) fn Cards(lab: Lab) -> impl IntoView {
-    let values = Memo::new(move |_| card_values(&lab));
+pub(crate) fn Cards(lab: Lab, mc: McPage) -> impl IntoView {
+    let values = Memo::new(move |_| card_values(&lab, mc));
     let open = RwSignal::new(false);
     let cards = [
         ("card-finished", "Finished tasks", "gl-finished"),

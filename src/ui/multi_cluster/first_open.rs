@@ -86,12 +86,12 @@ pub(crate) fn active() -> bool {
 
 /// A run of the current scenario is in: pins the csp run and starts sep-c, or says what the two runs show. A run
 /// of anything else (the visitor changed the scenario meanwhile) ends the first open.
-pub(crate) fn on_finished(lab: Lab) {
+pub(crate) fn on_finished(mc: super::McPage, lab: Lab) {
     let stage = STAGE.with(|s| s.replace(Stage::Off));
     let shown = lab.scenario.get_untracked();
     match stage {
         Stage::Csp if shown == first() => {
-            lab.pin();
+            super::pin(mc, lab);
             lab.scenario.set(second());
             STAGE.with(|s| s.set(Stage::SepC));
             lab.start_run();

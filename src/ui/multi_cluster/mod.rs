@@ -46,17 +46,34 @@ struct Live {
     sweep: Vec<(String, f64, Box<Report>)>,
 }
 
-thread_local! {
-    /// The multi-cluster results' redraws.
-    static REDRAW: Throttle = const { Throttle::new() };
-    static LIVE: RefCell<Live> = RefCell::new(Live::default());
-    static SWEEP_POOL: RefCell<Option<pool::Pool>> = const { RefCell::new(None) };
+/// The multi-cluster results' state outside the reactive graph: made once by the page's shell (`app.rs`), which
+/// hands it to the results and to the worker's messages. Every field is a handle, so it is passed by copy.
+#[derive(Clone, Copy)]
+pub struct McPage {
+    /// The current and pinned runs' series and the load sweep's reports; `lab.version` tells the charts to redraw.
+    live: StoredValue<Live, LocalStorage>,
+    /// The redraws' throttle, and the state of a redraw under way.
+    redraw: StoredValue<Throttle, LocalStorage>,
+    redrawing: StoredValue<Redraw, LocalStorage>,
+    /// The load sweep's workers, while it runs.
+    sweep_pool: StoredValue<Option<pool::Pool>, LocalStorage>,
+}
+
+impl McPage {
+    pub fn new() -> McPage {
+        McPage {
+            live: StoredValue::new_local(Live::default()),
+            redraw: StoredValue::new_local(Throttle::new()),
+            redrawing: StoredValue::new_local(Redraw::default()),
+            sweep_pool: StoredValue::new_local(None),
+        }
+    }
 }
 
 /// A new run starts: its live data replaces the current run's (pinned runs stay); `s` names it in the legends.
-pub(crate) fn on_start(s: &Scenario) {
+pub(crate) fn on_start(mc: McPage, s: &Scenario) {
     let label = s.multi_cluster().map_or_else(|| "current run".to_string(), run_label);
-    LIVE.with(|l| l.borrow_mut().current = RunData::new(&label, 0));
+    mc.live.update_value(|l| l.current = RunData::new(&label, 0));
 }
 
 /// A run's name in the legends and the pinned list: what tells it from the runs beside it.
@@ -71,58 +88,53 @@ pub(crate) fn run_label(s: &crate::scenario::McScenario) -> String {
 }
 
 /// New samples and finished BoTs of the current run.
-pub(crate) fn on_progress(lab: Lab, finished: bool, d: McDetail) {
-    LIVE.with(|l| l.borrow_mut().current.extend(&d.samples, &d.bots));
-    redraw(lab, finished);
+pub(crate) fn on_progress(mc: McPage, lab: Lab, finished: bool, d: McDetail) {
+    mc.live.update_value(|l| l.current.extend(&d.samples, &d.bots));
+    redraw(mc, lab, finished);
 }
 
 /// The current run's report.
-pub(crate) fn on_finished(lab: Lab, r: Box<Report>) {
+pub(crate) fn on_finished(mc: McPage, lab: Lab, r: Box<Report>) {
     lab.report.set(Some(r));
-    redraw(lab, true);
-    first_open::on_finished(lab);
+    redraw(mc, lab, true);
+    first_open::on_finished(mc, lab);
 }
 
 /// Asks the charts to redraw, at most four times a second while a run streams; a `force`d redraw (the end of a
 /// run) is asked for at once and begins at once, ending a redraw under way.
-pub(crate) fn redraw(lab: Lab, force: bool) {
-    if REDRAW.with(|t| t.due(force)) {
-        REDRAWING.with(|r| r.forced.set(force));
+pub(crate) fn redraw(mc: McPage, lab: Lab, force: bool) {
+    if mc.redraw.with_value(|t| t.due(force)) {
+        mc.redrawing.with_value(|r| r.forced.set(force));
         lab.version.update(|v| *v += 1);
     }
 }
 
 /// The pinned runs' scenarios, oldest first.
-pub(crate) fn pinned_scenarios() -> Vec<Scenario> {
-    LIVE.with(|l| l.borrow().pinned.iter().map(|p| p.scenario.clone()).collect())
+pub(crate) fn pinned_scenarios(mc: McPage) -> Vec<Scenario> {
+    mc.live.with_value(|l| l.pinned.iter().map(|p| p.scenario.clone()).collect())
 }
 
-/// What the multi-cluster results do for the page's state.
-impl Lab {
-    /// Pins the finished current run (also a link's pinned runs, ui/replay.rs).
-    pub(crate) fn pin(self) {
-        let Some(report) = self.report.get_untracked() else { return };
-        let label = run_label(&report.scenario);
-        LIVE.with(|l| {
-            let mut l = l.borrow_mut();
-            if l.pinned.len() >= charts::PALETTE.len() - 1 {
-                l.pinned.remove(0);
-            }
-            let colour = 1 + l.pinned.len();
-            let data = l.current.relabelled(&label, colour);
-            l.pinned.push(Pinned { data, scenario: Scenario::from(report.scenario.clone()) });
-            let labels = l.pinned.iter().map(|p| p.data.label.clone()).collect();
-            self.pinned_labels.set(labels);
-        });
-        self.version.update(|v| *v += 1);
-    }
+/// Pins the finished current run (also a link's pinned runs, ui/replay.rs).
+pub(crate) fn pin(mc: McPage, lab: Lab) {
+    let Some(report) = lab.report.get_untracked() else { return };
+    let label = run_label(&report.scenario);
+    mc.live.update_value(|l| {
+        if l.pinned.len() >= charts::PALETTE.len() - 1 {
+            l.pinned.remove(0);
+        }
+        let colour = 1 + l.pinned.len();
+        let data = l.current.relabelled(&label, colour);
+        l.pinned.push(Pinned { data, scenario: Scenario::from(report.scenario.clone()) });
+        let labels = l.pinned.iter().map(|p| p.data.label.clone()).collect();
+        lab.pinned_labels.set(labels);
+    });
+    lab.version.update(|v| *v += 1);
 }
 
 /// Calls `f` with the runs drawn (borrowed, not copied): the pinned ones, then the current one, which is drawn
 /// last so that it lies on top.
-pub(crate) fn with_runs<T>(f: impl FnOnce(&[&RunData]) -> T) -> T {
-    LIVE.with(|l| {
-        let l = l.borrow();
+pub(crate) fn with_runs<T>(mc: McPage, f: impl FnOnce(&[&RunData]) -> T) -> T {
+    mc.live.with_value(|l| {
         let runs: Vec<&RunData> = l.pinned.iter().map(|p| &p.data).chain(std::iter::once(&l.current)).collect();
         f(&runs)
     })
@@ -172,11 +184,11 @@ pub(crate) fn draw_on_canvas(id: &str, runs: &[&RunData]) {
     }
 }
 
-fn export_chart(id: &str, svg: bool) {
+fn export_chart(mc: McPage, id: &str, svg: bool) {
     if svg {
         let mut out = String::new();
         charts::set_scale(1.0);
-        with_runs(|runs| {
+        with_runs(mc, |runs| {
             let backend = measured::Measured(SVGBackend::with_string(&mut out, (900, 450)));
             draw_chart(id, &backend.into_drawing_area(), runs);
         });
@@ -207,10 +219,6 @@ struct Redraw {
     forced: Cell<bool>,
 }
 
-thread_local! {
-    static REDRAWING: Redraw = Redraw::default();
-}
-
 fn set_drawing(on: bool) {
     if let Some(e) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("charts")) {
         let _ = if on { e.set_attribute("data-drawing", "1") } else { e.remove_attribute("data-drawing") };
@@ -219,49 +227,49 @@ fn set_drawing(on: bool) {
 
 /// Draws chart `i` of [`CHARTS`] and, while this redraw is the latest, the next ones in tasks of their own; `ms` is
 /// the main-thread time spent so far.
-fn draw_from(lab: Lab, generation: u64, i: usize, ms: f64) {
-    if REDRAWING.with(|r| r.generation.get()) != generation {
+fn draw_from(mc: McPage, lab: Lab, generation: u64, i: usize, ms: f64) {
+    if mc.redrawing.with_value(|r| r.generation.get()) != generation {
         return;
     }
     let t0 = now_ms();
-    with_runs(|runs| draw_on_canvas(CHARTS[i].0, runs));
+    with_runs(mc, |runs| draw_on_canvas(CHARTS[i].0, runs));
     let ms = ms + now_ms() - t0;
     if i + 1 < CHARTS.len() {
-        set_timeout(move || draw_from(lab, generation, i + 1, ms), std::time::Duration::ZERO);
+        set_timeout(move || draw_from(mc, lab, generation, i + 1, ms), std::time::Duration::ZERO);
         return;
     }
     lab.draw_ms.update(|d| *d = (ms, d.1.max(ms)));
-    if REDRAWING.with(|r| r.again.replace(false)) {
-        begin(lab);
+    if mc.redrawing.with_value(|r| r.again.replace(false)) {
+        begin(mc, lab);
     } else {
-        REDRAWING.with(|r| r.busy.set(false));
+        mc.redrawing.with_value(|r| r.busy.set(false));
         set_drawing(false);
     }
 }
 
-fn begin(lab: Lab) {
-    let generation = REDRAWING.with(|r| {
+fn begin(mc: McPage, lab: Lab) {
+    let generation = mc.redrawing.with_value(|r| {
         r.busy.set(true);
         r.again.set(false);
         r.generation.set(r.generation.get() + 1);
         r.generation.get()
     });
     set_drawing(true);
-    draw_from(lab, generation, 0, 0.0);
+    draw_from(mc, lab, generation, 0, 0.0);
 }
 
 #[component]
-pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
+pub(crate) fn Charts(lab: Lab, present: present::Present, mc: McPage) -> impl IntoView {
     Effect::new(move |_| {
         // The first view is painted before the charts are drawn (`App` bumps the version once it is).
         if lab.version.get() == 0 {
             return;
         }
-        let forced = REDRAWING.with(|r| r.forced.replace(false));
-        if forced || !REDRAWING.with(|r| r.busy.get()) {
-            begin(lab);
+        let forced = mc.redrawing.with_value(|r| r.forced.replace(false));
+        if forced || !mc.redrawing.with_value(|r| r.busy.get()) {
+            begin(mc, lab);
         } else {
-            REDRAWING.with(|r| r.again.set(true));
+            mc.redrawing.with_value(|r| r.again.set(true));
         }
     });
     // The first chart is built with the section, the others one per task, so that none holds the page for long.
@@ -289,9 +297,9 @@ pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
                         <canvas id=id width=width height=height role="img"
                             aria-label=format!("{title}: chart; press Numbers for its values")></canvas>
                         <figcaption>{title}
-                            <button class="small" id=format!("{id}-png") aria-label=format!("download {title} as PNG") on:click=move |_| export_chart(id, false)>"PNG"</button>
-                            <button class="small" id=format!("{id}-svg") aria-label=format!("download {title} as SVG") on:click=move |_| export_chart(id, true)>"SVG"</button>
-                            <numbers::ChartNumbers lab=lab id=id title=title/>
+                            <button class="small" id=format!("{id}-png") aria-label=format!("download {title} as PNG") on:click=move |_| export_chart(mc, id, false)>"PNG"</button>
+                            <button class="small" id=format!("{id}-svg") aria-label=format!("download {title} as SVG") on:click=move |_| export_chart(mc, id, true)>"SVG"</button>
+                            <numbers::ChartNumbers lab=lab id=id title=title mc=mc/>
                         </figcaption>
                     </figure>
                     </Show>
@@ -302,14 +310,14 @@ pub(crate) fn Charts(lab: Lab, present: present::Present) -> impl IntoView {
 }
 
 #[component]
-pub(crate) fn Compare(lab: Lab) -> impl IntoView {
+pub(crate) fn Compare(lab: Lab, mc: McPage) -> impl IntoView {
     let share_note = RwSignal::new(String::new());
     view! {
         <div class="compare">
-            <button id="pin" disabled=move || lab.report.with(|r| r.is_none()) on:click=move |_| lab.pin()
+            <button id="pin" disabled=move || lab.report.with(|r| r.is_none()) on:click=move |_| pin(mc, lab)
                 title="Keep this run on the charts to compare it with the next ones">"Pin this run"</button>
             <button id="unpin" disabled=move || lab.pinned_labels.with(|p| p.is_empty()) on:click=move |_| {
-                LIVE.with(|l| l.borrow_mut().pinned.clear());
+                mc.live.update_value(|l| l.pinned.clear());
                 lab.pinned_labels.set(Vec::new());
                 lab.version.update(|v| *v += 1);
             }>"Clear pinned"</button>
@@ -323,7 +331,7 @@ pub(crate) fn Compare(lab: Lab) -> impl IntoView {
             <ul class="pinned">
                 <li id="current-run-label">{move || {
                     lab.version.track();
-                    let label = LIVE.with(|l| l.borrow().current.label.clone());
+                    let label = mc.live.with_value(|l| l.current.label.clone());
                     // Before the first run there is no line on the charts to name.
                     if label.is_empty() {
                         view! { <span class="note">"No run yet"</span> }.into_any()
@@ -361,7 +369,7 @@ pub(crate) fn ClassTable(lab: Lab) -> impl IntoView {
 const YOUR_POLICY: &str = "Your policy";
 
 #[component]
-pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
+pub(crate) fn Sweep(lab: Lab, mc: McPage) -> impl IntoView {
     let policies = RwSignal::new(
         [SchedulingPolicy::Fplt, SchedulingPolicy::Ect, SchedulingPolicy::Rr].map(|p| p.name().to_string()).to_vec(),
     );
@@ -401,8 +409,8 @@ pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
                 jobs.push((p.clone(), load, s));
             }
         }
-        LIVE.with(|l| l.borrow_mut().sweep.clear());
-        start_sweep(lab, jobs);
+        mc.live.update_value(|l| l.sweep.clear());
+        start_sweep(mc, lab, jobs);
     };
     // The charts are drawn while the section is open: closed, as the page opens, they would be drawn unseen.
     let open = RwSignal::new(false);
@@ -411,8 +419,7 @@ pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
         if !open.get() {
             return;
         }
-        let (ms, nsl) = LIVE.with(|l| {
-            let l = l.borrow();
+        let (ms, nsl) = mc.live.with_value(|l| {
             let mut ms: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
             let mut nsl: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
             for (p, load, r) in &l.sweep {
@@ -476,7 +483,7 @@ pub(crate) fn Sweep(lab: Lab) -> impl IntoView {
 }
 
 /// Runs the sweep's jobs on the worker pool (a new sweep ends the previous one), without live data.
-fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
+fn start_sweep(mc: McPage, lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
     let total = jobs.len();
     let (labels, scenarios): (Vec<(String, f64)>, Vec<Scenario>) =
         jobs.into_iter().map(|(p, l, s)| ((p, l), s)).unzip();
@@ -491,7 +498,7 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
         lab.sweep_status.set(s);
     };
     status(0, &[]);
-    SWEEP_POOL.with(|p| p.borrow_mut().take());
+    mc.sweep_pool.set_value(None);
     let on_done: pool::OnDone = Rc::new(move |job, outcome| {
         match outcome {
             pool::Outcome::Finished(report) => {
@@ -500,7 +507,7 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
                     return status(*done.borrow(), &lost.borrow());
                 };
                 if let Some((p, load)) = labels.get(job).cloned() {
-                    LIVE.with(|l| l.borrow_mut().sweep.push((p, load, report)));
+                    mc.live.update_value(|l| l.sweep.push((p, load, report)));
                 }
                 *done.borrow_mut() += 1;
                 lab.sweep_version.update(|v| *v += 1);
@@ -513,7 +520,7 @@ fn start_sweep(lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
     let trace = scenarios.first().and_then(trace_lab::trace_file_for);
     let jobs = scenarios.into_iter().map(|s| pool::Job::Run(Box::new(s))).collect();
     match pool::Pool::start_with_trace(jobs, on_done, trace) {
-        Ok(p) => SWEEP_POOL.with(|slot| *slot.borrow_mut() = Some(p)),
+        Ok(p) => mc.sweep_pool.set_value(Some(p)),
         Err(e) => lab.sweep_status.set(e),
     }
 }
