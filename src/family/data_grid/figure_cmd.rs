@@ -196,12 +196,11 @@ impl<D> Figures<D> {
     pub const NEW: Figures<D> = Figures(PhantomData);
 }
 
-impl Figures<()> {
-    fn seeds(r: &FigureRequest) -> Result<Seeds, String> {
-        match Seeds::parse(r.seeds, 5)? {
-            Seeds::Fixed(1) => Err("--seeds 1: a bar's interval needs at least 2 seeds".into()),
-            seeds => Ok(seeds),
-        }
+/// The seeds of `bagsim figure data_grid`: `N` (2–100) or `auto`, 5 by default.
+fn seeds_of(r: &FigureRequest) -> Result<Seeds, String> {
+    match Seeds::parse(r.seeds, 5)? {
+        Seeds::Fixed(1) => Err("--seeds 1: a bar's interval needs at least 2 seeds".into()),
+        seeds => Ok(seeds),
     }
 }
 
@@ -217,11 +216,11 @@ impl<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>> FigureC
     }
 
     fn run(&self, out: &mut dyn FigureOut, base: &DataGridScenario, r: &FigureRequest) -> FigureOutcome {
-        figure::<D>(out, r.figure, &base.data_grid, r.readings, Figures::seeds(r)?, r.jobs)
+        figure::<D>(out, r.figure, &base.data_grid, r.readings, seeds_of(r)?, r.jobs)
     }
 
     fn plan(&self, base: &DataGridScenario, r: &FigureRequest) -> FigureOutcome<FigurePlan> {
-        let seeds = planned_seeds(Figures::seeds(r)?)?;
+        let seeds = planned_seeds(seeds_of(r)?)?;
         plan_study(r.figure, &base.data_grid, r.readings, u64::from(seeds))
     }
 
