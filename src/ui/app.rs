@@ -23,7 +23,7 @@ use wasm_bindgen::JsCast;
 
 /// Reads `?scenario=` (with its pinned runs, `&pin=`) and `?autorun=1`, else the last scenario from localStorage;
 /// on a first open (neither, and no `?lesson=`), the first-open runs unless `?autorun=0`.
-fn initial_scenario(lab: &Lab) -> Scenario {
+fn initial_scenario(lab: &Lab, mc: multi_cluster::McPage) -> Scenario {
     let window = web_sys::window().expect("a window");
     let search = window.location().search().unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
@@ -54,7 +54,7 @@ fn initial_scenario(lab: &Lab) -> Scenario {
     match stored() {
         Some(s) => s,
         None if get("autorun").as_deref() != Some("0") && get("lesson").is_none() => {
-            multi_cluster::first_open::start(*lab)
+            multi_cluster::first_open::start(*lab, mc)
         }
         None => Scenario::default(),
     }
@@ -307,7 +307,7 @@ fn App() -> impl IntoView {
         Family::DesktopGrid => desktop_grid::charts_list(),
         Family::DataGrid => data_grid::charts_list(),
     });
-    let initial = initial_scenario(&lab);
+    let initial = initial_scenario(&lab, pages.mc);
     lab.scenario.set(initial.clone());
     // The first view (run bar, cards) comes first, in the task after the mount; then each other part of the page is
     // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for long
@@ -336,7 +336,7 @@ fn App() -> impl IntoView {
         vec![Box::new(replace_skeleton), Box::new(move || remember(lab, &initial)), show(charts_on), show(controls_on)];
     let below: Vec<Box<dyn FnOnce()>> =
         [lessons_on, table_on, sweep_on, trace_on, paper_on, footer_on].into_iter().map(show).collect();
-    let first_open = multi_cluster::first_open::active();
+    let first_open = multi_cluster::first_open::active(pages.mc);
     if first_open {
         later::hold(below);
     } else {

@@ -10,14 +10,9 @@ use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use crate::ui::present::Present;
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-
-thread_local! {
-    static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
-}
 
 /// A lesson's parts (projector mode steps through them, so they are defined there).
 use crate::ui::present::LESSON_PARTS as PARTS;
@@ -93,6 +88,8 @@ fn prediction_key(id: &str) -> String {
 /// it shows one part at a time, and the rest of the page makes way (style: `html.lesson-present`).
 #[component]
 pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab::Lab) -> impl IntoView {
+    // The workers of the lesson's runs; disposed with the panel, which ends them.
+    let pool = StoredValue::new_local(None::<Pool>);
     let all: Vec<Lesson> = lessons::all().into_iter().filter_map(Result::ok).collect();
     // A link's mistakes are said, never guessed around in silence.
     let mut link_errors = Vec::new();
@@ -130,7 +127,7 @@ pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab
         if before.is_some() {
             values.set(Vec::new());
             status.set(String::new());
-            POOL.with(|p| p.borrow_mut().take());
+            pool.try_update_value(Option::take);
             running.set(false);
             if present.lesson.with_untracked(Option::is_some) {
                 present.lesson.set(Some((id.clone(), 0)));
@@ -164,14 +161,14 @@ pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab
                 running.set(false);
                 status.set(format!("finished: {n} runs"));
                 // Called from a worker's own message handler: end the workers after it returns.
-                set_timeout(move || drop(POOL.with(|p| p.borrow_mut().take())), std::time::Duration::ZERO);
+                set_timeout(move || drop(pool.try_update_value(Option::take)), std::time::Duration::ZERO);
             } else {
                 status.set(format!("{done} of {n} runs in…"));
             }
         });
         match Pool::start(jobs, on_done) {
-            Ok(pool) => {
-                POOL.with(|p| *p.borrow_mut() = Some(pool));
+            Ok(p) => {
+                pool.set_value(Some(p));
                 running.set(true);
                 status.set(format!("0 of {n} runs in…"));
             }

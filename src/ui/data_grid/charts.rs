@@ -9,8 +9,8 @@ use crate::ui::axes::{self, Ticks};
 use crate::ui::charts::PALETTE;
 use crate::ui::lab::fmt_time;
 use crate::ui::measured;
+use leptos::prelude::{GetValue as _, LocalStorage, StoredValue, UpdateValue as _};
 use plotters::prelude::*;
-use std::cell::Cell;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -44,7 +44,7 @@ fn canvas(id: &str) -> Option<web_sys::HtmlCanvasElement> {
 /// Redraws every chart and the Gantt view of `site`; the main-thread milliseconds it took go into the Gantt
 /// canvas's `data-draw-ms` (read by the browser test and quoted in the README). `current` names the current run in
 /// the turnaround chart's legend once a run is pinned beside it.
-pub fn draw_all(live: &Live, sites: &[u32], site: usize, current: &str) {
+pub fn draw_all(live: &Live, sites: &[u32], site: usize, current: &str, window: GanttZoom) {
     let t0 = crate::ui::lab::now_ms();
     for (i, &(id, title)) in CHARTS.iter().enumerate() {
         if let Some(backend) = canvas(id).and_then(measured::canvas) {
@@ -55,12 +55,12 @@ pub fn draw_all(live: &Live, sites: &[u32], site: usize, current: &str) {
     }
     if let Some(backend) = canvas(GANTT).and_then(measured::canvas) {
         let root = backend.into_drawing_area();
-        let _ = draw_gantt(&root, &live.jobs, &live.pending, site, sites.get(site).copied().unwrap_or(1));
+        let _ = draw_gantt(&root, &live.jobs, &live.pending, site, sites.get(site).copied().unwrap_or(1), window);
         let _ = root.present();
     }
     if let Some(c) = canvas(GANTT) {
         let _ = c.set_attribute("data-draw-ms", &format!("{:.1}", crate::ui::lab::now_ms() - t0));
-        wire_zoom(&c);
+        wire_zoom(&c, window);
     }
 }
 
@@ -119,6 +119,7 @@ fn draw_gantt<DB: DrawingBackend>(
     pending: &[Pending],
     site: usize,
     processors: u32,
+    window: GanttZoom,
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let shown = gantt_jobs(jobs, site);
@@ -147,7 +148,7 @@ fn draw_gantt<DB: DrawingBackend>(
     let t1 = holds.iter().map(|h| h.end).fold(0.0, f64::max) / day;
     let t1 = if t1 > t0 { t1 } else { t0 + 0.01 };
     // The zoom's window of the span, in days.
-    let (fa, fb) = ZOOM.with(Cell::get);
+    let (fa, fb) = window.try_get_value().unwrap_or((0.0, 1.0));
     let (lo, hi) = (t0 + fa * (t1 - t0), t0 + fb * (t1 - t0));
     if let Some(c) = canvas(GANTT) {
         let _ = c.set_attribute("data-window", &format!("{lo} {hi}"));
@@ -211,10 +212,9 @@ fn draw_gantt<DB: DrawingBackend>(
     Ok(())
 }
 
-thread_local! {
-    /// The Gantt view's window of the time its jobs span, as fractions of it (the whole span at first).
-    static ZOOM: Cell<(f64, f64)> = const { Cell::new((0.0, 1.0)) };
-}
+/// The Gantt view's window of the time its jobs span, as fractions of it (the whole span at first); the page's
+/// (`DdPage`), so that it stays while the run goes on and when another site is shown.
+pub type GanttZoom = StoredValue<(f64, f64), LocalStorage>;
 
 /// The zoom's buttons (id, text, what it does, step) and the keys of the focused Gantt view that do the same.
 type ZoomButton = (&'static str, &'static str, &'static str, Zoom, &'static [&'static str]);
@@ -229,13 +229,13 @@ const ZOOM_BUTTONS: [ZoomButton; 5] = [
 /// Gives the Gantt view its zoom, once per canvas: buttons above it and keys on it (+ − ← → 0, the canvas takes
 /// the focus). A step redraws through the site select's change, which redraws the charts of the current run.
 /// The zoom's window stays while the run goes on and when another site is shown.
-fn wire_zoom(canvas: &web_sys::HtmlCanvasElement) -> Option<()> {
+fn wire_zoom(canvas: &web_sys::HtmlCanvasElement, window: GanttZoom) -> Option<()> {
     if canvas.has_attribute("data-zoom") {
         return Some(());
     }
     let document = web_sys::window()?.document()?;
-    let step = |z: Zoom| {
-        ZOOM.with(|w| w.set(zoom(w.get(), z)));
+    let step = move |z: Zoom| {
+        window.try_update_value(|w| *w = zoom(*w, z));
         let select = web_sys::window()?.document()?.get_element_by_id("dd-gantt-site")?;
         select.dispatch_event(&web_sys::Event::new("change").ok()?).ok()
     };

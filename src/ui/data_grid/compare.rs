@@ -8,12 +8,7 @@ use crate::ui::lab::fmt_time;
 use crate::ui::lab::Lab;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::rc::Rc;
-
-thread_local! {
-    static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
-}
 
 /// One scheme's figures: average and worst turnaround, average waiting, utilization.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +61,8 @@ fn bars_svg(rows: &[Row]) -> String {
 /// "Run the three schemes" and its table.
 #[component]
 pub fn Compare(lab: Lab) -> impl IntoView {
+    // The workers computing what is shown; dropping the pool (or leaving the family, which disposes this) ends them.
+    let pool = StoredValue::new_local(None::<Pool>);
     let rows: RwSignal<Vec<Option<Row>>> = RwSignal::new(Vec::new());
     let status = RwSignal::new(String::new());
     let start = move |_| {
@@ -97,9 +94,9 @@ pub fn Compare(lab: Lab) -> impl IntoView {
                 status.set("done: the same jobs, data and bandwidths under each scheme".into());
             }
         });
-        POOL.with(|p| *p.borrow_mut() = None);
+        pool.try_update_value(Option::take);
         match Pool::start(jobs, on_done) {
-            Ok(pool) => POOL.with(|p| *p.borrow_mut() = Some(pool)),
+            Ok(p) => pool.set_value(Some(p)),
             Err(e) => status.set(e),
         }
     };

@@ -14,16 +14,14 @@ use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-thread_local! {
-    static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
-}
-
 /// Seeds per bar on the page (the CLI's default is 5).
 const SEEDS: u64 = 3;
 
 /// The "Paper figures" panel of the data-grid family.
 #[component]
 pub fn DataGridFigures(lab: Lab) -> impl IntoView {
+    // The workers computing what is shown; dropping the pool (or leaving the family, which disposes this) ends them.
+    let pool = StoredValue::new_local(None::<Pool>);
     let number = RwSignal::new(4u32);
     // values[group][scheme][seed − 1], for the figure run last (None until that run is in). By seed, not in the
     // order the runs come back: the pool's workers finish them in any order, and a mean summed in another order
@@ -76,9 +74,9 @@ pub fn DataGridFigures(lab: Lab) -> impl IntoView {
                 status.set(format!("{d} of {total} runs"));
             }
         });
-        POOL.with(|p| *p.borrow_mut() = None);
+        pool.try_update_value(Option::take);
         match Pool::start(jobs, on_done) {
-            Ok(pool) => POOL.with(|p| *p.borrow_mut() = Some(pool)),
+            Ok(p) => pool.set_value(Some(p)),
             Err(e) => status.set(e),
         }
     };

@@ -45,6 +45,7 @@ pub struct DdPage {
     /// The run's samples and finished jobs and the pinned runs, outside the reactive graph.
     live: StoredValue<Live, LocalStorage>,
     redraw: StoredValue<Throttle, LocalStorage>,
+    zoom: charts::GanttZoom,
 }
 
 impl DdPage {
@@ -56,6 +57,7 @@ impl DdPage {
             site: RwSignal::new(0),
             live: StoredValue::new_local(Live::default()),
             redraw: StoredValue::new_local(Throttle::new()),
+            zoom: StoredValue::new_local((0.0, 1.0)),
         }
     }
 }
@@ -241,7 +243,9 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present, st: DdPag
                 let sites = lab.scenario.with_untracked(|s| cfg_of(s).sites.clone());
                 let current = st.report.with_untracked(|r| r.as_ref().map(|r| pinned::run_label(&r.scenario)));
                 let current = current.unwrap_or_else(|| "current run".into());
-                st.live.with_value(|l| charts::draw_all(l, &sites, site.min(sites.len().saturating_sub(1)), &current));
+                st.live.with_value(|l| {
+                    charts::draw_all(l, &sites, site.min(sites.len().saturating_sub(1)), &current, st.zoom)
+                });
             }
         });
     }

@@ -12,17 +12,13 @@ use crate::ui::lab::Lab;
 use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::findings_rows;
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::rc::Rc;
-
-thread_local! {
-    /// The workers computing the figure shown; dropping the pool ends them.
-    static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
-}
 
 /// The "Paper figures" panel of the desktop-grid family.
 #[component]
 pub fn DgFigures(lab: Lab) -> impl IntoView {
+    // The workers computing what is shown; dropping the pool (or leaving the family, which disposes this) ends them.
+    let pool = StoredValue::new_local(None::<Pool>);
     let all = figures();
     let chosen = RwSignal::new(2u32);
     let index = RwSignal::new(0usize);
@@ -63,21 +59,21 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
             if done == n {
                 status.set(format!("finished: {n} bars{failed}"));
                 // Ends the workers after this handler returns.
-                leptos::task::spawn_local(async {
-                    POOL.with(|p| p.borrow_mut().take());
+                leptos::task::spawn_local(async move {
+                    pool.try_update_value(Option::take);
                 });
             } else {
                 status.set(format!("{done} of {n} bars computed…{failed}"));
             }
         });
-        POOL.with(|p| *p.borrow_mut() = None);
+        pool.try_update_value(Option::take);
         match Pool::start(jobs, on_done) {
-            Ok(pool) => POOL.with(|p| *p.borrow_mut() = Some(pool)),
+            Ok(p) => pool.set_value(Some(p)),
             Err(e) => status.set(e),
         }
     };
     let cancel = move |_| {
-        POOL.with(|p| p.borrow_mut().take());
+        pool.try_update_value(Option::take);
         status.set("cancelled".into());
     };
     let svg = move || {

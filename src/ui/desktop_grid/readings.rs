@@ -12,17 +12,12 @@ use crate::ui::lab::Lab;
 use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::rc::Rc;
 
 struct State {
     plan: Plan,
     results: Vec<Option<Result<Bar, String>>>,
     pool: Option<Pool>,
-}
-
-thread_local! {
-    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
 }
 
 /// The readings study of figure `figure`, on the controls' other settings and at most `cap` seeds per bar.
@@ -32,8 +27,10 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
     let running = RwSignal::new(false);
     let status = RwSignal::new(String::new());
     let table: RwSignal<Option<ReadingsTable>> = RwSignal::new(None);
+    // The plan, its bars and its workers; disposed with the section, which ends its workers.
+    let state = StoredValue::new_local(None::<State>);
     let cancel = move || {
-        if let Some(pool) = STATE.with(|s| s.borrow_mut().take().and_then(|st| st.pool)) {
+        if let Some(pool) = state.try_update_value(|s| s.take().and_then(|st| st.pool)).flatten() {
             pool.cancel();
         }
         running.set(false);
@@ -55,8 +52,7 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
         let n = jobs.len();
         let on_done: OnDone = Rc::new(move |i, outcome| {
             let r = outcome.figure().map(|AnyFigureResult::DesktopGrid(bar)| *bar);
-            let finished = STATE.with(|s| {
-                let mut s = s.borrow_mut();
+            let finished = state.try_update_value(|s| {
                 let st = s.as_mut()?;
                 *st.results.get_mut(i)? = Some(r);
                 let done = st.results.iter().filter(|r| r.is_some()).count();
@@ -66,7 +62,7 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
                 let all: Vec<Result<Bar, String>> = st.results.iter().flatten().cloned().collect();
                 Some((done, Some(st.plan.table(&all)), st.pool.take()))
             });
-            let Some((done, t, pool)) = finished else { return };
+            let Some((done, t, pool)) = finished.flatten() else { return };
             status.set(format!("{done} of {n} bars computed"));
             if let Some(t) = t {
                 table.set(Some(t));
@@ -76,11 +72,11 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
                 set_timeout(move || drop(pool), std::time::Duration::ZERO);
             }
         });
-        STATE.with(|s| *s.borrow_mut() = Some(State { plan: p, results: vec![None; n], pool: None }));
+        state.set_value(Some(State { plan: p, results: vec![None; n], pool: None }));
         match Pool::start(jobs, on_done) {
             Ok(pool) => {
-                STATE.with(|s| {
-                    if let Some(st) = s.borrow_mut().as_mut() {
+                state.update_value(|s| {
+                    if let Some(st) = s.as_mut() {
                         st.pool = Some(pool);
                     }
                 });

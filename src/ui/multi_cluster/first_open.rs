@@ -17,21 +17,16 @@ use crate::family::multi_cluster::architecture::Architecture;
 use crate::scenario::Scenario;
 use crate::ui::lab::{Lab, Status};
 use leptos::prelude::*;
-use std::cell::Cell;
 
 /// Where the first open stands.
 #[derive(Clone, Copy, PartialEq)]
-enum Stage {
+pub(crate) enum Stage {
     /// Not a first open, or done.
     Off,
     /// The csp run is under way; when it is in, it is pinned and sep-c runs.
     Csp,
     /// The sep-c run is under way.
     SepC,
-}
-
-thread_local! {
-    static STAGE: Cell<Stage> = const { Cell::new(Stage::Off) };
 }
 
 /// The first run: the default scenario at 95% load (csp is the default architecture).
@@ -55,8 +50,8 @@ const SETTLE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A first open: runs [`first`] once the worker is ready and the page has settled, then [`second`]; returns the
 /// scenario to show.
-pub(crate) fn start(lab: Lab) -> Scenario {
-    STAGE.with(|s| s.set(Stage::Csp));
+pub(crate) fn start(lab: Lab, mc: super::McPage) -> Scenario {
+    mc.first_open.set_value(Stage::Csp);
     Effect::new(move |started: Option<bool>| {
         if started == Some(true) || lab.status.get() != Status::Ready {
             return started.unwrap_or(false);
@@ -66,10 +61,10 @@ pub(crate) fn start(lab: Lab) -> Scenario {
                 let untouched = lab.status.get_untracked() == Status::Ready
                     && lab.run_id.get_untracked() == 0
                     && lab.scenario.with_untracked(|s| *s == first());
-                if untouched && STAGE.with(Cell::get) == Stage::Csp {
+                if untouched && mc.first_open.get_value() == Stage::Csp {
                     lab.start_run();
                 } else {
-                    STAGE.with(|s| s.set(Stage::Off));
+                    mc.first_open.set_value(Stage::Off);
                 }
             },
             SETTLE,
@@ -80,20 +75,21 @@ pub(crate) fn start(lab: Lab) -> Scenario {
 }
 
 /// Whether this is a first open whose runs have not ended.
-pub(crate) fn active() -> bool {
-    STAGE.with(Cell::get) != Stage::Off
+pub(crate) fn active(mc: super::McPage) -> bool {
+    mc.first_open.get_value() != Stage::Off
 }
 
 /// A run of the current scenario is in: pins the csp run and starts sep-c, or says what the two runs show. A run
 /// of anything else (the visitor changed the scenario meanwhile) ends the first open.
 pub(crate) fn on_finished(mc: super::McPage, lab: Lab) {
-    let stage = STAGE.with(|s| s.replace(Stage::Off));
+    let stage = mc.first_open.get_value();
+    mc.first_open.set_value(Stage::Off);
     let shown = lab.scenario.get_untracked();
     match stage {
         Stage::Csp if shown == first() => {
             super::pin(mc, lab);
             lab.scenario.set(second());
-            STAGE.with(|s| s.set(Stage::SepC));
+            mc.first_open.set_value(Stage::SepC);
             lab.start_run();
         }
         Stage::SepC if shown == second() => {

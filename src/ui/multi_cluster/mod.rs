@@ -57,6 +57,8 @@ pub struct McPage {
     redrawing: StoredValue<Redraw, LocalStorage>,
     /// The load sweep's workers, while it runs.
     sweep_pool: StoredValue<Option<pool::Pool>, LocalStorage>,
+    /// Where the first open's two runs stand (`first_open.rs`).
+    first_open: StoredValue<first_open::Stage, LocalStorage>,
 }
 
 impl McPage {
@@ -66,6 +68,7 @@ impl McPage {
             redraw: StoredValue::new_local(Throttle::new()),
             redrawing: StoredValue::new_local(Redraw::default()),
             sweep_pool: StoredValue::new_local(None),
+            first_open: StoredValue::new_local(first_open::Stage::Off),
         }
     }
 }

@@ -13,7 +13,6 @@ use crate::ui::lab::now_ms;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use crate::ui::readings::findings_rows;
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -55,10 +54,6 @@ struct State {
     draw_pending: bool,
 }
 
-thread_local! {
-    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
-}
-
 /// The section's reactive state.
 #[derive(Clone, Copy)]
 struct Paper {
@@ -76,6 +71,8 @@ struct Paper {
     claims: RwSignal<Vec<Claim>>,
     /// Why nothing started (a worker could not be created).
     message: RwSignal<String>,
+    /// The results and the workers; disposed with the section, which ends its workers.
+    state: StoredValue<Option<State>, LocalStorage>,
 }
 
 /// Seeds per point from the input, or a message that says what is allowed.
@@ -105,15 +102,19 @@ impl Paper {
             csv: RwSignal::new(String::new()),
             claims: RwSignal::new(Vec::new()),
             message: RwSignal::new(String::new()),
+            state: StoredValue::new_local(None),
         }
     }
 
     /// Ends the workers and the clock of the current runs, if any; the results so far stay.
     fn stop(self, phase: Phase) {
-        let (pool, ticker, started) = STATE.with(|s| match s.borrow_mut().as_mut() {
-            Some(st) => (st.pool.take(), st.ticker.take(), Some(st.started_ms)),
-            None => (None, None, None),
-        });
+        let (pool, ticker, started) = self
+            .state
+            .try_update_value(|s| match s.as_mut() {
+                Some(st) => (st.pool.take(), st.ticker.take(), Some(st.started_ms)),
+                None => (None, None, None),
+            })
+            .unwrap_or((None, None, None));
         if let Some(t) = ticker {
             t.clear();
         }
@@ -135,9 +136,9 @@ impl Paper {
         let seeds = parse_seeds(&self.seeds.get_untracked()).unwrap_or(DEFAULT_SEEDS);
         let result = FigureResult::new(self.figure.get_untracked().figure(), seeds);
         self.total.set(result.total());
-        STATE.with(|s| {
-            let generation = s.borrow().as_ref().map_or(0, |st| st.generation);
-            *s.borrow_mut() = Some(State {
+        self.state.update_value(|s| {
+            let generation = s.as_ref().map_or(0, |st| st.generation);
+            *s = Some(State {
                 result,
                 specs: Vec::new(),
                 pool: None,
@@ -170,7 +171,7 @@ impl Paper {
         let figure = self.figure.get_untracked().figure();
         let specs = figure.runs_on(&base_of_period(self.period.get_untracked()), 1..=seeds);
         let jobs = specs.iter().map(|s| Job::Run(Box::new(s.scenario.clone().into()))).collect();
-        let generation = STATE.with(|s| s.borrow().as_ref().map_or(0, |st| st.generation)) + 1;
+        let generation = self.state.with_value(|s| s.as_ref().map_or(0, |st| st.generation)) + 1;
         let on_done: OnDone = Rc::new(move |job, outcome| self.on_done(generation, job, outcome));
         let pool = match Pool::start(jobs, on_done) {
             Ok(pool) => pool,
@@ -185,8 +186,8 @@ impl Paper {
             Duration::from_millis(500),
         )
         .ok();
-        STATE.with(|s| {
-            if let Some(st) = s.borrow_mut().as_mut() {
+        self.state.update_value(|s| {
+            if let Some(st) = s.as_mut() {
                 st.specs = specs;
                 st.pool = Some(pool);
                 st.ticker = ticker;
@@ -198,8 +199,7 @@ impl Paper {
     }
 
     fn on_done(self, generation: u32, job: usize, outcome: Outcome) {
-        let counts = STATE.with(|s| {
-            let mut s = s.borrow_mut();
+        let counts = self.state.try_update_value(|s| {
             let st = s.as_mut().filter(|st| st.generation == generation && st.pool.is_some())?;
             let spec = st.specs.get(job)?;
             match outcome {
@@ -221,6 +221,7 @@ impl Paper {
             }
             Some((st.result.done(), st.result.failures.clone(), st.result.total()))
         });
+        let counts = counts.flatten();
         let Some((done, failures, total)) = counts else { return };
         let all_in = done + failures.len() >= total;
         // The figure and the CSV first, so that whoever sees `done == total` reads the final CSV.
@@ -235,8 +236,7 @@ impl Paper {
     /// Redraws now when forced or when the last redraw is old enough, else once, a little later.
     fn redraw(self, force: bool) {
         let now = now_ms();
-        let wait = STATE.with(|s| {
-            let mut s = s.borrow_mut();
+        let wait = self.state.try_update_value(|s| {
             let st = s.as_mut()?;
             if force || (!st.draw_pending && now - st.last_draw >= REDRAW_MS) {
                 st.last_draw = now;
@@ -248,12 +248,13 @@ impl Paper {
                 Some(Some(REDRAW_MS - (now - st.last_draw)))
             }
         });
+        let wait = wait.flatten();
         match wait {
             Some(None) => self.draw(),
             Some(Some(ms)) => set_timeout(
                 move || {
-                    STATE.with(|s| {
-                        if let Some(st) = s.borrow_mut().as_mut() {
+                    self.state.try_update_value(|s| {
+                        if let Some(st) = s.as_mut() {
                             st.draw_pending = false;
                             st.last_draw = now_ms();
                         }
@@ -267,8 +268,10 @@ impl Paper {
     }
 
     fn draw(self) {
-        let drawn = STATE
-            .with(|s| s.borrow().as_ref().map(|st| (figure_svg(&st.result), st.result.to_csv(), claims(&st.result))));
+        let drawn = self
+            .state
+            .try_with_value(|s| s.as_ref().map(|st| (figure_svg(&st.result), st.result.to_csv(), claims(&st.result))))
+            .flatten();
         if let Some((svg, csv, found)) = drawn {
             self.svg.set(svg);
             self.csv.set(csv);
@@ -277,9 +280,9 @@ impl Paper {
     }
 }
 
-fn download(csv: bool) {
-    let file = STATE.with(|s| {
-        s.borrow().as_ref().map(|st| {
+fn download(p: Paper, csv: bool) {
+    let file = p.state.with_value(|s| {
+        s.as_ref().map(|st| {
             let name = st.result.figure.id.name();
             if csv {
                 (format!("bagsim-{name}.csv"), "text/csv", st.result.to_csv())
@@ -355,8 +358,8 @@ pub fn PaperFigures() -> impl IntoView {
                     data-failed=move || p.failures.with(Vec::len).to_string() data-state=move || p.phase.get().as_str()>
                     {status}
                 </span>
-                <button id="paper-download-csv" class="small" on:click=move |_| download(true)>"CSV"</button>
-                <button id="paper-download-svg" class="small" on:click=move |_| download(false)>"SVG"</button>
+                <button id="paper-download-csv" class="small" on:click=move |_| download(p, true)>"CSV"</button>
+                <button id="paper-download-svg" class="small" on:click=move |_| download(p, false)>"SVG"</button>
             </div>
             <div class="field-error" id="paper-error">{move || seeds_error().unwrap_or_else(|| p.message.get())}</div>
             {move || p.failures.with(|f| f.first().map(|first| view! {

@@ -10,7 +10,6 @@ use crate::registry::AnyReport;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The study and the workers of its round, outside the reactive graph.
@@ -20,11 +19,6 @@ struct State {
     left: usize,
     pool: Option<Pool>,
     generation: u32,
-}
-
-thread_local! {
-    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
-    static GENERATION: RefCell<u32> = const { RefCell::new(0) };
 }
 
 #[derive(Clone, Copy)]
@@ -37,6 +31,10 @@ struct Readings {
     running: RwSignal<bool>,
     status: RwSignal<String>,
     table: RwSignal<Option<ReadingsTable>>,
+    /// The study and its round's workers; disposed with the section, which ends its workers.
+    state: StoredValue<Option<State>, LocalStorage>,
+    /// Which start the pool's reports belong to (a cancelled round's late reports are ignored).
+    generation: StoredValue<u32, LocalStorage>,
 }
 
 impl Readings {
@@ -56,13 +54,9 @@ impl Readings {
             Ok(s) => s,
             Err(e) => return self.status.set(e),
         };
-        let generation = GENERATION.with(|g| {
-            *g.borrow_mut() += 1;
-            *g.borrow()
-        });
-        STATE.with(|s| {
-            *s.borrow_mut() = Some(State { study, round: Vec::new(), left: 0, pool: None, generation });
-        });
+        self.generation.update_value(|g| *g += 1);
+        let generation = self.generation.get_value();
+        self.state.set_value(Some(State { study, round: Vec::new(), left: 0, pool: None, generation }));
         self.table.set(None);
         self.running.set(true);
         self.next_round(generation);
@@ -70,7 +64,8 @@ impl Readings {
 
     /// Starts the next round's runs, or ends the study when none are left.
     fn next_round(self, generation: u32) {
-        let round = STATE.with(|s| s.borrow().as_ref().map(|st| st.study.next_round())).unwrap_or_default();
+        let round =
+            self.state.try_with_value(|s| s.as_ref().map(|st| st.study.next_round())).flatten().unwrap_or_default();
         if round.is_empty() {
             return self.finish();
         }
@@ -79,8 +74,8 @@ impl Readings {
         let on_done: OnDone = Rc::new(move |job, outcome| self.on_done(generation, job, outcome));
         match Pool::start(jobs, on_done) {
             Ok(pool) => {
-                STATE.with(|s| {
-                    if let Some(st) = s.borrow_mut().as_mut() {
+                self.state.try_update_value(|s| {
+                    if let Some(st) = s.as_mut() {
                         st.round = round;
                         st.left = n;
                         st.pool = Some(pool);
@@ -96,8 +91,7 @@ impl Readings {
     }
 
     fn on_done(self, generation: u32, job: usize, outcome: Outcome) {
-        let left = STATE.with(|s| {
-            let mut s = s.borrow_mut();
+        let left = self.state.try_update_value(|s| {
             let st = s.as_mut().filter(|st| st.generation == generation)?;
             let (combo, spec) = st.round.get(job)?.clone();
             let result = match outcome {
@@ -112,18 +106,17 @@ impl Readings {
             st.left -= 1;
             Some((st.left, st.round.len()))
         });
-        let Some((left, n)) = left else { return };
+        let Some((left, n)) = left.flatten() else { return };
         self.status.set(format!("{} of {n} runs of this round in", n - left));
         if left > 0 {
             return;
         }
-        let all_final = STATE.with(|s| {
-            let mut s = s.borrow_mut();
+        let all_final = self.state.try_update_value(|s| {
             let st = s.as_mut()?;
             let done = st.study.end_round();
             Some((st.pool.take(), done, st.study.table()))
         });
-        if let Some((pool, done, table)) = all_final {
+        if let Some((pool, done, table)) = all_final.flatten() {
             // Called from a worker's own message handler: end the round's workers after it returns.
             set_timeout(move || drop(pool), std::time::Duration::ZERO);
             self.table.set(Some(table));
@@ -141,7 +134,7 @@ impl Readings {
     }
 
     fn cancel(self) {
-        if let Some(pool) = STATE.with(|s| s.borrow_mut().take().and_then(|st| st.pool)) {
+        if let Some(pool) = self.state.try_update_value(|s| s.take().and_then(|st| st.pool)).flatten() {
             pool.cancel();
         }
         if self.running.get_untracked() {
@@ -162,6 +155,8 @@ pub fn McReadings(#[prop(into)] figure: Signal<FigureId>, #[prop(into)] period: 
         running: RwSignal::new(false),
         status: RwSignal::new(String::new()),
         table: RwSignal::new(None),
+        state: StoredValue::new_local(None),
+        generation: StoredValue::new_local(0),
     };
     Effect::new(move |_| {
         figure.track();
