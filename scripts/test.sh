@@ -18,7 +18,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy (wasm32: page and worker)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warnings
 step "clippy (wasm32: the page as trunk builds it, without the script engine)"
-cargo clippy --target wasm32-unknown-unknown --no-default-features --bin app --locked -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --no-default-features --bin app --bin panels --locked -- -D warnings
 step "native tests"
 cargo test --locked
 cargo test --locked -p docs-html

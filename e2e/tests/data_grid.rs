@@ -79,6 +79,17 @@ async fn data_grid_run_through_controls_matches_native() {
         assert_eq!(scenario_in_url(&client).await, expected, "a refused share changed the scenario");
         set_control(&client, "#dd-share", "0.5").await;
 
+        // The comparison of the schemes lives in the page's second module (ui/lazy.rs), which sees the scenario
+        // through the window (ui/shown.rs): its text follows the share set here.
+        for (share, said) in [("0.25", "Here 25% of the jobs carry data"), ("0.5", "Here 50% of the jobs carry data")] {
+            set_control(&client, "#dd-share", share).await;
+            wait_for(&client, Duration::from_secs(30), "the comparison's text to follow the share", || async {
+                text(&client, "#lazy-dd-compare #dd-compare .help").await.filter(|t| t.contains(said)).map(|_| ())
+            })
+            .await;
+        }
+        assert_eq!(scenario_in_url(&client).await, expected, "the share set back is not the scenario's");
+
         // Slowed to a day of simulated time per second, the run pauses, resumes and is cancelled.
         wait_enabled(&client, "#run", READY_TIMEOUT).await;
         set_control(&client, "#speed", "3").await;

@@ -23,11 +23,22 @@ async fn a_first_open_shows_filled_cards_and_charts_without_a_click() {
         let t0 = Instant::now();
         // The bare address: no scenario, no lesson, no autorun parameter; the profile is empty.
         client.goto(&base).await.unwrap_or_else(|e| panic!("cannot open {base}: {e}"));
+        // The parts below the first screen wait for the runs (ui/later.rs); so does the page's second module, which
+        // holds the paper figures and the like (ui/lazy.rs): it is not fetched while the first run goes on.
+        wait_status(&client, &["generating", "running"], READY_TIMEOUT + RUN_TIMEOUT).await;
+        let fetched = "return performance.getEntriesByType('resource').some(e => e.name.endsWith('/panels_bg.wasm'));";
+        assert_eq!(js(&client, fetched, vec![]).await, serde_json::Value::Bool(false), "the second module came first");
         wait_for(&client, READY_TIMEOUT + 2 * RUN_TIMEOUT, "both first-open runs, the first pinned", || async {
             (status(&client).await == "finished" && legend(&client).await.len() == 2).then_some(())
         })
         .await;
         println!("first open: both runs in {:.1} s after the page was asked for", t0.elapsed().as_secs_f64());
+        // Both runs are in: the parts below are built, the paper figures among them, mounted by the second module.
+        wait_for(&client, Duration::from_secs(30), "the paper figures, from the second module", || async {
+            exists(&client, "#lazy-paper #paper-run").await.then_some(())
+        })
+        .await;
+        assert_eq!(js(&client, fetched, vec![]).await, serde_json::Value::Bool(true), "no second module was fetched");
 
         let items = legend(&client).await;
         assert!(items[1].contains("csp") && items[1].contains("0.95"), "the pinned run is not csp at 95%: {items:?}");

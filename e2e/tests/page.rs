@@ -370,7 +370,9 @@ async fn works_under_a_sub_path() {
         assert_eq!(code, 200, "GET {BASE_PATH} answered {code}");
         let html = String::from_utf8_lossy(&body);
         assert!(html.contains("bagsim"), "{BASE_PATH} is not the bagsim page");
-        for path in ["worker_loader.js", "worker.js", "worker_bg.wasm"] {
+        let files =
+            ["worker_loader.js", "worker.js", "worker_bg.wasm", "panels_loader.js", "panels.js", "panels_bg.wasm"];
+        for path in files {
             let (code, _) = http_get(addr, &format!("{BASE_PATH}{path}")).await;
             assert_eq!(code, 200, "GET {BASE_PATH}{path} answered {code} (is dist/ a Trunk build with the worker?)");
         }

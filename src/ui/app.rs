@@ -6,9 +6,10 @@ use super::address::{self, remember};
 use super::client::{Client, Event};
 use super::family_switch::{self, FamilyPanel, FamilySwitch};
 use super::lab::{fmt_time, reveal, send, Hooks, Lab, Status, CLIENT};
+use super::lazy::LazyPanel;
 use super::{
     budget, data_grid, desktop_grid, download, form, later, lessons, multi_cluster, not_modelled, present, references,
-    replay, run_tools, script_box, study, trace_lab,
+    replay, run_tools, script_box, trace_lab,
 };
 use crate::family::multi_cluster::platform;
 use crate::protocol::{FromWorker, ToWorker};
@@ -309,6 +310,8 @@ fn App() -> impl IntoView {
     });
     let initial = initial_scenario(&lab, pages.mc);
     lab.scenario.set(initial.clone());
+    // The panels of the page's second module (`lazy.rs`) follow the scenario shown.
+    Effect::new(move |_| lab.scenario.with(super::shown::publish));
     // The first view (run bar, cards) comes first, in the task after the mount; then each other part of the page is
     // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for long
     // (the first call of any code also compiles it, in the browsers that compile WebAssembly lazily). The lessons and
@@ -408,13 +411,13 @@ fn App() -> impl IntoView {
                     <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
                     <Show when=move || sweep_on.get()><multi_cluster::Sweep lab=lab mc=pages.mc/></Show>
                 </FamilyPanel>
-                <Show when=move || sweep_on.get()><study::OpenStudy/></Show>
+                <Show when=move || sweep_on.get()><LazyPanel name="study"/></Show>
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
         <Show when=move || lessons_on.get()><lessons::Lessons initial=lesson.clone() present=present lab=lab/></Show>
         <FamilyPanel lab=lab family=Family::MultiCluster>
-            <Show when=move || paper_on.get()><multi_cluster::paper::PaperFigures/></Show>
+            <Show when=move || paper_on.get()><LazyPanel name="paper"/></Show>
         </FamilyPanel>
         <Show when=move || footer_on.get()><footer>
             <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>

@@ -52,6 +52,7 @@ impl Present {
             if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
                 let _ = root.class_list().toggle_with_force("present", on);
             }
+            super::shown::projector_changed();
             // Leaving projector mode leaves the lesson's steps too.
             if !on {
                 p.lesson.set(None);

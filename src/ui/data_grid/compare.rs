@@ -4,8 +4,8 @@
 use super::{cfg_of, dg};
 use crate::family::data_grid::{DataGridReport, Scheme};
 use crate::registry::AnyReport;
+use crate::registry::Scenario;
 use crate::ui::lab::fmt_time;
-use crate::ui::lab::Lab;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -60,13 +60,13 @@ fn bars_svg(rows: &[Row]) -> String {
 
 /// "Run the three schemes" and its table.
 #[component]
-pub fn Compare(lab: Lab) -> impl IntoView {
+pub fn Compare(scenario: Signal<Scenario>) -> impl IntoView {
     // The workers computing what is shown; dropping the pool (or leaving the family, which disposes this) ends them.
     let pool = StoredValue::new_local(None::<Pool>);
     let rows: RwSignal<Vec<Option<Row>>> = RwSignal::new(Vec::new());
     let status = RwSignal::new(String::new());
     let start = move |_| {
-        let base = lab.scenario.get_untracked();
+        let base = scenario.get_untracked();
         let schemes = Scheme::ALL;
         let jobs = schemes
             .iter()
@@ -119,7 +119,7 @@ pub fn Compare(lab: Lab) -> impl IntoView {
         })
     };
     let svg = move || rows.with(|rows| bars_svg(&rows.iter().flatten().cloned().collect::<Vec<_>>()));
-    let share = move || lab.scenario.with(|s| cfg_of(s).data_share);
+    let share = move || scenario.with(|s| cfg_of(s).data_share);
     view! {
         <section class="dd-compare" id="dd-compare" aria-label="the three schemes">
             <h2>"The three schemes on these jobs"</h2>

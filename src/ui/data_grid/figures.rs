@@ -6,8 +6,8 @@ use super::cfg_of;
 use crate::family::data_grid::figures::{figures, FigureResult};
 use crate::family::data_grid::Scheme;
 use crate::registry::AnyReport;
+use crate::registry::Scenario;
 use crate::stats::Claim;
-use crate::ui::lab::Lab;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use crate::ui::readings::findings_rows;
 use leptos::prelude::*;
@@ -19,7 +19,7 @@ const SEEDS: u64 = 3;
 
 /// The "Paper figures" panel of the data-grid family.
 #[component]
-pub fn DataGridFigures(lab: Lab) -> impl IntoView {
+pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
     // The workers computing what is shown; dropping the pool (or leaving the family, which disposes this) ends them.
     let pool = StoredValue::new_local(None::<Pool>);
     let number = RwSignal::new(4u32);
@@ -33,7 +33,7 @@ pub fn DataGridFigures(lab: Lab) -> impl IntoView {
         let n = number.get_untracked();
         let all = figures();
         let Some(f) = all.iter().find(|f| f.number == n) else { return };
-        let base = lab.scenario.with_untracked(|s| (s.clone(), cfg_of(s)));
+        let base = scenario.with_untracked(|s| (s.clone(), cfg_of(s)));
         let mut specs = Vec::new();
         let mut jobs = Vec::new();
         for g in 0..f.groups.len() {

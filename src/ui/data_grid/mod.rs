@@ -4,8 +4,8 @@
 //! detail and report are its own.
 
 mod charts;
-mod compare;
-mod figures;
+pub(crate) mod compare;
+pub(crate) mod figures;
 mod pinned;
 
 pub(crate) use pinned::{pin_finished, pinned_scenarios};
@@ -18,6 +18,7 @@ use crate::scenario::Scenario;
 use crate::script::ScriptSource;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
+use crate::ui::lazy::LazyPanel;
 use crate::ui::script_box::{policy_field, PolicyKey};
 use leptos::prelude::*;
 
@@ -313,8 +314,8 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present, st: DdPag
                 <crate::ui::run_tools::RunTools lab=lab prefix="dd-" done=done
                     rows=Some("Per-job results (CSV)") charts=charts_list()/>
                 <pinned::DdPinBar done=done st=st/>
-                <compare::Compare lab=lab/>
-                <figures::DataGridFigures lab=lab/>
+                <LazyPanel name="dd-compare"/>
+                <LazyPanel name="dd-figures"/>
             </div>
         </Show>
     }

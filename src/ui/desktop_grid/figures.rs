@@ -7,8 +7,8 @@ use crate::family::desktop_grid::bot_selection::BotSelection;
 use crate::family::desktop_grid::claims::claims;
 use crate::family::desktop_grid::figure_svg::{chart, INDICES};
 use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule};
+use crate::registry::Scenario;
 use crate::registry::{AnyFigureJob, AnyFigureResult};
-use crate::ui::lab::Lab;
 use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::findings_rows;
 use leptos::prelude::*;
@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 /// The "Paper figures" panel of the desktop-grid family.
 #[component]
-pub fn DgFigures(lab: Lab) -> impl IntoView {
+pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
     // The workers computing what is shown; dropping the pool (or leaving the family, which disposes this) ends them.
     let pool = StoredValue::new_local(None::<Pool>);
     let all = figures();
@@ -29,8 +29,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
     let cap_error = RwSignal::new(String::new());
     let start = move |_| {
         let Some(f) = figures().into_iter().find(|f| f.number == chosen.get_untracked()) else { return };
-        let base =
-            lab.scenario.with_untracked(|s| s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default());
+        let base = scenario.with_untracked(|s| s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default());
         let rule = CiRule { max_seeds: cap.get_untracked(), ..CiRule::default() };
         let jobs: Vec<Job> = f
             .mixes
@@ -160,7 +159,7 @@ pub fn DgFigures(lab: Lab) -> impl IntoView {
                 <tbody>{csv_rows}</tbody>
             </table>
             {findings}
-            <super::readings::DgReadings figure=chosen lab=lab cap=cap/>
+            <super::readings::DgReadings figure=chosen scenario=scenario cap=cap/>
         </details>
     }
 }

@@ -2,7 +2,7 @@
 //! desktop-grid controls, the cards of a run and its two live charts (machines up, replicas running). The run goes
 //! through the same worker and Run bar as a multi-cluster one; only its `DgDetail` and `DgReport` are its own.
 
-mod figures;
+pub(crate) mod figures;
 mod pinned;
 
 pub(crate) use pinned::{pin_finished, pinned_scenarios};
@@ -19,6 +19,7 @@ use crate::scenario::Scenario;
 use crate::script::ScriptSource;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
+use crate::ui::lazy::LazyPanel;
 use crate::ui::measured;
 use crate::ui::script_box::{policy_field, PolicyKey};
 use leptos::prelude::*;
@@ -387,7 +388,7 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present, st: DgPage) -> 
                         </figure>
                     }).collect_view()}
                 </div>
-                <figures::DgFigures lab=lab/>
+                <LazyPanel name="dg-figures"/>
             </div>
         </Show>
     }

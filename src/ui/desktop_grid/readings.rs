@@ -7,8 +7,8 @@ use crate::family::desktop_grid::readings::READINGS;
 use crate::family::desktop_grid::study::{plan, Plan};
 use crate::readings::flips;
 use crate::readings::{combinations, parse_axis, ReadingsTable};
+use crate::registry::Scenario;
 use crate::registry::{AnyFigureJob, AnyFigureResult};
-use crate::ui::lab::Lab;
 use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
 use leptos::prelude::*;
@@ -22,7 +22,7 @@ struct State {
 
 /// The readings study of figure `figure`, on the controls' other settings and at most `cap` seeds per bar.
 #[component]
-pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl IntoView {
+pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSignal<usize>) -> impl IntoView {
     let key = RwSignal::new(READINGS[0].key.to_string());
     let running = RwSignal::new(false);
     let status = RwSignal::new(String::new());
@@ -38,8 +38,7 @@ pub fn DgReadings(figure: RwSignal<u32>, lab: Lab, cap: RwSignal<usize>) -> impl
     let start = move |_| {
         cancel();
         table.set(None);
-        let base =
-            lab.scenario.with_untracked(|s| s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default());
+        let base = scenario.with_untracked(|s| s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default());
         let rule = CiRule { max_seeds: cap.get_untracked(), ..CiRule::default() };
         let planned = parse_axis(&format!("{}=all", key.get_untracked()), READINGS)
             .and_then(|axis| plan(figure.get_untracked(), &base, &combinations(&[axis]), rule));

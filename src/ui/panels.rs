@@ -1,0 +1,32 @@
+//! The second wasm module's side of the parts of the page loaded only when first shown (`lazy.rs`): each is a
+//! Leptos view of its own, mounted into the placeholder the page made for it, seeing the page's scenario through
+//! `shown::mirror`.
+
+use super::shown;
+use leptos::prelude::*;
+
+/// Mounts the panel `name` into `element` (the page's placeholder, whose "Loading…" it replaces).
+pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
+    console_error_panic_hook::set_once();
+    // Each panel follows the page's scenario on its own (at most five listeners).
+    let scenario = shown::mirror();
+    element.set_inner_html("");
+    match name {
+        "paper" => leptos::mount::mount_to(element, super::multi_cluster::paper::PaperFigures).forget(),
+        "study" => leptos::mount::mount_to(element, super::study::OpenStudy).forget(),
+        "dg-figures" => leptos::mount::mount_to(element, move || {
+            view! { <super::desktop_grid::figures::DgFigures scenario=scenario/> }
+        })
+        .forget(),
+        "dd-figures" => leptos::mount::mount_to(element, move || {
+            view! { <super::data_grid::figures::DataGridFigures scenario=scenario/> }
+        })
+        .forget(),
+        "dd-compare" => leptos::mount::mount_to(element, move || {
+            view! { <super::data_grid::compare::Compare scenario=scenario/> }
+        })
+        .forget(),
+        _ => return Err(format!("{name:?} is not a panel of this page")),
+    }
+    Ok(())
+}
