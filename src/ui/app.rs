@@ -322,6 +322,8 @@ fn App() -> impl IntoView {
         [(); 9].map(|_| RwSignal::new(false));
     lessons_on.set(lesson.is_some());
     lessons::wire_intro_link();
+    // The lessons' panel is the second module's: it sees projector mode and the address's lesson through the window.
+    super::lesson_stage::serve(present, lab, lesson.clone());
     let show = |on: RwSignal<bool>| Box::new(move || on.set(true)) as Box<dyn FnOnce()>;
     // The mount builds the page's frame, hidden (index.html's `#app hidden`); in the next task the run bar and the
     // cards are built and the page takes the static skeleton's place, at once: no frame shows both or neither, so
@@ -415,7 +417,7 @@ fn App() -> impl IntoView {
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
-        <Show when=move || lessons_on.get()><lessons::Lessons initial=lesson.clone() present=present lab=lab/></Show>
+        <Show when=move || lessons_on.get()><LazyPanel name="lessons"/></Show>
         <FamilyPanel lab=lab family=Family::MultiCluster>
             <Show when=move || paper_on.get()><LazyPanel name="paper"/></Show>
         </FamilyPanel>

@@ -6,8 +6,8 @@
 
 use crate::lessons::{self, Lesson};
 use crate::stats::interval::Interval;
+use crate::ui::lesson_stage::Stage;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
-use crate::ui::present::Present;
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -22,7 +22,7 @@ const RUN_PART: usize = 2;
 
 /// The lesson asked for by the address (`?lesson=ID`, read once when the page opens) and the part `&step=K` asks
 /// for (0-based), or why that step cannot be shown.
-#[derive(Clone)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Requested {
     pub id: String,
     pub part: Result<Option<usize>, String>,
@@ -54,7 +54,8 @@ pub fn wire_intro_link() {
     let on_click = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
         e.prevent_default();
         crate::ui::later::release();
-        open_when_built(100);
+        // The lessons come with the page's second module (`lazy.rs`): up to half a minute on a slow network.
+        open_when_built(300);
     });
     let _ = link.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref());
     // One listener for the page's life.
@@ -84,10 +85,11 @@ fn prediction_key(id: &str) -> String {
     format!("bagsim-lesson-{id}")
 }
 
-/// The Lessons section; `initial` is what the address asked for. In projector mode with a lesson (`present.lesson`)
-/// it shows one part at a time, and the rest of the page makes way (style: `html.lesson-present`).
+/// The Lessons section, in the page's second module (`lazy.rs`); `initial` is what the address asked for. In
+/// projector mode with a lesson (the page's, seen through `stage`) it shows one part at a time, and the rest of the
+/// page makes way (style: `html.lesson-present`).
 #[component]
-pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab::Lab) -> impl IntoView {
+pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
     // The workers of the lesson's runs; disposed with the panel, which ends them.
     let pool = StoredValue::new_local(None::<Pool>);
     let all: Vec<Lesson> = lessons::all().into_iter().filter_map(Result::ok).collect();
@@ -116,9 +118,9 @@ pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab
     let values: RwSignal<Vec<Option<Result<f64, String>>>> = RwSignal::new(Vec::new());
     let lesson = move || lessons::find(&chosen.get()).ok();
     // The part projector mode shows, when it steps through this section's lesson.
-    let shown_part = move || present.lesson.with(|l| l.as_ref().map(|(_, part)| *part));
-    if present.on.get_untracked() && opened_by_link {
-        present.lesson.set(Some((first, link_part.unwrap_or(0))));
+    let shown_part = move || stage.lesson().map(|(_, part)| part);
+    if stage.on_untracked() && opened_by_link {
+        stage.set_lesson(Some((first, link_part.unwrap_or(0))));
     }
     Effect::new(move |before: Option<String>| {
         let id = chosen.get();
@@ -129,8 +131,8 @@ pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab
             status.set(String::new());
             pool.try_update_value(Option::take);
             running.set(false);
-            if present.lesson.with_untracked(Option::is_some) {
-                present.lesson.set(Some((id.clone(), 0)));
+            if stage.has_lesson_untracked() {
+                stage.set_lesson(Some((id.clone(), 0)));
             }
         }
         id
@@ -261,11 +263,11 @@ pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab
                 <button id="lesson-present" hidden=move || shown_part().is_some()
                     title="Projector mode, one part of the lesson at a time (the ← → keys step through them)"
                     on:click=move |_| {
-                        present.on.set(true);
-                        present.lesson.set(Some((chosen.get_untracked(), 0)));
+                        stage.set_projector(true);
+                        stage.set_lesson(Some((chosen.get_untracked(), 0)));
                     }>"Present this lesson"</button>
             </div>
-            <LessonStepper present=present/>
+            <LessonStepper stage=stage/>
             {move || lesson().map(|l| { let mine = l.clone(); view! {
                 <ol class="lesson-steps">
                     <li id=PARTS[0].0 class=part_class(0)><strong>"Question. "</strong><span id="lesson-question">{l.question.clone()}</span></li>
@@ -316,7 +318,7 @@ pub fn Lessons(initial: Option<Requested>, present: Present, lab: crate::ui::lab
                 {mine.your_own.clone().map(|key| {
                     let l = mine.clone();
                     view! {
-                        <p class="lesson-your-own"><button id="lesson-your-own" class="primary" on:click=move |_| write_your_own(lab, &l)>"Write your own policy"</button>
+                        <p class="lesson-your-own"><button id="lesson-your-own" class="primary" on:click=move |_| write_your_own(stage, &l)>"Write your own policy"</button>
                             {format!(" opens this scenario in the lab with its {key} written as a script, starting from the first variant's policy; Run, Pin, and compare it with the answers above.")}</p>
                     }
                 })}
@@ -347,42 +349,28 @@ fn your_own_box(family: &str, key: &str) -> Option<(&'static str, &'static str)>
 
 /// "Write your own policy": the lesson's scenario in the lab, its `your_own` key a script from the family's first
 /// example, and the script's box brought into view.
-fn write_your_own(lab: crate::ui::lab::Lab, l: &Lesson) {
+fn write_your_own(stage: Stage, l: &Lesson) {
     let Some(key) = l.your_own.as_deref() else { return };
     let Ok(family) = l.scenario(0, 1).map(|s| s.family().name()) else { return };
     let Some((example, box_id)) = your_own_box(family, key) else { return };
     match l.your_own_scenario(example) {
-        Some(Ok(s)) => crate::ui::family_switch::open_scenario(lab, s),
-        Some(Err(e)) => {
-            lab.errors.update(|m| {
-                m.insert("lesson".into(), e);
-            });
-            return;
-        }
-        None => return,
+        Some(Ok(s)) => stage.open(&s, box_id),
+        Some(Err(e)) => stage.refuse(e),
+        None => {}
     }
-    set_timeout(
-        move || {
-            let doc = web_sys::window().and_then(|w| w.document());
-            if let Some(e) = doc.and_then(|d| d.get_element_by_id(box_id)) {
-                e.scroll_into_view();
-            }
-        },
-        std::time::Duration::from_millis(50),
-    );
 }
 
 /// Previous / next part and where the class is, when projector mode steps through a lesson.
 #[component]
-fn LessonStepper(present: Present) -> impl IntoView {
-    let part = move || present.lesson.with(|l| l.as_ref().map_or(0, |(_, p)| *p));
+fn LessonStepper(stage: Stage) -> impl IntoView {
+    let part = move || stage.lesson().map_or(0, |(_, p)| p);
     view! {
-        <nav class="stepper lesson-stepper" aria-label="lesson parts" hidden=move || present.lesson.with(Option::is_none)>
-            <button id="lesson-prev" disabled=move || part() == 0 on:click=move |_| present.step_lesson(-1)>"◀ Previous"</button>
+        <nav class="stepper lesson-stepper" aria-label="lesson parts" hidden=move || stage.lesson().is_none()>
+            <button id="lesson-prev" disabled=move || part() == 0 on:click=move |_| stage.step(-1)>"◀ Previous"</button>
             <span id="lesson-position" aria-live="polite">{move || format!("Part {} of {}: {}", part() + 1, PARTS.len(), PARTS[part()].1)}</span>
-            <button id="lesson-next" disabled=move || part() + 1 == PARTS.len() on:click=move |_| present.step_lesson(1)>"Next ▶"</button>
+            <button id="lesson-next" disabled=move || part() + 1 == PARTS.len() on:click=move |_| stage.step(1)>"Next ▶"</button>
             <span class="hint">"(or the ← → keys)"</span>
-            <button id="lesson-leave" on:click=move |_| present.on.set(false)>"Leave projector mode"</button>
+            <button id="lesson-leave" on:click=move |_| stage.set_projector(false)>"Leave projector mode"</button>
         </nav>
     }
 }

@@ -17,6 +17,7 @@ mod form;
 pub(crate) mod lab;
 mod later;
 mod lazy;
+mod lesson_stage;
 mod lessons;
 mod login_logout;
 pub mod measured;

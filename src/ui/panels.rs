@@ -22,6 +22,14 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             view! { <super::data_grid::figures::DataGridFigures scenario=scenario/> }
         })
         .forget(),
+        "lessons" => {
+            let stage = super::lesson_stage::Stage::mirror();
+            let initial = super::lesson_stage::Stage::asked();
+            leptos::mount::mount_to(element, move || {
+                view! { <super::lessons::Lessons initial=initial.clone() stage=stage/> }
+            })
+            .forget()
+        }
         "dd-compare" => leptos::mount::mount_to(element, move || {
             view! { <super::data_grid::compare::Compare scenario=scenario/> }
         })
