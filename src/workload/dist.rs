@@ -9,8 +9,11 @@ use crate::error::{ErrorKind, ScenarioError};
 use serde::{Deserialize, Serialize};
 
 /// A continuous distribution (or a constant), as used for every characteristic of the workload model.
+///
+/// Written with its family's name under `family`; read through `dist_form::DistForm`, which refuses any other field
+/// as the derived form did, with less code.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "family", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "family", rename_all = "snake_case", try_from = "super::dist_form::DistForm")]
 pub enum Dist {
     /// Always `value`.
     Constant { value: f64 },

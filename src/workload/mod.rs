@@ -3,6 +3,7 @@
 
 pub mod burstiness;
 pub mod dist;
+mod dist_form;
 pub mod fit;
 pub mod fit_workload;
 pub mod generate;
