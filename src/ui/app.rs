@@ -312,6 +312,7 @@ fn App() -> impl IntoView {
     lab.scenario.set(initial.clone());
     // The panels of the page's second module (`lazy.rs`) follow the scenario shown.
     Effect::new(move |_| lab.scenario.with(super::shown::publish));
+    Effect::new(move |_| super::shown::publish_form(lab.errors.with(|e| e.is_empty())));
     // The first view (run bar, cards) comes first, in the task after the mount; then each other part of the page is
     // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for long
     // (the first call of any code also compiles it, in the browsers that compile WebAssembly lazily). The lessons and
@@ -411,7 +412,7 @@ fn App() -> impl IntoView {
                     </Show>
                     <Show when=move || table_on.get()><multi_cluster::ClassTable lab=lab/></Show>
                     <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
-                    <Show when=move || sweep_on.get()><multi_cluster::Sweep lab=lab mc=pages.mc/></Show>
+                    <Show when=move || sweep_on.get()><LazyPanel name="sweep"/></Show>
                 </FamilyPanel>
                 <Show when=move || sweep_on.get()><LazyPanel name="study"/></Show>
             </section>

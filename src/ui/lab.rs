@@ -81,8 +81,6 @@ pub struct Lab {
     pub pinned_labels: RwSignal<Vec<String>>,
     pub warnings: RwSignal<Vec<String>>,
     pub autorun: RwSignal<bool>,
-    pub sweep_status: RwSignal<String>,
-    pub sweep_version: RwSignal<u64>,
     /// Why the last worker died, until the next run starts.
     pub crashed: RwSignal<Option<String>>,
     /// What the runs just shown compare, in plain words (the first open's two runs), above the warnings.
@@ -131,8 +129,6 @@ impl Lab {
             pinned_labels: RwSignal::new(Vec::new()),
             warnings: RwSignal::new(Vec::new()),
             autorun: RwSignal::new(false),
-            sweep_status: RwSignal::new(String::new()),
-            sweep_version: RwSignal::new(0),
             crashed: RwSignal::new(None),
             note: RwSignal::new(String::new()),
             run_family: RwSignal::new(Family::default()),

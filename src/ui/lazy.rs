@@ -1,5 +1,5 @@
-//! Parts of the page loaded only when they are first shown: the lessons, the paper figures, the readings, a
-//! family's scheme comparison and the study viewer live in a second wasm module (`bin/panels.rs`, mounted by `panels.rs`), which
+//! Parts of the page loaded only when they are first shown: the lessons, the paper figures, the readings, the
+//! load sweep, a family's scheme comparison and the study viewer live in a second wasm module (`bin/panels.rs`, mounted by `panels.rs`), which
 //! `assets/panels_loader.js` fetches the first time one of them is shown. The page's own module is smaller by
 //! what only they use, and its first screen comes sooner; the panels see the page's scenario through `shown.rs`.
 
@@ -8,7 +8,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The parts the panels' module mounts: the name the page asks for, and what the placeholder says meanwhile.
-pub const PANELS: [(&str, &str); 6] = [
+pub const PANELS: [(&str, &str); 7] = [
+    ("sweep", "the load sweep"),
     ("lessons", "the lessons"),
     ("paper", "the paper figures"),
     ("study", "the study viewer"),

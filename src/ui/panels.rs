@@ -30,6 +30,13 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             })
             .forget()
         }
+        "sweep" => {
+            let form_ok = shown::form_ok();
+            leptos::mount::mount_to(element, move || {
+                view! { <super::multi_cluster::sweep::Sweep scenario=scenario form_ok=form_ok/> }
+            })
+            .forget()
+        }
         "dd-compare" => leptos::mount::mount_to(element, move || {
             view! { <super::data_grid::compare::Compare scenario=scenario/> }
         })

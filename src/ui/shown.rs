@@ -3,7 +3,9 @@
 //! window and fires an event on the window after every change, and the panels' module keeps a signal of its own
 //! in step with it.
 
+use super::pool::TraceFile;
 use crate::registry::Scenario;
+use crate::trace::Format;
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -77,4 +79,56 @@ pub fn mirror() -> Signal<Scenario> {
         }
     });
     shown.into()
+}
+
+/// The window's property that says whether every control of the form holds an accepted value.
+const FORM_OK: &str = "bagsimFormOk";
+
+/// The page's side: whether the form's controls all hold accepted values (a sweep is not started otherwise).
+pub fn publish_form(ok: bool) {
+    post(FORM_OK, SCENARIO.1, if ok { "1" } else { "0" });
+}
+
+/// The panels' side: whether the form's controls all hold accepted values, kept in step.
+pub fn form_ok() -> Signal<bool> {
+    let read = || read(FORM_OK).is_none_or(|v| v == "1");
+    let ok = RwSignal::new(read());
+    listen(SCENARIO.1, move || {
+        let next = read();
+        if ok.get_untracked() != next {
+            ok.set(next);
+        }
+    });
+    ok.into()
+}
+
+/// The window's property that holds the trace the page's worker imported, as `[name, format, File]`: a sweep's pool
+/// workers import the same file before their runs.
+const TRACE_FILE: &str = "bagsimTraceFile";
+
+/// The page's side: the trace file its worker holds now, or none.
+pub fn publish_trace_file(file: Option<&TraceFile>) {
+    let Some(window) = web_sys::window() else { return };
+    let value = match file {
+        Some(f) => {
+            let file: &web_sys::File = f.file.as_ref();
+            js_sys::Array::of3(&JsValue::from_str(&f.name), &JsValue::from_str(f.format.name()), file).into()
+        }
+        None => JsValue::UNDEFINED,
+    };
+    let _ = js_sys::Reflect::set(&window, &JsValue::from_str(TRACE_FILE), &value);
+}
+
+/// The panels' side: the imported trace's file, when `s` replays it (its `workload.trace.path` is the file's name).
+pub fn trace_file_for(s: &Scenario) -> Option<TraceFile> {
+    let path = s.multi_cluster()?.workload.trace.as_ref()?.path.clone();
+    let window = web_sys::window()?;
+    let v: js_sys::Array = js_sys::Reflect::get(&window, &JsValue::from_str(TRACE_FILE)).ok()?.dyn_into().ok()?;
+    let name = v.get(0).as_string().filter(|n| *n == path)?;
+    let format = match v.get(1).as_string()?.as_str() {
+        "GWF" => Format::Gwf,
+        _ => Format::Swf,
+    };
+    let file: web_sys::File = v.get(2).dyn_into().ok()?;
+    Some(TraceFile { name, format, file: gloo_file::File::from(file) })
 }

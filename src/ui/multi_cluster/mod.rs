@@ -1,5 +1,6 @@
 //! The multi-cluster family's part of the page ([Iosup08]): its controls (`controls.rs`), its live cards, charts,
-//! comparison of pinned runs, size-class table and load sweep (here), and its paper figures (`paper.rs`).
+//! comparison of pinned runs and size-class table (here), its load sweep (`sweep.rs`) and paper figures
+//! (`paper.rs`).
 
 pub(crate) mod cards;
 pub(crate) mod controls;
@@ -8,26 +9,23 @@ pub(crate) mod numbers;
 pub(crate) mod paper;
 pub(crate) mod readings;
 pub(crate) mod script_editor;
+pub(crate) mod sweep;
 
 use crate::family::multi_cluster::live::McDetail;
-use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::simulation::Sample;
 use crate::protocol::ToWorker;
-use crate::registry::{AnyReport, Family};
+use crate::registry::Family;
 use crate::run::Report;
 use crate::scenario::Scenario;
 use crate::ui::charts::{self, RunData};
+use crate::ui::download;
 use crate::ui::lab::{fmt_time, now_ms, send, Lab, Throttle};
 use crate::ui::measured;
-use crate::ui::pool;
 use crate::ui::present;
 use crate::ui::run_tools::swatch;
-use crate::ui::{download, trace_lab};
 use leptos::prelude::*;
 use plotters::prelude::*;
-use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::cell::Cell;
 use wasm_bindgen::JsCast;
 
 /// A run kept for comparison, and its scenario (for the links that hold the pinned runs, ui/replay.rs).
@@ -43,7 +41,6 @@ struct Live {
     /// The current run (colour 0).
     current: RunData,
     pinned: Vec<Pinned>,
-    sweep: Vec<(String, f64, Box<Report>)>,
 }
 
 /// The multi-cluster results' state outside the reactive graph: made once by the page's shell (`app.rs`), which
@@ -55,8 +52,6 @@ pub struct McPage {
     /// The redraws' throttle, and the state of a redraw under way.
     redraw: StoredValue<Throttle, LocalStorage>,
     redrawing: StoredValue<Redraw, LocalStorage>,
-    /// The load sweep's workers, while it runs.
-    sweep_pool: StoredValue<Option<pool::Pool>, LocalStorage>,
     /// Where the first open's two runs stand (`first_open.rs`).
     first_open: StoredValue<first_open::Stage, LocalStorage>,
 }
@@ -67,7 +62,6 @@ impl McPage {
             live: StoredValue::new_local(Live::default()),
             redraw: StoredValue::new_local(Throttle::new()),
             redrawing: StoredValue::new_local(Redraw::default()),
-            sweep_pool: StoredValue::new_local(None),
             first_open: StoredValue::new_local(first_open::Stage::Off),
         }
     }
@@ -365,165 +359,5 @@ pub(crate) fn ClassTable(lab: Lab) -> impl IntoView {
                 </tbody>
             </table>
         })}
-    }
-}
-
-/// The sweep's series of the scenario's own scripted policy.
-const YOUR_POLICY: &str = "Your policy";
-
-#[component]
-pub(crate) fn Sweep(lab: Lab, mc: McPage) -> impl IntoView {
-    let policies = RwSignal::new(
-        [SchedulingPolicy::Fplt, SchedulingPolicy::Ect, SchedulingPolicy::Rr].map(|p| p.name().to_string()).to_vec(),
-    );
-    let loads = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95];
-    // The scenario's own policy when it is a script: one more series of the sweep, beside the paper's.
-    let script = move || {
-        lab.scenario.with(|s| match s.multi_cluster().map(|m| &m.scheduling) {
-            Some(p @ SchedulingPolicy::Script(_)) => Some(p.clone()),
-            _ => None,
-        })
-    };
-    let all = move || {
-        let mut names: Vec<&'static str> = SchedulingPolicy::ALL.iter().map(|p| p.name()).collect();
-        if script().is_some() {
-            names.push(YOUR_POLICY);
-        }
-        names
-    };
-    let start = move |_| {
-        let base = lab.scenario.get_untracked();
-        let mut jobs = Vec::new();
-        for p in policies.get_untracked() {
-            let policy = if p == YOUR_POLICY {
-                match script() {
-                    Some(s) => s,
-                    None => continue,
-                }
-            } else {
-                p.parse().expect("a policy of SchedulingPolicy::ALL")
-            };
-            for &load in &loads {
-                let mut s = base.clone();
-                if let Some(m) = s.multi_cluster_mut() {
-                    m.scheduling = policy.clone();
-                    m.workload.load = Some(load);
-                }
-                jobs.push((p.clone(), load, s));
-            }
-        }
-        mc.live.update_value(|l| l.sweep.clear());
-        start_sweep(mc, lab, jobs);
-    };
-    // The charts are drawn while the section is open: closed, as the page opens, they would be drawn unseen.
-    let open = RwSignal::new(false);
-    Effect::new(move |_| {
-        lab.sweep_version.track();
-        if !open.get() {
-            return;
-        }
-        let (ms, nsl) = mc.live.with_value(|l| {
-            let mut ms: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-            let mut nsl: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-            for (p, load, r) in &l.sweep {
-                ms.entry(p.clone()).or_default().push((*load, r.metrics.overall.makespan.mean));
-                nsl.entry(p.clone()).or_default().push((*load, r.metrics.overall.nsl.mean));
-            }
-            let sort = |m: BTreeMap<String, Vec<(f64, f64)>>| -> Vec<(String, Vec<(f64, f64)>)> {
-                m.into_iter()
-                    .map(|(k, mut v)| {
-                        v.sort_by(|a, b| a.0.total_cmp(&b.0));
-                        (k, v)
-                    })
-                    .collect()
-            };
-            (sort(ms), sort(nsl))
-        });
-        for (id, title, y, lines) in [
-            ("chart-sweep-ms", "Mean makespan vs load", "makespan [s]", &ms),
-            ("chart-sweep-nsl", "Mean NSL vs load", "NSL", &nsl),
-        ] {
-            if let Some(canvas) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id(id))
-                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-            {
-                // The plotted numbers, for whoever wants to check them (the browser test does, against native runs).
-                let _ = canvas.set_attribute("data-series", &serde_json::to_string(lines).unwrap_or_default());
-                if let Some(b) = measured::canvas(canvas) {
-                    let root = b.into_drawing_area();
-                    let _ = charts::draw_sweep(&root, title, y, lines);
-                    let _ = root.present();
-                }
-            }
-        }
-    });
-    view! {
-        <details class="sweep" on:toggle=move |ev| {
-            let now = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open());
-            if now != open.get_untracked() {
-                open.set(now);
-            }
-        }>
-            <summary>"Sweep: load 20–95% × policies, in parallel workers (as the paper's Figures 4 and 11)"</summary>
-            <div class="sweep-policies">
-                {move || all().into_iter().map(|p| view! {
-                    <label><input type="checkbox" prop:checked=move || policies.with(|v| v.iter().any(|x| x == p))
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            policies.update(|v| { v.retain(|x| x != p); if on { v.push(p.to_string()); } });
-                        }/>{p}</label>
-                }).collect_view()}
-                <button id="sweep-run" on:click=start disabled=move || !lab.errors.with(|e| e.is_empty())>"Run sweep"</button>
-                <span id="sweep-status">{move || lab.sweep_status.get()}</span>
-            </div>
-            <div class="charts">
-                <figure class="chart"><canvas id="chart-sweep-ms" width="560" height="320"></canvas></figure>
-                <figure class="chart"><canvas id="chart-sweep-nsl" width="560" height="320"></canvas></figure>
-            </div>
-        </details>
-    }
-}
-
-/// Runs the sweep's jobs on the worker pool (a new sweep ends the previous one), without live data.
-fn start_sweep(mc: McPage, lab: Lab, jobs: Vec<(String, f64, Scenario)>) {
-    let total = jobs.len();
-    let (labels, scenarios): (Vec<(String, f64)>, Vec<Scenario>) =
-        jobs.into_iter().map(|(p, l, s)| ((p, l), s)).unzip();
-    let done = Rc::new(RefCell::new(0usize));
-    // Runs that failed or whose worker died: the sweep goes on without them and says so.
-    let lost: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
-    let status = move |done: usize, lost: &[String]| {
-        let mut s = format!("{done} of {total} runs done");
-        if let Some(last) = lost.last() {
-            s += &format!("; {} lost ({last})", lost.len());
-        }
-        lab.sweep_status.set(s);
-    };
-    status(0, &[]);
-    mc.sweep_pool.set_value(None);
-    let on_done: pool::OnDone = Rc::new(move |job, outcome| {
-        match outcome {
-            pool::Outcome::Finished(report) => {
-                let AnyReport::MultiCluster(report) = *report else {
-                    lost.borrow_mut().push("a run gave another family's report".into());
-                    return status(*done.borrow(), &lost.borrow());
-                };
-                if let Some((p, load)) = labels.get(job).cloned() {
-                    mc.live.update_value(|l| l.sweep.push((p, load, report)));
-                }
-                *done.borrow_mut() += 1;
-                lab.sweep_version.update(|v| *v += 1);
-            }
-            pool::Outcome::Failed(message) => lost.borrow_mut().push(format!("a run failed: {message}")),
-            pool::Outcome::Figure(_) => lost.borrow_mut().push("a run gave a figure job's result".into()),
-        }
-        status(*done.borrow(), &lost.borrow());
-    });
-    let trace = scenarios.first().and_then(trace_lab::trace_file_for);
-    let jobs = scenarios.into_iter().map(|s| pool::Job::Run(Box::new(s))).collect();
-    match pool::Pool::start_with_trace(jobs, on_done, trace) {
-        Ok(p) => mc.sweep_pool.set_value(Some(p)),
-        Err(e) => lab.sweep_status.set(e),
     }
 }

@@ -14,7 +14,7 @@ use crate::scenario::TraceConfig;
 use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc};
 use crate::trace::{Format, ImportReport};
 use crate::ui::address::remember;
-use crate::ui::form::{mc, mcm};
+use crate::ui::form::mcm;
 use crate::ui::lab::{send, Lab};
 use crate::workload::burstiness::JobsBurstiness;
 use crate::workload::fit::FittedModel;
@@ -60,9 +60,8 @@ thread_local! {
     static SENDING: RefCell<Option<Sending>> = const { RefCell::new(None) };
     static NEXT_ID: Cell<u32> = const { Cell::new(0) };
     static STATE: Cell<Option<TraceLab>> = const { Cell::new(None) };
-    /// The file being imported, and the one the worker holds: sweeps stream it to their pool workers.
+    /// The file being imported (once the worker holds it, sweeps stream it to their pool workers: `shown.rs`).
     static PENDING_FILE: RefCell<Option<(u32, super::pool::TraceFile)>> = const { RefCell::new(None) };
-    static IMPORTED_FILE: RefCell<Option<super::pool::TraceFile>> = const { RefCell::new(None) };
 }
 
 /// The section's reactive state.
@@ -200,7 +199,7 @@ impl TraceLab {
             FromWorker::Imported { import_id, name, report, import_s } if import_id == current => {
                 SENDING.with(|s| *s.borrow_mut() = None);
                 let file = PENDING_FILE.with(|p| p.borrow_mut().take()).filter(|(id, _)| *id == import_id);
-                IMPORTED_FILE.with(|f| *f.borrow_mut() = file.map(|(_, f)| f));
+                super::shown::publish_trace_file(file.map(|(_, f)| f).as_ref());
                 self.progress.set((report.input_bytes, report.lines, report.jobs, report.skipped));
                 self.imported.set(Some((name, *report, import_s)));
                 self.bots.set(None);
@@ -360,13 +359,6 @@ impl TraceLab {
     }
 }
 
-/// The imported trace's file, when `s` replays it (its `workload.trace.path` is the file's name): what a sweep's
-/// pool workers import before their runs.
-pub fn trace_file_for(s: &crate::scenario::Scenario) -> Option<super::pool::TraceFile> {
-    let path = mc(s).workload.trace.as_ref()?.path.clone();
-    IMPORTED_FILE.with(|f| f.borrow().clone().filter(|f| f.name == path))
-}
-
 /// Reads the next slice of the file being sent and posts it; after the last slice, ends the import.
 fn send_next(import_id: u32) {
     let next = SENDING.with(|s| {
@@ -420,7 +412,7 @@ pub fn on_message(m: FromWorker) {
 pub fn on_worker_died() {
     let Some(t) = STATE.with(Cell::get) else { return };
     SENDING.with(|s| *s.borrow_mut() = None);
-    IMPORTED_FILE.with(|f| *f.borrow_mut() = None);
+    super::shown::publish_trace_file(None);
     if t.phase.get_untracked() == Phase::Importing || t.imported.with_untracked(Option::is_some) {
         t.imported.set(None);
         t.bots.set(None);
