@@ -128,9 +128,11 @@ pub struct Progress {
     pub detail: Option<AnyDetail>,
 }
 
-/// Worker → page.
+/// Worker → page. `F` is what a figure job's result is read as: `AnyFigureResult` where figure jobs are sent (the
+/// pools' workers), [`NoFigure`] where they never are (the page's own worker), so that the page's module carries no
+/// reader of figure results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum FromWorker {
+pub enum FromWorker<F = AnyFigureResult> {
     /// The worker's wasm is loaded and it listens: messages sent before this are lost.
     Ready,
     /// A scheduling script compiled (`error` None) or not (`line L, column C: …`), answering `CheckScript`.
@@ -218,10 +220,24 @@ pub enum FromWorker {
     /// A figure job's result, or why it could not be computed.
     FigureDone {
         job_id: u32,
-        result: Result<Box<AnyFigureResult>, String>,
+        result: Result<Box<F>, String>,
     },
     /// The worker panicked (sent from its panic hook, just before it dies): the reason the page shows.
     Panicked {
         message: String,
     },
 }
+
+/// A figure job's result where none is ever sent: reading one is refused. The page's own worker runs no figure job
+/// (the pools' workers do, `ui/pool.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum NoFigure {}
+
+impl<'de> Deserialize<'de> for NoFigure {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<NoFigure, D::Error> {
+        Err(serde::de::Error::custom("a figure job's result, which this worker is never asked for"))
+    }
+}
+
+/// What the page's own worker sends.
+pub type PageMessage = FromWorker<NoFigure>;

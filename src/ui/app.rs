@@ -12,7 +12,7 @@ use super::{
     replay, run_tools, script_box, trace_lab,
 };
 use crate::family::multi_cluster::platform;
-use crate::protocol::{FromWorker, ToWorker};
+use crate::protocol::{FromWorker, PageMessage, ToWorker};
 use crate::registry::Family;
 use crate::registry::{AnyDetail, AnyReport};
 use crate::scenario::Scenario;
@@ -145,7 +145,7 @@ fn on_event(lab: Lab, pages: Pages, ev: Event) {
     }
 }
 
-fn on_message(lab: Lab, pages: Pages, m: FromWorker) {
+fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
     let current = lab.run_id.get_untracked();
     match m {
         FromWorker::Ready if lab.status.get_untracked() == Status::Loading => {

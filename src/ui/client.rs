@@ -1,24 +1,26 @@
 //! The page's side of the worker boundary: spawn workers (relative URL, so a sub-path works), send typed
 //! messages, receive typed replies, and replace a worker that dies.
 
-use crate::protocol::{FromWorker, ToWorker};
+use crate::protocol::{FromWorker, NoFigure, ToWorker};
 use gloo_events::EventListener;
+use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// What the page hears from a worker: a message, or that the worker died (and was replaced).
-pub enum Event {
-    Message(FromWorker),
+/// What the page hears from a worker: a message, or that the worker died (and was replaced). `F` is what a figure
+/// job's result is read as (`protocol::FromWorker`): none for the page's own worker, `AnyFigureResult` for a pool's.
+pub enum Event<F = NoFigure> {
+    Message(FromWorker<F>),
     Died(String),
 }
 
 /// One simulation worker.
-pub struct Client {
+pub struct Client<F = NoFigure> {
     worker: RefCell<Worker>,
-    handler: Rc<dyn Fn(Event)>,
+    handler: Rc<dyn Fn(Event<F>)>,
     /// The worker's `message` and `error` listeners: dropping them stops listening.
     listeners: RefCell<Vec<EventListener>>,
 }
@@ -30,20 +32,20 @@ fn spawn() -> Result<Worker, JsValue> {
     Worker::new_with_options("./worker_loader.js", &opts)
 }
 
-impl Client {
+impl<F: DeserializeOwned + 'static> Client<F> {
     /// Spawns a worker; `handler` receives its messages (the first is Ready).
-    pub fn new(handler: Rc<dyn Fn(Event)>) -> Result<Rc<Client>, JsValue> {
+    pub fn new(handler: Rc<dyn Fn(Event<F>)>) -> Result<Rc<Client<F>>, JsValue> {
         let client = Rc::new(Client { worker: RefCell::new(spawn()?), handler, listeners: RefCell::new(Vec::new()) });
         Client::attach(&client);
         Ok(client)
     }
 
-    fn attach(this: &Rc<Client>) {
+    fn attach(this: &Rc<Client<F>>) {
         let handler = this.handler.clone();
         let worker = this.worker.borrow().clone();
         let on_message = EventListener::new(&worker, "message", move |ev| {
             let Some(ev) = ev.dyn_ref::<MessageEvent>() else { return };
-            match serde_wasm_bindgen::from_value::<FromWorker>(ev.data()) {
+            match serde_wasm_bindgen::from_value::<FromWorker<F>>(ev.data()) {
                 Ok(m) => handler(Event::Message(m)),
                 Err(e) => handler(Event::Died(format!("unreadable message from the worker: {e}"))),
             }
@@ -69,7 +71,9 @@ impl Client {
         listeners.push(on_message);
         listeners.push(on_error);
     }
+}
 
+impl<F> Client<F> {
     /// Stops the worker at once (a run in progress is lost) and stops listening to it.
     pub fn terminate(&self) {
         self.listeners.borrow_mut().clear();
@@ -91,7 +95,7 @@ impl Client {
 
 /// A client nobody holds any more ends its worker: otherwise the worker would go on running (and its handlers
 /// would call into dropped closures).
-impl Drop for Client {
+impl<F> Drop for Client<F> {
     fn drop(&mut self) {
         self.terminate();
     }

@@ -8,7 +8,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The parts the panels' module mounts: the name the page asks for, and what the placeholder says meanwhile.
-pub const PANELS: [(&str, &str); 7] = [
+pub const PANELS: [(&str, &str); 9] = [
+    ("views/trace-views", "the trace's workload views"),
+    ("views/scenario-views", "the scenario's workload views"),
     ("sweep", "the load sweep"),
     ("lessons", "the lessons"),
     ("paper", "the paper figures"),

@@ -37,6 +37,14 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             })
             .forget()
         }
+        "views/trace-views" | "views/scenario-views" => {
+            let id = if name == "views/trace-views" { "trace-views" } else { "scenario-views" };
+            let (views, jobs) = super::views::mirror(id);
+            leptos::mount::mount_to(element, move || {
+                view! { <super::views::ViewsPanel views=views jobs=jobs id=id/> }
+            })
+            .forget()
+        }
         "dd-compare" => leptos::mount::mount_to(element, move || {
             view! { <super::data_grid::compare::Compare scenario=scenario/> }
         })

@@ -4,7 +4,7 @@
 //! Scenarios that replay an imported trace need it in every worker: the pool first streams the file to each of its
 //! workers, slice by slice as the Workload lab does, and starts that worker's runs once it has imported it.
 
-use super::client::{Client, Event};
+use super::client::{self, Event};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::registry::{AnyFigureJob, AnyFigureResult, AnyReport};
 use crate::scenario::Scenario;
@@ -12,6 +12,9 @@ use crate::trace::Format;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
+
+/// A pool's worker: it computes figure jobs, whose results the page's own worker never sends.
+type Client = client::Client<AnyFigureResult>;
 
 /// One job.
 pub enum Job {
@@ -99,7 +102,7 @@ impl Pool {
             let panicked: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(None));
             // Bytes of the trace sent to this worker so far.
             let sent: Rc<Cell<u64>> = Rc::new(Cell::new(0));
-            let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev: Event| {
+            let handler: Rc<dyn Fn(Event<AnyFigureResult>)> = Rc::new(move |ev: Event<AnyFigureResult>| {
                 let (Some(shared), Some(client)) = (weak_shared.upgrade(), me2.borrow().upgrade()) else { return };
                 let ours = |run_id: u32| in_flight.get().is_some_and(|i| i as u32 + 1 == run_id);
                 match ev {

@@ -4,7 +4,7 @@
 //! part of the scenario, so Run, Pin, Copy link and the exports carry it like any other setting. Knows no family:
 //! each family's controls give the key, the examples and how the scenario holds the script.
 
-use crate::protocol::{FromWorker, ToWorker};
+use crate::protocol::{FromWorker, PageMessage, ToWorker};
 use crate::registry::Family;
 use crate::ui::lab::{send, Lab, Status};
 use leptos::prelude::*;
@@ -51,7 +51,7 @@ fn check(id: &'static str, family: Family, key: &'static str, source: &str) {
 }
 
 /// The worker's answer (`Lab::on_message` passes it on), to the box that asked.
-pub(crate) fn on_checked(m: FromWorker) {
+pub(crate) fn on_checked(m: PageMessage) {
     if let FromWorker::ScriptChecked { check_id, error } = m {
         VERDICTS.with(|v| {
             if let Some((_, found)) = v.borrow().iter().find(|(_, f)| f.asked.get_untracked() == check_id) {

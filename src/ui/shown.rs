@@ -17,16 +17,26 @@ const SCENARIO: (&str, &str) = ("bagsimScenario", "bagsim-shown");
 /// Writes `text` into the window's property `key`, then fires `event` on the window (none if empty); the listeners
 /// of both modules run before this returns.
 pub fn post(key: &str, event: &str, text: &str) {
+    post_value(key, event, &JsValue::from_str(text));
+}
+
+/// [`post`] of any JavaScript value (data `serde_wasm_bindgen` wrote, a `File`).
+pub fn post_value(key: &str, event: &str, value: &JsValue) {
     let Some(window) = web_sys::window() else { return };
-    let _ = js_sys::Reflect::set(&window, &JsValue::from_str(key), &JsValue::from_str(text));
+    let _ = js_sys::Reflect::set(&window, &JsValue::from_str(key), value);
     if let (false, Ok(e)) = (event.is_empty(), web_sys::Event::new(event)) {
         let _ = window.dispatch_event(&e);
     }
 }
 
+/// The window's property `key`, whatever it holds (undefined if nothing).
+pub fn read_value(key: &str) -> JsValue {
+    web_sys::window().and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str(key)).ok()).unwrap_or_default()
+}
+
 /// The text in the window's property `key`, if any.
 pub fn read(key: &str) -> Option<String> {
-    web_sys::window().and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str(key)).ok()).and_then(|v| v.as_string())
+    read_value(key).as_string()
 }
 
 /// Calls `f` after every `event` fired on the window, for the page's life.

@@ -208,6 +208,45 @@ fn draw_chain(c: Chain, mine: u64, i: usize) {
     );
 }
 
+/// The window's property of the views shown under `id`, and the event fired when they change.
+fn key(id: &str) -> (String, &'static str) {
+    (format!("bagsimViews:{id}"), "bagsim-views")
+}
+
+/// The page's side: hands the second module, which draws them (`lazy.rs`), the views to show under `id`, now and
+/// whenever they change.
+pub fn publish(id: &'static str, views: Signal<Option<WorkloadViews>>, jobs: Signal<Option<JobsBurstiness>>) {
+    Effect::new(move |_| {
+        let data = views.with(|v| jobs.with(|j| serde_wasm_bindgen::to_value(&(v, j))));
+        if let Ok(data) = data {
+            super::shown::post_value(&key(id).0, key(id).1, &data);
+        }
+    });
+}
+
+/// The second module's side: the views the page shows under `id`, kept in step.
+#[allow(clippy::type_complexity)]
+pub fn mirror(id: &'static str) -> (Signal<Option<WorkloadViews>>, Signal<Option<JobsBurstiness>>) {
+    let read = move || {
+        serde_wasm_bindgen::from_value::<(Option<WorkloadViews>, Option<JobsBurstiness>)>(super::shown::read_value(
+            &key(id).0,
+        ))
+        .unwrap_or((None, None))
+    };
+    let (v, j) = read();
+    let (views, jobs) = (RwSignal::new(v), RwSignal::new(j));
+    super::shown::listen(key(id).1, move || {
+        let (v, j) = read();
+        if views.with_untracked(|x| *x != v) {
+            views.set(v);
+        }
+        if jobs.with_untracked(|x| *x != j) {
+            jobs.set(j);
+        }
+    });
+    (views.into(), jobs.into())
+}
+
 /// The burstiness table, the charts' SVG, and the data the test reads (`data-*`).
 #[component]
 pub fn ViewsPanel(

@@ -9,7 +9,7 @@
 mod view;
 
 use crate::family::multi_cluster::platform::Cluster;
-use crate::protocol::{FromWorker, ToWorker};
+use crate::protocol::{FromWorker, PageMessage, ToWorker};
 use crate::scenario::TraceConfig;
 use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc};
 use crate::trace::{Format, ImportReport};
@@ -189,7 +189,7 @@ impl TraceLab {
         }
     }
 
-    fn on_message(self, m: FromWorker) {
+    fn on_message(self, m: PageMessage) {
         let current = self.import_id.get_untracked();
         match m {
             FromWorker::ImportProgress { import_id, bytes, lines, jobs, skipped } if import_id == current => {
@@ -402,7 +402,7 @@ fn send_next(import_id: u32) {
 }
 
 /// Hands the worker's import messages to the section.
-pub fn on_message(m: FromWorker) {
+pub fn on_message(m: PageMessage) {
     if let Some(t) = STATE.with(Cell::get) {
         t.on_message(m);
     }

@@ -50,6 +50,9 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
         handle_ms: RwSignal::new(0.0),
     };
     STATE.with(|s| s.set(Some(t)));
+    // The workload views are drawn by the page's second module (`ui/lazy.rs`) from what the lab hands it.
+    crate::ui::views::publish("trace-views", t.views.into(), t.jobs.into());
+    crate::ui::views::publish("scenario-views", t.scenario_views.into(), Signal::derive(|| None));
     let importing = move || t.phase.get() == Phase::Importing;
     let ready = move || lab.status.get() != crate::ui::lab::Status::Loading;
     let delta_error = move || parse_delta(&t.delta.get()).err();
@@ -212,7 +215,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
                 <h3>"Fitted model row"</h3>
                 {fit_view}
                 <crate::ui::fit_plots::CandidatesPanel candidates=t.candidates.into() id="trace-candidates"/>
-                <crate::ui::views::ViewsPanel views=t.views.into() jobs=t.jobs.into() id="trace-views"/>
+                <crate::ui::lazy::LazyPanel name="views/trace-views"/>
                 <div class="trace-actions">
                     <button id="trace-use" disabled=move || delta_error().is_some() on:click=move |_| t.use_trace()
                         title="Replay the trace's own submit and run times on the platform set under Platform.">"Run this trace"</button>
@@ -229,7 +232,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
             <p class="help">"The same views of the workload the next run would simulate (generated, or the trace it replays)."
                 " "<button id="scenario-views-button" class="small" disabled=move || !ready() on:click=move |_| t.ask_scenario_views()>"Show its views"</button>
                 " "<span id="scenario-views-message">{move || t.scenario_message.get()}</span></p>
-            <crate::ui::views::ViewsPanel views=t.scenario_views.into() jobs=Signal::derive(|| None) id="scenario-views"/>
+            <crate::ui::lazy::LazyPanel name="views/scenario-views"/>
             {scenario_fit_view}
             <crate::ui::fit_plots::CandidatesPanel candidates=scenario_candidates id="scenario-candidates"/>
         </details>
