@@ -27,6 +27,12 @@ wasm-opt --version | grep -q "version 132" || die "wasm-opt on PATH is not binar
 step "building the page: trunk build --release --public-url /bagsim/"
 trunk build --release --public-url /bagsim/
 grep -q 'href="/bagsim/"' dist/index.html || die "dist/index.html was not built for /bagsim/"
+# The page's own wasm, what every visitor downloads before the first screen works, stays within 600 KB gzip (the
+# parts below the first screen come with the second module, ui/lazy.rs). Sizes of both, as README quotes them.
+page_gz=$(gzip -9c dist/app-*_bg.wasm | wc -c)
+panels_gz=$(gzip -9c dist/panels_bg.wasm | wc -c)
+step "page wasm: $page_gz B gzip (second module: $panels_gz B, loaded when first shown)"
+[ "$page_gz" -le 600000 ] || die "the page's wasm is $page_gz B gzip, over 600 000: move a part below the first screen to the second module (ui/lazy.rs)"
 
 failed=()
 
