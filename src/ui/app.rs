@@ -294,7 +294,7 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
 #[component]
 fn App() -> impl IntoView {
     // Read before the scenario replaces the address (`remember`).
-    let lesson = lessons::requested();
+    let lesson = super::lesson_stage::requested();
     let pages =
         Pages { mc: multi_cluster::McPage::new(), dg: desktop_grid::DgPage::new(), dd: data_grid::DdPage::new() };
     let lab = Lab::new(Hooks {

@@ -4,12 +4,37 @@
 //! address asked for when it opened; the panel asks the page to change the stage or to open a scenario.
 
 use super::lab::Lab;
-use super::lessons::Requested;
-use super::present::Present;
+use super::present::{Present, LESSON_PARTS as PARTS};
 use super::shown;
 use crate::registry::Scenario;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
+
+/// The lesson asked for by the address (`?lesson=ID`, read once when the page opens) and the part `&step=K` asks
+/// for (0-based), or why that step cannot be shown.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Requested {
+    pub id: String,
+    pub part: Result<Option<usize>, String>,
+}
+
+/// What the address asks for: `?lesson=ID[&step=K]`.
+pub fn requested() -> Option<Requested> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    let id = params.get("lesson")?;
+    let part = match params.get("step") {
+        None => Ok(None),
+        Some(k) => match k.trim().parse::<usize>() {
+            Ok(k) if (1..=PARTS.len()).contains(&k) => Ok(Some(k - 1)),
+            _ => Err(format!(
+                "The link's step {k:?} is not a step of a lesson; allowed 1–{}. The lesson opens at its question.",
+                PARTS.len()
+            )),
+        },
+    };
+    Some(Requested { id, part })
+}
 
 /// Projector mode, and the lesson it steps through with the part shown (0-based).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@
 
 use crate::lessons::{self, Lesson};
 use crate::stats::interval::Interval;
-use crate::ui::lesson_stage::Stage;
+use crate::ui::lesson_stage::{Requested, Stage};
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
@@ -19,32 +19,6 @@ use crate::ui::present::LESSON_PARTS as PARTS;
 
 /// The part that runs the lesson: reaching it in projector mode, or a link to it or a later one, starts the runs.
 const RUN_PART: usize = 2;
-
-/// The lesson asked for by the address (`?lesson=ID`, read once when the page opens) and the part `&step=K` asks
-/// for (0-based), or why that step cannot be shown.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct Requested {
-    pub id: String,
-    pub part: Result<Option<usize>, String>,
-}
-
-/// What the address asks for: `?lesson=ID[&step=K]`.
-pub fn requested() -> Option<Requested> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    let id = params.get("lesson")?;
-    let part = match params.get("step") {
-        None => Ok(None),
-        Some(k) => match k.trim().parse::<usize>() {
-            Ok(k) if (1..=PARTS.len()).contains(&k) => Ok(Some(k - 1)),
-            _ => Err(format!(
-                "The link's step {k:?} is not a step of a lesson; allowed 1–{}. The lesson opens at its question.",
-                PARTS.len()
-            )),
-        },
-    };
-    Some(Requested { id, part })
-}
 
 /// The intro's link to the lessons (index.html, `#to-lessons`): it builds them now if a first open holds them back
 /// (`later.rs`), opens the section and brings it into view with the focus on its title; a plain `#lessons` link
