@@ -1,6 +1,6 @@
 //! The second wasm module's side of the parts of the page loaded only when first shown (`lazy.rs`): each is a
-//! Leptos view of its own, mounted into the placeholder the page made for it, seeing the page's scenario through
-//! `shown::mirror`.
+//! Leptos view of its own, mounted into the placeholder the page made for it; a part that uses the page's scenario
+//! follows it through a `shown::mirror` of its own (one listener each, four in all).
 
 use super::shown;
 use leptos::prelude::*;
@@ -8,20 +8,24 @@ use leptos::prelude::*;
 /// Mounts the panel `name` into `element` (the page's placeholder, whose "Loading…" it replaces).
 pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
     console_error_panic_hook::set_once();
-    // Each panel follows the page's scenario on its own (at most five listeners).
-    let scenario = shown::mirror();
     element.set_inner_html("");
     match name {
         "paper" => leptos::mount::mount_to(element, super::multi_cluster::paper::PaperFigures).forget(),
         "study" => leptos::mount::mount_to(element, super::study::OpenStudy).forget(),
-        "dg-figures" => leptos::mount::mount_to(element, move || {
-            view! { <super::desktop_grid::figures::DgFigures scenario=scenario/> }
-        })
-        .forget(),
-        "dd-figures" => leptos::mount::mount_to(element, move || {
-            view! { <super::data_grid::figures::DataGridFigures scenario=scenario/> }
-        })
-        .forget(),
+        "dg-figures" => {
+            let scenario = shown::mirror();
+            leptos::mount::mount_to(element, move || {
+                view! { <super::desktop_grid::figures::DgFigures scenario=scenario/> }
+            })
+            .forget()
+        }
+        "dd-figures" => {
+            let scenario = shown::mirror();
+            leptos::mount::mount_to(element, move || {
+                view! { <super::data_grid::figures::DataGridFigures scenario=scenario/> }
+            })
+            .forget()
+        }
         "lessons" => {
             let stage = super::lesson_stage::Stage::mirror();
             let initial = super::lesson_stage::Stage::asked();
@@ -31,7 +35,7 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             .forget()
         }
         "sweep" => {
-            let form_ok = shown::form_ok();
+            let (scenario, form_ok) = (shown::mirror(), shown::form_ok());
             leptos::mount::mount_to(element, move || {
                 view! { <super::multi_cluster::sweep::Sweep scenario=scenario form_ok=form_ok/> }
             })
@@ -45,10 +49,13 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             })
             .forget()
         }
-        "dd-compare" => leptos::mount::mount_to(element, move || {
-            view! { <super::data_grid::compare::Compare scenario=scenario/> }
-        })
-        .forget(),
+        "dd-compare" => {
+            let scenario = shown::mirror();
+            leptos::mount::mount_to(element, move || {
+                view! { <super::data_grid::compare::Compare scenario=scenario/> }
+            })
+            .forget()
+        }
         _ => return Err(format!("{name:?} is not a panel of this page")),
     }
     Ok(())
