@@ -1,7 +1,8 @@
-//! Parts of the page loaded only when they are first shown: the lessons, the paper figures, the readings, the
-//! load sweep, a family's scheme comparison and the study viewer live in a second wasm module (`bin/panels.rs`, mounted by `panels.rs`), which
-//! `assets/panels_loader.js` fetches the first time one of them is shown. The page's own module is smaller by
-//! what only they use, and its first screen comes sooner; the panels see the page's scenario through `shown.rs`.
+//! Parts of the page loaded only when they are first shown: the lessons, the paper figures and their readings, the
+//! load sweep, the workload views, the data grid's comparison of the schemes and the study viewer live in a second
+//! wasm module (`bin/panels.rs`, mounted by `panels.rs`), which `assets/panels_loader.js` fetches the first time one
+//! of them is shown. The page's own module is smaller by what only they use, and its first screen comes sooner;
+//! the panels see what they need of the page through `shown.rs`.
 
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
@@ -34,7 +35,7 @@ pub fn LazyPanel(name: &'static str) -> impl IntoView {
             {move || match failed.get() {
                 None => view! { <p class="help lazy-loading">{format!("Loading {what}…")}</p> }.into_any(),
                 Some(e) => view! {
-                    <p class="error" role="alert">{format!("{what} could not be loaded ({e}). Reload the page to try again.")}</p>
+                    <p class="error" role="alert">{format!("Could not load {what} ({e}). Reload the page to try again.")}</p>
                 }
                 .into_any(),
             }}
