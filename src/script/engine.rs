@@ -22,6 +22,8 @@ pub struct Script {
     /// Operations of the calls that have returned, and of the call under way.
     spent: Rc<Cell<u64>>,
     current: Rc<Cell<u64>>,
+    /// Operations charged by the built-ins that compare element by element (`meter.rs`), in the call under way.
+    charged: Rc<Cell<u64>>,
     source: Rc<str>,
 }
 
@@ -38,14 +40,25 @@ impl Script {
         }
         let spent = Rc::new(Cell::new(0));
         let current = Rc::new(Cell::new(0));
-        let mut engine = sandbox(spent.clone(), current.clone());
+        let charged = Rc::new(Cell::new(0));
+        let mut engine = sandbox(spent.clone(), current.clone(), charged.clone());
         setup(&mut engine);
         let ast = engine.compile(source).map_err(|e| {
             let (line, column) = line_column(e.1);
             ScriptError::new(line, column, e.0.to_string())
         })?;
+        if ast.iter_functions().any(|f| f.name.starts_with("anon$")) {
+            // The packages call a function pointer once per element inside one operation, uncounted: a closure
+            // over an array at its limit could hold one call for minutes. Loops do the same work, counted.
+            let (line, column) = anonymous_at(source);
+            return Err(ScriptError::new(
+                line,
+                column,
+                "anonymous functions (|x| ...) are not available in a policy; write the loop (for x in a { ... })",
+            ));
+        }
         let state = Dynamic::from_map(rhai::Map::new());
-        Ok(Script { engine, ast, scope: Scope::new(), state, spent, current, source: source.into() })
+        Ok(Script { engine, ast, scope: Scope::new(), state, spent, current, charged, source: source.into() })
     }
 
     /// True when the script defines `name` with `params` parameters.
@@ -79,6 +92,7 @@ impl Script {
         options.rewind_scope = true;
         let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, &self.ast, name, args);
         self.spent.set(self.spent.get() + self.current.replace(0));
+        self.charged.set(0);
         result.map_err(|e| {
             let mut e = runtime_error(name, &e);
             // Rhai gives some errors no position (a loop with an empty body): the function's own line, then.
@@ -152,6 +166,19 @@ impl Script {
     }
 }
 
+/// Where the first anonymous function's `|x|` stands (a single `|`, outside comments), or (0, 0) for one without
+/// parameters (`|| x`, which reads as the "or" operator).
+fn anonymous_at(source: &str) -> (u32, u32) {
+    for (i, line) in source.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("").as_bytes();
+        let single = |c: usize| code[c] == b'|' && code.get(c + 1) != Some(&b'|') && (c == 0 || code[c - 1] != b'|');
+        if let Some(c) = (0..code.len()).find(|&c| single(c)) {
+            return (i as u32 + 1, c as u32 + 1);
+        }
+    }
+    (0, 0)
+}
+
 /// A value as a message quotes it: its type, and the value when it is short.
 pub fn shown(v: &Dynamic) -> String {
     let text = v.to_string();
@@ -162,8 +189,11 @@ pub fn shown(v: &Dynamic) -> String {
     }
 }
 
+/// What `on_progress` ends a call with when the operations charged by comparisons pass the call's budget.
+const CALL_BUDGET: &str = "call budget";
+
 /// An engine with the sandbox's limits and deterministic functions only.
-fn sandbox(spent: Rc<Cell<u64>>, current: Rc<Cell<u64>>) -> Engine {
+fn sandbox(spent: Rc<Cell<u64>>, current: Rc<Cell<u64>>, charged: Rc<Cell<u64>>) -> Engine {
     static SEED: std::sync::Once = std::sync::Once::new();
     // Rhai seeds its function hashes from a value fixed when it was compiled unless told; a fixed seed makes a
     // script's lookups the same in every build and target. Set once per process, before any engine exists (an
@@ -172,14 +202,33 @@ fn sandbox(spent: Rc<Cell<u64>>, current: Rc<Cell<u64>>) -> Engine {
         let _ = rhai::config::hashing::set_hashing_seed(Some([0x6261_6773, 0x696d_3331, 0x7363_7269, 0x7074_7331]));
     });
     // Rhai's standard packages but the bit fields, blobs and the longer string functions a policy has no use for
-    // (they weigh on the worker's wasm).
-    use rhai::packages::{BasicArrayPackage, BasicMapPackage, BasicMathPackage, CorePackage, LogicPackage, Package};
+    // (they weigh on the worker's wasm), and but Rhai's language-core package: its `sleep` blocks the thread (a
+    // script could stop a run, a sweep point or the page's worker for as long as it asks), its `exit` ends a call
+    // with a value that is no decision, and the rest (`tag`, `take`, `parse_json`, function metadata) is of no use
+    // to a policy. `eval` is off too: a policy's code is the script it shows. What stays is listed and held by
+    // `the_sandbox_keeps_only_its_listed_functions` below.
+    use rhai::packages::{
+        ArithmeticPackage, BasicArrayPackage, BasicFnPackage, BasicIteratorPackage, BasicMapPackage, BasicMathPackage,
+        BasicStringPackage, LogicPackage, Package,
+    };
     let mut engine = Engine::new_raw();
-    engine.register_global_module(CorePackage::new().as_shared_module());
-    engine.register_global_module(LogicPackage::new().as_shared_module());
-    engine.register_global_module(BasicMathPackage::new().as_shared_module());
-    engine.register_global_module(BasicArrayPackage::new().as_shared_module());
-    engine.register_global_module(BasicMapPackage::new().as_shared_module());
+    for module in [
+        ArithmeticPackage::new().as_shared_module(),
+        BasicStringPackage::new().as_shared_module(),
+        BasicIteratorPackage::new().as_shared_module(),
+        BasicFnPackage::new().as_shared_module(),
+        LogicPackage::new().as_shared_module(),
+        BasicMathPackage::new().as_shared_module(),
+        BasicArrayPackage::new().as_shared_module(),
+        BasicMapPackage::new().as_shared_module(),
+    ] {
+        engine.register_global_module(module);
+    }
+    engine.disable_symbol("eval");
+    // Function pointers too (`Fn("name")` and the closures refused in `compile`): `map`, `filter`, `sort_by` and
+    // the like call one per element inside one operation, uncounted. A policy writes the loop instead.
+    engine.disable_symbol("Fn");
+    super::meter::register(&mut engine, &charged);
     engine
         .set_max_operations(LIMITS.ops_per_call)
         .set_max_string_size(LIMITS.string_bytes)
@@ -194,8 +243,14 @@ fn sandbox(spent: Rc<Cell<u64>>, current: Rc<Cell<u64>>) -> Engine {
         .on_print(|_| {})
         .on_debug(|_, _, _| {})
         .on_progress(move |ops| {
+            // Rhai's own count stops a call at `ops_per_call`; the elements the comparisons charged count too.
+            let ops = ops + charged.get();
             current.set(ops);
-            (spent.get() + ops > LIMITS.ops_per_run).then(|| Dynamic::from("run budget"))
+            if ops > LIMITS.ops_per_call {
+                Some(Dynamic::from(CALL_BUDGET))
+            } else {
+                (spent.get() + ops > LIMITS.ops_per_run).then(|| Dynamic::from("run budget"))
+            }
         });
     // Rhai evaluates `**` on floats with the platform's powf (glibc natively, Rust's port in wasm32); `pow` is
     // libm's everywhere.
@@ -228,6 +283,7 @@ fn register_math(engine: &mut Engine) {
     for (name, f) in unary {
         engine.register_fn(name, f);
     }
+    engine.register_fn("hypot", libm::hypot);
     engine.register_fn("log", |x: f64, base: f64| libm::log(x) / libm::log(base));
     engine.register_fn("atan", libm::atan2);
     engine.register_fn("pow", libm::pow);
@@ -241,8 +297,11 @@ fn runtime_error(name: &str, e: &EvalAltResult) -> ScriptError {
     let inner = e.unwrap_inner();
     let (line, column) = line_column(inner.position());
     let what = match inner {
-        EvalAltResult::ErrorTooManyOperations(_) => {
-            format!("fn {name} took more than {} operations (the budget of one call)", LIMITS.ops_per_call)
+        EvalAltResult::ErrorTooManyOperations(_) => call_budget(name),
+        EvalAltResult::ErrorTerminated(token, _)
+            if token.clone().into_string().ok().as_deref() == Some(CALL_BUDGET) =>
+        {
+            call_budget(name)
         }
         EvalAltResult::ErrorTerminated(..) => format!(
             "the script's calls took more than {} operations in this run (the budget of a run)",
@@ -263,6 +322,10 @@ fn runtime_error(name: &str, e: &EvalAltResult) -> ScriptError {
     ScriptError::new(line, column, what)
 }
 
+fn call_budget(name: &str) -> String {
+    format!("fn {name} took more than {} operations (the budget of one call)", LIMITS.ops_per_call)
+}
+
 /// An error's text without Rhai's " (line L, position C)" suffix (the position is given apart).
 fn without_position(e: &EvalAltResult) -> String {
     let text = e.to_string();
@@ -279,6 +342,52 @@ mod tests {
 
     fn script(source: &str) -> Script {
         Script::compile(source, |_| {}).unwrap()
+    }
+
+    /// Every function a script can call, by name (operators and the math of `register_math` included): none of
+    /// them waits, blocks, ends the caller or reads anything but its arguments. A name added to the sandbox (a Rhai
+    /// upgrade, a package registered) fails this test until it is read and listed here.
+    const KEPT: &str =
+        "! != % * ** + += - / < <= == > >= E PI abs acos acosh all append asin asinh atan atanh bits ceiling \
+        chars chop clear contains cos cosh debug dedup drain end exp extract fill_with filter find find_map \
+        floor for_each fraction get hypot index_of insert int is_anonymous is_empty is_even is_exclusive \
+        is_finite is_inclusive is_infinite is_nan is_odd is_zero keys len ln log map max min mixin name \
+        order order_by order_desc pad parse_float parse_int pop pow print push range reduce reduce_rev \
+        remove retain reverse round set shift sign sin sinh some sort sort_by sort_desc splice split sqrt \
+        start tan tanh to_binary to_debug to_degrees to_float to_hex to_int to_json to_octal to_radians \
+        to_string truncate values zip";
+
+    #[test]
+    fn the_sandbox_keeps_only_its_listed_functions() {
+        let engine = sandbox(Rc::new(Cell::new(0)), Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+        let mut names: Vec<String> = engine
+            .gen_fn_signatures(true)
+            .iter()
+            .map(|s| s.split('(').next().unwrap_or(s).trim_start_matches("get$").trim_start_matches("set$").into())
+            .collect();
+        names.sort();
+        names.dedup();
+        let kept: Vec<&str> = KEPT.split_whitespace().collect();
+        let added: Vec<&String> = names.iter().filter(|n| !kept.contains(&n.as_str())).collect();
+        let gone: Vec<&&str> = kept.iter().filter(|k| !names.iter().any(|n| n == *k)).collect();
+        assert!(added.is_empty() && gone.is_empty(), "not listed: {added:?}; listed but gone: {gone:?}");
+        for name in ["sleep", "exit", "parse_json", "timestamp", "get_fn_metadata_list", "take", "tag"] {
+            assert!(!names.iter().any(|n| n == name), "{name} is in the sandbox");
+        }
+    }
+
+    #[test]
+    fn a_script_cannot_wait_end_its_caller_or_eval() {
+        for (source, what) in [
+            ("fn f() { sleep(1e20); 1 }", "Function not found: sleep"),
+            ("fn f() { sleep(3600); 1 }", "Function not found: sleep"),
+            ("fn f() { exit(3) }", "Function not found: exit"),
+            ("fn f() { parse_json(\"{}\") }", "Function not found: parse_json"),
+        ] {
+            let e = script(source).call("f", ()).unwrap_err();
+            assert!(e.message.contains(what), "{source}: {e}");
+        }
+        assert!(Script::compile("fn f() { eval(\"1\") }", |_| {}).is_err());
     }
 
     #[test]
@@ -298,13 +407,14 @@ mod tests {
 
     #[test]
     fn math_is_libm() {
-        let mut s = script("fn f(x) { [exp(x), ln(x), sin(x), pow(x, 0.3), log(x), atan(x, 2.0)] }");
+        let mut s = script("fn f(x) { [exp(x), ln(x), sin(x), pow(x, 0.3), log(x), atan(x, 2.0), hypot(x, 2.0)] }");
         let a = s.call("f", (1.7_f64,)).unwrap().into_array().unwrap();
         let want = [libm::exp(1.7), libm::log(1.7), libm::sin(1.7), libm::pow(1.7, 0.3), libm::log10(1.7)];
         for (got, want) in a.iter().zip(want) {
             assert_eq!(got.as_float().unwrap().to_bits(), want.to_bits());
         }
         assert_eq!(a[5].as_float().unwrap().to_bits(), libm::atan2(1.7, 2.0).to_bits());
+        assert_eq!(a[6].as_float().unwrap().to_bits(), libm::hypot(1.7, 2.0).to_bits());
         let e = Script::compile("fn f(x) { x ** 2.0 }", |_| {}).err().unwrap();
         assert_eq!(e.line, 1, "{e}");
     }

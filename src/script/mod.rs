@@ -10,6 +10,8 @@
 
 #[cfg(feature = "scripts")]
 mod engine;
+#[cfg(feature = "scripts")]
+mod meter;
 mod source;
 #[cfg(feature = "scripts")]
 pub use engine::{line_column, shown, Script};
@@ -38,11 +40,11 @@ pub struct Limits {
 
 /// The limits every script runs under.
 pub const LIMITS: Limits = Limits {
-    ops_per_call: 1_000_000,
+    ops_per_call: 100_000,
     ops_per_run: 10_000_000_000,
     string_bytes: 65_536,
-    array_len: 100_000,
-    map_len: 10_000,
+    array_len: 2_000,
+    map_len: 1_000,
     call_levels: 32,
     expr_depth: 64,
     source_bytes: 262_144,

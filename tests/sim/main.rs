@@ -28,6 +28,7 @@ mod samplers;
 mod script;
 mod script_dd;
 mod script_dg;
+mod script_limits;
 mod script_sel;
 mod streams;
 mod study;
