@@ -95,6 +95,78 @@ pub fn parse_axis(spec: &str, known: &[Reading]) -> Result<Axis, String> {
     Ok(Axis { key: reading.key.to_string(), values })
 }
 
+/// Parses every `--readings` spec of a figure command: a key that is not a listed reading is first read as the
+/// family's sweep key (`path_of`: `mix` is `desktop_grid.mix`, as in `--set`). Refused: a value given twice on an
+/// axis (`load=0.5,0.5`, or `all` and a value of it) and a key on two axes, under any of its names: either would run
+/// the same runs twice under two labels.
+pub fn parse_axes(specs: &[String], known: &[Reading], path_of: &dyn Fn(&str) -> String) -> Result<Vec<Axis>, String> {
+    let mut axes: Vec<Axis> = Vec::new();
+    for spec in specs {
+        let listed =
+            spec.split_once('=').is_some_and(|(k, _)| known.iter().any(|r| r.key == k.trim() || r.short() == k.trim()));
+        let mut axis = parse_axis(spec, known)?;
+        if !listed {
+            axis.key = path_of(&axis.key);
+        }
+        for (i, (name, value)) in axis.values.iter().enumerate() {
+            if let Some((first, _)) = axis.values[..i].iter().find(|(n, v)| n == name || v == value) {
+                let same = if first == name {
+                    format!("{name} is given twice")
+                } else {
+                    format!("{first} and {name} are one value")
+                };
+                return Err(format!(
+                    "--readings {spec:?}: {same}; each value of a reading runs once (a repeated value would run the \
+                     same runs twice under one label)"
+                ));
+            }
+        }
+        let nested = |x: &str, y: &str| x == y || y.starts_with(&format!("{x}."));
+        if let Some(earlier) = axes.iter().find(|a| nested(&a.key, &axis.key) || nested(&axis.key, &a.key)) {
+            return Err(format!(
+                "--readings {spec:?}: {} is already a reading axis ({}); a key may appear once",
+                axis.key, earlier.key
+            ));
+        }
+        axes.push(axis);
+    }
+    Ok(axes)
+}
+
+/// Refuses a reading that the figure overrides: a value that changes the base scenario but none of the figure's
+/// runs, because the figure fixes or sweeps that key itself (`seed`, the key of its series or of its x axis). Its
+/// rows would be the default's runs under another label. `runs(s)` is a text of the figure's runs (of one seed) on
+/// scenario `s`; `figure` names the figure in the message.
+pub fn refuse_overridden<T: Serialize + DeserializeOwned>(
+    figure: &str,
+    base: &T,
+    combos: &[Combination],
+    runs: &dyn Fn(&T) -> Result<String, String>,
+) -> Result<(), String> {
+    if combos.iter().all(Vec::is_empty) {
+        return Ok(());
+    }
+    let base_json = serde_json::to_value(base).map_err(|e| e.to_string())?;
+    let base_runs = runs(base)?;
+    let mut seen: Vec<&(String, String, Value)> = Vec::new();
+    for part in combos.iter().flatten() {
+        if seen.contains(&part) {
+            continue;
+        }
+        seen.push(part);
+        let one = apply(base, &vec![part.clone()])?;
+        let changed = serde_json::to_value(&one).map_err(|e| e.to_string())? != base_json;
+        if changed && runs(&one)? == base_runs {
+            let (key, name, _) = part;
+            return Err(format!(
+                "--readings {key}={name}: {figure} sets {key} itself in every run (it fixes or sweeps it), so this \
+                 reading would change none of its runs; leave {key} out of --readings"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Every combination of the axes' values, the first axis varying slowest; one empty combination for no axes.
 pub fn combinations(axes: &[Axis]) -> Vec<Combination> {
     let mut out: Vec<Combination> = vec![Vec::new()];
@@ -244,14 +316,19 @@ pub enum Seeds {
 }
 
 impl Seeds {
-    /// `5`, or `auto` (starting at `default`, capped at [`AUTO_CAP`]).
+    /// `5` (1–100), or `auto` (starting at `default`, capped at [`AUTO_CAP`]).
     pub fn parse(s: &str, default: u32) -> Result<Seeds, String> {
-        if s.eq_ignore_ascii_case("auto") {
+        Seeds::parse_from(s, default, 1)
+    }
+
+    /// `N` (`min`–100), or `auto`: the range the refusal names is the range checked.
+    pub fn parse_from(s: &str, default: u32, min: u32) -> Result<Seeds, String> {
+        if s.trim().eq_ignore_ascii_case("auto") {
             return Ok(Seeds::Auto { start: default.min(AUTO_CAP), cap: AUTO_CAP });
         }
-        match s.parse::<u32>() {
-            Ok(n) if (1..=100).contains(&n) => Ok(Seeds::Fixed(n)),
-            _ => Err(format!("--seeds {s:?}: allowed 1–100 or auto")),
+        match s.trim().parse::<u32>() {
+            Ok(n) if (min..=100).contains(&n) => Ok(Seeds::Fixed(n)),
+            _ => Err(format!("--seeds {s:?}: allowed {min}–100 or auto")),
         }
     }
 
@@ -440,6 +517,9 @@ mod tests {
         assert_eq!(seen, [5, 10, 20, 30]);
         assert_eq!(Seeds::parse("7", 5).unwrap().next(7), None);
         assert!(Seeds::parse("0", 5).is_err() && Seeds::parse("many", 5).is_err());
+        assert_eq!(Seeds::parse("1", 5), Ok(Seeds::Fixed(1)));
+        let e = Seeds::parse_from("1", 5, 2).unwrap_err();
+        assert!(e.contains("allowed 2–100"), "{e}");
     }
 
     fn flip_row(label: &str, verdicts: &[crate::stats::Verdict]) -> ReadingRow {

@@ -90,14 +90,15 @@ mod cli {
             /// A scenario file of that family the figure's runs start from (the settings the figure does not fix).
             #[arg(long)]
             base: Option<PathBuf>,
-            /// Seeds per bar or point: N, or auto (multi_cluster and data_grid: 5, then 10, 20 and 30 while a
-            /// finding is not resolved; desktop_grid: the paper's rule, until every 95% interval is within 2.5%,
-            /// 3 to 30; MIN..MAX the same rule from MIN to MAX seeds). Default: auto for desktop_grid, 5
-            /// otherwise.
+            /// Seeds per bar or point: N (multi_cluster 1–100, data_grid 2–100, desktop_grid 2–1000), or auto
+            /// (multi_cluster and data_grid: 5, then 10, 20 and 30 while a finding is not resolved; desktop_grid:
+            /// the paper's rule, until every 95% interval is within 2.5%, 3 to 30; MIN..MAX the same rule from MIN to
+            /// MAX seeds, 2 ≤ MIN ≤ MAX ≤ 1000). Default: auto for desktop_grid, 5 otherwise.
             #[arg(long)]
             seeds: Option<String>,
             /// KEY=A,B,…: run the findings under each reading of KEY (repeat for several keys; every combination
-            /// runs). `bagsim readings --family FAMILY` lists them; `all` takes every value.
+            /// runs). `bagsim readings --family FAMILY` lists them; `all` takes every value. Refused: a key the
+            /// figure fixes or sweeps itself (seed, its series' key), a value or a key given twice.
             #[arg(long, value_name = "KEY=A,B")]
             readings: Vec<String>,
             /// Plan the figures' runs as a study in N shards (STEM.manifest.json) instead of running them; run the
@@ -147,10 +148,10 @@ mod cli {
             /// Base desktop-grid scenario (its desktop_grid section gives the settings the figure does not fix).
             #[arg(long)]
             scenario: Option<PathBuf>,
-            /// Most seeds per bar.
+            /// Most seeds per bar (2–1000).
             #[arg(long, default_value_t = 30)]
             max_seeds: usize,
-            /// Fewest seeds per bar.
+            /// Fewest seeds per bar (2 to --max-seeds: a bar's interval needs 2).
             #[arg(long, default_value_t = 3)]
             min_seeds: usize,
             /// BoTs per run (overrides the scenario's).
@@ -207,7 +208,8 @@ mod cli {
             /// median_size, mean_runtime, monitoring_period, or any JSON path such as workload.max_size; for a
             /// desktop_grid scenario: availability, heterogeneity, mix, load, bot_selection, rep_thresh, bots,
             /// checkpoint_period, weibull_shape, seed; for a data_grid scenario: scheme, backfill_rule, estimates,
-            /// runtime_factor, data_share, data_max_mb, jobs, seed; a list element as path.index, e.g. data_grid.sites.0)
+            /// runtime_factor, data_share, data_max_mb, jobs, seed; a list element as path.index, e.g. data_grid.sites.0).
+            /// A value given twice on an axis (load=0.5,0.5) is refused.
             #[arg(long = "set", required_unless_present = "manifest", conflicts_with = "manifest")]
             sets: Vec<String>,
             /// Output file stem: writes STEM.csv and STEM.json (with --plan: STEM.manifest.json).
@@ -226,8 +228,10 @@ mod cli {
             #[arg(long, value_name = "I", requires = "manifest")]
             shard: Option<usize>,
         },
-        /// Merge the shards of a planned study into STEM.csv and STEM.json, the files a local sweep writes; names
-        /// every missing or failed shard (exit code 2) instead of merging part of the study.
+        /// Merge the shards of a planned study into STEM.csv and STEM.json, the files a local sweep writes (a
+        /// figure's study: the files its figure command writes); names every missing or failed shard (exit code 5, the
+        /// study is not complete) instead of merging part of the study. A manifest or a shard written by another
+        /// bagsim version is refused (exit code 2).
         Merge {
             manifest: PathBuf,
             /// Output file stem (default: the manifest's).
@@ -469,8 +473,8 @@ mod cli {
                 if let (Some(b), Some(d)) = (bots, base.desktop_grid_mut()) {
                     d.desktop_grid.bots = b;
                 }
-                if !(1..=1000).contains(&max_seeds) || min_seeds > max_seeds {
-                    let why = format!("--max-seeds {max_seeds} / --min-seeds {min_seeds}: need 1 ≤ min ≤ max ≤ 1000");
+                if !(2..=1000).contains(&max_seeds) || !(2..=max_seeds).contains(&min_seeds) {
+                    let why = format!("--max-seeds {max_seeds} / --min-seeds {min_seeds}: need 2 ≤ min ≤ max ≤ 1000");
                     return Err(why.into());
                 }
                 let (seeds, jobs) = (format!("{min_seeds}..{max_seeds}"), bagsim::parallel::threads(jobs));

@@ -21,7 +21,8 @@ pub use estimate::{
     Driver, Estimate, Part, EVENTS_PER_S, LARGE_MEMORY, LONG_EVENTS, MAX_EVENTS, MAX_MEMORY, PAGE_EVENTS_PER_S,
 };
 pub use figures::{
-    finish_readings, planned_seeds, FigureCommand, FigureError, FigureFailure, FigureOut, FigureOutcome, FigureRequest,
+    figure_numbers, finish_readings, planned_seeds, FigureCommand, FigureError, FigureFailure, FigureOut,
+    FigureOutcome, FigureRequest,
 };
 pub use keys::{objects_as_objects, parse_json, ErrorKind, Param, ScenarioError, Unused};
 pub use plan::{Axis, FigurePlan, Kind, Point};

@@ -85,6 +85,11 @@ impl Interval {
         self.mean + self.half_width
     }
 
+    /// Whether the interval has a value: at least one finite sample (a run that finished a BoT or a job).
+    pub fn has_data(&self) -> bool {
+        self.n > 0 && self.mean.is_finite()
+    }
+
     /// True when the two intervals do not overlap (with NaN widths nothing is separated).
     pub fn separated_from(&self, other: &Interval) -> bool {
         self.high() < other.low() || other.high() < self.low()

@@ -8,7 +8,7 @@ pub mod verdict;
 pub mod window;
 
 pub use interval::Interval;
-pub use verdict::{Claim, Verdict};
+pub use verdict::{judge, Claim, Verdict};
 
 use serde::{Deserialize, Serialize};
 

@@ -9,6 +9,9 @@ pub enum Verdict {
     Unresolved,
     /// Not every run the finding depends on is in yet: no verdict is drawn from part of the data.
     Waiting,
+    /// A series the finding compares has no value at a point it compares (no run finished a BoT or a job there):
+    /// nothing is judged, whatever the other series show.
+    NoData,
 }
 
 impl Verdict {
@@ -18,7 +21,25 @@ impl Verdict {
             Verdict::Disagrees => "disagrees",
             Verdict::Unresolved => "not resolved",
             Verdict::Waiting => "waiting",
+            Verdict::NoData => "no data",
         }
+    }
+
+    /// Whether more seeds could resolve it: only an open comparison can (no data stays no data at more seeds of the
+    /// same horizon, and a drawn verdict is final).
+    pub fn is_open(self) -> bool {
+        self == Verdict::Unresolved
+    }
+}
+
+/// The verdict of a finding that compares `compared`: "no data" when one of them has no value (no finite mean:
+/// no run finished a BoT or a job there), else what `judged` draws. Every family's findings are judged through
+/// it, so that no verdict is ever drawn from no data.
+pub fn judge(compared: &[super::Interval], judged: impl FnOnce() -> Verdict) -> Verdict {
+    if compared.iter().all(super::Interval::has_data) {
+        judged()
+    } else {
+        Verdict::NoData
     }
 }
 

@@ -10,12 +10,14 @@ use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub mod scripts;
 pub mod table;
 
 pub use crate::family::contract::{Axis, FigurePlan, Kind, Point};
 
-/// The version of the manifest and shard files; a file of another version is refused.
-pub const FORMAT: u32 = 1;
+/// The version of the manifest and shard files; a file of another version is refused. 2: a study's scripts are
+/// stored once (`Manifest::scripts`), not in every point.
+pub const FORMAT: u32 = 2;
 
 /// A planned study (`bagsim sweep … --plan N` writes it as `STEM.manifest.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,7 +38,12 @@ pub struct Manifest {
     pub axes: Vec<Axis>,
     /// Point `i` belongs to shard `i % shards`, so the costly end of an axis is spread over every shard.
     pub shards: usize,
+    /// Every point's job, with each script it runs as `{"study_script": K}` (`scripts`): `point(k)` gives it whole.
     pub points: Vec<Point>,
+    /// Each distinct script source of the points' jobs and of `spec`, once (a 250 KB script of 200 points is 250 KB
+    /// here, not 50 MB).
+    #[serde(default)]
+    pub scripts: Vec<String>,
 }
 
 /// What one run of a study gives: its CSV row (after the axis columns) and its report without time series.
@@ -180,14 +187,36 @@ pub fn plan_with(
             axes.iter().map(|(_, v)| v.len().to_string()).collect::<Vec<_>>().join(" × ")
         ));
     }
+    // Each value's JSON once per axis (a FILE.rhai is read once), and a value given twice is refused: its points
+    // would be one run under one label, twice.
+    let mut jsons: Vec<Vec<Value>> = Vec::with_capacity(axes.len());
+    for ((key, values), path) in axes.iter().zip(&paths) {
+        let mut axis: Vec<Value> = Vec::with_capacity(values.len());
+        for (i, v) in values.iter().enumerate() {
+            let json = value(path, v).map_err(|e| format!("--set {key}={v}: {e}"))?;
+            if let Some(j) = axis.iter().position(|w| *w == json).or_else(|| values[..i].iter().position(|w| w == v)) {
+                let same = if values[j] == *v {
+                    format!("{v} is given twice")
+                } else {
+                    format!("{} and {v} are one value", values[j])
+                };
+                return Err(format!(
+                    "--set {}: {same}; each value of an axis runs once (a repeated value would run the same points \
+                     twice under one label)",
+                    short(key)
+                ));
+            }
+            axis.push(json);
+        }
+        jsons.push(axis);
+    }
     let mut points: Vec<(Vec<String>, Scenario)> = vec![(Vec::new(), base.clone())];
-    for (key, values) in &axes {
-        let path = registry::sweep_path(base.family(), key);
+    for (((key, values), path), axis) in axes.iter().zip(&paths).zip(&jsons) {
         let mut next = Vec::with_capacity(points.len() * values.len());
         for (labels, s) in &points {
-            for v in values {
+            for (v, j) in values.iter().zip(axis) {
                 let mut json = serde_json::to_value(s).expect("a scenario is plain data");
-                set_path(&mut json, &path, value(&path, v).map_err(|e| format!("--set {key}={v}: {e}"))?)?;
+                set_path(&mut json, path, j.clone())?;
                 let scenario = Scenario::from_json(&json.to_string()).map_err(|e| format!("--set {key}={v}: {e}"))?;
                 let mut l = labels.clone();
                 l.push(v.clone());
@@ -257,6 +286,11 @@ impl Manifest {
             let n = points.len();
             return Err(format!("--plan {shards}: the study has only {n} points; allowed 1–{n} shards"));
         }
+        let (mut spec, mut points, mut stored, mut seen) = (spec, points, Vec::new(), Default::default());
+        scripts::store(&mut spec, &mut stored, &mut seen);
+        for p in &mut points {
+            scripts::store(&mut p.job, &mut stored, &mut seen);
+        }
         let mut m = Manifest {
             bagsim_study: FORMAT,
             bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -267,25 +301,36 @@ impl Manifest {
             axes,
             shards,
             points,
+            scripts: stored,
         };
         m.study = m.fingerprint();
         Ok(m)
     }
 
-    /// The fingerprint of everything the study is: its version, kind, spec, family, axes, points and shard count.
+    /// The fingerprint of everything the study is: its version, kind, spec, family, axes, points, scripts and shard
+    /// count.
     pub fn fingerprint(&self) -> String {
-        let Manifest { bagsim_study: _, bagsim_version, study: _, kind, spec, family, axes, shards, points } = self;
-        fingerprint(
-            &serde_json::to_string(&(bagsim_version, kind, spec, family, axes, points, shards)).expect("plain data"),
-        )
+        let Manifest { bagsim_study: _, bagsim_version, study: _, kind, spec, family, axes, shards, points, scripts } =
+            self;
+        let all = (bagsim_version, kind, spec, family, axes, points, shards, scripts);
+        fingerprint(&serde_json::to_string(&all).expect("plain data"))
     }
 
-    /// Reads a manifest, refusing another format.
+    /// Point `k` as it was planned: its job with every script the study stores once put back in it.
+    pub fn point(&self, k: usize) -> Result<Point, String> {
+        let p = &self.points[k];
+        Ok(Point { labels: p.labels.clone(), job: scripts::resolve(&p.job, &self.scripts)? })
+    }
+
+    /// The study's spec as it was planned (with its scripts put back).
+    pub fn whole_spec(&self) -> Result<Value, String> {
+        scripts::resolve(&self.spec, &self.scripts)
+    }
+
+    /// Reads a manifest, refusing one written by another bagsim version (naming both) or of another format.
     pub fn from_json(text: &str) -> Result<Manifest, String> {
+        scripts::check_header(text, "the manifest", "plan the study again with this bagsim")?;
         let m: Manifest = serde_json::from_str(text).map_err(|e| format!("not a study manifest: {e}"))?;
-        if m.bagsim_study != FORMAT {
-            return Err(format!("study format {} is not {FORMAT}, the one this bagsim reads", m.bagsim_study));
-        }
         if m.study != m.fingerprint() {
             return Err(format!(
                 "the manifest's content does not match its fingerprint (study {}): it was edited after it was \
@@ -302,6 +347,8 @@ impl Manifest {
         if m.points.iter().any(|p| p.labels.len() != m.axes.len()) && m.kind == Kind::Sweep {
             return Err("points: a point's labels do not match the axes".into());
         }
+        scripts::check(&m.spec, m.scripts.len())?;
+        m.points.iter().try_for_each(|p| scripts::check(&p.job, m.scripts.len()))?;
         Ok(m)
     }
 
@@ -398,6 +445,13 @@ impl Manifest {
         if out.bagsim_study != FORMAT {
             return Some(format!("its file is of study format {}, not {FORMAT}", out.bagsim_study));
         }
+        if out.bagsim_version != self.bagsim_version {
+            return Some(format!(
+                "its file was written by bagsim {}; the study was planned by bagsim {}",
+                short(&out.bagsim_version),
+                self.bagsim_version
+            ));
+        }
         if out.study != self.study || out.shard != i {
             return Some(format!(
                 "its file belongs to study {} shard {}, not {} shard {i}",
@@ -464,90 +518,4 @@ pub fn shard_path(stem: &std::path::Path, i: usize) -> std::path::PathBuf {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tiny() -> Scenario {
-        Scenario::from_json(r#"{"workload": {"submission_period": 3600}}"#).unwrap()
-    }
-
-    fn fake(m: &Manifest, i: usize) -> ShardOutput {
-        m.run_shard(i, |idx| {
-            idx.iter()
-                .map(|k| Ok(serde_json::to_value(RunRow { row: format!("r{k}"), report: Value::from(*k) }).unwrap()))
-                .collect()
-        })
-        .unwrap()
-    }
-
-    #[test]
-    fn points_are_dealt_round_robin_and_every_point_once() {
-        let axes = axes(&["load=0.2,0.5,0.95".into(), "scheduling=ECT,FPLT".into()]).unwrap();
-        let m = plan(&tiny(), axes, 4).unwrap();
-        assert_eq!(m.points.len(), 6);
-        let mut seen: Vec<usize> = (0..4).flat_map(|i| m.shard_points(i).collect::<Vec<_>>()).collect();
-        seen.sort_unstable();
-        assert_eq!(seen, (0..6).collect::<Vec<_>>());
-        assert_eq!(m.shard_points(1).collect::<Vec<_>>(), vec![1, 5]);
-        assert_eq!(m.points[5].labels, vec!["0.95", "FPLT"]);
-        assert_eq!(m.points[5].job["workload"]["load"], 0.95);
-    }
-
-    #[test]
-    fn a_merge_names_missing_foreign_and_failed_shards() {
-        let m = plan(&tiny(), axes(&["load=0.2,0.5,0.8,0.9".into()]).unwrap(), 3).unwrap();
-        let other = plan(&tiny(), axes(&["load=0.2,0.5,0.8,0.95".into()]).unwrap(), 3).unwrap();
-        assert_ne!(m.study, other.study);
-        let mut failed = fake(&m, 2);
-        failed.points[0].outcome = Err("boom".into());
-        failed.content = failed.fingerprint();
-        let outs = vec![Ok(None), Ok(Some(fake(&other, 1))), Ok(Some(failed))];
-        let p = m.merge(&outs).unwrap_err();
-        assert_eq!(p.missing, vec![0]);
-        assert_eq!(p.failed.len(), 2);
-        assert!(p.failed[0].1.contains("belongs to study"), "{}", p.failed[0].1);
-        assert!(p.failed[1].1.contains("load=0.8") && p.failed[1].1.contains("boom"), "{}", p.failed[1].1);
-        assert_eq!(p.shards(), vec![0, 1, 2]);
-        let whole: Vec<_> = (0..3).map(|i| Ok(Some(fake(&m, i)))).collect();
-        let (csv, _) = m.merge(&whole).unwrap();
-        let lines: Vec<&str> = csv.lines().skip(1).collect();
-        assert_eq!(lines, vec!["0.2,r0", "0.5,r1", "0.8,r2", "0.9,r3"]);
-    }
-
-    /// A manifest or a shard edited after it was written is refused, naming its fingerprint.
-    #[test]
-    fn edited_manifests_and_shards_are_refused() {
-        let m = plan(&tiny(), axes(&["load=0.2,0.5".into()]).unwrap(), 2).unwrap();
-        let text = serde_json::to_string(&m).unwrap();
-        assert_eq!(Manifest::from_json(&text).unwrap(), m);
-        for (from, to) in [("\"multi_cluster\"", "\"desktop_grid\""), ("0.2", "0.3"), ("\"shards\":2", "\"shards\":1")]
-        {
-            let edited = text.replacen(from, to, 1);
-            assert_ne!(edited, text, "{from}");
-            let e = Manifest::from_json(&edited).unwrap_err();
-            assert!(e.contains("edited after it was planned"), "{from}: {e}");
-        }
-        let mut shard = fake(&m, 0);
-        shard.points[0].outcome = Ok(Value::from("forged"));
-        let outs = vec![Ok(Some(shard)), Ok(Some(fake(&m, 1)))];
-        let p = m.merge(&outs).unwrap_err();
-        assert!(p.failed[0].1.contains("edited after it was written"), "{p}");
-    }
-
-    #[test]
-    fn shard_counts_and_indices_out_of_range_are_refused() {
-        let ax = || axes(&["load=0.2,0.5".into()]).unwrap();
-        assert!(plan(&tiny(), ax(), 0).unwrap_err().contains("allowed 1–100000"));
-        assert!(plan(&tiny(), ax(), 3).unwrap_err().contains("only 2 points"));
-        let m = plan(&tiny(), ax(), 2).unwrap();
-        assert!(m.check_shard(2).unwrap_err().contains("shards 0–1"));
-        assert!(plan(&tiny(), axes(&["load=2".into()]).unwrap(), 1).unwrap_err().contains("workload.load"));
-    }
-
-    #[test]
-    fn paths_follow_the_manifest_stem() {
-        let stem = stem_of(std::path::Path::new("out/study.manifest.json"));
-        assert_eq!(stem, std::path::PathBuf::from("out/study"));
-        assert_eq!(shard_path(&stem, 7), std::path::PathBuf::from("out/study.shard-7.json"));
-    }
-}
+mod tests;

@@ -6,7 +6,8 @@ use bagsim::study::{axes, plan, Manifest, ShardOutput};
 
 /// Shard `i` run and passed through its file's JSON text, as `bagsim merge` reads it.
 fn shard_through_file(m: &Manifest, i: usize) -> ShardOutput {
-    let out = m.run_shard(i, |idx| idx.iter().map(|&k| bagsim::study::run_point(&m.points[k])).collect()).unwrap();
+    let run = |k: usize| m.point(k).and_then(|p| bagsim::study::run_point(&p));
+    let out = m.run_shard(i, |idx| idx.iter().map(|&k| run(k)).collect()).unwrap();
     let text = serde_json::to_string(&out).unwrap();
     serde_json::from_str(&text).unwrap()
 }

@@ -100,7 +100,8 @@ fn run_point(m: &Manifest, p: &Point) -> Result<Value, String> {
 /// The points of `indices` on `jobs` threads, in order, with a progress line each on stderr.
 pub fn run_points(m: &Manifest, indices: &[usize], jobs: usize) -> Vec<Result<Value, String>> {
     bagsim::parallel::map(indices, jobs, |n, &k| {
-        let r = run_point(m, &m.points[k]);
+        // The point made whole again: the study stores each script once (`Manifest::scripts`).
+        let r = m.point(k).and_then(|p| run_point(m, &p));
         let labels = m.points[k].labels.join(" ");
         match &r {
             Ok(_) => eprintln!("  [{}/{}] {labels}", n + 1, indices.len()),
@@ -209,21 +210,35 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
     let m = read_manifest(manifest)?;
     let stem = stem_of(manifest);
     check_output("--out", out.unwrap_or(&stem))?;
-    let outputs: Vec<Result<Option<ShardOutput>, String>> = (0..m.shards)
-        .map(|i| {
-            let path = shard_path(&stem, i);
-            if !path.exists() {
-                return Ok(None);
+    let mut outputs: Vec<Result<Option<ShardOutput>, String>> = Vec::with_capacity(m.shards);
+    for i in 0..m.shards {
+        let path = shard_path(&stem, i);
+        if !path.exists() {
+            outputs.push(Ok(None));
+            continue;
+        }
+        let text = match read_text(&path, MAX_STUDY_BYTES) {
+            Ok(text) => text,
+            Err(e) => {
+                outputs.push(Err(e.message));
+                continue;
             }
-            let text = read_text(&path, MAX_STUDY_BYTES)?;
-            serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display()))
-        })
-        .collect();
+        };
+        // A shard written by another bagsim is refused (exit code 2), naming both versions: its rows may not be
+        // the ones this bagsim computes, so it is run again rather than merged under this version's name.
+        let what = format!("shard {i} ({})", path.display());
+        let again =
+            format!("run it again with this bagsim (bagsim sweep --manifest {} --shard {i})", manifest.display());
+        bagsim::study::scripts::check_header(&text, &what, &again)?;
+        outputs.push(serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())));
+    }
     let out = out.unwrap_or(&stem);
     let merged = match Family::of_study(m.kind) {
         Some(family) => m.outcomes(&outputs).map(|o| {
             let mut cli = super::out::CliOut::new(out);
-            family.study_merge(m.kind, &mut cli, &m.spec, &m.points, &o).map_err(CliError::from)
+            // The points' labels are what a merge reads of them; the spec is made whole (its scripts put back).
+            let spec = m.whole_spec().map_err(CliError::from)?;
+            family.study_merge(m.kind, &mut cli, &spec, &m.points, &o).map_err(CliError::from)
         }),
         None => m.merge(&outputs).map(|(csv, json)| write_outputs(out, &csv, &json)),
     };

@@ -98,6 +98,22 @@ pub trait FigureCommand<S>: Sync {
     ) -> FigureOutcome;
 }
 
+/// The figures `which` names among a paper's figure `numbers` (in order): `all`, `N`, `figN`, `fig N` or `Figure N`
+/// in any case. Every family and every command that names a figure (`figure`, `reproduce`, `dg-figure`,
+/// `dd-figure`, a study's merge) reads it here, so a figure that does not exist is refused in one format:
+/// `figure "12": no such figure; allowed: 3 … 11 (or fig3 … fig11), or all`, with the family's `note`.
+pub fn figure_numbers(which: &str, numbers: &[u32], note: &str) -> Result<Vec<u32>, String> {
+    let t = which.trim().to_ascii_lowercase().replace(['-', ' ', '_'], "").replace("figure", "fig");
+    if t == "all" {
+        return Ok(numbers.to_vec());
+    }
+    let n = t.strip_prefix("fig").unwrap_or(&t).parse::<u32>().ok().filter(|n| numbers.contains(n));
+    n.map(|n| vec![n]).ok_or_else(|| {
+        let (first, last) = (numbers.first().copied().unwrap_or(0), numbers.last().copied().unwrap_or(0));
+        format!("figure {which:?}: no such figure; allowed: {first} … {last} (or fig{first} … fig{last}), or all{note}")
+    })
+}
+
 /// A study's seeds must be a fixed number.
 pub fn planned_seeds(seeds: crate::readings::Seeds) -> Result<u32, String> {
     match seeds {

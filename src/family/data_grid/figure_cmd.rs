@@ -8,7 +8,7 @@ use super::study::{chosen, figure as figure_of, plan, DdRun, Plan};
 use super::{DataGridConfig, DataGridReport, DataGridScenario};
 use crate::family::contract::{finish_readings, run_to_end, FigureError, FigureFailure, FigureOut, FigureOutcome};
 use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
-use crate::readings::{combinations, label, parse_axis, Combination, Seeds};
+use crate::readings::{combinations, label, parse_axes, Combination, Seeds};
 use crate::stats::verdict::findings_markdown;
 use crate::stats::{show, Claim, Verdict};
 use serde_json::Value;
@@ -54,6 +54,10 @@ pub fn figure<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>
     jobs: usize,
 ) -> FigureOutcome {
     let combos = combos(specs)?;
+    // Every figure's readings are checked before any runs: a refusal of the last figure wastes no work.
+    for f in chosen(which)? {
+        plan(f.number, base, &combos, 1)?;
+    }
     for f in chosen(which)? {
         let start = std::time::Instant::now();
         let mut done: std::collections::HashMap<String, Result<f64, String>> = Default::default();
@@ -125,8 +129,7 @@ fn finish_figure(out: &mut dyn FigureOut, p: &Plan, results: &[Result<f64, Strin
 }
 
 fn combos(specs: &[String]) -> Result<Vec<Combination>, String> {
-    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
-    Ok(combinations(&axes))
+    Ok(combinations(&parse_axes(specs, READINGS, &super::sweep::path_of)?))
 }
 
 /// `bagsim dd-figure N|all [--readings …] --plan N`: the figures' runs as a study of kind `dd-figure` (no
@@ -198,10 +201,8 @@ impl<D> Figures<D> {
 
 /// The seeds of `bagsim figure data_grid`: `N` (2–100) or `auto`, 5 by default.
 fn seeds_of(r: &FigureRequest) -> Result<Seeds, String> {
-    match Seeds::parse(r.seeds, 5)? {
-        Seeds::Fixed(1) => Err("--seeds 1: a bar's interval needs at least 2 seeds".into()),
-        seeds => Ok(seeds),
-    }
+    // A bar's interval needs at least 2 seeds: the range said is the range checked.
+    Seeds::parse_from(r.seeds, 5, 2)
 }
 
 impl<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>> FigureCommand<DataGridScenario>

@@ -25,8 +25,12 @@ impl Metric {
         }
     }
 
-    /// The figure's value of a run.
+    /// The figure's value of a run; none (NaN, left out of the bar's interval) for a run that finished no job, so
+    /// that no finding is judged on it.
     pub fn of(self, r: &DataGridReport) -> f64 {
+        if r.metrics.finished == 0 {
+            return f64::NAN;
+        }
         match self {
             Metric::MeanTurnaround => r.metrics.turnaround.mean,
             Metric::WorstTurnaround => r.metrics.turnaround.max,
@@ -251,6 +255,10 @@ impl<'a> FigureResult<'a> {
         // data-aware better than `other` in every group: agrees when every pair is apart and in the claimed
         // order, disagrees when some pair is apart in the other order.
         let beats = |other: usize| -> Verdict {
+            let compared: Vec<Interval> = self.bars.iter().flat_map(|b| [b[da], b[other]]).collect();
+            if !compared.iter().all(Interval::has_data) {
+                return Verdict::NoData;
+            }
             let mut v = Verdict::Agrees;
             for b in &self.bars {
                 let apart = b[da].separated_from(&b[other]);
@@ -264,6 +272,7 @@ impl<'a> FigureResult<'a> {
             v
         };
         let both = |a: Verdict, b: Verdict| match (a, b) {
+            (Verdict::NoData, _) | (_, Verdict::NoData) => Verdict::NoData,
             (Verdict::Disagrees, _) | (_, Verdict::Disagrees) => Verdict::Disagrees,
             (Verdict::Agrees, Verdict::Agrees) => Verdict::Agrees,
             _ => Verdict::Unresolved,
@@ -272,7 +281,10 @@ impl<'a> FigureResult<'a> {
             self.bars
                 .iter()
                 .zip(&f.groups)
-                .map(|(b, g)| format!("{}: {:.4}", g.0, b[s].mean))
+                .map(|(b, g)| match b[s].has_data() {
+                    true => format!("{}: {:.4}", g.0, b[s].mean),
+                    false => format!("{}: no data (no run finished a job)", g.0),
+                })
                 .collect::<Vec<_>>()
                 .join("; ")
         };
@@ -288,22 +300,29 @@ impl<'a> FigureResult<'a> {
             7 => {
                 // start_time_no_data_aware under requested (group 0) against accurate (group 1) estimates.
                 let (req, acc) = (&self.bars[0][st], &self.bars[1][st]);
-                let v = if !req.separated_from(acc) {
-                    Verdict::Unresolved
-                } else if req.mean < acc.mean {
-                    Verdict::Agrees
-                } else {
-                    Verdict::Disagrees
-                };
+                let v = crate::stats::judge(&[*req, *acc], || {
+                    if !req.separated_from(acc) {
+                        Verdict::Unresolved
+                    } else if req.mean < acc.mean {
+                        Verdict::Agrees
+                    } else {
+                        Verdict::Disagrees
+                    }
+                });
                 out.push((
                     f.findings[0].to_string(),
-                    format!("start_time_no_data_aware: requested {:.0}, accurate {:.0}", req.mean, acc.mean),
+                    match v {
+                        Verdict::NoData => "start_time_no_data_aware: no data (no run finished a job)".to_string(),
+                        _ => format!("start_time_no_data_aware: requested {:.0}, accurate {:.0}", req.mean, acc.mean),
+                    },
                     v,
                 ));
             }
             9 => {
-                let mut v = Verdict::Agrees;
-                for w in self.bars.windows(2) {
+                let compared: Vec<Interval> = self.bars.iter().map(|b| b[da]).collect();
+                let mut v = crate::stats::judge(&compared, || Verdict::Agrees);
+                let judged = v != Verdict::NoData;
+                for w in self.bars.windows(2).filter(|_| judged) {
                     let (a, b) = (&w[0][da], &w[1][da]);
                     if a.separated_from(b) && a.mean > b.mean {
                         v = Verdict::Disagrees;
@@ -322,25 +341,54 @@ impl<'a> FigureResult<'a> {
             // (data-aware below no-overlap below start-time), not the paper's "about".
             let b = &self.bars[2];
             let ordered = |a: &Interval, c: &Interval| {
-                if !a.separated_from(c) {
-                    Verdict::Unresolved
-                } else if a.mean < c.mean {
-                    Verdict::Agrees
-                } else {
-                    Verdict::Disagrees
-                }
+                crate::stats::judge(&[*a, *c], || {
+                    if !a.separated_from(c) {
+                        Verdict::Unresolved
+                    } else if a.mean < c.mean {
+                        Verdict::Agrees
+                    } else {
+                        Verdict::Disagrees
+                    }
+                })
             };
             out.push((
                 f.findings[1].to_string(),
-                format!(
-                    "finish_time_data_aware / start_time_no_data_aware = {:.3}, / finish_time_no_overlap = {:.3} \
-                     (HPC2N, not CTC)",
-                    b[da].mean / b[st].mean,
-                    b[da].mean / b[no].mean
-                ),
+                if [b[da], b[st], b[no]].iter().all(Interval::has_data) {
+                    format!(
+                        "finish_time_data_aware / start_time_no_data_aware = {:.3}, / finish_time_no_overlap = {:.3} \
+                         (HPC2N, not CTC)",
+                        b[da].mean / b[st].mean,
+                        b[da].mean / b[no].mean
+                    )
+                } else {
+                    "the ratios at 10 MB–800 GB, normal load: no data (no run finished a job)".into()
+                },
                 both(ordered(&b[da], &b[no]), ordered(&b[no], &b[st])),
             ));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A figure whose runs finished no job (every value NaN, as `Metric::of` gives them) judges no finding: each is
+    /// "no data"; and one bar without data is enough.
+    #[test]
+    fn findings_without_data_are_no_data() {
+        for f in figures() {
+            let none = vec![vec![vec![f64::NAN; 3]; 3]; f.groups.len()];
+            let claims = FigureResult::of(&f, &none).claims();
+            assert!(!claims.is_empty(), "Fig. {}", f.number);
+            assert!(claims.iter().all(|c| c.2 == Verdict::NoData), "Fig. {}: {claims:?}", f.number);
+            // start_time_no_data_aware and finish_time_data_aware without data, the other with: every finding
+            // compares one of the two.
+            let part = vec![vec![vec![f64::NAN; 3], vec![1.0, 2.0, 3.0], vec![f64::NAN; 3]]; f.groups.len()];
+            let claims = FigureResult::of(&f, &part).claims();
+            assert!(claims.iter().all(|c| c.2 == Verdict::NoData), "Fig. {}: {claims:?}", f.number);
+            assert!(claims.iter().all(|c| !c.1.contains("NaN") && c.1.contains("no data")), "{claims:?}");
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! two bars counts only where it is resolved: both bounded with 95% intervals apart, or one bounded and the other
 //! unbounded (docs/desktop_grid.md, "Saturation of a bar"); otherwise the finding is "not resolved". "Practically
 //! identical" means turnaround times within 10% of each other, or both unbounded (the threshold of [Iosup08]'s
-//! "almost identical" in docs/model.md, written before any run).
+//! "almost identical" in docs/model.md, written before any run). A finding that compares a bar in which no seed
+//! finished a BoT is "no data", never a verdict.
 
 use super::bot_selection::BotSelection::{self, *};
 use super::figures::{Bar, FigurePreset, Saturation};
@@ -33,9 +34,22 @@ fn tt_order(a: &Bar, b: &Bar) -> Option<Ordering> {
     }
 }
 
-/// A finding checked case by case: any case the other way disagrees; every case as stated agrees; else open.
-fn tally(yes: usize, no: usize, open: usize) -> Verdict {
-    if no > 0 {
+/// Whether a bar has data: some seed of it finished a BoT (it has a mean turnaround).
+fn has_data(b: &Bar) -> bool {
+    b.turnaround.0.is_finite()
+}
+
+/// The bars of `bars` without data, as `mix policy` (empty when every bar has data).
+fn without_data(m: Mix, bars: &[&Bar]) -> Vec<String> {
+    bars.iter().filter(|b| !has_data(b)).map(|b| format!("{} {}", m.label(), b.policy.label())).collect()
+}
+
+/// A finding checked case by case: no data for a compared bar is no data; any case the other way disagrees; every
+/// case as stated agrees; else open.
+fn tally(yes: usize, no: usize, open: usize, missing: &[String]) -> Verdict {
+    if !missing.is_empty() {
+        Verdict::NoData
+    } else if no > 0 {
         Verdict::Disagrees
     } else if open == 0 && yes > 0 {
         Verdict::Agrees
@@ -53,13 +67,18 @@ fn tt_text(b: &Bar) -> String {
 
 /// Every policy of `better` has a lower turnaround than every policy of `worse` on every mix of `mixes`.
 fn better(bars: &[Bar], paper: &str, mixes: &[Mix], better: &[BotSelection], worse: &[BotSelection]) -> Claim {
-    let (mut yes, mut no, mut open) = (0, 0, 0);
+    let (mut yes, mut no, mut open, mut missing) = (0, 0, 0, Vec::new());
     let mut ours = Vec::new();
     for &m in mixes {
         let mut row = Vec::new();
         for &a in better {
             for &b in worse {
                 let (Some(x), Some(y)) = (bar(bars, m, a), bar(bars, m, b)) else { continue };
+                let lacking = without_data(m, &[x, y]);
+                if !lacking.is_empty() {
+                    missing.extend(lacking);
+                    continue;
+                }
                 match tt_order(x, y) {
                     Some(Ordering::Less) => yes += 1,
                     Some(_) => no += 1,
@@ -74,22 +93,42 @@ fn better(bars: &[Bar], paper: &str, mixes: &[Mix], better: &[BotSelection], wor
         }
         ours.push(format!("{}: {}", m.label(), row.join(", ")));
     }
-    let verdict = tally(yes, no, open);
+    let verdict = tally(yes, no, open, &missing);
     Claim {
         paper: paper.into(),
-        ours: format!("TT {} ({yes} pairs as stated, {no} the other way, {open} not resolved)", ours.join("; ")),
+        ours: format!(
+            "TT {} ({yes} pairs as stated, {no} the other way, {open} not resolved){}",
+            ours.join("; "),
+            no_data_note(&missing)
+        ),
         verdict,
+    }
+}
+
+/// What a finding's text adds when a bar it compares has no data.
+fn no_data_note(missing: &[String]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for m in missing {
+        if !names.contains(&m.as_str()) {
+            names.push(m);
+        }
+    }
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!("; no data: no BoT finished in {}", names.join(", "))
     }
 }
 
 /// The bars of `policies` on `mixes` are all unbounded (`unbounded`) or all bounded.
 fn saturation(bars: &[Bar], paper: &str, mixes: &[Mix], policies: &[BotSelection], unbounded: bool) -> Claim {
     let want = if unbounded { Saturation::Unbounded } else { Saturation::Bounded };
-    let (mut yes, mut no, mut open) = (0, 0, 0);
+    let (mut yes, mut no, mut open, mut missing) = (0, 0, 0, Vec::new());
     let mut ours = Vec::new();
     for &m in mixes {
         for &p in policies {
             let Some(b) = bar(bars, m, p) else { continue };
+            missing.extend(without_data(m, &[b]));
             match b.saturation {
                 s if s == want => yes += 1,
                 Saturation::NotResolved => open += 1,
@@ -105,16 +144,17 @@ fn saturation(bars: &[Bar], paper: &str, mixes: &[Mix], policies: &[BotSelection
             ));
         }
     }
-    let verdict = tally(yes, no, open);
-    Claim { paper: paper.into(), ours: ours.join("; "), verdict }
+    let verdict = tally(yes, no, open, &missing);
+    Claim { paper: paper.into(), ours: format!("{}{}", ours.join("; "), no_data_note(&missing)), verdict }
 }
 
 /// `a` and `b` have practically identical turnaround on every mix: both unbounded, or within 10%.
 fn identical(bars: &[Bar], paper: &str, mixes: &[Mix], a: BotSelection, b: BotSelection) -> Claim {
-    let (mut yes, mut no, mut open) = (0, 0, 0);
+    let (mut yes, mut no, mut open, mut missing) = (0, 0, 0, Vec::new());
     let mut ours = Vec::new();
     for &m in mixes {
         let (Some(x), Some(y)) = (bar(bars, m, a), bar(bars, m, b)) else { continue };
+        missing.extend(without_data(m, &[x, y]));
         use Saturation::*;
         match (x.saturation, y.saturation) {
             (Unbounded, Unbounded) => yes += 1,
@@ -133,18 +173,23 @@ fn identical(bars: &[Bar], paper: &str, mixes: &[Mix], a: BotSelection, b: BotSe
         }
         ours.push(format!("{}: {} vs {}", m.label(), tt_text(x), tt_text(y)));
     }
-    let verdict = tally(yes, no, open);
-    Claim { paper: paper.into(), ours: format!("TT {}", ours.join("; ")), verdict }
+    let verdict = tally(yes, no, open, &missing);
+    Claim { paper: paper.into(), ours: format!("TT {}{}", ours.join("; "), no_data_note(&missing)), verdict }
 }
 
 /// Every policy of `lower` wastes a smaller share of machine time (RWT) than every policy of `higher`, on every mix.
 fn less_waste(bars: &[Bar], paper: &str, mixes: &[Mix], lower: &[BotSelection], higher: &[BotSelection]) -> Claim {
-    let (mut yes, mut no, mut open) = (0, 0, 0);
+    let (mut yes, mut no, mut open, mut missing) = (0, 0, 0, Vec::new());
     let mut ours = Vec::new();
     for &m in mixes {
         for &a in lower {
             for &b in higher {
                 let (Some(x), Some(y)) = (bar(bars, m, a), bar(bars, m, b)) else { continue };
+                let lacking = without_data(m, &[x, y]);
+                if !lacking.is_empty() {
+                    missing.extend(lacking);
+                    continue;
+                }
                 let (i, j) = (interval(x.rwt, x.seeds), interval(y.rwt, y.seeds));
                 match (i.separated_from(&j), i.mean < j.mean) {
                     (true, true) => yes += 1,
@@ -162,10 +207,14 @@ fn less_waste(bars: &[Bar], paper: &str, mixes: &[Mix], lower: &[BotSelection], 
             .collect();
         ours.push(format!("{}: {}", m.label(), row.join(", ")));
     }
-    let verdict = tally(yes, no, open);
+    let verdict = tally(yes, no, open, &missing);
     Claim {
         paper: paper.into(),
-        ours: format!("RWT {} ({yes} pairs as stated, {no} the other way, {open} not resolved)", ours.join("; ")),
+        ours: format!(
+            "RWT {} ({yes} pairs as stated, {no} the other way, {open} not resolved){}",
+            ours.join("; "),
+            no_data_note(&missing)
+        ),
         verdict,
     }
 }

@@ -10,7 +10,7 @@ use super::study::study;
 use super::{DesktopGridConfig, DgScenario};
 use crate::family::contract::{finish_readings, FigureCommand, FigureOut, FigureOutcome, FigureRequest};
 use crate::family::contract::{FigurePlan, Kind, Point};
-use crate::readings::{combinations, parse_axis, record, replay, Combination};
+use crate::readings::{combinations, parse_axes, record, replay, Combination};
 use crate::stats::show;
 use crate::stats::verdict::findings_markdown;
 use serde_json::Value;
@@ -52,17 +52,8 @@ pub fn figure(
 }
 
 fn chosen_figures(which: &str) -> Result<Vec<FigurePreset>, String> {
-    let all = figures();
-    let chosen: Vec<_> = if which.eq_ignore_ascii_case("all") {
-        all
-    } else {
-        let n: u32 = which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?;
-        all.into_iter().filter(|f| f.number == n).collect()
-    };
-    if chosen.is_empty() {
-        return Err(format!("{which:?}: no such figure; [Anglano09] §IV-C has Figs. 2–17"));
-    }
-    Ok(chosen)
+    let chosen = readings_figures(which)?;
+    Ok(figures().into_iter().filter(|f| chosen.contains(&f.number)).collect())
 }
 
 /// A figure's bars as jobs: every mix under every BoT selection policy.
@@ -241,6 +232,10 @@ pub fn figure_readings(
     jobs: usize,
 ) -> FigureOutcome {
     let combos = readings_combos(specs)?;
+    // Every figure's readings are checked before any runs: a refusal of the last figure wastes no work.
+    for n in readings_figures(which)? {
+        super::study::plan(n, base, &combos, rule)?;
+    }
     for n in readings_figures(which)? {
         let start = std::time::Instant::now();
         let clock = || start.elapsed().as_secs_f64();
@@ -253,16 +248,12 @@ pub fn figure_readings(
 }
 
 fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, String> {
-    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
-    Ok(combinations(&axes))
+    Ok(combinations(&parse_axes(specs, READINGS, &super::sweep::path_of)?))
 }
 
 fn readings_figures(which: &str) -> Result<Vec<u32>, String> {
-    Ok(if which.eq_ignore_ascii_case("all") {
-        (2..=17).collect()
-    } else {
-        vec![which.trim_start_matches("fig").parse().map_err(|_| format!("{which:?}: expected 2–17 or all"))?]
-    })
+    let numbers: Vec<u32> = figures().iter().map(|f| f.number).collect();
+    crate::family::contract::figure_numbers(which, &numbers, "")
 }
 
 /// The bar jobs a readings study of figure `n` runs (one batch), recorded without running them.
@@ -338,9 +329,10 @@ impl Figures {
             None => seeds.trim().parse::<usize>().ok().filter(|&n| n >= 2).map(|n| (n, n)),
         };
         match range {
-            Some((min, max)) if (1..=1000).contains(&max) && min <= max => Ok(rule(min, max)),
+            // A bar's interval needs 2 seeds (`run_bar` never runs fewer): the range said is the range checked.
+            Some((min, max)) if (2..=1000).contains(&max) && (2..=max).contains(&min) => Ok(rule(min, max)),
             _ => Err(format!(
-                "--seeds {seeds:?}: allowed 2–1000, auto (3 to 30 by the paper's rule), or MIN..MAX with 1 ≤ MIN ≤ MAX \
+                "--seeds {seeds:?}: allowed 2–1000, auto (3 to 30 by the paper's rule), or MIN..MAX with 2 ≤ MIN ≤ MAX \
                  ≤ 1000"
             )),
         }

@@ -8,7 +8,7 @@ use super::bot_selection::BotSelection;
 use super::claims::claims;
 use super::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
 use super::{DesktopGridConfig, DgScenario};
-use crate::readings::{apply, label, Batch, Combination, ReadingRow, ReadingsTable};
+use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsTable};
 use crate::stats::Verdict;
 
 /// The bar jobs of a study: per combination of readings, the figure's four mixes × the five policies.
@@ -31,6 +31,14 @@ pub fn figure(number: u32) -> Result<FigurePreset, String> {
 /// one gives an invalid configuration.
 pub fn plan(number: u32, base: &DesktopGridConfig, combos: &[Combination], rule: CiRule) -> Result<Plan, String> {
     let f = figure(number)?;
+    let runs = |s: &DgScenario| {
+        let all: Vec<DgScenario> = (f.mixes.iter())
+            .flat_map(|&mix| BotSelection::ALL.iter().map(move |&p| (mix, p)))
+            .map(|(mix, p)| f.scenario(&s.desktop_grid, mix, &p.into(), 1))
+            .collect();
+        serde_json::to_string(&all).map_err(|e| e.to_string())
+    };
+    refuse_overridden(&format!("Fig. {number}"), &DgScenario::new(1, base.clone()), combos, &runs)?;
     let mut jobs = Vec::new();
     for (k, c) in combos.iter().enumerate() {
         let s = apply(&DgScenario::new(1, base.clone()), c)?;

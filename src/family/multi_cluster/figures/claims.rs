@@ -1,6 +1,7 @@
 //! The paper's findings per figure, checked against our numbers: each claim of [Iosup08] §5 that a figure's
 //! data can test, with what we measured and whether it agrees. Orderings count only where the 95% intervals are
-//! apart; otherwise the verdict is "not resolved" at this many seeds.
+//! apart; otherwise the verdict is "not resolved" at this many seeds. A finding that compares a series without a
+//! value at some point it compares (no run finished a BoT there) is "no data", never a verdict.
 
 use super::{FigureId, FigureResult, Metric};
 use crate::stats::Interval;
@@ -9,7 +10,7 @@ pub use crate::stats::{Claim, Verdict};
 /// Whether every interval has a value: a finding is never judged on a series without one (a point at which no run
 /// finished a BoT has no mean makespan or NSL).
 fn defined(intervals: &[Interval]) -> bool {
-    intervals.iter().all(|i| i.n > 0 && i.mean.is_finite())
+    intervals.iter().all(Interval::has_data)
 }
 
 /// `a < b` when both have a value.
@@ -17,8 +18,8 @@ fn below(a: f64, b: f64) -> Option<bool> {
     (a.is_finite() && b.is_finite()).then_some(a < b)
 }
 
-/// The reason a finding is not resolved when a series it compares has no value.
-const NO_VALUE: &str = "not resolved: no value (no run finished a BoT there)";
+/// Why a finding is "no data" when a series it compares has no value.
+const NO_VALUE: &str = "no data: no run finished a BoT there";
 
 fn fmt(i: &Interval) -> String {
     if !defined(&[*i]) {
@@ -58,7 +59,7 @@ fn rank_claim(r: &FigureResult, paper: &str, name: &str, rank: usize, metric: Me
     // Agrees: at the claimed rank, and apart from its neighbours; disagrees: another rank, apart from the series
     // at the claimed rank. A series without a value has no rank: nothing is resolved.
     let verdict = if !defined(&all.iter().map(|(_, i)| *i).collect::<Vec<_>>()) {
-        return Claim { paper: paper.into(), ours: format!("{ours}; {NO_VALUE}"), verdict: Verdict::Unresolved };
+        return Claim { paper: paper.into(), ours: format!("{ours}; {NO_VALUE}"), verdict: Verdict::NoData };
     } else if pos == rank {
         // The neighbours whose intervals overlap ours keep the rank open.
         let near: Vec<usize> = [rank.checked_sub(1), Some(rank + 1)]
@@ -83,20 +84,32 @@ fn rank_claim(r: &FigureResult, paper: &str, name: &str, rank: usize, metric: Me
     Claim { paper: paper.into(), ours, verdict }
 }
 
-/// For how many series does `holds(series)` hold: all → agrees, none → disagrees, else not resolved.
+/// For how many series does `holds(series)` hold: all → agrees, none → disagrees, else not resolved. `holds` is
+/// None for a series without a value where the finding looks: then the finding is "no data".
 fn count_claim(r: &FigureResult, paper: &str, what: &str, holds: impl Fn(usize) -> Option<bool>) -> Claim {
+    count_claim_of(r, paper, what, &(0..r.figure.series.len()).collect::<Vec<_>>(), holds)
+}
+
+/// `count_claim` over the series `of` alone.
+fn count_claim_of(
+    r: &FigureResult,
+    paper: &str,
+    what: &str,
+    of: &[usize],
+    holds: impl Fn(usize) -> Option<bool>,
+) -> Claim {
     let f = &r.figure;
-    let mut yes = Vec::new();
-    let mut no = Vec::new();
-    for s in 0..f.series.len() {
+    let (mut yes, mut no, mut none) = (Vec::new(), Vec::new(), Vec::new());
+    for &s in of {
         match holds(s) {
             Some(true) => yes.push(f.series[s]),
             Some(false) => no.push(f.series[s]),
-            None => {}
+            None => none.push(f.series[s]),
         }
     }
-    if yes.is_empty() && no.is_empty() {
-        return Claim { paper: paper.into(), ours: format!("{what}: {NO_VALUE}"), verdict: Verdict::Unresolved };
+    if !none.is_empty() {
+        let ours = format!("{what}: no data for {} (no run finished a BoT where it is compared)", none.join(", "));
+        return Claim { paper: paper.into(), ours, verdict: Verdict::NoData };
     }
     let verdict = if no.is_empty() {
         Verdict::Agrees
@@ -159,7 +172,7 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
                 count_claim(r, says[0], "NSL of classes 5-9 and 10-19 above the policy's average NSL", |s| {
                     let avg = overall(s).mean;
                     let (a, b) = (mean(s, 2, Metric::Nsl).mean, mean(s, 3, Metric::Nsl).mean);
-                    (a.is_finite() && b.is_finite()).then_some(a > avg && b > avg)
+                    (a.is_finite() && b.is_finite() && avg.is_finite()).then_some(a > avg && b > avg)
                 }),
                 count_claim(r, says[1], "mean MS rising with the size class (classes with BoTs)", |s| {
                     let v: Vec<f64> =
@@ -250,7 +263,7 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
                 .fold(0.0, f64::max);
             let what = "largest spread of mean NSL between the selection policies at loads ≤ 50%";
             let identical = if !low_defined || low.is_empty() {
-                Claim { paper: says[0].into(), ours: format!("{what}: {NO_VALUE}"), verdict: Verdict::Unresolved }
+                Claim { paper: says[0].into(), ours: format!("{what}: {NO_VALUE}"), verdict: Verdict::NoData }
             } else {
                 Claim {
                     paper: says[0].into(),
@@ -265,10 +278,9 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
         }
         FigureId::Fig10 => {
             let sbot = series(r, "S-BoT");
-            vec![count_claim(r, says[0], "S-BoT's NSL below this policy's in the Small classes 2-4 and 5-9", |s| {
-                if s == sbot {
-                    return None;
-                }
+            let others: Vec<usize> = (0..f.series.len()).filter(|&s| s != sbot).collect();
+            let what = "S-BoT's NSL below this policy's in the Small classes 2-4 and 5-9";
+            vec![count_claim_of(r, says[0], what, &others, |s| {
                 let pairs: Option<Vec<bool>> = [1, 2]
                     .iter()
                     .map(|&x| below(mean(sbot, x, Metric::Nsl).mean, mean(s, x, Metric::Nsl).mean))
@@ -292,10 +304,10 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
                         fmt(&fin("fcondor")),
                         fmt(&fin("sep-c")),
                         fmt(&fin("csp")),
-                        if no_data { "; not resolved: no architecture finished a task" } else { "" }
+                        if no_data { "; no data: no architecture finished a task" } else { "" }
                     ),
                     verdict: if no_data {
-                        Verdict::Unresolved
+                        Verdict::NoData
                     } else if fin("fcondor").high() < 0.6 && fin("sep-c").high() < 0.7 {
                         Verdict::Agrees
                     } else {
@@ -316,7 +328,7 @@ fn rank_among(r: &FigureResult, paper: &str, name: &str, among: &[&str], metric:
     let ours = format!("overall NSL, lowest first: {}", listing.join(", "));
     let open = |other: &str| format!("{ours}; the 95% intervals of {name} and {other} overlap");
     let (ours, verdict) = if !defined(&all.iter().map(|(_, i)| *i).collect::<Vec<_>>()) {
-        (format!("{ours}; {NO_VALUE}"), Verdict::Unresolved)
+        (format!("{ours}; {NO_VALUE}"), Verdict::NoData)
     } else if pos == 0 {
         if all[1].1.separated_from(&all[0].1) {
             (ours, Verdict::Agrees)
@@ -334,13 +346,15 @@ fn rank_among(r: &FigureResult, paper: &str, name: &str, among: &[&str], metric:
 /// Is `better`'s overall `metric` below `worse`'s?
 fn pair_claim(r: &FigureResult, paper: &str, better: &str, worse: &str, metric: Metric, xs: &[usize]) -> Claim {
     let (a, b) = (r.overall(series(r, better), xs, metric), r.overall(series(r, worse), xs, metric));
-    let verdict = if !defined(&[a, b]) || !a.separated_from(&b) {
-        Verdict::Unresolved
-    } else if a.mean < b.mean {
-        Verdict::Agrees
-    } else {
-        Verdict::Disagrees
-    };
+    let verdict = crate::stats::judge(&[a, b], || {
+        if !a.separated_from(&b) {
+            Verdict::Unresolved
+        } else if a.mean < b.mean {
+            Verdict::Agrees
+        } else {
+            Verdict::Disagrees
+        }
+    });
     let mut ours = format!("overall {}: {better} {}, {worse} {}", metric.title().to_lowercase(), fmt(&a), fmt(&b));
     if verdict == Verdict::Unresolved && defined(&[a, b]) {
         ours.push_str("; the two 95% intervals overlap");

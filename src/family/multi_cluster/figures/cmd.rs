@@ -10,7 +10,7 @@ use crate::family::contract::{canonical_json, finish_readings, scenario_from_jso
 use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
 use crate::family::multi_cluster::config::McScenario;
 use crate::family::multi_cluster::readings::READINGS;
-use crate::readings::{combinations, parse_axis, record, replay, Combination, Seeds};
+use crate::readings::{combinations, parse_axes, record, replay, Combination, Seeds};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -24,7 +24,9 @@ macro_rules! say {
 }
 
 fn figure_ids(which: &str) -> Result<Vec<FigureId>, String> {
-    Ok(if which.eq_ignore_ascii_case("all") { FigureId::ALL.to_vec() } else { vec![which.parse()?] })
+    let numbers: Vec<u32> = (3..=11).collect();
+    let chosen = crate::family::contract::figure_numbers(which, &numbers, "")?;
+    Ok(chosen.into_iter().map(|n| FigureId::ALL[(n - 3) as usize]).collect())
 }
 
 fn check_seeds(seeds: u32) -> FigureOutcome {
@@ -208,6 +210,10 @@ pub fn reproduce_readings<D: FamilyDef<Scenario = McScenario>>(
     jobs: usize,
 ) -> FigureOutcome {
     let combos = readings_combos(specs)?;
+    // Every figure's readings are checked before any runs: a refusal of the last figure wastes no work.
+    for id in figure_ids(which)? {
+        super::study::Study::new(id, base, &combos, seeds)?;
+    }
     // Runs that differ only in keys they do not read are one run (`Scenario::canonical_json`): each is simulated
     // once, across the readings and the rounds of `--seeds auto`.
     let done: RefCell<HashMap<String, Result<RunResult, String>>> = RefCell::default();
@@ -235,8 +241,8 @@ pub fn reproduce_readings<D: FamilyDef<Scenario = McScenario>>(
 }
 
 fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, String> {
-    let axes = specs.iter().map(|s| parse_axis(s, READINGS)).collect::<Result<Vec<_>, _>>()?;
-    Ok(combinations(&axes))
+    let path_of = |k: &str| crate::family::multi_cluster::sweep::path_of(k).to_string();
+    Ok(combinations(&parse_axes(specs, READINGS, &path_of)?))
 }
 
 /// The runs a readings study of figure `id` asks for with a fixed number of seeds (one round), recorded without

@@ -99,11 +99,13 @@ impl FigureId {
 impl std::str::FromStr for FigureId {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let t = s.trim().to_ascii_lowercase().replace(['-', ' ', '_'], "").replace("figure", "fig");
-        FigureId::ALL
-            .into_iter()
-            .find(|f| f.name() == t || f.name().trim_start_matches("fig") == t)
-            .ok_or_else(|| format!("unknown figure {s:?}; allowed: fig3 … fig11 or all"))
+        // One figure, read as every family reads its figures (`figure_numbers`), with the same refusal.
+        let numbers: Vec<u32> = (3..=11).collect();
+        let n = match crate::family::contract::figure_numbers(s, &numbers, "")?[..] {
+            [n] => n,
+            _ => return Err(format!("figure {s:?}: one figure is asked for here, not all")),
+        };
+        Ok(FigureId::ALL[(n - 3) as usize])
     }
 }
 

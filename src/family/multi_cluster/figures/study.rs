@@ -6,7 +6,7 @@
 use super::claims::claims;
 use super::{FigureId, FigureResult, RunResult, RunSpec};
 use crate::family::multi_cluster::config::McScenario;
-use crate::readings::{apply, label, Batch, Combination, ReadingRow, ReadingsTable, Seeds};
+use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsTable, Seeds};
 use crate::stats::Verdict;
 
 /// A study under way.
@@ -25,6 +25,12 @@ impl Study {
     /// A study of figure `id` under each combination of readings applied to `base` (the figure then sets its own
     /// series, load and axis); refused, naming the combination, when one gives an invalid scenario.
     pub fn new(id: FigureId, base: &McScenario, combos: &[Combination], seeds: Seeds) -> Result<Study, String> {
+        let runs = |s: &McScenario| {
+            let specs = id.figure().runs_on(s, 1..=1);
+            let all: Vec<&McScenario> = specs.iter().map(|r| &r.scenario).collect();
+            serde_json::to_string(&all).map_err(|e| e.to_string())
+        };
+        refuse_overridden(id.name(), base, combos, &runs)?;
         let mut scenarios = Vec::new();
         for c in combos {
             let s = apply(base, c)?;
