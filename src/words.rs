@@ -46,6 +46,18 @@ pub fn tidy_line(s: &str) -> String {
 /// A message as a person reads it: a number printed in full (0.000…5, 330 digits) in its short form (5e-324),
 /// and any other word longer than 60 characters (a 1 MB key echoed back) cut, saying how long it was.
 pub fn tidy_message(s: &str) -> String {
+    // A control character (a NUL in a key, an escape from a script's string) is shown as `\u{0}`, never sent to the
+    // user's terminal raw.
+    let shown;
+    let s = if s.chars().any(char::is_control) {
+        shown = s
+            .chars()
+            .map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() })
+            .collect::<String>();
+        shown.as_str()
+    } else {
+        s
+    };
     if !s.split(char::is_whitespace).any(|w| w.chars().count() > 60) {
         return s.to_string();
     }

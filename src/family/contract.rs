@@ -5,6 +5,7 @@
 mod def;
 mod estimate;
 mod figures;
+mod json_at;
 mod keys;
 mod plan;
 
@@ -24,7 +25,9 @@ pub use figures::{
     figure_numbers, finish_readings, planned_seeds, FigureCommand, FigureError, FigureFailure, FigureOut,
     FigureOutcome, FigureRequest,
 };
-pub use keys::{objects_as_objects, parse_json, ErrorKind, Param, ScenarioError, Unused};
+pub use keys::{
+    json_error, objects_as_objects, parse_json, parse_rewritten_json, ErrorKind, Param, ScenarioError, Unused,
+};
 pub use plan::{Axis, FigurePlan, Kind, Point};
 
 /// The seed of a scenario that gives none, in every family.

@@ -319,11 +319,21 @@ fn runtime_error(name: &str, e: &EvalAltResult) -> ScriptError {
         }
         other => format!("fn {name}: {}", without_position(other)),
     };
-    ScriptError::new(line, column, what)
+    ScriptError::new(line, column, rhai_type_names(&what))
 }
 
 fn call_budget(name: &str) -> String {
     format!("fn {name} took more than {} operations (the budget of one call)", LIMITS.ops_per_call)
+}
+
+/// Rhai's messages name some of its built-in types as Rust does (`&str | ImmutableString | String`,
+/// `rhai::Array`); a script's author knows them as Rhai's `type_of` names them (`string`, `array`; `i64` and `f64`
+/// are Rhai's own names).
+fn rhai_type_names(text: &str) -> String {
+    text.replace("&str | ImmutableString | String", "string")
+        .replace("ImmutableString", "string")
+        .replace("rhai::Array", "array")
+        .replace("rhai::Map", "map")
 }
 
 /// An error's text without Rhai's " (line L, position C)" suffix (the position is given apart).
@@ -388,6 +398,12 @@ mod tests {
             assert!(e.message.contains(what), "{source}: {e}");
         }
         assert!(Script::compile("fn f() { eval(\"1\") }", |_| {}).is_err());
+    }
+
+    #[test]
+    fn errors_name_types_as_rhai_does() {
+        let e = script("fn f() { let s = \"a\"; s.foo(1, \"b\", []) }").call("f", ()).unwrap_err();
+        assert!(e.message.contains("foo (string, i64, string, array)"), "{e}");
     }
 
     #[test]

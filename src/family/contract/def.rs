@@ -158,8 +158,7 @@ pub struct Others<'a> {
 /// value is refused; a first-family key set away from its default in another family's file is refused (it would
 /// change nothing), and one at its default is dropped (older files carried every key). Errors keep the field path.
 pub fn read_scenario<F: FamilyDef>(text: &str, others: &Others) -> Result<F::Scenario, ScenarioError> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, "scenario", e.to_string()))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| super::json_error(text, e, true))?;
     let Some(map) = value.as_object() else { return parse_json(text) };
     for &(section, family) in others.sections {
         if map.get(section).is_some_and(|v| !v.is_null()) {
@@ -207,7 +206,7 @@ pub fn read_scenario<F: FamilyDef>(text: &str, others: &Others) -> Result<F::Sce
     if kept.len() == map.len() {
         return first;
     }
-    parse_json(&serde_json::Value::Object(kept).to_string())
+    super::parse_rewritten_json(&serde_json::Value::Object(kept).to_string())
 }
 
 /// Builds the run of family `F` (`AnyRun::build`): checks the scenario, reads the trace it names (or takes the one

@@ -70,21 +70,54 @@ pub fn objects_as_objects(
 /// of gzipped wasm.
 #[cfg(target_arch = "wasm32")]
 pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
-    serde_json::from_str(text)
-        .map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, "scenario", shorten_quotes(&e.to_string())))
+    serde_json::from_str(text).map_err(|e| json_error(text, e, true))
 }
 
 /// Reads a scenario document from JSON, tracking the path of a refusal (see the wasm32 version).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    parse_tracked(text, true)
+}
+
+/// Reads a document the program wrote from the user's (a scenario with keys dropped): refusals name the field, and
+/// no line or column, which would point into a text the user never saw.
+pub fn parse_rewritten_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    #[cfg(target_arch = "wasm32")]
+    return serde_json::from_str(text).map_err(|e| json_error(text, e, false));
+    #[cfg(not(target_arch = "wasm32"))]
+    parse_tracked(text, false)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_tracked<T: serde::de::DeserializeOwned>(text: &str, positioned: bool) -> Result<T, ScenarioError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        // A syntax error (a number no f64 holds, a missing comma) may stop serde inside a value it was skipping
+        // (a section read later): the text's own path is exact there; a value of the wrong type has the path serde
+        // followed.
         let path = e.path().to_string();
-        let field = if path == "." || path.is_empty() { "scenario".to_string() } else { path };
-        ScenarioError::new(ErrorKind::NotAllowed, field, shorten_quotes(&e.into_inner().to_string()))
+        let syntax = e.inner().is_syntax() || e.inner().is_eof();
+        let mut error = json_error(text, e.into_inner(), positioned);
+        if !syntax && path != "." && !path.is_empty() {
+            error.field = path;
+        }
+        error
     })?;
-    de.end().map_err(|e| ScenarioError::new(ErrorKind::NotAllowed, "scenario", e.to_string()))?;
+    de.end().map_err(|e| json_error(text, e, positioned))?;
     Ok(value)
+}
+
+/// A serde_json error in `text` as a refusal: its field is the JSON path at the error's position (`scenario` for
+/// the document as a whole), its message serde_json's words with the position in the user's terms (`line 3, column
+/// 14`) when `positioned`, and none otherwise.
+pub fn json_error(text: &str, e: serde_json::Error, positioned: bool) -> ScenarioError {
+    let (line, column) = (e.line(), e.column());
+    let words = e.to_string();
+    let words = words.strip_suffix(&format!(" at line {line} column {column}")).unwrap_or(&words).to_string();
+    let path = if line > 0 { super::json_at::path_at(text, line, column) } else { String::new() };
+    let field = if path.is_empty() { "scenario".to_string() } else { path };
+    let message = if positioned && line > 0 { format!("{words} (line {line}, column {column})") } else { words };
+    ScenarioError::new(ErrorKind::NotAllowed, field, shorten_quotes(&message))
 }
 
 #[cfg(test)]
@@ -110,6 +143,12 @@ mod tests {
     fn refusals_name_the_path_and_cut_long_values() {
         let e = parse_json::<Doc>(r#"{"inner": {"x": "text", "list": []}}"#).unwrap_err();
         assert_eq!(e.field, "inner.x", "{e}");
+        assert!(e.message.ends_with("(line 1, column 22)"), "{e}");
+        let e = parse_rewritten_json::<Doc>(r#"{"inner": {"x": "text", "list": []}}"#).unwrap_err();
+        assert_eq!(e.field, "inner.x", "{e}");
+        assert!(!e.message.contains("line"), "{e}");
+        let e = parse_json::<Doc>(r#"{"inner": {"x": 1e999, "list": []}}"#).unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("inner.x", "number out of range (line 1, column 21)"));
         let e = parse_json::<Doc>(r#"{"inner": {"x": 1, "list": [1, -2]}}"#).unwrap_err();
         assert_eq!(e.field, "inner.list[1]", "{e}");
         let long = "y".repeat(10_000);

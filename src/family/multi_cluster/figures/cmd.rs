@@ -8,6 +8,7 @@ use super::svg::figure_svg;
 use super::{run_point, Figure, FigureId, FigureResult, RunResult, RunSpec, SCRIPT_SERIES};
 use crate::family::contract::{canonical_json, finish_readings, scenario_from_json, FigureOut, FigureOutcome};
 use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
+use crate::family::contract::{FigureError, FigureFailure};
 use crate::family::multi_cluster::config::McScenario;
 use crate::family::multi_cluster::readings::READINGS;
 use crate::readings::{combinations, parse_axes, record, replay, Combination, Seeds};
@@ -93,7 +94,14 @@ fn finish_figure(
         say!(out, "  failed run: {f}");
     }
     say!(out, "  wrote {csv_path}, {svg_path} and {md_path}");
-    Ok(())
+    match result.failures.first() {
+        // The files keep what the other runs gave; the command says that runs failed, as a sweep's does.
+        Some(first) => Err(FigureError::new(
+            FigureFailure::Run,
+            format!("{} of {} runs of {} failed; the first: {first}", result.failures.len(), runs.len(), id.name()),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// What a study of kind `reproduce` keeps of a run: a figure's `RunResult`, an undefined mean as null.

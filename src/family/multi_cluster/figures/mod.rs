@@ -588,7 +588,12 @@ impl FigureResult {
 /// computes it).
 pub fn run_point(s: &McScenario) -> Result<RunResult, String> {
     let mut run = super::run::McRun::build(s, None).map_err(|e| e.to_string())?;
-    Ok(RunResult::of(&crate::family::contract::run_to_report(&mut run, &|| 0.0)))
+    let report = crate::family::contract::run_to_report(&mut run, &|| 0.0);
+    // A run its script stopped is a failed run, not the results of its first hours.
+    match crate::family::contract::FamilyRun::failure(&run) {
+        Some(e) => Err(e.to_string()),
+        None => Ok(RunResult::of(&report)),
+    }
 }
 
 /// A number for CSV: shortest round-trip form, empty for NaN.
