@@ -54,9 +54,9 @@ fn every_limit_ends_a_call_at_its_budget() {
     worst("a map at its limit as text", &map, "let r = m.to_json();");
     let string = "let s = \"a\"; for i in 0..15 { s += s; }";
     worst("string at its limit, copied and extended", string, "let t = s; t += \"b\";");
-    let deep = format!("fn g(d) {{ if d > 0 {{ g(d - 1) }} else {{ 0 }} }} <>");
+    let deep = "fn g(d) { if d > 0 { g(d - 1) } else { 0 } } <>";
     worst("a function called per element", &format!("fn id(x) {{ x }} <> {}", array(n)), "for x in a { id(x); }");
-    worst("calls nested to their limit", &deep, &format!("g({});", LIMITS.call_levels - 2));
+    worst("calls nested to their limit", deep, &format!("g({});", LIMITS.call_levels - 2));
 }
 
 #[test]
