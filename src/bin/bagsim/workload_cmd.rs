@@ -61,7 +61,16 @@ pub fn trace(
             String::new()
         }
     );
-    say!("header fields: {}", r.header.len());
+    if r.header_dropped > 0 {
+        say!(
+            "header fields: {} kept, {} more read and not kept (an import keeps the first {} KiB of header)",
+            thousands(r.header.len() as u64),
+            thousands(r.header_dropped),
+            bagsim::trace::MAX_HEADER_BYTES >> 10
+        );
+    } else {
+        say!("header fields: {}", r.header.len());
+    }
     for (k, v) in &r.header {
         say!("  {k}: {v}");
     }
@@ -176,6 +185,7 @@ pub fn trace(
             "skipped": r.skipped,
             "extra_columns": r.extra_columns,
             "header": r.header.iter().map(|(k, v)| serde_json::json!({ "key": k, "value": v })).collect::<Vec<_>>(),
+            "header_dropped": r.header_dropped,
         });
         let fit = match &fit {
             Ok(m) => {
