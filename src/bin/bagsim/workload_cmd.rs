@@ -209,11 +209,25 @@ pub fn trace(
         if let Some(c) = &candidates {
             doc["candidates"] = serde_json::to_value(c).expect("serializable");
         }
+        without_negative_zero(&mut doc);
         let text = serde_json::to_string_pretty(&doc).expect("serializable");
         std::fs::write(out, text).map_err(|err| format!("{}: {err}", out.display()))?;
         say!("report written to {}", out.display());
     }
     Ok(())
+}
+
+/// Every −0 of a JSON document as 0: a sign on a zero says nothing, and a reader takes "-0.0" for a bug.
+fn without_negative_zero(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.as_f64().is_some_and(|x| x == 0.0 && x.is_sign_negative()) && !n.is_i64() => {
+            *v = serde_json::json!(0.0);
+        }
+        Value::Array(a) => a.iter_mut().for_each(without_negative_zero),
+        Value::Object(o) => o.values_mut().for_each(without_negative_zero),
+        _ => {}
+    }
 }
 
 /// A day and time of day from seconds after time 0: "day 3 06:30".
