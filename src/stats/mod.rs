@@ -111,15 +111,18 @@ impl Stats {
     }
 }
 
-/// A number for a CSV cell: empty when it is undefined (NaN, as the mean of no value) or infinite, and 0 for −0,
-/// so that a table never shows `NaN`, `inf` or `-0`.
+/// A number for a CSV cell: empty when it is undefined (NaN, as the mean of no value) or infinite, 0 for −0, and
+/// in exponent notation below 10^-4 or from 10^15 on (shortest round trip either way), so that a table never shows
+/// `NaN`, `inf`, `-0` or a number of hundreds of digits (`{}` prints 1e-300 with 300 zeros).
 pub fn csv_number(x: f64) -> String {
     if !x.is_finite() {
         String::new()
     } else if x == 0.0 {
         "0".to_string()
-    } else {
+    } else if (1e-4..1e15).contains(&x.abs()) {
         x.to_string()
+    } else {
+        format!("{x:e}")
     }
 }
 
@@ -221,5 +224,10 @@ mod tests {
         assert_eq!(super::csv_number(f64::INFINITY), "");
         assert_eq!(super::csv_number(-0.0), "0");
         assert_eq!(super::csv_number(1.5), "1.5");
+        // Never hundreds of digits: an exponent outside 1e-4 … 1e15, the shortest round trip either way.
+        assert_eq!(super::csv_number(1e-300), "1e-300");
+        assert_eq!(super::csv_number(-2.5e20), "-2.5e20");
+        assert_eq!(super::csv_number(123_456.75), "123456.75");
+        assert_eq!(super::csv_number(1e-4), "0.0001");
     }
 }

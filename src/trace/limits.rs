@@ -3,6 +3,15 @@
 
 /// The first skipped lines kept with their message; the rest are only counted.
 pub const MAX_SKIPS: usize = 100;
+/// The header (`Key: value` comments) kept, bytes of keys and values: the fields in file order up to this much
+/// are kept, the rest only counted (`ImportReport::header_dropped`), so that a file of header lines costs no more
+/// memory than this however many it holds. A log's header is a few KiB (the bundled HPC2N one, 1 KiB).
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+/// The distinct user, group, executable, queue and JobStructure names an import keeps, bytes (each name counted
+/// with [`NAME_OVERHEAD`] more): a file whose names pass it is refused as it is read.
+pub const MAX_NAME_BYTES: u64 = 256 << 20;
+/// What a kept name costs besides its text, bytes, in [`MAX_NAME_BYTES`].
+pub(super) const NAME_OVERHEAD: u64 = 32;
 /// Lines longer than this (bytes) are skipped, so a file without newlines cannot exhaust memory.
 pub const MAX_LINE: usize = 65_536;
 /// Most processors a job may use (a split job becomes this many tasks).

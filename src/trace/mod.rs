@@ -3,7 +3,7 @@
 //!
 //! Which lines become jobs (the same rule for both formats; fields 1–15 mean the same in SWF and GWF):
 //! - comment lines (`;` in SWF, `#` in GWF) and blank lines are counted as comments; `Key: value` comments are
-//!   header fields;
+//!   header fields, kept in file order up to [`MAX_HEADER_BYTES`] of text and only counted past it;
 //! - a line with fewer fields than the format has is skipped; extra trailing columns are tolerated and counted;
 //! - a field the importer reads that is not a (finite) number, or not a whole number where one is required, skips
 //!   the line (SWF: all 18 fields are numbers; GWF: fields 1–5, 8, 9 and 11, the others may be text such as
@@ -31,7 +31,7 @@ mod model;
 mod parser;
 mod rules;
 
-pub use limits::{MAX_JOBS, MAX_LINE, MAX_PROCS, MAX_SKIPS, MAX_TEXT, MAX_TIME};
+pub use limits::{MAX_HEADER_BYTES, MAX_JOBS, MAX_LINE, MAX_NAME_BYTES, MAX_PROCS, MAX_SKIPS, MAX_TEXT, MAX_TIME};
 
 pub use model::{Format, ImportError, ImportReport, Job, TimeOrigin, Trace, TraceSize};
 pub use parser::Parser;
@@ -266,6 +266,26 @@ mod tests {
         assert_eq!(t.report.first_skips.len(), MAX_SKIPS);
         assert_eq!(t.report.by_reason["too few fields"], MAX_SKIPS as u64 + 20);
         assert_eq!(t.report.first_skips[0].line, 4);
+    }
+
+    #[test]
+    fn header_fields_past_the_bound_and_names_past_theirs_are_not_kept() {
+        let n = 10_000;
+        let mut text: String = (0..n).map(|k| format!("; Note: {k:08}\n")).collect();
+        text.push_str("; Computer: late\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n");
+        let r = import(text.as_bytes()).unwrap().report;
+        // "Note" + 8 digits per field: the first ones that fit, in file order; the rest (the late key too) counted.
+        let kept = MAX_HEADER_BYTES / 12;
+        assert_eq!((r.header.len(), r.header_dropped), (kept, (n + 1 - kept) as u64));
+        assert_eq!(r.header[kept - 1].1, format!("{:08}", kept - 1));
+        assert_eq!((r.header_value("Computer"), r.comments), (None, n as u64 + 1));
+        // Names: 40 jobs of distinct users, with room for about 20 names.
+        let mut p = Parser::new(Format::Swf);
+        p.name_limit = 20 * 34;
+        let jobs: String = (0..40).map(|k| format!("{k} 0 0 10 1 -1 -1 1 -1 -1 1 {k} 1 -1 -1 -1 -1 -1\n")).collect();
+        let e = p.push(jobs.as_bytes()).and_then(|()| p.finish().map(|_| ())).unwrap_err();
+        assert!(matches!(e, ImportError::TooLarge(_)), "{e:?}");
+        assert!(e.to_string().ends_with("names take more than 680 bytes; at most that is kept"), "{e}");
     }
 
     #[test]

@@ -140,8 +140,13 @@ pub struct ImportReport {
     pub first_skips: Vec<Skip>,
     /// Data lines with more fields than the format has (tolerated: the extra columns are ignored).
     pub extra_columns: u64,
-    /// `Key: value` header comments, in file order (a key may repeat, e.g. SWF's `Partition`).
+    /// `Key: value` header comments, in file order (a key may repeat, e.g. SWF's `Partition`), up to
+    /// [`MAX_HEADER_BYTES`](super::MAX_HEADER_BYTES) of keys and values.
     pub header: Vec<(String, String)>,
+    /// Header fields read past [`MAX_HEADER_BYTES`](super::MAX_HEADER_BYTES): counted, not kept (they are still
+    /// in `comments`).
+    #[serde(default)]
+    pub header_dropped: u64,
     /// The kept jobs' size, for a run's budget (`TraceSize`).
     #[serde(default)]
     pub size: TraceSize,
@@ -199,6 +204,7 @@ impl ImportReport {
             first_skips: Vec::new(),
             extra_columns: 0,
             header: Vec::new(),
+            header_dropped: 0,
             size: TraceSize::default(),
         }
     }

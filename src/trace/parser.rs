@@ -1,7 +1,9 @@
 //! The incremental parser: bytes in chunks of any size (plain or gzip) to lines, lines to jobs or skips, with
 //! the counts of the import report kept as it goes.
 
-use super::limits::{GZIP_STEP, MAX_JOBS, MAX_LINE, MAX_SKIPS, MAX_TEXT};
+use super::limits::{
+    GZIP_STEP, MAX_HEADER_BYTES, MAX_JOBS, MAX_LINE, MAX_NAME_BYTES, MAX_SKIPS, MAX_TEXT, NAME_OVERHEAD,
+};
 use super::model::{Format, ImportError, ImportReport, Job, Trace};
 use super::rules::{apply_rules, Fields, Skip};
 use std::collections::BTreeMap;
@@ -16,7 +18,9 @@ enum Input {
 
 /// An incremental parser: hand it the file in chunks of any size ([`Parser::push`]), read the counts as it goes
 /// ([`Parser::report`]), and take the trace at the end ([`Parser::finish`]). Gzip input (magic bytes 1f 8b) is
-/// decompressed on the fly. Memory is the jobs kept plus one line and one decompressed step.
+/// decompressed on the fly. Memory is the jobs kept and their names (at most [`MAX_NAME_BYTES`]), the header kept
+/// (at most [`MAX_HEADER_BYTES`]), the first [`MAX_SKIPS`] skipped lines, one line and one decompressed step: what
+/// the file holds past these limits is counted, never kept.
 pub struct Parser {
     format: Format,
     input: Input,
@@ -26,6 +30,12 @@ pub struct Parser {
     /// The last chunk ended with a CR: a LF that starts the next one belongs to it (CR LF is one line end).
     after_cr: bool,
     names: BTreeMap<Box<[u8]>, u32>,
+    /// Bytes of the names kept, each counted with [`NAME_OVERHEAD`] more, and their bound ([`MAX_NAME_BYTES`]; a
+    /// unit test lowers it).
+    name_bytes: u64,
+    pub(super) name_limit: u64,
+    /// Bytes of the header fields kept (keys and values).
+    header_bytes: usize,
     trace: Trace,
     failed: Option<ImportError>,
 }
@@ -39,6 +49,9 @@ impl Parser {
             overlong: false,
             after_cr: false,
             names: BTreeMap::new(),
+            name_bytes: 0,
+            name_limit: MAX_NAME_BYTES,
+            header_bytes: 0,
             trace: Trace { jobs: Vec::new(), names: Vec::new(), report: ImportReport::new(format) },
             failed: None,
         }
@@ -88,6 +101,10 @@ impl Parser {
         if !self.partial.is_empty() || self.overlong {
             let line = std::mem::take(&mut self.partial);
             self.line(&line);
+        }
+        // The last bytes may pass a limit too.
+        if let Some(e) = self.failed.take() {
+            return Err(e);
         }
         let r = &self.trace.report;
         debug_assert_eq!(r.lines, r.jobs + r.skipped + r.comments);
@@ -223,7 +240,14 @@ impl Parser {
         if text[0] == self.format.comment() {
             r.comments += 1;
             if let Some((k, v)) = header_field(&text[1..]) {
-                r.header.push((k, v));
+                // Past the bound, every later field is only counted, so the kept ones are a prefix of the file's.
+                let bytes = k.len() + v.len();
+                if r.header_dropped == 0 && self.header_bytes + bytes <= MAX_HEADER_BYTES {
+                    self.header_bytes += bytes;
+                    r.header.push((k, v));
+                } else {
+                    r.header_dropped += 1;
+                }
             }
             return;
         }
@@ -265,6 +289,9 @@ impl Parser {
                     queue: self.intern(tokens[14]),
                     structure: raw.structure.map(|i| self.intern(tokens[i])),
                 };
+                if self.failed.is_some() {
+                    return;
+                }
                 if self.trace.report.jobs >= MAX_JOBS {
                     self.failed = Some(ImportError::TooLarge(format!(
                         "line {number}: the file holds more than {MAX_JOBS} jobs; at most {MAX_JOBS} are imported"
@@ -288,9 +315,23 @@ impl Parser {
         }
     }
 
+    /// The index of a name, kept once; past `name_limit` bytes of names the import fails (the index returned then
+    /// is never used: the line's job is not kept).
     fn intern(&mut self, token: &[u8]) -> u32 {
         if let Some(&id) = self.names.get(token) {
             return id;
+        }
+        self.name_bytes += token.len() as u64 + NAME_OVERHEAD;
+        if self.name_bytes > self.name_limit {
+            if self.failed.is_none() {
+                self.failed = Some(ImportError::TooLarge(format!(
+                    "line {}: the file's distinct user, group, executable and queue names take more than {} bytes; \
+                     at most that is kept",
+                    self.trace.report.lines,
+                    crate::words::group_digits(&self.name_limit.to_string())
+                )));
+            }
+            return 0;
         }
         let id = self.trace.names.len() as u32;
         self.trace.names.push(String::from_utf8_lossy(token).into_owned());

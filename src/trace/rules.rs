@@ -82,7 +82,8 @@ impl Fields<'_> {
     pub(super) fn number(&self, field: u32) -> Result<f64, Skip> {
         let v = std::str::from_utf8(self.token(field)).ok().and_then(|s| s.parse::<f64>().ok());
         match v {
-            Some(x) if x.is_finite() => Ok(x),
+            // + 0.0: a file's "-0" is 0 (a −0 would print as "-0" in every report of the trace).
+            Some(x) if x.is_finite() => Ok(x + 0.0),
             Some(_) => Err(self.skip(field, "not a number", format!("{:?} is not a finite number", self.shown(field)))),
             None => Err(self.skip(field, "not a number", format!("{:?} is not a number", self.shown(field)))),
         }

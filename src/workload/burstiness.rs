@@ -57,7 +57,8 @@ fn entropy_of(nonzero: impl Iterator<Item = f64> + Clone, ranges: u64) -> Option
             -p * libm::log(p)
         })
         .sum();
-    Some(h / libm::log(ranges as f64))
+    // + 0.0: one busy range gives −(1 · ln 1) = −0, which a report would print as "-0".
+    Some(h / libm::log(ranges as f64) + 0.0)
 }
 
 /// Temporal burstiness at one interval length T.
@@ -144,7 +145,8 @@ pub fn poisson_expectation(jobs: u64, intervals: u64) -> Option<f64> {
             pmf * x * libm::log(x)
         })
         .sum();
-    Some(-big_n * sum / libm::log(big_n))
+    // + 0.0: a sum of −0 terms (every job alone in its interval: ln 1) would give −0.
+    Some(-big_n * sum / libm::log(big_n) + 0.0)
 }
 
 /// Spatial burstiness of a workload's jobs.

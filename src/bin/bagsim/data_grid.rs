@@ -80,7 +80,7 @@ pub fn print_summary(r: &DataGridReport) {
         say!("warning: {warning}");
     }
     if m.killed > 0 {
-        say!("stopped at their requested time (walltime kill): {} jobs", m.killed);
+        say!("stopped at their requested time (walltime kill), unfinished: {} jobs", m.killed);
     }
     say!("finished: {} of {} jobs; end time {:.0} s, makespan {:.0} s", m.finished, m.jobs, m.end_time, m.makespan);
     say!("turnaround [s]:   {}", stats(&m.turnaround));

@@ -61,7 +61,16 @@ pub fn trace(
             String::new()
         }
     );
-    say!("header fields: {}", r.header.len());
+    if r.header_dropped > 0 {
+        say!(
+            "header fields: {} kept, {} more read and not kept (an import keeps the first {} KiB of header)",
+            thousands(r.header.len() as u64),
+            thousands(r.header_dropped),
+            bagsim::trace::MAX_HEADER_BYTES >> 10
+        );
+    } else {
+        say!("header fields: {}", r.header.len());
+    }
     for (k, v) in &r.header {
         say!("  {k}: {v}");
     }
@@ -176,6 +185,7 @@ pub fn trace(
             "skipped": r.skipped,
             "extra_columns": r.extra_columns,
             "header": r.header.iter().map(|(k, v)| serde_json::json!({ "key": k, "value": v })).collect::<Vec<_>>(),
+            "header_dropped": r.header_dropped,
         });
         let fit = match &fit {
             Ok(m) => {
@@ -199,11 +209,25 @@ pub fn trace(
         if let Some(c) = &candidates {
             doc["candidates"] = serde_json::to_value(c).expect("serializable");
         }
+        without_negative_zero(&mut doc);
         let text = serde_json::to_string_pretty(&doc).expect("serializable");
         std::fs::write(out, text).map_err(|err| format!("{}: {err}", out.display()))?;
         say!("report written to {}", out.display());
     }
     Ok(())
+}
+
+/// Every −0 of a JSON document as 0: a sign on a zero says nothing, and a reader takes "-0.0" for a bug.
+fn without_negative_zero(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.as_f64().is_some_and(|x| x == 0.0 && x.is_sign_negative()) && !n.is_i64() => {
+            *v = serde_json::json!(0.0);
+        }
+        Value::Array(a) => a.iter_mut().for_each(without_negative_zero),
+        Value::Object(o) => o.values_mut().for_each(without_negative_zero),
+        _ => {}
+    }
 }
 
 /// A day and time of day from seconds after time 0: "day 3 06:30".

@@ -19,6 +19,8 @@ pub struct SiteMetrics {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DataGridMetrics {
     pub jobs: u64,
+    /// Jobs that ended having computed their logged runtime; a job stopped at its requested time is not one of them
+    /// (`killed`). `finished + killed` jobs ended.
     pub finished: u64,
     /// Per job: end − submission. Its mean is the paper's average turnaround (Fig. 4), its max the worst (Fig. 6).
     pub turnaround: Stats,
@@ -38,7 +40,7 @@ pub struct DataGridMetrics {
     pub makespan: f64,
     /// Jobs that started before the first reservation their site gave them (a hole found by compression).
     pub started_early: u64,
-    /// Jobs stopped at their requested time (walltime `kill`).
+    /// Jobs stopped at their requested time (walltime `kill`): they ended, unfinished.
     #[serde(default)]
     pub killed: u64,
     pub per_site: Vec<SiteMetrics>,
@@ -87,7 +89,7 @@ pub fn compute(sim: &Simulation, processors: &[u32]) -> DataGridMetrics {
     note_empty(&mut undefined, "transfer", &transfer, "no job that ended moved data");
     DataGridMetrics {
         jobs: sim.jobs() as u64,
-        finished: done.len() as u64,
+        finished: done.iter().filter(|r| !r.killed).count() as u64,
         turnaround,
         waiting,
         transfer,
@@ -115,24 +117,25 @@ pub fn jobs_csv(sim: &Simulation) -> String {
     ended.sort_unstable();
     for j in ended {
         let r = &sim.records()[j as usize];
+        let n = crate::stats::csv_number;
         out.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             r.log_job,
             r.job,
             r.site,
             r.procs,
-            r.submit,
-            r.data_mb,
-            r.transfer_start,
-            r.transfer_end,
-            r.reservation,
-            r.hold_start,
-            r.compute_start,
-            r.end,
-            r.runtime,
-            r.estimate,
-            r.end - r.submit,
-            r.hold_start - r.submit,
+            n(r.submit),
+            n(r.data_mb),
+            n(r.transfer_start),
+            n(r.transfer_end),
+            n(r.reservation),
+            n(r.hold_start),
+            n(r.compute_start),
+            n(r.end),
+            n(r.runtime),
+            n(r.estimate),
+            n(r.end - r.submit),
+            n(r.hold_start - r.submit),
             u8::from(r.killed)
         ));
     }

@@ -78,9 +78,9 @@ pub struct Sample {
     pub queued: Vec<u32>,
     /// Processors held at each site.
     pub busy: Vec<u32>,
-    /// Jobs finished so far.
+    /// Jobs ended so far (finished, or stopped at their requested time under walltime `kill`).
     pub finished: u64,
-    /// Mean turnaround of the jobs finished so far, s (0 before the first).
+    /// Mean turnaround of the jobs ended so far, s (0 before the first).
     pub mean_turnaround: f64,
 }
 

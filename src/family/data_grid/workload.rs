@@ -3,7 +3,8 @@
 
 use super::config::{DataGridConfig, Estimates, Walltime};
 use crate::engine::Rng;
-use crate::trace::Trace;
+use crate::trace::{Trace, MAX_TIME};
+use crate::words::short_number;
 use serde::{Deserialize, Serialize};
 
 /// One rigid job.
@@ -68,6 +69,34 @@ impl Workload {
     }
 }
 
+/// A job's requested time (field 9) as `requested` estimates use it, s, −1 = unknown; refused, naming the log's
+/// line, where it cannot be scheduled: outside 0–[`MAX_TIME`] s (the bound of the log's run times, so that
+/// a reservation, × any runtime factor, stays a time of whole milliseconds exact in a double), or 0 for a job
+/// that ran under walltime `kill`, which would stop it before it computed anything (docs/data_grid.md, "Walltime").
+fn request(cfg: &DataGridConfig, j: &crate::trace::Job) -> Result<f64, String> {
+    let at = |why: String| format!("line {}, field 9 (requested time): {why}", j.line);
+    let r = j.req_time;
+    if r == -1.0 {
+        return Ok(-1.0);
+    }
+    if !(0.0..=MAX_TIME).contains(&r) {
+        return Err(at(format!(
+            "{} is out of range; allowed 0–{MAX_TIME:e} s, or -1 = unknown (data_grid.estimates \"requested\" \
+             reserves the request)",
+            short_number(r)
+        )));
+    }
+    if r == 0.0 && j.run > 0.0 && cfg.walltime == Walltime::Kill {
+        return Err(at(format!(
+            "0 s, and the job ran {} s: data_grid.walltime \"kill\" would stop it at its start, before it computed \
+             anything, which is no run; allowed: a request above 0 s, or -1 = unknown (the runtime is then the \
+             estimate); or set data_grid.walltime to \"run_to_log\"",
+            short_number(j.run)
+        )));
+    }
+    Ok(r)
+}
+
 /// The jobs of the window `cfg.first_job .. + cfg.jobs` of `trace`, their data and bandwidths from `seed`.
 pub fn build(cfg: &DataGridConfig, seed: u64, trace: &Trace) -> Result<Workload, String> {
     let first = cfg.first_job as usize;
@@ -99,7 +128,10 @@ pub fn build(cfg: &DataGridConfig, seed: u64, trace: &Trace) -> Result<Workload,
             continue;
         }
         let runtime = j.run * cfg.runtime_factor;
-        let requested = j.req_time * cfg.runtime_factor;
+        let requested = match cfg.estimates {
+            Estimates::Requested => request(cfg, j)? * cfg.runtime_factor,
+            Estimates::Accurate => -1.0,
+        };
         // A missing request (−1) leaves the runtime as the estimate under either walltime reading.
         let (runtime, estimate, killed) = match (cfg.estimates, cfg.walltime) {
             (Estimates::Requested, _) if requested >= runtime => (runtime, requested, false),

@@ -157,6 +157,10 @@ impl Default for DesktopGridConfig {
     }
 }
 
+/// The most tasks a run holds, and the least work of a task the cap counts with, s.
+const MAX_TASKS: f64 = 50e6;
+const TASK_WORK: f64 = 500.0;
+
 fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), ScenarioError> {
     if v.is_finite() && v >= lo && v <= hi {
         Ok(())
@@ -362,19 +366,30 @@ impl DesktopGridConfig {
             range("repair_sd", v, 0.0, 1e9, " s")?;
         }
         range("load", self.load, 0.01, 2.0, "")?;
-        range("application_size", self.application_size, 1.0, 1e12, " s")?;
-        let tasks_per_bot = self.application_size / 500.0;
-        if f64::from(self.bots) * tasks_per_bot > 50e6 {
+        // A run holds at most MAX_TASKS tasks, a BoT up to application_size / TASK_WORK of them: the field named is
+        // the one that passes the cap alone (application_size, even for one BoT), else bots for this
+        // application_size.
+        range(
+            "application_size",
+            self.application_size,
+            1.0,
+            MAX_TASKS * TASK_WORK,
+            " s (one BoT of it is up to application_size / 500 s tasks; a run holds at most 50 000 000)",
+        )?;
+        range("bots", f64::from(self.bots), 1.0, 1e6, " BoTs")?;
+        let tasks_per_bot = self.application_size / TASK_WORK;
+        if f64::from(self.bots) * tasks_per_bot > MAX_TASKS {
+            let most = (MAX_TASKS / tasks_per_bot).floor();
             return Err(ScenarioError {
                 kind: ErrorKind::OutOfRange,
                 field: "desktop_grid.bots".into(),
                 message: format!(
-                    "{} BoTs of up to {tasks_per_bot:.0} tasks exceed 50 000 000 tasks; use fewer BoTs",
+                    "{} BoTs of up to {tasks_per_bot:.0} tasks each (application_size / 500 s) exceed 50 000 000 \
+                     tasks; allowed 1–{most:.0} BoTs at this application_size",
                     self.bots
                 ),
             });
         }
-        range("bots", f64::from(self.bots), 1.0, 1e6, " BoTs")?;
         if let Some(r) = self.rep_thresh {
             range("rep_thresh", f64::from(r), 1.0, f64::from(u32::MAX), " replicas")?;
         }
@@ -494,7 +509,7 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "desktop_grid.application_size",
         unit: "s",
-        allowed: "1 – 10^12",
+        allowed: "1 – 2.5·10^10; bots × it / 500 ≤ 5·10^7",
         meaning: "AS: the work of every BoT on a machine of power 1 (3 600 000 s)",
     },
     Param { path: "desktop_grid.bots", unit: "", allowed: "1 – 10^6", meaning: "number of BoTs a run submits" },
