@@ -18,6 +18,7 @@ mod erlang;
 mod figure_cmd;
 mod fit_bits;
 mod fuzz;
+mod fuzz_expand;
 mod fuzz_options;
 mod fuzz_scripts;
 mod hand_cases;
