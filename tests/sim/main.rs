@@ -18,6 +18,7 @@ mod erlang;
 mod figure_cmd;
 mod fit_bits;
 mod fuzz;
+mod fuzz_inputs;
 mod hand_cases;
 mod invariants;
 mod lessons;
