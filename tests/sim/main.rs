@@ -19,6 +19,7 @@ mod figure_cmd;
 mod fit_bits;
 mod fuzz;
 mod fuzz_expand;
+mod fuzz_inputs;
 mod fuzz_options;
 mod fuzz_scripts;
 mod hand_cases;
