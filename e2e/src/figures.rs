@@ -95,12 +95,11 @@ pub fn compare_with_native(cards: &Cards, report: &bagsim::run::Report) -> Vec<S
 pub fn native_figure(
     id: bagsim::family::multi_cluster::figures::FigureId,
     seeds: u32,
+    period: f64,
 ) -> bagsim::family::multi_cluster::figures::FigureResult {
     let figure = id.figure();
-    // The page's default: one day of submissions (figures::PAGE_PERIODS).
-    let base = bagsim::family::multi_cluster::figures::base_of_period(
-        bagsim::family::multi_cluster::figures::PAGE_PERIODS[0].0,
-    );
+    // The base the page runs with "Runs of" at `period` (figures::PAGE_PERIODS).
+    let base = bagsim::family::multi_cluster::figures::base_of_period(period);
     let runs = figure.runs_on(&base, 1..=seeds);
     let mut result = bagsim::family::multi_cluster::figures::FigureResult::new(figure, seeds);
     for spec in &runs {
@@ -122,11 +121,19 @@ pub async fn paper_counts(client: &Client) -> (usize, usize, usize) {
     )
 }
 
-/// Picks a paper figure (`fig3` … `fig11`) and a number of seeds, presses Run, waits until every run is in, and
+/// Picks a paper figure (`fig3` … `fig11`), a number of seeds and a base (its submission period, one of
+/// `figures::PAGE_PERIODS`), presses Run, waits until every run is in, and
 /// returns the page's CSV (`#paper-csv`) and the wall-clock seconds from the click to the last run. Panics when a run
 /// fails or the figure does not finish within `timeout`.
-pub async fn run_paper_figure(client: &Client, figure: &str, seeds: u32, timeout: Duration) -> (String, f64) {
+pub async fn run_paper_figure(
+    client: &Client,
+    figure: &str,
+    seeds: u32,
+    period: f64,
+    timeout: Duration,
+) -> (String, f64) {
     set_control(client, "#paper-figure", figure).await;
+    set_control(client, "#paper-period", &period.to_string()).await;
     set_control(client, "#paper-seeds", &seeds.to_string()).await;
     wait_enabled(client, "#paper-run", READY_TIMEOUT).await;
     let t0 = std::time::Instant::now();

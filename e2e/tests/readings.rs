@@ -59,13 +59,14 @@ async fn multi_cluster_readings_match_the_native_study() {
     let run = |specs: &[bagsim::family::multi_cluster::figures::RunSpec]| {
         specs.iter().map(|s| run_point(&s.scenario)).collect::<Vec<_>>()
     };
-    let base = bagsim::family::multi_cluster::figures::base_of_period(
-        bagsim::family::multi_cluster::figures::PAGE_PERIODS[0].0,
-    );
+    // The quick base (one day of submissions): the month would take this test hours.
+    let quick = bagsim::family::multi_cluster::figures::QUICK_PERIOD;
+    let base = bagsim::family::multi_cluster::figures::base_of_period(quick);
     let native = study(FigureId::Fig11, &base, &combos, Seeds::Fixed(5), &run).unwrap();
     with_browser(|client, base| async move {
         open_ready(&client, &base).await;
         set_control(&client, "#paper-figure", "fig11").await;
+        set_control(&client, "#paper-period", &quick.to_string()).await;
         set_control(&client, "#mc-readings-key", "workload.load_split").await;
         let rests = text(&client, "#mc-readings-rests").await.unwrap_or_default();
         assert!(rests.contains("average system"), "no sentence under the reading: {rests:?}");

@@ -81,7 +81,7 @@ fn native_figure_parallel(
 
 /// `browser_bench figures [SEEDS]`: seconds per figure preset in the page and natively.
 async fn figures(seeds: u32) {
-    use bagsim::family::multi_cluster::figures::FigureId;
+    use bagsim::family::multi_cluster::figures::{FigureId, MONTH};
     let dist = snapshot(&require_dist());
     let (tx, rx) = std::sync::mpsc::channel();
     with_browser_serving(dist.path.clone(), Duration::from_secs(3 * 60 * 60), move |client, server| {
@@ -93,7 +93,8 @@ async fn figures(seeds: u32) {
                 .as_u64()
                 .unwrap_or(2) as usize;
             for id in FigureId::ALL {
-                let (csv, secs) = run_paper_figure(&client, id.name(), seeds, Duration::from_secs(60 * 60)).await;
+                let (csv, secs) =
+                    run_paper_figure(&client, id.name(), seeds, MONTH, Duration::from_secs(60 * 60)).await;
                 println!("{}: page {secs:.1} s", id.name());
                 tx.send((id, csv, secs, workers)).expect("send the page's figure");
             }

@@ -118,8 +118,11 @@ async fn a_sweep_runs_every_load_and_policy_and_matches_native() {
 /// run natively (what `bagsim reproduce fig10 --seeds 1` writes), and shows the paper's findings with verdicts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paper_figure_matches_the_native_reproduction() {
-    use bagsim::family::multi_cluster::figures::{claims::claims, svg::figure_svg, FigureId};
-    let native = native_figure(FigureId::Fig10, 1);
+    use bagsim::family::multi_cluster::figures::{
+        claims::claims, svg::figure_svg, Base, FigureId, MONTH, QUICK_PERIOD,
+    };
+    // The quick base: a month at 95% load holds millions of tasks a run, too long for this test.
+    let native = native_figure(FigureId::Fig10, 1, QUICK_PERIOD);
     assert!(native.failures.is_empty(), "native runs failed: {:?}", native.failures);
     let (native_csv, native_svg) = (native.to_csv(), figure_svg(&native));
     with_browser(|client, base| async move {
@@ -130,7 +133,17 @@ async fn a_paper_figure_matches_the_native_reproduction() {
         let error = text(&client, "#paper-error").await.unwrap_or_default();
         assert!(error.contains("from 1 to 20"), "no clear message for 0 seeds: {error:?}");
 
-        let (csv, elapsed) = run_paper_figure(&client, "fig10", 1, RUN_TIMEOUT).await;
+        // The panel opens on the CLI's base, and names the base of its verdicts.
+        let opened = js(&client, "return document.querySelector('#paper-period').value;", vec![]).await;
+        assert_eq!(opened.as_str(), Some(MONTH.to_string().as_str()), "the paper figures do not open on the month");
+        let named = attr(&client, "#paper-base", "data-base").await;
+        assert_eq!(named.as_deref(), Some(Base::Month.name()), "#paper-base does not name the month");
+
+        let (csv, elapsed) = run_paper_figure(&client, "fig10", 1, QUICK_PERIOD, RUN_TIMEOUT).await;
+        let named = attr(&client, "#paper-base", "data-base").await;
+        assert_eq!(named.as_deref(), Some(Base::Quick.name()), "#paper-base does not name the quick base");
+        let said = text(&client, "#paper-base").await.unwrap_or_default();
+        assert!(said.contains("not the CLI's base"), "the quick base's verdicts are not marked as such: {said:?}");
         println!("Figure 10 with 1 seed: {} runs in {elapsed:.1} s", native.total());
         assert!(csv == native_csv, "the page's CSV differs from the native one:\npage:\n{csv}\nnative:\n{native_csv}");
         let (_, total, _) = paper_counts(&client).await;

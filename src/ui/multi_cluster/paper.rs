@@ -5,7 +5,7 @@
 use crate::family::multi_cluster::figures::claims::{claims, Claim};
 use crate::family::multi_cluster::figures::svg::figure_svg;
 use crate::family::multi_cluster::figures::{
-    base_of_period, Axis, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS, PAGE_PERIODS,
+    base_of_period, Axis, Base, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS, PAGE_PERIODS,
 };
 use crate::registry::AnyReport;
 use crate::ui::download;
@@ -134,7 +134,8 @@ impl Paper {
             return;
         }
         let seeds = parse_seeds(&self.seeds.get_untracked()).unwrap_or(DEFAULT_SEEDS);
-        let result = FigureResult::new(self.figure.get_untracked().figure(), seeds);
+        let base = base_of_period(self.period.get_untracked());
+        let result = FigureResult::new(self.figure.get_untracked().figure(), seeds).on_base(&base);
         self.total.set(result.total());
         self.state.update_value(|s| {
             let generation = s.as_ref().map_or(0, |st| st.generation);
@@ -387,6 +388,11 @@ pub fn PaperFigures() -> impl IntoView {
                         } else {
                             format!("All runs in ({done} of {total}).{one}")
                         }
+                    }}</p>
+                    <p class="paper-note" id="paper-base" data-base=move || Base::of(&base_of_period(p.period.get())).name()>{move || {
+                        let base = Base::of(&base_of_period(p.period.get()));
+                        let cli = if base == Base::Month { "" } else { " These are the quick base's verdicts: `bagsim figure multi_cluster` and docs/model.md judge on the month, the first choice of \"Runs of\"." };
+                        format!("Verdicts on {}.{cli}", base.name())
                     }}</p>
                     <table class="paper-claims" id="paper-claims">
                         <thead><tr><th>"The paper reports"</th><th>"bagsim"</th><th>"Verdict"</th></tr></thead>

@@ -3,7 +3,7 @@
 //! --readings` (`figures::study::Study`), round by round when seeds are added until the verdicts resolve.
 
 use crate::family::multi_cluster::figures::study::Study;
-use crate::family::multi_cluster::figures::{base_of_period, FigureId, RunResult, RunSpec, DEFAULT_SEEDS};
+use crate::family::multi_cluster::figures::{base_of_period, Base, FigureId, RunResult, RunSpec, DEFAULT_SEEDS};
 use crate::family::multi_cluster::readings::READINGS;
 use crate::readings::{combinations, flips, parse_axis, ReadingsTable, Seeds, AUTO_CAP};
 use crate::registry::AnyReport;
@@ -168,7 +168,7 @@ pub fn McReadings(#[prop(into)] figure: Signal<FigureId>, #[prop(into)] period: 
     view! {
         <div class="readings" id="mc-readings">
             <h3>"Which assumption carries this result?"</h3>
-            <p class="paper-section">"Where the paper leaves a decision open, bagsim makes it a named reading (" <a href="docs/model.html#readings-the-decisions-the-paper-leaves-open" target="_blank">"docs/model: Readings"</a> "). Run this figure's findings under every value of one reading, the default first; the other settings stay at their defaults. The same code as "<code>"bagsim reproduce FIG --readings KEY=all"</code>"."</p>
+            <p class="paper-section">"Where the paper leaves a decision open, bagsim makes it a named reading (" <a href="docs/model.html#readings-the-decisions-the-paper-leaves-open" target="_blank">"docs/model: Readings"</a> "). Run this figure's findings under every value of one reading, the default first; the other settings stay at their defaults. The same code as "<code>"bagsim reproduce FIG --readings KEY=all"</code>". Verdicts on "{move || Base::of(&base_of_period(r.period.get())).name()}" (\"Runs of\" above)."</p>
             <div class="paper-bar">
                 <label>"Reading "
                     <select id="mc-readings-key" disabled=move || r.running.get()

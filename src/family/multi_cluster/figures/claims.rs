@@ -390,13 +390,14 @@ impl Claim {
 pub fn panel_markdown(r: &FigureResult) -> String {
     let f = &r.figure;
     let mut out = format!(
-        "# {} — {}\n\n[Iosup08] {}; {} runs in, {} seeds per point.\n\n| | |\n|---|---|\n| the paper's setup | {} |\n| \
+        "# {} — {}\n\n[Iosup08] {}; {} runs in, {} seeds per point; verdicts on {}.\n\n| | |\n|---|---|\n| the paper's setup | {} |\n| \
          ours | {} |\n\n| the paper reports | bagsim | verdict |\n|---|---|---|\n",
         f.id.name().replace("fig", "Figure "),
         f.title,
         f.section,
         r.done(),
         r.seeds,
+        if r.base.is_empty() { "a base not named" } else { &r.base },
         f.paper_setup,
         f.our_setup
     );

@@ -5,7 +5,7 @@
 use super::claims::{claims, panel_markdown};
 use super::study::study;
 use super::svg::figure_svg;
-use super::{run_point, Figure, FigureId, FigureResult, RunResult, RunSpec, SCRIPT_SERIES};
+use super::{base_name, run_point, Figure, FigureId, FigureResult, RunResult, RunSpec, SCRIPT_SERIES};
 use crate::family::contract::{canonical_json, finish_readings, scenario_from_json, FigureOut, FigureOutcome};
 use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
 use crate::family::contract::{FigureError, FigureFailure};
@@ -47,7 +47,8 @@ pub fn reproduce(out: &mut dyn FigureOut, which: &str, base: &McScenario, seeds:
         let figure = id.figure_on(base);
         let runs = figure.runs_on(base, 1..=seeds);
         let results = crate::parallel::map(&runs, jobs, |_, spec| run_point(&spec.scenario));
-        finish_figure(out, figure, seeds, &runs, results, Some(start.elapsed().as_secs_f64()))?;
+        let elapsed = Some(start.elapsed().as_secs_f64());
+        finish_figure(out, figure, &base_name(base), seeds, &runs, results, elapsed)?;
     }
     say!(out, "\ntotal {:.1} s", all_start.elapsed().as_secs_f64());
     Ok(())
@@ -57,6 +58,7 @@ pub fn reproduce(out: &mut dyn FigureOut, which: &str, base: &McScenario, seeds:
 fn finish_figure(
     out: &mut dyn FigureOut,
     figure: Figure,
+    base: &str,
     seeds: u32,
     runs: &[RunSpec],
     results: Vec<Result<RunResult, String>>,
@@ -64,6 +66,7 @@ fn finish_figure(
 ) -> FigureOutcome {
     let id = figure.id;
     let mut result = FigureResult::new(figure, seeds);
+    result.base = base.to_string();
     for (spec, r) in runs.iter().zip(results) {
         match r {
             Ok(r) => result.add(spec, r),
@@ -86,6 +89,7 @@ fn finish_figure(
         seeds,
         elapsed.map_or(String::new(), |t| format!(", {t:.1} s"))
     );
+    say!(out, "  verdicts on {base}");
     for c in claims(&result) {
         say!(out, "  paper:   {}", c.paper);
         say!(out, "  bagsim:  {}  [{}]", c.ours, c.verdict.label());
@@ -158,7 +162,7 @@ pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32) -> FigureOutco
     }
     // `script`: the figures that draw the base's own script as one more series.
     let names: Vec<&str> = ids.iter().map(|id| id.name()).collect();
-    let spec = serde_json::json!({ "figures": names, "seeds": seeds, "script": scripted });
+    let spec = serde_json::json!({ "figures": names, "seeds": seeds, "script": scripted, "base": base_name(base) });
     let axes = ["figure", "series", "point", "seed"].iter().map(|k| (k.to_string(), Vec::new())).collect();
     Ok(FigurePlan { kind: Kind::Reproduce, spec, axes, points })
 }
@@ -183,6 +187,7 @@ pub fn reproduce_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value
         spec["seeds"].as_u64().filter(|s| (1..=100).contains(s)).ok_or("the manifest's spec.seeds is not 1–100")?
             as u32;
     let names = spec["figures"].as_array().ok_or("the manifest's spec has no figures")?;
+    let base = spec["base"].as_str().unwrap_or("a base the manifest does not name");
     let mut rest = outcomes;
     for name in names {
         let name = name.as_str().ok_or("a figure's name is not a string")?;
@@ -201,7 +206,7 @@ pub fn reproduce_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value
         let (mine, next) = rest.split_at(runs.len());
         rest = next;
         let results = mine.iter().map(|v| run_result_of(v)).collect();
-        finish_figure(out, figure, seeds, &runs, results, None)?;
+        finish_figure(out, figure, base, seeds, &runs, results, None)?;
     }
     Ok(())
 }
@@ -242,7 +247,8 @@ pub fn reproduce_readings<D: FamilyDef<Scenario = McScenario>>(
             keys.iter().map(|k| seen[k].clone()).collect()
         };
         let table = study(id, base, &combos, seeds, &run)?;
-        let (heading, elapsed) = (format!("{} — {}", id.name(), table.title), Some(start.elapsed().as_secs_f64()));
+        let heading = format!("{} — {} — verdicts on {}", id.name(), table.title, base_name(base));
+        let elapsed = Some(start.elapsed().as_secs_f64());
         finish_readings(out, id.name(), &heading, &table, combos.len(), elapsed)?;
     }
     Ok(())
@@ -319,7 +325,8 @@ pub fn readings_merge<D: FamilyDef<Scenario = McScenario>>(
         let results: Vec<Result<RunResult, String>> = mine.iter().map(|v| run_result_of(v)).collect();
         // The study asks for the same runs in the same order as when it was planned: it gets their outcomes back.
         let table = study(id, base, &combos, Seeds::Fixed(seeds), &replay(results))?;
-        finish_readings(out, id.name(), &format!("{} — {}", id.name(), table.title), &table, combos.len(), None)?;
+        let heading = format!("{} — {} — verdicts on {}", id.name(), table.title, base_name(base));
+        finish_readings(out, id.name(), &heading, &table, combos.len(), None)?;
     }
     Ok(())
 }

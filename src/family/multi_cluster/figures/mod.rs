@@ -2,22 +2,25 @@
 //! decisions where it is silent are in docs/model.md), the runs it needs (several seeds per point), their
 //! results with 95% confidence intervals, the figure as SVG and the paper's findings set against ours.
 
+pub mod base;
 pub mod claims;
 /// The figures as a command: native only (its runs go to a thread pool).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cmd;
+mod point;
 pub mod study;
 
 pub mod svg;
 
 use super::config::McScenario;
-use super::run::Report;
 use crate::family::multi_cluster::architecture::Architecture;
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
 use crate::stats::Interval;
 use crate::workload::generate::{mean_task_runtime, ArrivalPattern};
 use crate::workload::size_class::SIZE_CLASSES;
+pub use base::{base_name, base_of_period, Base, MONTH, PAGE_PERIODS, QUICK_PERIOD};
+pub use point::{run_point, RunResult};
 use serde::{Deserialize, Serialize};
 
 /// The loads of the study's load sweeps. [Iosup08] §5 says "7 system loads" between 20% and 95% and names 50%,
@@ -322,19 +325,6 @@ pub struct RunSpec {
     pub scenario: McScenario,
 }
 
-/// The submission periods the page offers its paper figures and readings studies, s, the first the default: one
-/// day of submissions keeps a figure to minutes in a browser tab (the `1_day` reading of
-/// `workload.submission_period`), the paper's month holds about 30 times the tasks.
-pub const PAGE_PERIODS: [(f64, &str); 2] =
-    [(86_400.0, "1 day of submissions (quick)"), (2_592_000.0, "30 days, the paper's month (about 30× longer)")];
-
-/// The defaults with a submission period of `period` seconds: the base of the page's figures.
-pub fn base_of_period(period: f64) -> McScenario {
-    let mut s = McScenario::default();
-    s.workload.submission_period = period;
-    s
-}
-
 impl Figure {
     /// How many of the series are the paper's (all but the base's own script, if it is drawn).
     pub fn paper_series(&self) -> usize {
@@ -401,33 +391,6 @@ impl Figure {
     }
 }
 
-/// What a figure takes from one run's report.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunResult {
-    /// Mean makespan and NSL over the finished BoTs (NaN when none finished).
-    pub makespan: f64,
-    pub nsl: f64,
-    pub finished_fraction: f64,
-    /// Per size class (the order of `SIZE_CLASSES`): mean makespan and NSL (NaN for a class without BoTs).
-    pub class_makespan: Vec<f64>,
-    pub class_nsl: Vec<f64>,
-}
-
-impl RunResult {
-    pub fn of(r: &Report) -> RunResult {
-        let m = &r.metrics;
-        let mean = |s: &crate::stats::Stats| if s.count > 0 { s.mean } else { f64::NAN };
-        let class = |name: &str| m.per_class.iter().find(|c| c.class == name);
-        RunResult {
-            makespan: mean(&m.overall.makespan),
-            nsl: mean(&m.overall.nsl),
-            finished_fraction: m.tasks.finished_fraction,
-            class_makespan: SIZE_CLASSES.iter().map(|c| class(c.0).map_or(f64::NAN, |g| mean(&g.makespan))).collect(),
-            class_nsl: SIZE_CLASSES.iter().map(|c| class(c.0).map_or(f64::NAN, |g| mean(&g.nsl))).collect(),
-        }
-    }
-}
-
 /// A metric of a figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Metric {
@@ -463,12 +426,20 @@ pub struct FigureResult {
     runs: Vec<Vec<Vec<Option<RunResult>>>>,
     /// Runs that failed, with their message.
     pub failures: Vec<String>,
+    /// The name of the base its runs start from (`base::base_name`), printed with its verdicts; empty when unnamed.
+    pub base: String,
 }
 
 impl FigureResult {
     pub fn new(figure: Figure, seeds: u32) -> Self {
         let runs = vec![vec![vec![None; seeds as usize]; figure.xs.len()]; figure.series.len()];
-        FigureResult { figure, seeds, runs, failures: Vec::new() }
+        FigureResult { figure, seeds, runs, failures: Vec::new(), base: String::new() }
+    }
+
+    /// The same, its verdicts named as those of `base` (the scenario every run starts from).
+    pub fn on_base(mut self, base: &McScenario) -> Self {
+        self.base = base_name(base);
+        self
     }
 
     /// The results of the paper's series alone (without the base's own script): what the findings are judged on.
@@ -581,18 +552,6 @@ impl FigureResult {
             }
         }
         out
-    }
-}
-
-/// Runs one scenario to its figure result (the report without the predictors' accuracy, as the page's worker
-/// computes it).
-pub fn run_point(s: &McScenario) -> Result<RunResult, String> {
-    let mut run = super::run::McRun::build(s, None).map_err(|e| e.to_string())?;
-    let report = crate::family::contract::run_to_report(&mut run, &|| 0.0);
-    // A run its script stopped is a failed run, not the results of its first hours.
-    match crate::family::contract::FamilyRun::failure(&run) {
-        Some(e) => Err(e.to_string()),
-        None => Ok(RunResult::of(&report)),
     }
 }
 
