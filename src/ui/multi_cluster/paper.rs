@@ -3,6 +3,7 @@
 //! so the page and the CLI give the same bytes; next to the figure, the paper's setup and findings against ours.
 
 use crate::family::multi_cluster::figures::claims::{claims, Claim};
+use crate::family::multi_cluster::figures::measured::{measured, MEASURED_ON};
 use crate::family::multi_cluster::figures::svg::figure_svg;
 use crate::family::multi_cluster::figures::{
     base_of_period, Axis, Base, FigureId, FigureResult, RunResult, RunSpec, DEFAULT_SEEDS, PAGE_PERIODS,
@@ -405,6 +406,14 @@ pub fn PaperFigures() -> impl IntoView {
                     </table>
                 </div>
             </div>
+            <details class="paper-measured" id="paper-measured">
+                <summary>"Claim by claim: this figure's findings as measured on the CLI's base, and the readings that flip them"</summary>
+                <p class="paper-section">{MEASURED_ON.trim()}" The same table, for every figure: "<a href="docs/model.html#claim-by-claim" target="_blank">"docs/model: Claim by claim"</a>"."</p>
+                <table class="paper-claims" id="paper-measured-table">
+                    <thead><tr><th>"The paper reports"</th><th>"Readings that give another verdict"</th><th>"Verdict"</th></tr></thead>
+                    <tbody>{move || findings_rows(measured(p.figure.get()), None, None)}</tbody>
+                </table>
+            </details>
             <super::readings::McReadings figure=p.figure period=p.period/>
             <pre id="paper-csv" hidden>{move || p.csv.get()}</pre>
         </section>

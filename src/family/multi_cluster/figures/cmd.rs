@@ -2,7 +2,7 @@
 //! thread pool, then its CSV, SVG, panel and findings, or under readings the readings table; and the same as a study
 //! in shards (`--plan`) whose points and merges are here too. Lines and files go to a `FigureOut`.
 
-use super::claims::{claims, panel_markdown};
+use super::claims::{claims, panel_markdown, Claim};
 use super::study::study;
 use super::svg::figure_svg;
 use super::{base_name, run_point, Figure, FigureId, FigureResult, RunResult, RunSpec, SCRIPT_SERIES};
@@ -42,15 +42,23 @@ fn check_seeds(seeds: u32) -> FigureOutcome {
 pub fn reproduce(out: &mut dyn FigureOut, which: &str, base: &McScenario, seeds: u32, jobs: usize) -> FigureOutcome {
     check_seeds(seeds)?;
     let all_start = std::time::Instant::now();
+    // Every finding's verdict, as the project's measured table keeps them (figures::measured).
+    let mut findings = String::from("figure\tfinding\tverdict\tflipped_by\n");
     for id in figure_ids(which)? {
         let start = std::time::Instant::now();
         let figure = id.figure_on(base);
         let runs = figure.runs_on(base, 1..=seeds);
         let results = crate::parallel::map(&runs, jobs, |_, spec| run_point(&spec.scenario));
         let elapsed = Some(start.elapsed().as_secs_f64());
-        finish_figure(out, figure, &base_name(base), seeds, &runs, results, elapsed)?;
+        let found = finish_figure(out, figure, &base_name(base), seeds, &runs, results, elapsed)?;
+        for (n, c) in found.iter().enumerate() {
+            findings.push_str(&format!("{}\t{}\t{}\tnot measured\n", id.name(), n + 1, c.verdict.label()));
+        }
     }
-    say!(out, "\ntotal {:.1} s", all_start.elapsed().as_secs_f64());
+    let path = format!("{}-findings.tsv", out.stem());
+    out.write(&path, &findings)?;
+    say!(out, "\nevery finding's verdict: {path}");
+    say!(out, "total {:.1} s", all_start.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -63,7 +71,7 @@ fn finish_figure(
     runs: &[RunSpec],
     results: Vec<Result<RunResult, String>>,
     elapsed: Option<f64>,
-) -> FigureOutcome {
+) -> FigureOutcome<Vec<Claim>> {
     let id = figure.id;
     let mut result = FigureResult::new(figure, seeds);
     result.base = base.to_string();
@@ -90,7 +98,8 @@ fn finish_figure(
         elapsed.map_or(String::new(), |t| format!(", {t:.1} s"))
     );
     say!(out, "  verdicts on {base}");
-    for c in claims(&result) {
+    let found = claims(&result);
+    for c in &found {
         say!(out, "  paper:   {}", c.paper);
         say!(out, "  bagsim:  {}  [{}]", c.ours, c.verdict.label());
     }
@@ -104,7 +113,7 @@ fn finish_figure(
             FigureFailure::Run,
             format!("{} of {} runs of {} failed; the first: {first}", result.failures.len(), runs.len(), id.name()),
         )),
-        None => Ok(()),
+        None => Ok(found),
     }
 }
 
