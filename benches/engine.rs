@@ -115,7 +115,8 @@ fn yardstick(s: &mut McScenario) {
     s.workload.calibration = bagsim::workload::model::Calibration::Seconds;
     s.workload.normal_param = bagsim::workload::model::NormalParam::Sd;
     s.architecture.monitoring_period = 0.0;
-    s.policy_options.wqr4x = bagsim::family::multi_cluster::policy::options::Wqr4x::Copies;
+    s.policy_options.wqr_nx = bagsim::family::multi_cluster::policy::options::WqrNx::Copies;
+    s.policy_options.rr_ring = bagsim::family::multi_cluster::policy::options::RrRing::Speed;
 }
 
 /// A policy by its name, or a script by its file (`….rhai`, docs/policies.md).

@@ -1,7 +1,9 @@
-//! The set of clusters with a free processor, ordered by speed: the fastest is found in O(C/64).
+//! The set of clusters with a free processor, ordered by speed (the fastest is found in O(C/64)) or in the
+//! platform's listed order.
 
-/// Clusters with at least one free processor as an RM sees them, kept as a bitset over speed ranks
-/// (rank 0 = fastest; equal speeds keep index order).
+/// Clusters with at least one free processor as an RM sees them, kept as a bitset over ranks: speed ranks
+/// (rank 0 = fastest; equal speeds keep index order) for a set built by `new`, the cluster index for one built by
+/// `listed`.
 #[derive(Clone, Debug)]
 pub struct FreeSet {
     bits: Vec<u64>,
@@ -20,6 +22,16 @@ impl FreeSet {
             rank_of[c as usize] = r as u32;
         }
         FreeSet { bits: vec![0; speeds.len().div_ceil(64)], rank_of, cluster_at, len: 0 }
+    }
+
+    /// An empty set over `n` clusters in their listed (index) order; `fastest` then means the first listed.
+    pub fn listed(n: usize) -> Self {
+        FreeSet {
+            bits: vec![0; n.div_ceil(64)],
+            rank_of: (0..n as u32).collect(),
+            cluster_at: (0..n as u32).collect(),
+            len: 0,
+        }
     }
 
     pub fn insert(&mut self, c: u32) {
@@ -53,18 +65,18 @@ impl FreeSet {
         self.len == 0
     }
 
-    /// The fastest cluster in the set.
+    /// The fastest cluster in the set (the first in the set's order).
     pub fn fastest(&self) -> Option<u32> {
         self.first_rank_from(0).map(|r| self.cluster_at[r])
     }
 
-    /// The next cluster in speed order after `c`, wrapping around (round-robin over the set).
+    /// The next cluster in the set's order after `c`, wrapping around (round-robin over the set).
     pub fn next_after(&self, c: Option<u32>) -> Option<u32> {
         let start = c.map_or(0, |c| self.rank_of[c as usize] as usize + 1);
         self.first_rank_from(start).or_else(|| self.first_rank_from(0)).map(|r| self.cluster_at[r])
     }
 
-    /// Members in speed order.
+    /// Members in the set's order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.bits.iter().enumerate().flat_map(move |(w, &word)| {
             let mut word = word;
@@ -120,5 +132,18 @@ mod tests {
         s.remove(6);
         assert_eq!(s.fastest(), Some(13));
         assert!(!s.contains(6) && s.contains(13));
+    }
+
+    #[test]
+    fn listed_order_ignores_speed() {
+        // The same members as a listed set: index order, round-robin by index.
+        let mut s = FreeSet::listed(130);
+        for c in [129, 3, 100, 13] {
+            s.insert(c);
+        }
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![3, 13, 100, 129]);
+        assert_eq!(s.next_after(Some(13)), Some(100));
+        assert_eq!(s.next_after(Some(129)), Some(3));
+        assert_eq!(s.next_after(None), Some(3));
     }
 }

@@ -62,7 +62,7 @@ pub fn reading_options(list: &'static [Reading], chosen: RwSignal<String>) -> im
         .collect_view()
 }
 
-/// A key in words for a menu: `load_split` → "Load split", `policy_options.wqr4x` → "Policy options wqr4x".
+/// A key in words for a menu: `load_split` → "Load split", `policy_options.wqr_nx` → "Policy options wqr nx".
 fn words(key: &str) -> String {
     let text = key.replace(['_', '.'], " ");
     let mut c = text.chars();

@@ -267,7 +267,7 @@ fn settings_without_effect(rng: &mut Rng, d: &Path) -> String {
                     ("architecture.monitoring_period", [json!(300), json!(0)]),
                     ("architecture.fcondor_move", [json!("bot"), json!("task")]),
                     ("policy_options.dfplt_unranked", [json!("last"), json!("reference")]),
-                    ("policy_options.wqr4x", [json!("copies"), json!("replicas")]),
+                    ("policy_options.wqr_nx", [json!("copies"), json!("replicas")]),
                     ("policy_options.prio_order", [json!("cluster"), json!("rank")]),
                     ("scheduling_period", [json!(600), json!(30)]),
                 ],

@@ -28,6 +28,7 @@ pub fn config(architecture: Architecture, selection: SelectionPolicy, scheduling
         monitoring_period: 0.0,
         eligible_set: Default::default(),
         fcondor_move: Default::default(),
+        site_policy: Default::default(),
         selection,
         scheduling,
         policy_options: Default::default(),

@@ -4,6 +4,7 @@ use crate::common::{config, ends};
 use bagsim::engine::Model;
 use bagsim::family::multi_cluster::architecture::Architecture::{Csp, Fcondor, SepC};
 use bagsim::family::multi_cluster::metrics;
+use bagsim::family::multi_cluster::policy::options::RrRing;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy as P;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy as S;
 
@@ -96,11 +97,11 @@ fn wqr4x_makes_four_replicas_or_four_copies() {
     // One task of 100 on six idle single-processor clusters: once nothing waits, WQR4x replicates it on four more
     // processors (five copies) under "replicas", three more under "copies"; all copies end together at 100, the
     // first to end wins and the others are cancelled.
-    use bagsim::family::multi_cluster::policy::options::Wqr4x;
+    use bagsim::family::multi_cluster::policy::options::WqrNx;
     let cl = [(1, 1.0); 6];
-    for (reading, replicas) in [(Wqr4x::Replicas, 4), (Wqr4x::Copies, 3)] {
-        let mut cfg = config(Csp, S::ST, P::Wqr4x);
-        cfg.policy_options.wqr4x = reading;
+    for (reading, replicas) in [(WqrNx::Replicas, 4), (WqrNx::Copies, 3)] {
+        let mut cfg = config(Csp, S::ST, P::WqrX { n: 4 });
+        cfg.policy_options.wqr_nx = reading;
         let (_, sim) = ends(cfg, &cl, &[(0.0, 0, &[100.0])]);
         let m = metrics::compute(&sim.outcome());
         assert_eq!((m.tasks.replicas_started, m.tasks.replicas_cancelled), (replicas, replicas), "{reading:?}");
@@ -159,21 +160,30 @@ fn dfplt_learns_speeds_from_completions() {
 
 #[test]
 fn rr_replicates_once_and_cancels_the_loser() {
-    // RR knows no speeds and goes round the clusters (in the set's order: B first). Tasks [100, 10] at t=0:
-    // task 0 -> B (ends 50), task 1 -> A (ends 10). At 10 nothing waits: task 0 gets a replica on A (10..110),
-    // cancelled at 50 when B finishes: 40 s wasted.
-    let (e, sim) = ends(config(Csp, S::ST, P::Rr), &AB, &[(0.0, 0, &[100.0, 10.0])]);
+    // RR knows no speeds and goes round the clusters; under the ring fastest first (`rr_ring = speed`): B first.
+    // Tasks [100, 10] at t=0: task 0 -> B (ends 50), task 1 -> A (ends 10). At 10 nothing waits: task 0 gets a
+    // replica on A (10..110), cancelled at 50 when B finishes: 40 s wasted.
+    let mut cfg = config(Csp, S::ST, P::Rr);
+    cfg.policy_options.rr_ring = RrRing::Speed;
+    let (e, sim) = ends(cfg, &AB, &[(0.0, 0, &[100.0, 10.0])]);
     assert_eq!(e, vec![50.0, 10.0]);
     let m = metrics::compute(&sim.outcome());
     assert_eq!((m.tasks.replicas_started, m.tasks.replicas_cancelled, m.tasks.wasted), (1, 1, 40.0));
     assert_eq!(m.tasks.goodput, 60.0);
     assert!((m.tasks.rwt - 0.4).abs() < 1e-12);
+    // In the platform's listed order (the default): task 0 -> A (would end 100), task 1 -> B (ends 5). At 5 task 0
+    // gets a replica on B (5..55) that wins; the original on A is cancelled at 55: 55 s wasted.
+    let (e, sim) = ends(config(Csp, S::ST, P::Rr), &AB, &[(0.0, 0, &[100.0, 10.0])]);
+    assert_eq!(e, vec![55.0, 5.0]);
+    let m = metrics::compute(&sim.outcome());
+    assert_eq!((m.tasks.replicas_started, m.tasks.replicas_cancelled, m.tasks.wasted), (1, 1, 55.0));
 }
 
 #[test]
 fn wqr_replicates_up_to_n_times() {
-    // Three clusters of speed 1, 2, 4; one task of 400 at t=0. WQR-2: original on the first in order (speed 4,
-    // ends 100), then replicas on the others (speed 2: ends 200; speed 1: 400), both cancelled at 100.
+    // Three clusters of speed 1, 2, 4, listed in that order; one task of 400 at t=0. WQR-2: original on the first
+    // listed (speed 1, would end 400), then replicas on the others (speed 2: would end 200; speed 4: ends 100); the
+    // speed-4 copy wins at 100 and the other two are cancelled: 100 + 100 s wasted.
     let cl = [(1, 1.0), (1, 2.0), (1, 4.0)];
     let (e, sim) = ends(config(Csp, S::ST, P::Wqr { replicas: 2 }), &cl, &[(0.0, 0, &[400.0])]);
     assert_eq!(e, vec![100.0]);
@@ -186,11 +196,19 @@ fn wqr_replicates_up_to_n_times() {
 
 #[test]
 fn stfr_runs_the_shortest_first_and_a_replica_can_win() {
-    // Tasks [100, 10]: the shortest (task 1) -> B (ends 5); task 0 -> A (would end 100). At 5 B is free and
-    // nothing waits: a replica of task 0 on B runs 5..55 and wins; the original on A is cancelled (55 s wasted).
-    let (e, sim) = ends(config(Csp, S::ST, P::Stfr), &AB, &[(0.0, 0, &[100.0, 10.0])]);
+    // Ring fastest first (`rr_ring = speed`). Tasks [100, 10]: the shortest (task 1) -> B (ends 5); task 0 -> A
+    // (would end 100). At 5 B is free and nothing waits: a replica of task 0 on B runs 5..55 and wins; the
+    // original on A is cancelled (55 s wasted).
+    let mut cfg = config(Csp, S::ST, P::Stfr);
+    cfg.policy_options.rr_ring = RrRing::Speed;
+    let (e, sim) = ends(cfg, &AB, &[(0.0, 0, &[100.0, 10.0])]);
     assert_eq!(e, vec![55.0, 5.0]);
     assert_eq!(metrics::compute(&sim.outcome()).tasks.wasted, 55.0);
+    // Listed order (the default): task 1 -> A (ends 10), task 0 -> B (ends 50). At 10 task 0 gets a replica on A
+    // (10..110), cancelled at 50: 40 s wasted.
+    let (e, sim) = ends(config(Csp, S::ST, P::Stfr), &AB, &[(0.0, 0, &[100.0, 10.0])]);
+    assert_eq!(e, vec![50.0, 10.0]);
+    assert_eq!(metrics::compute(&sim.outcome()).tasks.wasted, 40.0);
 }
 
 /// Selection on one processor with FPLT: BoT X (user 3, [10, 10]) at t=0 keeps the processor busy while A

@@ -24,6 +24,7 @@ mod fuzz_options;
 mod fuzz_scripts;
 mod hand_cases;
 mod invariants;
+mod iosup_letter;
 mod lessons;
 mod numbers;
 mod readings;

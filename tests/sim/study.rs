@@ -108,7 +108,7 @@ fn planned_figures_merge_to_the_files_their_commands_write() {
     // readings; the planned study runs every point: the files are the same.
     planned_equals_local(
         &dir,
-        &["reproduce", "fig3", "--seeds", "2", "--readings", "policy_options.wqr4x=all", "--base", "day.json"],
+        &["reproduce", "fig3", "--seeds", "2", "--readings", "policy_options.wqr_nx=all", "--base", "day.json"],
         2,
         &["STEM-fig3-readings.md", "STEM-fig3-readings.csv"],
     );

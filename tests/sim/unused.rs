@@ -64,13 +64,27 @@ fn multi_cluster_unused_keys_change_nothing() {
             ("scheduling_period", json!(600)),
             ("architecture.fcondor_move", json!("bot")),
             ("policy_options.dfplt_unranked", json!("last")),
-            ("policy_options.wqr4x", json!("copies")),
+            ("policy_options.wqr_nx", json!("copies")),
             ("policy_options.prio_order", json!("cluster")),
+            ("policy_options.rr_ring", json!("speed")),
             ("predictor.model", json!("Mean")),
         ],
     );
     let exact = set(&set(&day, "architecture.monitoring_period", json!(0)), "scheduling", json!("ECT"));
-    check(exact, &[("scheduling_period", json!(600))]);
+    check(exact, &[("scheduling_period", json!(600)), ("architecture.site_policy", json!("fcfs"))]);
+    // Sites that run their own FCFS read none of the scenario's policy keys; a site has one cluster to go round.
+    let own = set(&set(&day, "architecture.kind", json!("fcondor")), "architecture.site_policy", json!("fcfs"));
+    check(
+        own,
+        &[
+            ("scheduling", json!("STFR")),
+            ("selection", json!("S-U-Prio")),
+            ("inaccuracy", json!(50)),
+            ("policy_options.wqr_nx", json!("copies")),
+        ],
+    );
+    let rr = set(&set(&day, "architecture.kind", json!("sep-c")), "scheduling", json!("RR"));
+    check(rr, &[("policy_options.rr_ring", json!("speed"))]);
 }
 
 #[test]

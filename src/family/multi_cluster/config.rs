@@ -3,7 +3,7 @@
 //! allowed range) and their `bagsim scenario --doc` entries. A scenario file carries these keys at its top level, as
 //! every file did before families existed.
 
-use super::architecture::{Architecture, EligibleSet, FcondorMove};
+use super::architecture::{Architecture, EligibleSet, FcondorMove, SitePolicy};
 pub use super::params::PARAMS;
 use super::platform::PlatformSpec;
 use super::policy::options::PolicyOptions;
@@ -37,7 +37,8 @@ pub struct McScenario {
     pub selection: SelectionPolicy,
     /// Task-scheduling policy ([Iosup08] §2.4).
     pub scheduling: SchedulingPolicy,
-    /// Readings of the policies' definitions: DFPLT's unranked clusters, WQR4x, S-U-Prio's order (docs/model.md).
+    /// Readings of the policies' definitions: DFPLT's unranked clusters, WQRnx, S-U-Prio's order, RR's ring
+    /// (docs/model.md).
     pub policy_options: PolicyOptions,
     /// Runtime predictor used by ECT-P ([Iosup08] §3.7).
     pub predictor: PredictorConfig,
@@ -185,6 +186,8 @@ pub struct ArchitectureConfig {
     pub eligible_set: EligibleSet,
     /// fcondor only: a user moves to the next RM task by task (default) or BoT by BoT.
     pub fcondor_move: FcondorMove,
+    /// sep-c and fcondor: the sites' RMs run the scenario's policies (default) or their own FCFS.
+    pub site_policy: SitePolicy,
 }
 
 impl Default for ArchitectureConfig {
@@ -194,6 +197,7 @@ impl Default for ArchitectureConfig {
             monitoring_period: 60.0,
             eligible_set: EligibleSet::Dispatched,
             fcondor_move: FcondorMove::Task,
+            site_policy: SitePolicy::Scenario,
         }
     }
 }
@@ -254,6 +258,22 @@ impl McScenario {
                 "only fcondor moves users between RMs",
             ));
         }
+        if kind == Architecture::Csp {
+            out.push(Unused::new(
+                "architecture.site_policy",
+                a.site_policy != d.architecture.site_policy,
+                "csp's global RM always runs the scenario's policies; only sep-c and fcondor have sites' RMs",
+            ));
+        } else if a.site_policy == SitePolicy::Fcfs {
+            // Every RM is a site's and runs its own FCFS: no key of the scenario's policies is read.
+            let why = "under site_policy fcfs every RM of sep-c and fcondor runs S-T and FCFS";
+            out.push(Unused::new("selection", self.selection != d.selection, why));
+            out.push(Unused::new("scheduling", self.scheduling != d.scheduling, why));
+            out.push(Unused::new("policy_options", *o != d.policy_options, why));
+            out.push(Unused::new("predictor", self.predictor != d.predictor, why));
+            out.push(Unused::new("inaccuracy", self.inaccuracy != d.inaccuracy, why));
+            return out;
+        }
         let only = |policy: &str| format!("only {policy} reads it; the policy is {}", self.scheduling.name());
         if self.scheduling != SchedulingPolicy::Dfplt {
             out.push(Unused::new(
@@ -262,8 +282,21 @@ impl McScenario {
                 only("DFPLT"),
             ));
         }
-        if self.scheduling != SchedulingPolicy::Wqr4x {
-            out.push(Unused::new("policy_options.wqr4x", o.wqr4x != d.policy_options.wqr4x, only("WQR4x")));
+        if !matches!(self.scheduling, SchedulingPolicy::WqrX { .. }) {
+            out.push(Unused::new("policy_options.wqr_nx", o.wqr_nx != d.policy_options.wqr_nx, only("WQRnx")));
+        }
+        if !self.scheduling.rings() {
+            out.push(Unused::new(
+                "policy_options.rr_ring",
+                o.rr_ring != d.policy_options.rr_ring,
+                only("RR, WQR, STFR"),
+            ));
+        } else if kind != Architecture::Csp {
+            out.push(Unused::new(
+                "policy_options.rr_ring",
+                o.rr_ring != d.policy_options.rr_ring,
+                "a site's RM under sep-c and fcondor has one cluster to go round",
+            ));
         }
         if !self.scheduling.predicts() {
             out.push(Unused::new(

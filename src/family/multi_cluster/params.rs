@@ -198,16 +198,24 @@ pub const PARAMS: &[Param] = &[
                   speed 1.0, or after every ranked one",
     },
     Param {
-        path: "policy_options.wqr4x",
+        path: "policy_options.wqr_nx",
         unit: "",
         allowed: "replicas, copies",
-        meaning: "the paper's WQR4x: four replicas per task (default, [Iosup08] §2.4's naming) or four copies in all",
+        meaning: "what the n of every WQRnx name (WQR4x in the paper's figures) counts: n replicas per task (default, \
+                  [Iosup08] §2.4's naming) or n copies in all; read as policy_options.wqr4x too",
     },
     Param {
         path: "policy_options.prio_order",
         unit: "",
         allowed: "rank, cluster",
         meaning: "S-U-Prio: users ranked by their Zipf rank in their stream (default), or every user of cluster 0 first",
+    },
+    Param {
+        path: "policy_options.rr_ring",
+        unit: "",
+        allowed: "platform, speed",
+        meaning: "RR, WQR and STFR (no resource information, [Iosup08] Table 1) go round the clusters in the \
+                  platform's listed order (default) or fastest first",
     },
     Param {
         path: "architecture.kind",
@@ -236,6 +244,13 @@ pub const PARAMS: &[Param] = &[
                   BoT of which some task queued, each BoT going whole to one RM (bot)",
     },
     Param {
+        path: "architecture.site_policy",
+        unit: "",
+        allowed: "scenario, fcfs",
+        meaning: "sep-c and fcondor: every site's RM runs the scenario's selection and scheduling (scenario, default, \
+                  [Iosup08] §2.2) or S-T and first come first served on any free processor (fcfs, §4.3)",
+    },
+    Param {
         path: "selection",
         unit: "",
         allowed: "S-T, S-BoT, S-U-Prio, S-U-T, S-U-BoT, S-U-GRR, S-U-RR",
@@ -245,7 +260,7 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "scheduling",
         unit: "",
-        allowed: "ECT, FPLT, RR, WQR4x, WQR-n, DFPLT, ECT-P, STFR, FPF",
+        allowed: "ECT, FPLT, RR, WQR4x (WQRnx, n = 2–16), WQR-n, DFPLT, ECT-P, STFR, FPF",
         meaning: "task-scheduling policy ([Iosup08] §2.4), or your own as {\"script\": \"…\"} or \
                   {\"script_file\": \"p.rhai\"} (docs/policies.md)",
     },

@@ -65,10 +65,10 @@ pub const READINGS: &[Reading] = &[
                    resource receives a performance rank\" (§2.4): a cluster with no completed task has none",
     },
     Reading {
-        key: "policy_options.wqr4x",
+        key: "policy_options.wqr_nx",
         values: &[("replicas", "\"replicas\""), ("copies", "\"copies\"")],
         rests_on: "\"The number of replicas is appended to name of the scheduling policy, e.g., WQR-1 replicates \
-                   tasks once\" (§2.4); the figures name WQR4x",
+                   tasks once\" (§2.4); the figures name WQR4x: n replicas, or n copies in all, for every WQRnx",
     },
     Reading {
         key: "policy_options.prio_order",
@@ -80,5 +80,17 @@ pub const READINGS: &[Reading] = &[
         values: &[("after_30_days", "null"), ("drain", "315360000")],
         rests_on: "the paper does not say when a run stops; \"they complete only 44% and 53% of the tasks\" (§5.5) \
                    needs a stop",
+    },
+    Reading {
+        key: "architecture.site_policy",
+        values: &[("scenario", "\"scenario\""), ("fcfs", "\"fcfs\"")],
+        rests_on: "\"Each RM in the system executes the same scheduling procedure\" (§2.2) against \"all sites employ \
+                   the FCFS policy, without backfilling\" (§4.3), for the sites' RMs of sep-c and fcondor",
+    },
+    Reading {
+        key: "policy_options.rr_ring",
+        values: &[("platform", "\"platform\""), ("speed", "\"speed\"")],
+        rests_on: "RR, WQR (U, U) and STFR (U, K) know no resource performance (§2.4, Table 1), and \"in round-robin \
+                   order\" names no order of the clusters",
     },
 ];

@@ -262,6 +262,7 @@ pub fn sim_config(s: &McScenario) -> SimConfig {
         monitoring_period: s.architecture.monitoring_period,
         eligible_set: s.architecture.eligible_set,
         fcondor_move: s.architecture.fcondor_move,
+        site_policy: s.architecture.site_policy,
         selection: s.selection.clone(),
         scheduling: s.scheduling.clone(),
         policy_options: s.policy_options,

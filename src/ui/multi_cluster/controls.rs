@@ -313,7 +313,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
             <super::script_editor::ScriptEditor lab=lab/>
         })}
         <div class="field" style=move || if scheduling_name.get() == "WQR" { "" } else { "display:none" }>
-            <label for="replicas" title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x is its own menu entry (four replicas by default; policy_options.wqr4x).">"WQR replicas"</label>
+            <label for="replicas" title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x is its own menu entry (four replicas by default; policy_options.wqr_nx).">"WQR replicas"</label>
             {number_input(lab, "replicas", "scheduling", "1", replicas, |s, t| { mcm(s)?.scheduling = format!("WQR-{}", t.trim()).parse()?; Ok(()) })}
         </div>
         <div class="field" style=move || if scheduling_name.get() == "ECT-P" { "" } else { "display:none" }>

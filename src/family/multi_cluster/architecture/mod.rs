@@ -74,6 +74,31 @@ impl EligibleSet {
     }
 }
 
+/// What the sites' own RMs run under sep-c and fcondor (a reading of [Iosup08] §2.2 and §4.3, docs/model.md
+/// "Readings"); csp's global RM always runs the scenario's policies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SitePolicy {
+    /// The scenario's selection and scheduling policies: *"Each RM in the system executes the same scheduling
+    /// procedure"* (§2.2).
+    #[default]
+    Scenario,
+    /// S-T and first come first served, on any free processor, with no runtime estimates: *"all sites employ the
+    /// FCFS policy, without backfilling"* (§4.3).
+    Fcfs,
+}
+
+impl SitePolicy {
+    pub const ALL: [SitePolicy; 2] = [SitePolicy::Scenario, SitePolicy::Fcfs];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SitePolicy::Scenario => "scenario",
+            SitePolicy::Fcfs => "fcfs",
+        }
+    }
+}
+
 /// When an fcondor user moves to the next RM (a reading of [Iosup08] §2.2, docs/model.md "Readings").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -152,7 +152,7 @@ fn figure(id: FigureId) -> Figure {
     let loads = STUDY_LOADS.to_vec();
     let load_names = loads.iter().map(|l| format!("{:.0}%", l * 100.0)).collect();
     let classes: Vec<String> = SIZE_CLASSES.iter().map(|c| c.0.to_string()).collect();
-    // The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x as policy_options.wqr4x reads it).
+    // The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x as policy_options.wqr_nx reads it).
     let sched = SchedulingPolicy::ALL.iter().map(SchedulingPolicy::name).collect::<Vec<_>>();
     let base = Figure {
         id,
@@ -190,7 +190,7 @@ fn figure(id: FigureId) -> Figure {
             title: "Scheduling policies against the load, csp/S-T",
             section: "§5.1, Table 5 row 1",
             paper_setup: "csp, S-T, all scheduling policies, realistic Avg workloads, load 20–95%, no inaccuracy.",
-            our_setup: "Seven loads (20, 35, 50, 60, 70, 80, 95%); WQR4x is WQR with four replicas (policy_options.wqr4x).",
+            our_setup: "Seven loads (20, 35, 50, 60, 70, 80, 95%); WQR4x is WQR with four replicas (policy_options.wqr_nx).",
             paper_says: &[
                 "FPLT has the lowest overall MS, and ECT has the second lowest overall NSL",
                 "STFR has the best overall NSL",

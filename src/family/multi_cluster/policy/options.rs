@@ -1,5 +1,6 @@
 //! Readings of the policies' definitions that [Iosup08] leaves open (docs/model.md, "Readings"): how DFPLT ranks a
-//! cluster it has not observed yet, how many replicas "WQR4x" makes, and in which order S-U-Prio ranks the users.
+//! cluster it has not observed yet, how many replicas a "WQRnx" name makes, in which order S-U-Prio ranks the users,
+//! and in which order RR, WQR and STFR go round the clusters.
 
 use serde::{Deserialize, Serialize};
 
@@ -8,8 +9,11 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 pub struct PolicyOptions {
     pub dfplt_unranked: Unranked,
-    pub wqr4x: Wqr4x,
+    /// Read as `wqr4x` too, the key's name before every "WQRnx" name followed one rule.
+    #[serde(alias = "wqr4x")]
+    pub wqr_nx: WqrNx,
     pub prio_order: PrioOrder,
+    pub rr_ring: RrRing,
 }
 
 /// DFPLT: the rank of a cluster on which no task has completed yet.
@@ -26,26 +30,38 @@ pub enum Unranked {
     Last,
 }
 
-/// What the paper's "WQR4x" is.
+/// What the n of a "WQRnx" name counts (the paper's figures name WQR4x).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Wqr4x {
-    /// Four replicas beyond the original (five copies): *"The number of replicas is appended to name … WQR-1
+pub enum WqrNx {
+    /// n replicas beyond the original (n + 1 copies): *"The number of replicas is appended to name … WQR-1
     /// replicates tasks once"* ([Iosup08] §2.4).
     #[default]
     Replicas,
-    /// Four copies in all (three replicas), the "2x, 3x, 4x" of the WQR literature.
+    /// n copies in all (n − 1 replicas), the "2x, 3x, 4x" of the WQR literature.
     Copies,
 }
 
-impl Wqr4x {
-    /// Replicas beyond the original.
-    pub fn replicas(self) -> u32 {
+impl WqrNx {
+    /// Replicas beyond the original that "WQRnx" makes.
+    pub fn replicas(self, n: u32) -> u32 {
         match self {
-            Wqr4x::Replicas => 4,
-            Wqr4x::Copies => 3,
+            WqrNx::Replicas => n,
+            WqrNx::Copies => n.saturating_sub(1),
         }
     }
+}
+
+/// The order in which RR, WQR and STFR go round the clusters with a free processor (policies that know no
+/// resource speed, [Iosup08] Table 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RrRing {
+    /// The clusters in the platform's listed order: a (U, ·) policy knows no speeds to order them by.
+    #[default]
+    Platform,
+    /// Fastest first, equal speeds in listed order (the earlier reading).
+    Speed,
 }
 
 /// S-U-Prio: the order of the users' unique priorities.

@@ -1,6 +1,6 @@
 //! What the run loop needs besides the workload and the clusters.
 
-use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove};
+use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove, SitePolicy};
 use crate::family::multi_cluster::policy::options::PolicyOptions;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
@@ -16,9 +16,11 @@ pub struct SimConfig {
     pub eligible_set: EligibleSet,
     /// fcondor: when a user moves to the next RM.
     pub fcondor_move: FcondorMove,
+    /// sep-c and fcondor: what the sites' RMs run (the scenario's policies, or their own FCFS).
+    pub site_policy: SitePolicy,
     pub selection: SelectionPolicy,
     pub scheduling: SchedulingPolicy,
-    /// The readings of the policies' definitions (DFPLT's unranked clusters, WQR4x, S-U-Prio's order).
+    /// The readings of the policies' definitions (DFPLT's unranked clusters, WQRnx, S-U-Prio's order, RR's ring).
     pub policy_options: PolicyOptions,
     pub predictor: PredictorModel,
     pub predictor_input: PredictorInput,

@@ -125,6 +125,7 @@ impl Simulation {
             speed: &self.speed,
             managed: &rm.managed,
             free: &rm.free_set,
+            free_listed: &rm.free_listed,
             free_count: &rm.view,
             free_at: &free_at,
             queued: &rm.queued,

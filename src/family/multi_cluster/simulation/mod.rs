@@ -13,10 +13,10 @@ mod outcome;
 mod rm;
 
 use crate::engine::{stream_seed, EventQueue, Model};
-use crate::family::multi_cluster::architecture::Architecture;
+use crate::family::multi_cluster::architecture::{Architecture, SitePolicy};
 use crate::family::multi_cluster::platform::Cluster;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel, PredictorState};
-use crate::family::multi_cluster::policy::scheduling::Estimate;
+use crate::family::multi_cluster::policy::scheduling::{site_fcfs, Estimate};
 use crate::resources::gantt::{Gantt, Planned};
 use crate::script::ScriptError;
 use crate::workload::Workload;
@@ -128,7 +128,9 @@ impl Simulation {
     pub fn new(cfg: SimConfig, clusters: Vec<Cluster>, workload: Workload) -> Self {
         let speed: Vec<f64> = clusters.iter().map(|c| c.speed).collect();
         let total_processors: u64 = clusters.iter().map(|c| u64::from(c.processors)).sum();
-        let probe = cfg.scheduling.build(&cfg.policy_options);
+        // Under sep-c and fcondor every RM is a site's, so all run the scenario's policies or all their own FCFS.
+        let own_fcfs = cfg.architecture != Architecture::Csp && cfg.site_policy == SitePolicy::Fcfs;
+        let probe = if own_fcfs { site_fcfs() } else { cfg.scheduling.build(&cfg.policy_options) };
         let tracks_ends = probe.uses_end_estimates();
         let uses_prediction = probe.estimate() == Estimate::Predicted;
         let mut states = Vec::with_capacity(clusters.len());
@@ -163,10 +165,12 @@ impl Simulation {
             Architecture::Csp => {
                 let mut all: Vec<u32> = (0..clusters.len() as u32).collect();
                 all.sort_by(|&a, &b| speed[b as usize].total_cmp(&speed[a as usize]).then(a.cmp(&b)));
-                (vec![Rm::new(&cfg, all, &speed, n_users, per_stream)], vec![0; clusters.len()])
+                (vec![Rm::new(&cfg, all, &speed, n_users, per_stream, false)], vec![0; clusters.len()])
             }
             Architecture::SepC | Architecture::Fcondor => (
-                (0..clusters.len() as u32).map(|c| Rm::new(&cfg, vec![c], &speed, n_users, per_stream)).collect(),
+                (0..clusters.len() as u32)
+                    .map(|c| Rm::new(&cfg, vec![c], &speed, n_users, per_stream, own_fcfs))
+                    .collect(),
                 (0..clusters.len() as u32).collect(),
             ),
         };

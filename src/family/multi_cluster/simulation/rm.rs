@@ -3,7 +3,7 @@
 
 use super::config::SimConfig;
 use super::dheap::{DHeap, Entry};
-use crate::family::multi_cluster::policy::scheduling::{TaskOrder, TaskScheduling};
+use crate::family::multi_cluster::policy::scheduling::{site_fcfs, TaskOrder, TaskScheduling};
 use crate::family::multi_cluster::policy::selection::{QueueIndex, Selection, SelectionPolicy, TaskSelection};
 use crate::resources::freeset::FreeSet;
 use crate::resources::gantt::Planned;
@@ -43,6 +43,8 @@ pub struct Rm {
     /// Free processors per cluster as this RM sees them (indexed by global cluster id).
     pub(super) view: Vec<u32>,
     pub free_set: FreeSet,
+    /// The same clusters in the platform's listed order (the ring of policies that know no speeds).
+    pub free_listed: FreeSet,
     pub selection: Box<dyn TaskSelection>,
     pub scheduling: Box<dyn TaskScheduling>,
     index: QueueIndex,
@@ -71,14 +73,25 @@ pub struct Rm {
 }
 
 impl Rm {
-    pub fn new(cfg: &SimConfig, managed: Vec<u32>, speed: &[f64], users: usize, per_stream: u32) -> Self {
-        let selection = cfg.selection.build();
-        let scheduling = cfg.scheduling.build(&cfg.policy_options);
+    /// An RM of `managed`; `own_fcfs`: a site that runs its own FCFS (S-T, first come first served) instead of the
+    /// scenario's policies (`architecture.site_policy`).
+    pub fn new(
+        cfg: &SimConfig,
+        managed: Vec<u32>,
+        speed: &[f64],
+        users: usize,
+        per_stream: u32,
+        own_fcfs: bool,
+    ) -> Self {
+        let selection_policy = if own_fcfs { SelectionPolicy::ST } else { cfg.selection.clone() };
+        let selection = selection_policy.build();
+        let scheduling = if own_fcfs { site_fcfs() } else { cfg.scheduling.build(&cfg.policy_options) };
         let index = selection.index();
         let order = scheduling.order();
         Rm {
             view: vec![0; speed.len()],
             free_set: FreeSet::new(speed),
+            free_listed: FreeSet::listed(speed.len()),
             absorbs: selection.absorbs_arrivals(),
             max_replicas: scheduling.max_replicas(),
             index,
@@ -89,7 +102,7 @@ impl Rm {
             fifo: VecDeque::new(),
             per_user: if index == QueueIndex::PerUser { vec![VecDeque::new(); users] } else { Vec::new() },
             waiting_users: BTreeSet::new(),
-            prio: (cfg.selection == SelectionPolicy::SUPrio).then(|| {
+            prio: (selection_policy == SelectionPolicy::SUPrio).then(|| {
                 let streams = (users as u32).checked_div(per_stream).unwrap_or(1);
                 let key: Vec<u32> =
                     (0..users as u32).map(|u| cfg.policy_options.prio_order.key(u, per_stream, streams)).collect();
@@ -139,8 +152,10 @@ impl Rm {
         if (old == 0) != (free == 0) {
             if free > 0 {
                 self.free_set.insert(c);
+                self.free_listed.insert(c);
             } else {
                 self.free_set.remove(c);
+                self.free_listed.remove(c);
             }
         }
     }

@@ -2,6 +2,7 @@
 
 mod dfplt;
 mod ect;
+mod fcfs;
 mod fpf;
 mod fplt;
 mod replicating;
@@ -57,8 +58,10 @@ pub struct ResourceView<'a> {
     pub speed: &'a [f64],
     /// The clusters this RM schedules onto, fastest first (equal speeds in index order).
     pub managed: &'a [u32],
-    /// Managed clusters with a free processor, as the RM sees them (its information may be stale).
+    /// Managed clusters with a free processor, as the RM sees them (its information may be stale), fastest first.
     pub free: &'a FreeSet,
+    /// The same clusters in the platform's listed order, for policies that know no speeds.
+    pub free_listed: &'a FreeSet,
     /// The same information as counts per cluster (free processors as the RM sees them).
     pub free_count: &'a [u32],
     /// The earliest time (≥ now) a task planned now could start on a cluster, from the RM's Gantt chart of the
@@ -127,8 +130,11 @@ pub enum SchedulingPolicy {
     Wqr {
         replicas: u32,
     },
-    /// The paper's "WQR4x": WQR with four replicas or four copies in all, as `policy_options.wqr4x` reads it.
-    Wqr4x,
+    /// The paper's naming "WQRnx" (its figures show WQR4x): n replicas or n copies in all, as
+    /// `policy_options.wqr_nx` reads it.
+    WqrX {
+        n: u32,
+    },
     Dfplt,
     EctP,
     Stfr,
@@ -137,8 +143,18 @@ pub enum SchedulingPolicy {
     Script(ScriptSource),
 }
 
-/// Largest replica count accepted for WQR-n.
+/// Largest replica count accepted for WQR-n, and largest n of "WQRnx".
 pub const MAX_REPLICAS: u32 = 16;
+
+/// Smallest n of "WQRnx": under the `copies` reading WQR1x would make no replica (write WQR-1 or RR instead).
+pub const MIN_NX: u32 = 2;
+
+/// The sites' own policy under `architecture.site_policy = "fcfs"` ([Iosup08] §4.3, *"all sites employ the FCFS
+/// policy"*): tasks in the order they reached the site, each to any free processor of it. Not one of Table 1's
+/// policies, so not in the menu.
+pub fn site_fcfs() -> Box<dyn TaskScheduling> {
+    Box::new(fcfs::SiteFcfs)
+}
 
 impl SchedulingPolicy {
     /// The policies of [Iosup08] Table 1 with the paper's WQR4x.
@@ -146,7 +162,7 @@ impl SchedulingPolicy {
         SchedulingPolicy::Ect,
         SchedulingPolicy::Fplt,
         SchedulingPolicy::Rr,
-        SchedulingPolicy::Wqr4x,
+        SchedulingPolicy::WqrX { n: 4 },
         SchedulingPolicy::Dfplt,
         SchedulingPolicy::EctP,
         SchedulingPolicy::Stfr,
@@ -158,7 +174,7 @@ impl SchedulingPolicy {
         SchedulingPolicy::Ect,
         SchedulingPolicy::Fplt,
         SchedulingPolicy::Rr,
-        SchedulingPolicy::Wqr4x,
+        SchedulingPolicy::WqrX { n: 4 },
         SchedulingPolicy::Wqr { replicas: 2 },
         SchedulingPolicy::Dfplt,
         SchedulingPolicy::EctP,
@@ -166,11 +182,15 @@ impl SchedulingPolicy {
         SchedulingPolicy::Fpf,
     ];
 
-    /// The name a scenario writes (`WQR-n` for WQR); every menu, list and label takes it from here.
+    /// The name a scenario writes (`WQR-n`, or `WQRnx` as written); every menu, list and label takes it from here.
     pub fn name(&self) -> &'static str {
         const WQR: [&str; MAX_REPLICAS as usize] = [
             "WQR-1", "WQR-2", "WQR-3", "WQR-4", "WQR-5", "WQR-6", "WQR-7", "WQR-8", "WQR-9", "WQR-10", "WQR-11",
             "WQR-12", "WQR-13", "WQR-14", "WQR-15", "WQR-16",
+        ];
+        const WQR_X: [&str; (MAX_REPLICAS - MIN_NX + 1) as usize] = [
+            "WQR2x", "WQR3x", "WQR4x", "WQR5x", "WQR6x", "WQR7x", "WQR8x", "WQR9x", "WQR10x", "WQR11x", "WQR12x",
+            "WQR13x", "WQR14x", "WQR15x", "WQR16x",
         ];
         match self {
             SchedulingPolicy::Ect => "ECT",
@@ -179,7 +199,9 @@ impl SchedulingPolicy {
             SchedulingPolicy::Wqr { replicas } => {
                 replicas.checked_sub(1).and_then(|i| WQR.get(i as usize).copied()).unwrap_or("WQR-n")
             }
-            SchedulingPolicy::Wqr4x => "WQR4x",
+            SchedulingPolicy::WqrX { n } => {
+                n.checked_sub(MIN_NX).and_then(|i| WQR_X.get(i as usize).copied()).unwrap_or("WQRnx")
+            }
             SchedulingPolicy::Dfplt => "DFPLT",
             SchedulingPolicy::EctP => "ECT-P",
             SchedulingPolicy::Stfr => "STFR",
@@ -188,7 +210,8 @@ impl SchedulingPolicy {
         }
     }
 
-    /// The policy without its parameter: `WQR` for every WQR-n, else its name (the page's menu).
+    /// The policy without its parameter: `WQR` for every WQR-n, else its name (the page's menu; WQR4x is its own
+    /// entry).
     pub fn kind(&self) -> &'static str {
         match self {
             SchedulingPolicy::Wqr { .. } => "WQR",
@@ -201,7 +224,7 @@ impl SchedulingPolicy {
     pub fn information(&self) -> (Info, Info) {
         match self {
             SchedulingPolicy::Ect | SchedulingPolicy::Fplt | SchedulingPolicy::Script(_) => (Info::K, Info::K),
-            SchedulingPolicy::Rr | SchedulingPolicy::Wqr { .. } | SchedulingPolicy::Wqr4x => (Info::U, Info::U),
+            SchedulingPolicy::Rr | SchedulingPolicy::Wqr { .. } | SchedulingPolicy::WqrX { .. } => (Info::U, Info::U),
             SchedulingPolicy::Dfplt => (Info::H, Info::K),
             SchedulingPolicy::EctP => (Info::K, Info::H),
             SchedulingPolicy::Stfr => (Info::U, Info::K),
@@ -216,7 +239,7 @@ impl SchedulingPolicy {
             SchedulingPolicy::Fplt => "Fastest Processor Largest Task: the largest task to the fastest free processor.",
             SchedulingPolicy::Rr => "Round-robin Replication: tasks in order on any free processor; once none waits, replicate each running task once.",
             SchedulingPolicy::Wqr { .. } => "Work Queue with Replication: as RR, but up to n replicas per task.",
-            SchedulingPolicy::Wqr4x => "The paper's WQR4x: WQR with four replicas per task (or four copies in all, a reading).",
+            SchedulingPolicy::WqrX { .. } => "The paper's WQRnx (its figures show WQR4x): WQR with n replicas per task (or n copies in all, a reading).",
             SchedulingPolicy::Dfplt => "Dynamic FPLT: the largest task to the free cluster with the best speed observed from completed tasks.",
             SchedulingPolicy::EctP => "ECT with runtimes predicted from completed tasks instead of known.",
             SchedulingPolicy::Stfr => "Shortest Task First with Replication: shortest task first on any free processor; replicate once.",
@@ -233,15 +256,20 @@ impl SchedulingPolicy {
             SchedulingPolicy::Fplt => Box::new(fplt::FastestProcessorLargestTask),
             SchedulingPolicy::Dfplt => Box::new(dfplt::DynamicFplt::new(options.dfplt_unranked)),
             SchedulingPolicy::Fpf => Box::new(fpf::FastestProcessorFirst),
-            SchedulingPolicy::Rr => Box::new(replicating::Replicating::new(TaskOrder::Fcfs, 1, Estimate::None)),
+            SchedulingPolicy::Rr => {
+                Box::new(replicating::Replicating::new(TaskOrder::Fcfs, 1, Estimate::None, options.rr_ring))
+            }
             SchedulingPolicy::Wqr { replicas } => {
-                Box::new(replicating::Replicating::new(TaskOrder::Fcfs, *replicas, Estimate::None))
+                Box::new(replicating::Replicating::new(TaskOrder::Fcfs, *replicas, Estimate::None, options.rr_ring))
             }
-            SchedulingPolicy::Wqr4x => {
-                Box::new(replicating::Replicating::new(TaskOrder::Fcfs, options.wqr4x.replicas(), Estimate::None))
-            }
+            SchedulingPolicy::WqrX { n } => Box::new(replicating::Replicating::new(
+                TaskOrder::Fcfs,
+                options.wqr_nx.replicas(*n),
+                Estimate::None,
+                options.rr_ring,
+            )),
             SchedulingPolicy::Stfr => {
-                Box::new(replicating::Replicating::new(TaskOrder::ShortestFirst, 1, Estimate::Known))
+                Box::new(replicating::Replicating::new(TaskOrder::ShortestFirst, 1, Estimate::Known, options.rr_ring))
             }
             SchedulingPolicy::Script(source) => script::build(source),
         }
@@ -253,6 +281,18 @@ impl SchedulingPolicy {
             SchedulingPolicy::Script(source) => script::check(source),
             _ => Ok(()),
         }
+    }
+
+    /// True for the policies that go round the clusters (RR, WQR-n, WQRnx, STFR: no resource information), whose
+    /// ring order `policy_options.rr_ring` reads.
+    pub fn rings(&self) -> bool {
+        matches!(
+            self,
+            SchedulingPolicy::Rr
+                | SchedulingPolicy::Wqr { .. }
+                | SchedulingPolicy::WqrX { .. }
+                | SchedulingPolicy::Stfr
+        )
     }
 
     /// True when the policy asks for predicted runtimes (ECT-P, a script whose `estimate()` is "predicted"), so
@@ -281,6 +321,7 @@ impl std::fmt::Display for SchedulingPolicy {
             SchedulingPolicy::Wqr { replicas } if !(1..=MAX_REPLICAS).contains(replicas) => {
                 write!(f, "WQR-{replicas}")
             }
+            SchedulingPolicy::WqrX { n } if !(MIN_NX..=MAX_REPLICAS).contains(n) => write!(f, "WQR{n}x"),
             p => f.write_str(p.name()),
         }
     }
@@ -290,7 +331,8 @@ impl std::str::FromStr for SchedulingPolicy {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         let up = s.trim().to_ascii_uppercase();
-        let allowed = "allowed: ECT, FPLT, RR, WQR-n (n = 1..16), WQR4x, DFPLT, ECT-P, STFR, FPF";
+        let allowed =
+            "allowed: ECT, FPLT, RR, WQR-n (n = 1..16), WQRnx (n = 2..16, e.g. WQR4x), DFPLT, ECT-P, STFR, FPF";
         Ok(match up.as_str() {
             "ECT" => SchedulingPolicy::Ect,
             "FPLT" => SchedulingPolicy::Fplt,
@@ -299,15 +341,19 @@ impl std::str::FromStr for SchedulingPolicy {
             "ECT-P" => SchedulingPolicy::EctP,
             "STFR" => SchedulingPolicy::Stfr,
             "FPF" => SchedulingPolicy::Fpf,
-            "WQR4X" => SchedulingPolicy::Wqr4x,
             _ => {
-                // "WQR-n" counts extra replicas; the paper's "WQRnx" counts all copies, so it means n - 1 replicas.
-                let n = up.strip_prefix("WQR-").or_else(|| up.strip_prefix("WQR"));
-                let parsed = n.map(|n| match n.strip_suffix('X') {
-                    Some(copies) => copies.parse::<u32>().map(|c| c.saturating_sub(1)),
-                    None => n.parse::<u32>(),
-                });
-                match parsed {
+                // "WQR-n" is n replicas; "WQRnx" (the paper's figures) is kept as written, and what its n counts is
+                // the reading policy_options.wqr_nx, one rule for every n.
+                let x = up.strip_prefix("WQR").filter(|n| !n.starts_with('-')).and_then(|n| n.strip_suffix('X'));
+                if let Some(n) = x {
+                    return match n.parse::<u32>() {
+                        Ok(n) if (MIN_NX..=MAX_REPLICAS).contains(&n) => Ok(SchedulingPolicy::WqrX { n }),
+                        _ => Err(format!(
+                            "{s:?}: the n of WQRnx must be {MIN_NX}..{MAX_REPLICAS} (for one replica write WQR-1 or RR)"
+                        )),
+                    };
+                }
+                match up.strip_prefix("WQR-").or_else(|| up.strip_prefix("WQR")).map(str::parse::<u32>) {
                     Some(Ok(replicas)) if (1..=MAX_REPLICAS).contains(&replicas) => SchedulingPolicy::Wqr { replicas },
                     Some(_) => return Err(format!("{s:?}: the replica count of WQR-n must be 1..{MAX_REPLICAS}")),
                     None => {
