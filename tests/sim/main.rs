@@ -16,6 +16,7 @@ mod dg_readings;
 mod dg_saturation;
 mod erlang;
 mod figure_cmd;
+mod fcondor_competition;
 mod fit_bits;
 mod fuzz;
 mod fuzz_expand;
