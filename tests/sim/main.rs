@@ -15,6 +15,7 @@ mod dg_reading_rules;
 mod dg_readings;
 mod dg_saturation;
 mod erlang;
+mod fcondor_competition;
 mod figure_cmd;
 mod fit_bits;
 mod fuzz;

@@ -56,7 +56,9 @@ pub const READINGS: &[Reading] = &[
     Reading {
         key: "architecture.fcondor_move",
         values: &[("task", "\"task\""), ("bot", "\"bot\"")],
-        rests_on: "\"when tasks start to be queued, the user will switch to another RM, in round-robin order\" (§2.2)",
+        rests_on: "\"A user keeps submitting tasks to the same RM while that RM starts the tasks immediately; \
+                   when tasks start to be queued, the user will switch to another RM, in round-robin order\" \
+                   (§2.2): the unit a user submits (a task or a whole BoT) is left open; a queued task stays put",
     },
     Reading {
         key: "policy_options.dfplt_unranked",

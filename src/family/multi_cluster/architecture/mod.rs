@@ -103,10 +103,11 @@ impl SitePolicy {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FcondorMove {
-    /// Task by task: as soon as one of the user's tasks has to queue.
+    /// Task by task: the user moves as soon as one of its tasks has to queue; that task stays queued where it is.
     #[default]
     Task,
-    /// BoT by BoT: each BoT goes whole to the user's RM; the user moves after a BoT of which some task queued.
+    /// BoT by BoT: each BoT goes whole to the user's RM, where its queued tasks stay; the user moves after a BoT of
+    /// which some task queued, so only its next BoT goes to the next RM.
     Bot,
 }
 
