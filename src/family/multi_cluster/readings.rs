@@ -81,4 +81,18 @@ pub const READINGS: &[Reading] = &[
         rests_on: "the paper does not say when a run stops; \"they complete only 44% and 53% of the tasks\" (§5.5) \
                    needs a stop",
     },
+    Reading {
+        key: "workload.task_runtime_law",
+        values: &[("lognormal", "\"lognormal\""), ("gamma", "\"gamma\""), ("normal", "\"normal\"")],
+        rests_on:
+            "ART, fitted after \"a base-two logarithmic transformation\", and RTV, \"the variance of runtimes of \
+                   the tasks belonging to the same BoT\" (§3.5); the law of a task's runtime is not stated",
+    },
+    Reading {
+        key: "inaccuracy_on",
+        values: &[("estimate", "\"estimate\""), ("runtime", "\"runtime\"")],
+        rests_on:
+            "\"for each task runtime estimation we sample the estimation inaccuracy E … the task runtime is set to \
+                   max(R + (E/100) × R, 1), where R is the actual task runtime\" (§5.3)",
+    },
 ];
