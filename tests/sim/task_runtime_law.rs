@@ -15,14 +15,15 @@ fn the_one_second_share_is_the_closed_form_under_every_law() {
         let w = run::prepare(&s).unwrap().generated.workload;
         // Each task of BoT b is floored to 1 s with probability p_b = P(X < 1) of its law, independently: the count
         // of 1 s tasks has mean Σ size·p_b and variance Σ size·p_b(1 − p_b). A BoT of RTV 0 runs its ART (≥ 1 s).
+        let varies = |b: &&bagsim::workload::Bot| b.rtv > 0.0 && b.rtv.is_finite();
         let (mut mean, mut var) = (0.0, 0.0);
         for b in &w.bots {
-            let p = if b.rtv > 0.0 && b.rtv.is_finite() { law.floored_share(b.art, b.rtv) } else { 0.0 };
+            let p = if varies(&b) { law.floored_share(b.art, b.rtv) } else { 0.0 };
             mean += f64::from(b.size) * p;
             var += f64::from(b.size) * p * (1.0 - p);
         }
         let at_one = w.runtimes.iter().filter(|&&r| r == 1.0).count() as f64;
-        let ties = w.bots.iter().filter(|b| b.art == 1.0 && !(b.rtv > 0.0)).map(|b| f64::from(b.size)).sum::<f64>();
+        let ties = w.bots.iter().filter(|b| b.art == 1.0 && !varies(b)).map(|b| f64::from(b.size)).sum::<f64>();
         let n = w.tasks() as f64;
         assert!(
             (at_one - ties - mean).abs() <= 5.0 * var.sqrt() + 1.0,
