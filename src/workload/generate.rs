@@ -3,6 +3,7 @@
 
 use super::dist::Dist;
 use super::model::{BotModel, Calibration, Characteristic};
+use super::task_law::TaskRuntimeLaw;
 use super::types::{Bot, Workload};
 use crate::engine::Rng;
 use serde::{Deserialize, Serialize};
@@ -47,6 +48,8 @@ pub struct GenerateSpec<'a> {
     pub max_size: u32,
     /// The unit of the model's ART and RTV, and the ART bounds.
     pub calibration: Calibration,
+    /// The law of a task's runtime given its BoT's ART and RTV (a reading).
+    pub runtime_law: TaskRuntimeLaw,
     pub seed: u64,
 }
 
@@ -140,6 +143,7 @@ struct Marks<'a> {
     unit: f64,
     art_max: f64,
     max_size: u32,
+    runtime_law: TaskRuntimeLaw,
     users: Rng,
     sizes: Rng,
     arts: Rng,
@@ -178,8 +182,8 @@ impl<'a> Marks<'a> {
         let first_task = self.runtimes.len() as u32;
         let mut work = 0.0;
         if rtv > 0.0 && rtv.is_finite() {
-            // Gamma with mean ART and variance RTV: shape ART²/RTV, scale RTV/ART.
-            let g = Dist::Gamma { shape: art * art / rtv, scale: rtv / art };
+            // Mean ART and variance RTV under the law of the reading; every task at least 1 s ([Iosup08] §5.3).
+            let g = self.runtime_law.dist(art, rtv);
             for _ in 0..size {
                 let r = g.sample(&mut self.runtimes_rng).max(1.0);
                 work += r;
@@ -264,6 +268,7 @@ pub fn generate(spec: &GenerateSpec) -> Result<Generated, String> {
         unit: spec.calibration.unit(),
         art_max: spec.calibration.art_max(),
         max_size: spec.max_size,
+        runtime_law: spec.runtime_law,
         users: Rng::stream(seed, "users"),
         sizes: Rng::stream(seed, "sizes"),
         arts: Rng::stream(seed, "art"),

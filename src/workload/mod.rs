@@ -14,6 +14,7 @@ pub mod minh_wolters;
 pub mod model;
 pub mod size_class;
 pub mod streams;
+pub mod task_law;
 mod types;
 pub mod views;
 

@@ -35,6 +35,7 @@ pub fn config(architecture: Architecture, selection: SelectionPolicy, scheduling
         predictor: PredictorModel::LastValue,
         predictor_input: PredictorInput::Batch,
         inaccuracy: 0.0,
+        inaccuracy_on: bagsim::family::multi_cluster::simulation::InaccuracyOn::Estimate,
         scheduling_period: 60.0,
         horizon: 1e9,
         sample_interval: 1e6,

@@ -2,6 +2,7 @@
 
 use bagsim::run;
 use bagsim::scenario::McScenario;
+use bagsim::workload::task_law::TaskRuntimeLaw;
 
 /// A day at 90% load under the default readings.
 fn small(seed: u64) -> McScenario {
@@ -12,12 +13,13 @@ fn small(seed: u64) -> McScenario {
 }
 
 /// Three days at 90% under the readings in force before this version's defaults (Table 3's normal read with a
-/// standard deviation, exact monitoring): the scenario every earlier golden figure was pinned on.
+/// standard deviation, exact monitoring, gamma runtimes within a BoT): the scenario every earlier golden figure was pinned on.
 fn earlier(seed: u64) -> McScenario {
     let mut s = McScenario { seed, ..Default::default() };
     s.workload.submission_period = 3.0 * 86400.0;
     s.workload.load = Some(0.9);
     s.workload.normal_param = bagsim::workload::model::NormalParam::Sd;
+    s.workload.task_runtime_law = TaskRuntimeLaw::Gamma;
     s.architecture.monitoring_period = 0.0;
     s
 }
@@ -57,6 +59,15 @@ fn pinned_golden_figures() {
     check_golden(&small(3), GOLDEN);
 }
 
+/// The gamma law within a BoT (the default before `workload.task_runtime_law`) gives exactly the figures the
+/// default gave before: the reading changes the runtimes' law and nothing else.
+#[test]
+fn the_gamma_law_is_unchanged() {
+    let mut s = small(3);
+    s.workload.task_runtime_law = TaskRuntimeLaw::Gamma;
+    check_golden(&s, GOLDEN_GAMMA);
+}
+
 /// The readings in force before this version's defaults give exactly the figures they gave: each new reading's
 /// earlier value changes nothing else.
 #[test]
@@ -94,7 +105,11 @@ fn check_golden(s: &McScenario, golden: ((u64, u64, u64, u64), f64, f64)) {
     assert!((r.metrics.overall.nsl.mean - golden.2).abs() <= 1e-9 * golden.2, "{}", r.metrics.overall.nsl.mean);
 }
 
-const GOLDEN: ((u64, u64, u64, u64), f64, f64) =
+/// Re-pinned when the default within-BoT law became lognormal (`workload.task_runtime_law`); the earlier
+/// default's figures are GOLDEN_GAMMA.
+const GOLDEN: ((u64, u64, u64, u64), f64, f64) = ((43289, 228107, 228107, 307778), 20297.1211287161, 1341.263875016381);
+
+const GOLDEN_GAMMA: ((u64, u64, u64, u64), f64, f64) =
     ((44112, 232879, 232879, 302098), 16840.573519863647, 3367.174959590074);
 
 const GOLDEN_EARLIER: ((u64, u64, u64, u64), f64, f64) =

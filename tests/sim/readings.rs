@@ -65,6 +65,7 @@ fn each_reading_changes_only_what_it_names() {
                 (s.horizon != base.horizon, "horizon"),
                 (s.platform != base.platform, "platform"),
                 (s.policy_options != base.policy_options, "policy_options"),
+                (s.inaccuracy_on != base.inaccuracy_on, "inaccuracy_on"),
             ]
             .iter()
             .filter(|c| c.0)

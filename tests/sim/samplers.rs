@@ -227,6 +227,7 @@ fn generated_ranks(alpha: f64, n: u32, n_bots: usize, seed: u64) -> Vec<f64> {
         mean_runtime: None,
         max_size: 1,
         calibration: Calibration::Seconds,
+        runtime_law: bagsim::workload::task_law::TaskRuntimeLaw::Gamma,
         seed,
     };
     let w = generate(&spec).unwrap().workload;

@@ -16,6 +16,7 @@ fn spec(model: &bagsim::workload::model::BotModel, load: Option<f64>, days: f64,
         mean_runtime: None,
         max_size: 5000,
         calibration: Calibration::Seconds,
+        runtime_law: bagsim::workload::task_law::TaskRuntimeLaw::Gamma,
         seed,
     }
 }

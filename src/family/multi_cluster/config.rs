@@ -10,6 +10,7 @@ use super::policy::options::PolicyOptions;
 use super::policy::predictor::{PredictorInput, PredictorModel};
 use super::policy::scheduling::{script_error, SchedulingPolicy};
 use super::policy::selection::SelectionPolicy;
+use super::simulation::InaccuracyOn;
 use crate::family::contract::{ErrorKind, ScenarioError, Unused};
 use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
 use crate::trace::Format;
@@ -17,6 +18,7 @@ use crate::workload::generate::ArrivalPattern;
 use crate::workload::generators::Generator;
 use crate::workload::model::{BotModel, Calibration, NormalParam, Preset};
 use crate::workload::streams::{LoadSplit, Streams};
+use crate::workload::task_law::TaskRuntimeLaw;
 use serde::{Deserialize, Serialize};
 
 pub const DAY: f64 = 86_400.0;
@@ -42,8 +44,11 @@ pub struct McScenario {
     pub policy_options: PolicyOptions,
     /// Runtime predictor used by ECT-P ([Iosup08] §3.7).
     pub predictor: PredictorConfig,
-    /// Maximum runtime-estimate inaccuracy I, percent: each estimate is max(R + (E/100)·R, 1), E ~ U[−I, I] ([Iosup08] §5.3).
+    /// Maximum inaccuracy I, percent: max(R + (E/100)·R, 1), E ~ U[−I, I] ([Iosup08] §5.3), is the estimate or
+    /// the runtime as `inaccuracy_on` says.
     pub inaccuracy: f64,
+    /// What the inaccuracy perturbs: the scheduler's estimate (default) or the runtime itself (a reading).
+    pub inaccuracy_on: InaccuracyOn,
     /// Period of the periodic scheduling pass, seconds (used when information can go stale: csp with monitoring).
     pub scheduling_period: f64,
     /// End of the simulation, seconds; null = submission period + 30 days (docs/model.md, "Horizon").
@@ -64,6 +69,7 @@ impl Default for McScenario {
             policy_options: PolicyOptions::default(),
             predictor: PredictorConfig::default(),
             inaccuracy: 0.0,
+            inaccuracy_on: InaccuracyOn::Estimate,
             scheduling_period: 60.0,
             horizon: None,
             sample_interval: None,
@@ -99,6 +105,9 @@ pub struct WorkloadConfig {
     /// Whether the second parameter of the preset row's normal laws is a variance (default) or a standard
     /// deviation ([Iosup08] Table 3 does not say; docs/model.md).
     pub normal_param: NormalParam,
+    /// The law of a task's runtime given its BoT's ART and RTV: lognormal (default), gamma (the earlier law) or
+    /// normal ([Iosup08] §3.5 states none; docs/model.md).
+    pub task_runtime_law: TaskRuntimeLaw,
     /// A trace replayed as it is instead of the model (absent from the JSON when null, so scenarios without one
     /// serialise as before).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -161,6 +170,7 @@ impl Default for WorkloadConfig {
             load_split: LoadSplit::Equal,
             calibration: Calibration::Minutes,
             normal_param: NormalParam::Variance,
+            task_runtime_law: TaskRuntimeLaw::Lognormal,
             trace: None,
             generator: None,
         }
@@ -303,6 +313,13 @@ impl McScenario {
                 "predictor",
                 self.predictor != d.predictor,
                 only("ECT-P or a script whose estimate is \"predicted\""),
+            ));
+        }
+        if self.inaccuracy == 0.0 {
+            out.push(Unused::new(
+                "inaccuracy_on",
+                self.inaccuracy_on != d.inaccuracy_on,
+                "only an inaccuracy above 0 perturbs an estimate or a runtime",
             ));
         }
         if self.selection != SelectionPolicy::SUPrio {

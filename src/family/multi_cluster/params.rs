@@ -89,6 +89,13 @@ pub const PARAMS: &[Param] = &[
                   or a standard deviation; [Iosup08] does not say (docs/model.md)",
     },
     Param {
+        path: "workload.task_runtime_law",
+        unit: "",
+        allowed: "lognormal, gamma, normal",
+        meaning: "the law of a task's runtime given its BoT's ART (mean) and RTV (variance), each task at least 1 s: \
+                  lognormal (default), gamma (the earlier law) or normal; [Iosup08] §3.5 states none (docs/model.md)",
+    },
+    Param {
         path: "workload.trace",
         unit: "",
         allowed: "null or {path, delta, split_parallel, same_user, format}",
@@ -280,7 +287,14 @@ pub const PARAMS: &[Param] = &[
         path: "inaccuracy",
         unit: "%",
         allowed: "0 – 10 000",
-        meaning: "maximum runtime-estimate inaccuracy I ([Iosup08] §5.3)",
+        meaning: "maximum inaccuracy I: max(R + (E/100)·R, 1), E ~ U[−I, I] ([Iosup08] §5.3), on what inaccuracy_on says",
+    },
+    Param {
+        path: "inaccuracy_on",
+        unit: "",
+        allowed: "estimate, runtime",
+        meaning: "estimate (default): the task runs R, the scheduler sees the perturbed value; runtime: the task runs \
+                  the perturbed value, the scheduler sees R, and the load that runs grows (docs/model.md, \"Inaccuracy\")",
     },
     Param {
         path: "scheduling_period",

@@ -95,4 +95,18 @@ pub const READINGS: &[Reading] = &[
         rests_on: "RR, WQR (U, U) and STFR (U, K) know no resource performance (§2.4, Table 1), and \"in round-robin \
                    order\" names no order of the clusters",
     },
+    Reading {
+        key: "workload.task_runtime_law",
+        values: &[("lognormal", "\"lognormal\""), ("gamma", "\"gamma\""), ("normal", "\"normal\"")],
+        rests_on:
+            "ART, fitted after \"a base-two logarithmic transformation\", and RTV, \"the variance of runtimes of \
+                   the tasks belonging to the same BoT\" (§3.5); the law of a task's runtime is not stated",
+    },
+    Reading {
+        key: "inaccuracy_on",
+        values: &[("estimate", "\"estimate\""), ("runtime", "\"runtime\"")],
+        rests_on:
+            "\"for each task runtime estimation we sample the estimation inaccuracy E … the task runtime is set to \
+                   max(R + (E/100) × R, 1), where R is the actual task runtime\" (§5.3)",
+    },
 ];

@@ -7,7 +7,7 @@ use super::platform::{capacity, stream_targets, Cluster};
 use super::policy::predictor::{evaluate_all, PredictorAccuracy};
 use super::policy::scheduling::script_error;
 use super::policy::selection::script_error as selection_error;
-use super::simulation::{SimConfig, Simulation};
+use super::simulation::{InaccuracyOn, SimConfig, Simulation};
 use crate::engine::Model;
 use crate::family::contract::ErrorKind;
 use crate::family::contract::ScenarioError;
@@ -153,6 +153,7 @@ fn prepare_unchecked(s: &McScenario) -> Result<Prepared, ScenarioError> {
         mean_runtime: s.workload.mean_runtime,
         max_size: s.workload.max_size,
         calibration: s.workload.calibration,
+        runtime_law: s.workload.task_runtime_law,
         seed: s.seed,
     };
     let p = generate_platform(&spec, &s.workload.load_split.targets(&stream_targets(&clusters)), s.workload.streams)
@@ -269,6 +270,7 @@ pub fn sim_config(s: &McScenario) -> SimConfig {
         predictor: s.predictor.model,
         predictor_input: s.predictor.input,
         inaccuracy: s.inaccuracy,
+        inaccuracy_on: s.inaccuracy_on,
         scheduling_period: s.scheduling_period,
         horizon: s.horizon_limit(),
         sample_interval: s.sample_interval(),
@@ -289,7 +291,20 @@ pub fn simulation(s: &McScenario, p: Prepared) -> (Simulation, WorkloadSummary) 
         }
         None => sim_config(s),
     };
-    (Simulation::new(cfg, p.clusters, p.generated.workload), summary)
+    let sim = Simulation::new(cfg, p.clusters, p.generated.workload);
+    if sim.config().inaccuracy_on == InaccuracyOn::Runtime && s.inaccuracy > 0.0 {
+        // The tasks run their perturbed runtimes: the work and load that run are not the generated ones.
+        let (generated, runs) = (summary.achieved_load, sim.workload().total_work());
+        let factor = if summary.total_work > 0.0 { runs / summary.total_work } else { 1.0 };
+        summary.achieved_load = generated * factor;
+        summary.total_work = runs;
+        summary.warnings.push(format!(
+            "inaccuracy_on = runtime: tasks run max(R(1 + E/100), 1), {factor:.3} times the generated work; the \
+             load that runs is {:.4}, the generated load {generated:.4} (docs/model.md, \"Inaccuracy\")",
+            summary.achieved_load
+        ));
+    }
+    (sim, summary)
 }
 
 /// The workload summary of a prepared scenario.

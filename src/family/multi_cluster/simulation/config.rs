@@ -1,5 +1,6 @@
 //! What the run loop needs besides the workload and the clusters.
 
+use super::inaccuracy::InaccuracyOn;
 use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove, SitePolicy};
 use crate::family::multi_cluster::policy::options::PolicyOptions;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
@@ -24,8 +25,10 @@ pub struct SimConfig {
     pub policy_options: PolicyOptions,
     pub predictor: PredictorModel,
     pub predictor_input: PredictorInput,
-    /// Maximum estimate inaccuracy I, percent.
+    /// Maximum inaccuracy I, percent.
     pub inaccuracy: f64,
+    /// What the inaccuracy perturbs: the estimate or the runtime.
+    pub inaccuracy_on: InaccuracyOn,
     /// Periodic scheduling pass, s (only when information can be stale).
     pub scheduling_period: f64,
     /// The run stops at this time, s.

@@ -2,7 +2,6 @@
 //! of a resource manager (eligible sets, the policy's choice), reservations, starting a copy on a processor,
 //! and replication.
 
-use super::config::SimConfig;
 use super::rm::PlannedTask;
 use super::{Event, Simulation};
 use crate::family::multi_cluster::architecture::EligibleSet;
@@ -10,14 +9,13 @@ use crate::family::multi_cluster::policy::predictor::PredictorInput;
 use crate::family::multi_cluster::policy::scheduling::{Choice, Estimate, ResourceView};
 use crate::family::multi_cluster::policy::selection::{SelectionPolicy, SelectionView};
 use crate::resources::gantt::Planned;
-use crate::workload::Workload;
 
 impl Simulation {
-    /// The runtime estimate of a task under the inaccuracy model, max(R + (E/100)·R, 1) with E ~ U[−I, I]. Drawn
-    /// from a counter-based stream (a hash of the seed and the task index), so it costs no memory and is the
-    /// same for a task whatever the policy.
-    pub(super) fn known_estimate(&self, task: usize) -> f64 {
-        known_estimate(&self.workload, &self.cfg, self.inaccuracy_seed, task as u32)
+    /// The runtime estimate of task `task` for a policy with known runtimes: under `inaccuracy_on = estimate`,
+    /// max(R + (E/100)·R, 1) with E ~ U[−I, I] ([Iosup08] §5.3); under `runtime`, R while the task runs the
+    /// perturbed value.
+    pub fn known_estimate(&self, task: usize) -> f64 {
+        self.inaccuracy.estimate(&self.workload, task as u32)
     }
 
     /// ECT-P's prediction for a task: the BoT's or the user's predictor; with no history yet, the mean of every
@@ -63,8 +61,8 @@ impl Simulation {
                     let view = SelectionView { waiting_users: &rm.waiting_users, consumption: &consumption };
                     rm.selection.select(&view)
                 };
-                let (w, cfg, seed) = (&self.workload, &self.cfg, self.inaccuracy_seed);
-                rm.apply_selection(decision, &|t| known_estimate(w, cfg, seed, t));
+                let (w, inaccuracy) = (&self.workload, &self.inaccuracy);
+                rm.apply_selection(decision, &|t| inaccuracy.estimate(w, t));
                 if self.rms[r].eligible_is_empty() {
                     // Only a script can fail; a built-in's empty set costs no call here.
                     if matches!(self.cfg.selection, SelectionPolicy::Script(_)) {
@@ -226,21 +224,4 @@ impl Simulation {
             }
         }
     }
-}
-
-/// The runtime estimate of a task under the inaccuracy model, max(R + (E/100)·R, 1) with E ~ U[−I, I] ([Iosup08] §5.3).
-/// Drawn from a counter-based stream (a hash of the seed and the task index), so it costs no memory and is the
-/// same for a task whatever the policy.
-pub(super) fn known_estimate(w: &Workload, cfg: &SimConfig, seed: u64, task: u32) -> f64 {
-    let r = w.runtimes[task as usize];
-    if cfg.inaccuracy == 0.0 {
-        return r;
-    }
-    let mut z = seed ^ u64::from(task).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    let u = (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-    let e = cfg.inaccuracy * (2.0 * u - 1.0);
-    (r + e / 100.0 * r).max(1.0)
 }

@@ -1,7 +1,6 @@
 //! The event handlers: a BoT's arrival at the resource managers of the architecture, a copy's end (cancelling
 //! the other copies, freeing processors, feeding the predictors), the periodic pass and the monitoring refresh.
 
-use super::dispatch::known_estimate;
 use super::rm::Part;
 use super::{Event, Simulation, NONE};
 use crate::family::multi_cluster::architecture::{Architecture, FcondorMove};
@@ -48,8 +47,8 @@ impl Simulation {
     }
 
     fn enqueue(&mut self, r: usize, part: Part, user: u32) {
-        let (w, cfg, seed) = (&self.workload, &self.cfg, self.inaccuracy_seed);
-        self.rms[r].enqueue(part, user, &|t| known_estimate(w, cfg, seed, t));
+        let (w, inaccuracy) = (&self.workload, &self.inaccuracy);
+        self.rms[r].enqueue(part, user, &|t| inaccuracy.estimate(w, t));
     }
 
     pub(super) fn ensure_tick(&mut self) {

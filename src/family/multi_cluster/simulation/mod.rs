@@ -9,6 +9,7 @@ mod config;
 mod dheap;
 mod dispatch;
 mod events;
+mod inaccuracy;
 mod outcome;
 mod rm;
 
@@ -21,6 +22,8 @@ use crate::resources::gantt::{Gantt, Planned};
 use crate::script::ScriptError;
 use crate::workload::Workload;
 pub use config::SimConfig;
+use inaccuracy::Inaccuracy;
+pub use inaccuracy::{mean_factor, perturbed, InaccuracyOn};
 pub use outcome::{Outcome, Sample, UserAccounts};
 use rm::Rm;
 
@@ -88,7 +91,7 @@ pub struct Simulation {
     users: UserAccounts,
     queue: EventQueue<Event>,
     next_arrival: usize,
-    inaccuracy_seed: u64,
+    inaccuracy: Inaccuracy,
     // Predictors (ECT-P).
     uses_prediction: bool,
     tracks_ends: bool,
@@ -125,7 +128,8 @@ pub struct Simulation {
 
 impl Simulation {
     /// Sets up a run of `workload` on `clusters`.
-    pub fn new(cfg: SimConfig, clusters: Vec<Cluster>, workload: Workload) -> Self {
+    pub fn new(cfg: SimConfig, clusters: Vec<Cluster>, mut workload: Workload) -> Self {
+        let inaccuracy = Inaccuracy::new(&cfg, stream_seed(cfg.seed, "inaccuracy"), &mut workload);
         let speed: Vec<f64> = clusters.iter().map(|c| c.speed).collect();
         let total_processors: u64 = clusters.iter().map(|c| u64::from(c.processors)).sum();
         // Under sep-c and fcondor every RM is a site's, so all run the scenario's policies or all their own FCFS.
@@ -179,7 +183,7 @@ impl Simulation {
         let bots = workload.bots.len();
         let n_clusters = clusters.len();
         let mut sim = Simulation {
-            inaccuracy_seed: stream_seed(cfg.seed, "inaccuracy"),
+            inaccuracy,
             user_rm: first_homes(&workload, n_users, n_clusters),
             bot_predictor: if uses_prediction { vec![None; bots] } else { Vec::new() },
             user_predictor: if uses_prediction && cfg.predictor_input == PredictorInput::User {
