@@ -3,9 +3,10 @@
 
 use bagsim::engine::Model;
 use bagsim::engine::Rng;
-use bagsim::family::multi_cluster::architecture::Architecture;
+use bagsim::family::multi_cluster::architecture::{Architecture, SitePolicy};
 use bagsim::family::multi_cluster::metrics;
 use bagsim::family::multi_cluster::platform::Cluster;
+use bagsim::family::multi_cluster::policy::options::{RrRing, WqrNx};
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
 use bagsim::run;
@@ -41,13 +42,17 @@ fn random_scenario(rng: &mut Rng, i: u64) -> McScenario {
         SchedulingPolicy::EctP,
         SchedulingPolicy::Stfr,
         SchedulingPolicy::Fpf,
+        SchedulingPolicy::WqrX { n: 2 + rng.below(4) as u32 },
     ];
-    s.scheduling = policies[rng.below(8) as usize].clone();
+    s.scheduling = policies[rng.below(9) as usize].clone();
     s.inaccuracy = [0.0, 100.0, 1000.0][rng.below(3) as usize];
     // Some runs stop before the work is done.
     if rng.below(3) == 0 {
         s.horizon = Some(s.workload.submission_period * 0.7);
     }
+    s.architecture.site_policy = SitePolicy::ALL[rng.below(2) as usize];
+    s.policy_options.rr_ring = [RrRing::Platform, RrRing::Speed][rng.below(2) as usize];
+    s.policy_options.wqr_nx = [WqrNx::Replicas, WqrNx::Copies][rng.below(2) as usize];
     s
 }
 
