@@ -267,8 +267,9 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "scheduling",
         unit: "",
-        allowed: "ECT, FPLT, RR, WQR4x (WQRnx, n = 2–16), WQR-n, DFPLT, ECT-P, STFR, FPF",
-        meaning: "task-scheduling policy ([Iosup08] §2.4), or your own as {\"script\": \"…\"} or \
+        allowed: "ECT, FPLT, RR, WQR4x, WQR-n, DFPLT, ECT-P, STFR, FPF",
+        meaning: "task-scheduling policy ([Iosup08] §2.4; WQR4x is one of the WQRnx names, n = 2–16, read by \
+                  policy_options.wqr_nx), or your own as {\"script\": \"…\"} or \
                   {\"script_file\": \"p.rhai\"} (docs/policies.md)",
     },
     Param {

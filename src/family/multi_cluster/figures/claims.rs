@@ -120,6 +120,8 @@ fn count_claim_of(
     };
     let ours = if no.is_empty() {
         format!("{what}: holds for all {} ({})", yes.len(), yes.join(", "))
+    } else if yes.is_empty() {
+        format!("{what}: holds for none of {} ({})", no.len(), no.join(", "))
     } else {
         format!(
             "{what}: holds for {} of {} ({}); not for {}",
