@@ -88,7 +88,7 @@ fn small() -> DesktopGridConfig {
     }
 }
 
-/// A file without the keys reads as async, accumulated and one_replica (the defaults of docs/desktop_grid.md,
+/// A file without the keys reads as async, accumulated and rep_thresh (the defaults of docs/desktop_grid.md,
 /// "Readings"); and each reading leaves the platform, the workload and the failure trace as they were.
 #[test]
 fn defaults_read_and_each_reading_changes_only_what_it_names() {
@@ -96,7 +96,7 @@ fn defaults_read_and_each_reading_changes_only_what_it_names() {
         .expect("a file without the keys");
     assert_eq!(s.desktop_grid.checkpoint_store, CheckpointStore::Async);
     assert_eq!(s.desktop_grid.long_idle, LongIdleRule::Accumulated);
-    assert_eq!(s.desktop_grid.fcfs_share, bagsim::family::desktop_grid::bot_selection::FcfsShareRule::OneReplica);
+    assert_eq!(s.desktop_grid.fcfs_share, bagsim::family::desktop_grid::bot_selection::FcfsShareRule::RepThresh);
     let base = DgScenario::new(3, small());
     let (sim0, w0) = desktop_grid::simulation(&base).unwrap();
     let mut changed = 0;

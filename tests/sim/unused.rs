@@ -94,7 +94,7 @@ fn desktop_grid_unused_keys_change_nothing() {
         base.clone(),
         &[
             ("desktop_grid.power_range", json!([5.0, 15.0])),
-            ("desktop_grid.fcfs_share", json!("rep_thresh")),
+            ("desktop_grid.fcfs_share", json!("one_replica")),
             ("desktop_grid.long_idle", json!("unreplicated")),
         ],
     );

@@ -120,7 +120,7 @@ pub struct DesktopGridConfig {
     pub checkpoint_store: CheckpointStore,
     /// LongIdle: the idle time of every candidate task (accumulated) or of those without a replica (unreplicated).
     pub long_idle: LongIdleRule,
-    /// FCFS-Share: moves on to the next BoT once every task of the oldest has one replica, or RepThresh replicas.
+    /// FCFS-Share: moves on to the next BoT once every task of the oldest has RepThresh replicas, or one replica.
     pub fcfs_share: FcfsShareRule,
     /// End of the run, s; null = 4 × the expected submission window (bots / λ).
     pub horizon: Option<f64>,
@@ -150,7 +150,7 @@ impl Default for DesktopGridConfig {
             transfer_time: [240.0, 720.0],
             checkpoint_store: CheckpointStore::Async,
             long_idle: LongIdleRule::Accumulated,
-            fcfs_share: FcfsShareRule::OneReplica,
+            fcfs_share: FcfsShareRule::RepThresh,
             horizon: None,
             sample_interval: None,
         }
@@ -555,9 +555,9 @@ pub const PARAMS: &[Param] = &[
     Param {
         path: "desktop_grid.fcfs_share",
         unit: "",
-        allowed: "one_replica, rep_thresh",
-        meaning: "FCFS-Share gives a machine to a later BoT once every task of the oldest has a running replica \
-                  (one_replica, default) or RepThresh of them (rep_thresh) (docs/desktop_grid.md, \"Readings\")",
+        allowed: "rep_thresh, one_replica",
+        meaning: "FCFS-Share gives a machine to a later BoT once every task of the oldest has RepThresh running \
+                  replicas (rep_thresh, default) or one (one_replica) (docs/desktop_grid.md, \"Capacity\")",
     },
     Param {
         path: "desktop_grid.horizon",

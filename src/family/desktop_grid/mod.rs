@@ -4,6 +4,7 @@
 
 pub mod availability;
 pub mod bot_selection;
+pub mod capacity;
 pub mod claims;
 pub mod config;
 pub mod def;

@@ -12,7 +12,7 @@ pub const READINGS: &[Reading] = &[
     },
     Reading {
         key: "desktop_grid.fcfs_share",
-        values: &[("one_replica", "\"one_replica\""), ("rep_thresh", "\"rep_thresh\"")],
+        values: &[("rep_thresh", "\"rep_thresh\""), ("one_replica", "\"one_replica\"")],
         rests_on:
             "FCFS-Share: \"if the first BoT in FCFS order has no longer pending tasks, a machine … is allocated to \
                    the BoT that comes next\" (§III-C)",

@@ -9,17 +9,19 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FcfsShareRule {
-    /// Once every task of the oldest BoT has a running replica: the oldest BoT with a task without one; when every
-    /// BoT's tasks have one, the oldest BoT with a task below RepThresh (the default: "no longer pending tasks" as
-    /// FCFS-Excl's definition uses the phrase; docs/desktop_grid.md).
+    /// Once every task of the oldest BoT has RepThresh running replicas: the oldest BoT with a task below RepThresh
+    /// (the default: under `OneReplica` FCFS-Share could not be unbounded where [Anglano09] §IV-C says it is;
+    /// docs/desktop_grid.md, "Capacity").
     #[default]
-    OneReplica,
-    /// Once every task of the oldest BoT has RepThresh running replicas: the oldest BoT with a task below RepThresh.
     RepThresh,
+    /// Once every task of the oldest BoT has a running replica: the oldest BoT with a task without one; when every
+    /// BoT's tasks have one, the oldest BoT with a task below RepThresh ("no longer pending tasks" as FCFS-Excl's
+    /// definition uses the phrase).
+    OneReplica,
 }
 
 impl FcfsShareRule {
-    pub const ALL: [FcfsShareRule; 2] = [FcfsShareRule::OneReplica, FcfsShareRule::RepThresh];
+    pub const ALL: [FcfsShareRule; 2] = [FcfsShareRule::RepThresh, FcfsShareRule::OneReplica];
 
     pub fn name(self) -> &'static str {
         match self {
