@@ -12,6 +12,8 @@ pub enum Verdict {
     /// A series the finding compares has no value at a point it compares (no run finished a BoT or a job there):
     /// nothing is judged, whatever the other series show.
     NoData,
+    /// A kept table's finding that was not measured on the version that keeps it (no runs behind it at all).
+    NotMeasured,
 }
 
 impl Verdict {
@@ -22,6 +24,7 @@ impl Verdict {
             Verdict::Unresolved => "not resolved",
             Verdict::Waiting => "waiting",
             Verdict::NoData => "no data",
+            Verdict::NotMeasured => "not measured",
         }
     }
 

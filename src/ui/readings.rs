@@ -10,7 +10,7 @@ pub(crate) fn badge(v: Verdict) -> &'static str {
     match v {
         Verdict::Agrees => "badge agrees",
         Verdict::Disagrees => "badge disagrees",
-        Verdict::Unresolved | Verdict::Waiting | Verdict::NoData => "badge unresolved",
+        Verdict::Unresolved | Verdict::Waiting | Verdict::NoData | Verdict::NotMeasured => "badge unresolved",
     }
 }
 

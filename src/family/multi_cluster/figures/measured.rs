@@ -18,7 +18,7 @@ pub const MEASURED_ON: &str = include_str!("measured_on.txt");
 
 /// The verdict named by its label.
 pub fn verdict_of(label: &str) -> Option<Verdict> {
-    [Verdict::Agrees, Verdict::Disagrees, Verdict::Unresolved, Verdict::NoData].into_iter().find(|v| v.label() == label)
+    [Verdict::Agrees, Verdict::Disagrees, Verdict::Unresolved, Verdict::NoData, Verdict::NotMeasured].into_iter().find(|v| v.label() == label)
 }
 
 /// The findings figure `id` tests, in order (the paper's words; no result needed).
@@ -66,11 +66,12 @@ pub fn markdown() -> String {
     }
     let tally = |v: Verdict| FigureId::ALL.iter().flat_map(|&id| measured(id)).filter(|c| c.verdict == v).count();
     out.push_str(&format!(
-        "\nTotals: {} agree, {} disagree, {} not resolved, {} no data.\n",
+        "\nTotals: {} agree, {} disagree, {} not resolved, {} no data, {} not measured.\n",
         tally(Verdict::Agrees),
         tally(Verdict::Disagrees),
         tally(Verdict::Unresolved),
-        tally(Verdict::NoData)
+        tally(Verdict::NoData),
+        tally(Verdict::NotMeasured)
     ));
     out
 }
