@@ -26,7 +26,8 @@ pub use figures::{
     FigureOutcome, FigureRequest,
 };
 pub use keys::{
-    json_error, objects_as_objects, parse_json, parse_rewritten_json, ErrorKind, Param, ScenarioError, Unused,
+    documented, json_error, objects_as_objects, parse_json, parse_rewritten_json, ErrorKind, Param, ScenarioError,
+    Unused,
 };
 pub use plan::{Axis, FigurePlan, Kind, Point};
 

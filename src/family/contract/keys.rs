@@ -12,6 +12,20 @@ pub struct Param {
     pub meaning: &'static str,
 }
 
+/// A family's documented keys as a build keeps them: with their meanings natively (`bagsim scenario --doc`), with
+/// none on wasm32, where the page and the worker read a key's path and allowed values (in messages) and never its
+/// meaning: the text, tens of kilobytes, is evaluated away here and not carried by the page's wasm.
+pub const fn documented<const N: usize>(mut params: [Param; N]) -> [Param; N] {
+    if cfg!(target_arch = "wasm32") {
+        let mut i = 0;
+        while i < N {
+            params[i].meaning = "";
+            i += 1;
+        }
+    }
+    params
+}
+
 /// A key of a scenario whose value changes nothing under the scenario's other settings (e.g. a csp's monitoring
 /// period under sep-c): its JSON path, whether the scenario sets it away from the family's default, and why. A
 /// sweep axis on such a key is refused, and a run that sets it warns, so that no row or summary labels a setting

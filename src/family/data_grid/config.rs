@@ -490,7 +490,7 @@ impl DataGridScenario {
 }
 
 /// Every key of a data-grid scenario's section (`bagsim scenario --doc --family data_grid`).
-pub const PARAMS: &[Param] = &[
+pub const PARAMS: &[Param] = &crate::family::contract::documented([
     Param {
         path: "data_grid.sites",
         unit: "processors",
@@ -589,4 +589,4 @@ pub const PARAMS: &[Param] = &[
         allowed: "null or 1 – 10^11",
         meaning: "interval between time-series samples; null = submission span / 1 000, at least 60 s",
     },
-];
+]);

@@ -439,7 +439,7 @@ impl DgScenario {
 }
 
 /// Every key of a desktop-grid scenario's section (`bagsim scenario --doc --family desktop_grid`).
-pub const PARAMS: &[Param] = &[
+pub const PARAMS: &[Param] = &crate::family::contract::documented([
     Param {
         path: "desktop_grid.heterogeneity",
         unit: "",
@@ -571,4 +571,4 @@ pub const PARAMS: &[Param] = &[
         allowed: "null or 1 – 10^11, at most 10^6 samples over the horizon",
         meaning: "interval between time-series samples; null = horizon / 2 000, at least 60 s",
     },
-];
+]);

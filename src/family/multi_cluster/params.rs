@@ -3,7 +3,7 @@
 use crate::family::contract::Param;
 
 /// Every multi-cluster key (the keys every scenario has, `seed` and `family`, are `scenario::COMMON`).
-pub const PARAMS: &[Param] = &[
+pub const PARAMS: &[Param] = &crate::family::contract::documented([
     Param {
         path: "platform.preset",
         unit: "",
@@ -315,4 +315,4 @@ pub const PARAMS: &[Param] = &[
         allowed: "≥ 1 or null",
         meaning: "time-series sampling interval; null = submission period / 720",
     },
-];
+]);

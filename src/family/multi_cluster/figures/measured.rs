@@ -18,7 +18,9 @@ pub const MEASURED_ON: &str = include_str!("measured_on.txt");
 
 /// The verdict named by its label.
 pub fn verdict_of(label: &str) -> Option<Verdict> {
-    [Verdict::Agrees, Verdict::Disagrees, Verdict::Unresolved, Verdict::NoData, Verdict::NotMeasured].into_iter().find(|v| v.label() == label)
+    [Verdict::Agrees, Verdict::Disagrees, Verdict::Unresolved, Verdict::NoData, Verdict::NotMeasured]
+        .into_iter()
+        .find(|v| v.label() == label)
 }
 
 /// The findings figure `id` tests, in order (the paper's words; no result needed).
