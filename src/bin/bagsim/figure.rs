@@ -39,12 +39,10 @@ pub fn figure(family: Family, base: Option<&Scenario>, r: &Request) -> Outcome {
     match r.plan {
         Some(shards) => study::write_plan(family.figure_plan(base, &req)?, family, shards, r.out),
         None => {
-            // One named base for every verdict: the multi-cluster figures name theirs per figure (the month, the
-            // quick day or your own); the other families' bases are the defaults or yours.
-            if family != Family::MultiCluster {
-                let own = base.is_some_and(|b| *b != Scenario::default_for(family));
-                println!("verdicts on {}", if own { "your own base (not the defaults)" } else { "the defaults" });
-            }
+            // One named base for every verdict, in every family (the multi-cluster figures also name theirs per
+            // figure: the month, the quick day or your own).
+            let own = base.is_some_and(|b| *b != Scenario::default_for(family));
+            println!("verdicts on {}", if own { "your own base (not the defaults)" } else { "the defaults" });
             Ok(family.figure(&mut CliOut::new(r.out), base, &req)?)
         }
     }
