@@ -22,6 +22,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// The native test's pins and the code that computes them, shared so that both platforms check the same numbers.
 #[path = "sim/fit_bits.rs"]
 mod fit_bits;
+#[path = "sim/golden.rs"]
+mod golden;
 
 /// Rust value → JS value → Rust value. Compared through `Debug`, which prints every f64 exactly and NaN as NaN (a
 /// report may hold NaN, which `==` would call unequal to itself).
@@ -300,53 +302,29 @@ fn every_from_worker_message_round_trips() {
     }
 }
 
-/// tests/sim/determinism.rs `pinned_golden_figures` (a day at 90% under the defaults), `the_earlier_readings_are_unchanged`,
-/// `the_capacity_split_is_unchanged` and `the_earlier_default_is_unchanged` (three days at 90% under the readings in
-/// force before: Table 3's normal with a standard deviation, exact monitoring): (bots, tasks, finished tasks, events),
-/// mean makespan, mean NSL.
-const GOLDEN: ((u64, u64, u64, u64), f64, f64) =
-    ((44112, 232879, 232879, 302098), 16840.573519863647, 3367.174959590074);
-const GOLDEN_EARLIER: ((u64, u64, u64, u64), f64, f64) =
-    ((2650, 14066, 14066, 16716), 60061.17084847014, 0.26286498782058526);
-const GOLDEN_CAPACITY: ((u64, u64, u64, u64), f64, f64) =
-    ((2696, 14669, 14669, 17365), 56198.28616077489, 0.2633282784583765);
-const GOLDEN_GLOBAL_SECONDS: ((u64, u64, u64, u64), f64, f64) =
-    ((37650, 197908, 197908, 235558), 4158.911460454823, 0.26711327451288175);
-
+/// tests/sim/determinism.rs `pinned_golden_figures`: every pin of tests/sim/golden.rs, exactly.
 #[wasm_bindgen_test]
 fn wasm_gives_the_native_golden_figures() {
-    let mut d = McScenario { seed: 3, ..Default::default() };
-    d.workload.submission_period = 86_400.0;
-    d.workload.load = Some(0.9);
-    check_golden(&d, GOLDEN);
-    let mut s = McScenario { seed: 3, ..Default::default() };
-    s.workload.submission_period = 259_200.0;
-    s.workload.load = Some(0.9);
-    s.workload.normal_param = bagsim::workload::model::NormalParam::Sd;
-    s.architecture.monitoring_period = 0.0;
-    check_golden(&s, GOLDEN_EARLIER);
-    s.workload.load_split = bagsim::workload::streams::LoadSplit::Capacity;
-    check_golden(&s, GOLDEN_CAPACITY);
-    s.workload.streams = bagsim::workload::streams::Streams::Global;
-    s.workload.calibration = bagsim::workload::model::Calibration::Seconds;
-    check_golden(&s, GOLDEN_GLOBAL_SECONDS);
+    for (name, s, golden) in golden::cases() {
+        check_golden(name, &s, golden);
+    }
 }
 
-fn check_golden(s: &McScenario, golden: ((u64, u64, u64, u64), f64, f64)) {
+fn check_golden(name: &str, s: &McScenario, golden: golden::Golden) {
     let r = run_with_clock(s, &|| 0.0).expect("the golden scenario runs");
     let got = (r.workload.bots, r.workload.tasks, r.metrics.tasks.finished, r.metrics.system.events);
     let (counts, makespan, nsl) = golden;
-    assert_eq!(got, counts, "wasm32 counts (bots, tasks, finished, events) differ from the native golden ones");
+    assert_eq!(got, counts, "{name}: wasm32 counts (bots, tasks, finished, events) differ from the native golden ones");
     // Exact: the simulator uses libm and integer random streams, so wasm32 and native agree bit for bit.
     assert!(
         r.metrics.overall.makespan.mean == makespan,
-        "wasm32 mean makespan {} ({:e}) != native golden {makespan} ({makespan:e})",
+        "{name}: wasm32 mean makespan {} ({:e}) != native golden {makespan} ({makespan:e})",
         r.metrics.overall.makespan.mean,
         r.metrics.overall.makespan.mean
     );
     assert!(
         r.metrics.overall.nsl.mean == nsl,
-        "wasm32 mean NSL {} ({:e}) != native golden {nsl} ({nsl:e})",
+        "{name}: wasm32 mean NSL {} ({:e}) != native golden {nsl} ({nsl:e})",
         r.metrics.overall.nsl.mean,
         r.metrics.overall.nsl.mean
     );

@@ -24,6 +24,7 @@ mod fuzz_expand;
 mod fuzz_inputs;
 mod fuzz_options;
 mod fuzz_scripts;
+mod golden;
 mod hand_cases;
 mod inaccuracy_readings;
 mod invariants;
