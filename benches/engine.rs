@@ -5,7 +5,8 @@
 //! counts instructions per event under callgrind, since hardware counters are not available on every machine).
 //! The desktop-grid family has its own table first ([Anglano09]'s Low-Avail Heterogeneous configuration at 95%
 //! load); `-- --dg-one MIX POLICY BOTS` runs one case. The data-grid family ([Liu10]) has a table too: the bundled
-//! HPC2N log repeated to 5 000 and 50 000 jobs at high load under each scheme; `-- --dd-one SCHEME JOBS`. A POLICY or
+//! HPC2N log repeated to 5 000 and 50 000 jobs at high load under each scheme, local policy and backfill depth (all
+//! queued jobs, or 100); `-- --dd-one SCHEME JOBS [POLICY [DEPTH]]`. A POLICY or
 //! SCHEME may be a script file (`FILE.rhai`, docs/policies.md).
 
 use bagsim::engine::Model;
@@ -231,6 +232,7 @@ fn repeated_log(jobs: usize) -> bagsim::trace::Trace {
 fn measure_dd(
     scheme: bagsim::family::data_grid::scheme::SchemePolicy,
     policy: bagsim::family::data_grid::LocalPolicy,
+    depth: u32,
     log: &bagsim::trace::Trace,
 ) -> (u64, u64, f64, f64) {
     use bagsim::family::contract::{Budget, FamilyRun};
@@ -238,6 +240,7 @@ fn measure_dd(
     let cfg = DataGridConfig {
         scheme,
         local_policy: policy,
+        backfill_depth: depth,
         runtime_factor: 3.0,
         data_mb: [10.0, 800_000.0],
         jobs: log.jobs.len() as u32,
@@ -275,8 +278,13 @@ fn main() {
         let policy = args.get(i + 3).map_or(bagsim::family::data_grid::LocalPolicy::Conservative, |p| {
             *bagsim::family::data_grid::LocalPolicy::ALL.iter().find(|l| l.name() == p).expect("a local policy")
         });
-        let (jobs, events, s, b) = measure_dd(scheme.clone(), policy, &repeated_log(n));
-        println!("data grid {} {}: {jobs} jobs, {events} events, {s:.3} s, {b:.0} B/job", scheme.name(), policy.name());
+        let depth: u32 = args.get(i + 4).map_or(0, |d| d.parse().expect("a backfill depth"));
+        let (jobs, events, s, b) = measure_dd(scheme.clone(), policy, depth, &repeated_log(n));
+        println!(
+            "data grid {} {} depth {depth}: {jobs} jobs, {events} events, {s:.3} s, {b:.0} B/job",
+            scheme.name(),
+            policy.name()
+        );
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--dg-one") {
@@ -347,21 +355,25 @@ fn main() {
     println!();
     println!("## Data grid ([Liu10]): HPC2N repeated, runtimes × 3, data on half of the jobs up to 800 GB");
     println!();
-    println!("| scheme | local policy | jobs | events | s | jobs/s | Mevents/s | sim B/job |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("| scheme | local policy | backfill depth | jobs | events | s | jobs/s | Mevents/s | sim B/job |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     let sizes: &[usize] = if quick { &[5_000] } else { &[5_000, 50_000] };
     for &n in sizes {
         let log = repeated_log(n);
         for scheme in bagsim::family::data_grid::Scheme::ALL {
             for policy in bagsim::family::data_grid::LocalPolicy::ALL {
-                let (jobs, events, s, b) = measure_dd(scheme.into(), policy, &log);
-                println!(
-                    "| {} | {} | {jobs} | {events} | {s:.3} | {:.0} | {:.2} | {b:.0} |",
-                    scheme.name(),
-                    policy.name(),
-                    jobs as f64 / s,
-                    events as f64 / s / 1e6
-                );
+                // Unbounded (the paper's), and Slurm-like: 100 queued jobs considered per pass.
+                for depth in [0, 100] {
+                    let (jobs, events, s, b) = measure_dd(scheme.into(), policy, depth, &log);
+                    println!(
+                        "| {} | {} | {} | {jobs} | {events} | {s:.3} | {:.0} | {:.2} | {b:.0} |",
+                        scheme.name(),
+                        policy.name(),
+                        if depth == 0 { "all".to_string() } else { depth.to_string() },
+                        jobs as f64 / s,
+                        events as f64 / s / 1e6
+                    );
+                }
             }
         }
     }

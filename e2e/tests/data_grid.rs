@@ -13,7 +13,8 @@ use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
 use e2e::*;
 
-/// 400 jobs of the bundled log at high load (runtimes × 3) with up to 800 GB of data on half of them, seed 3.
+/// 400 jobs of the bundled log at high load (runtimes × 3) with up to 800 GB of data on half of them, seed 3, each
+/// site's scheduler considering at most 100 queued jobs at a time (the backfill depth).
 fn small_scenario() -> Scenario {
     let mut s = Scenario::default_for(Family::DataGrid);
     s.set_seed(3);
@@ -21,6 +22,7 @@ fn small_scenario() -> Scenario {
     d.jobs = 400;
     d.runtime_factor = 3.0;
     d.data_mb[1] = 800_000.0;
+    d.backfill_depth = 100;
     s
 }
 
@@ -61,6 +63,7 @@ async fn data_grid_run_through_controls_matches_native() {
             "dd-estimates",
             "dd-sites",
             "dd-local-policy",
+            "dd-depth",
             "dd-walltime",
         ] {
             assert!(exists(&client, &format!("label[for=\"{id}\"]")).await, "#{id} has no <label for>");
@@ -69,6 +72,18 @@ async fn data_grid_run_through_controls_matches_native() {
         set_control(&client, "#dd-factor", "3").await;
         set_control(&client, "#dd-data-max", "800").await;
         set_control(&client, "#dd-seed", "3").await;
+        // The backfill depth: a depth that is no whole number is refused at its control, a million and one too.
+        for bad in ["-1", "1000001"] {
+            set_control(&client, "#dd-depth", bad).await;
+            let message =
+                text(&client, ".field-error[data-field=\"data_grid.backfill_depth\"]").await.unwrap_or_default();
+            assert!(!message.is_empty(), "a backfill depth of {bad} is not refused at its control");
+            println!("depth {bad}: {message}");
+        }
+        set_control(&client, "#dd-depth", "100").await;
+        js(&client, "document.querySelector('#dd-depth').scrollIntoView();", vec![]).await;
+        let shot = screenshot(&client, "data-grid-depth.png").await;
+        println!("screenshot of the site controls: {}", shot.display());
         let expected = small_scenario();
         assert_eq!(scenario_in_url(&client).await, expected, "the scenario in the URL is not the one set");
 

@@ -10,6 +10,7 @@ mod contract;
 mod data_grid;
 mod desktop_grid;
 mod determinism;
+mod dg_backfill;
 mod dg_capacity;
 mod dg_local;
 mod dg_reading_rules;

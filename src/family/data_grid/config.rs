@@ -245,6 +245,12 @@ pub struct DataGridConfig {
     /// One batch scheduler per site, in the order of `sites`, instead of `local_policy` (empty: `local_policy`
     /// everywhere).
     pub site_policies: Vec<LocalPolicy>,
+    /// How many queued jobs, the first included, each site's scheduling pass, compression or forecast considers
+    /// (Slurm's `bf_max_job_test`); 0 = every queued job (the paper's).
+    pub backfill_depth: u32,
+    /// One backfill depth per site, in the order of `sites`, instead of `backfill_depth` (empty: `backfill_depth`
+    /// everywhere).
+    pub site_backfill_depths: Vec<u32>,
     /// Time the metascheduler takes to dispatch a job, δ of Eq. 3, s.
     pub dispatch_delay: f64,
     /// How many consecutive jobs of the log a run takes (the whole log when shorter).
@@ -271,6 +277,8 @@ impl Default for DataGridConfig {
             backfill_rule: BackfillRule::DataAware,
             local_policy: LocalPolicy::Conservative,
             site_policies: Vec::new(),
+            backfill_depth: 0,
+            site_backfill_depths: Vec::new(),
             dispatch_delay: 0.0,
             jobs: 5_000,
             first_job: 0,
@@ -323,6 +331,13 @@ impl DataGridConfig {
                 "data_grid.site_policies sets every site's scheduler",
             ));
         }
+        if !self.site_backfill_depths.is_empty() {
+            out.push(Unused::new(
+                "data_grid.backfill_depth",
+                self.backfill_depth != d.backfill_depth,
+                "data_grid.site_backfill_depths sets every site's depth",
+            ));
+        }
         if self.data_share == 0.0 {
             let why = "no job carries data (data_grid.data_share is 0)";
             out.push(Unused::new("data_grid.data_mb", self.data_mb != d.data_mb, why));
@@ -337,6 +352,15 @@ impl DataGridConfig {
             vec![self.local_policy; self.sites.len()]
         } else {
             self.site_policies.clone()
+        }
+    }
+
+    /// The backfill depth of each site (0 = unbounded).
+    pub fn depths(&self) -> Vec<u32> {
+        if self.site_backfill_depths.is_empty() {
+            vec![self.backfill_depth; self.sites.len()]
+        } else {
+            self.site_backfill_depths.clone()
         }
     }
 
@@ -362,6 +386,27 @@ impl DataGridConfig {
                     self.sites.len()
                 ),
             });
+        }
+        if !self.site_backfill_depths.is_empty() && self.site_backfill_depths.len() != self.sites.len() {
+            return Err(ScenarioError {
+                kind: ErrorKind::Inconsistent,
+                field: "data_grid.site_backfill_depths".into(),
+                message: format!(
+                    "{} depths for {} sites; allowed: none (backfill_depth everywhere) or one per site",
+                    self.site_backfill_depths.len(),
+                    self.sites.len()
+                ),
+            });
+        }
+        range("backfill_depth", f64::from(self.backfill_depth), 0.0, f64::from(MAX_JOBS), " jobs (0 = unbounded)")?;
+        for (i, &d) in self.site_backfill_depths.iter().enumerate() {
+            range(
+                &format!("site_backfill_depths[{i}]"),
+                f64::from(d),
+                0.0,
+                f64::from(MAX_JOBS),
+                " jobs (0 = unbounded)",
+            )?;
         }
         let [lo, hi] = self.bandwidth_mbit;
         range("bandwidth_mbit[0]", lo, 0.001, 1e6, " Mbit/s")?;
@@ -558,6 +603,19 @@ pub const PARAMS: &[Param] = &crate::family::contract::documented([
         unit: "",
         allowed: "[] or one of conservative | easy | fcfs per site",
         meaning: "each site's batch scheduler, in the order of data_grid.sites; empty: local_policy at every site",
+    },
+    Param {
+        path: "data_grid.backfill_depth",
+        unit: "jobs",
+        allowed: "0 – 1 000 000",
+        meaning: "queued jobs, the first included, that a site's backfill pass, compression or forecast considers \
+                  (Slurm's bf_max_job_test); 0 = all (the paper's)",
+    },
+    Param {
+        path: "data_grid.site_backfill_depths",
+        unit: "jobs",
+        allowed: "[] or one depth per site",
+        meaning: "each site's backfill depth, in the order of data_grid.sites; empty: backfill_depth at every site",
     },
     Param {
         path: "data_grid.dispatch_delay",

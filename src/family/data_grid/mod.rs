@@ -85,6 +85,7 @@ impl DataGridRun {
         };
         let mut sim = Simulation::new(settings, &cfg.sites, w);
         sim.set_policies(&cfg.policies());
+        sim.set_depths(&cfg.depths());
         Ok(DataGridRun { scenario: s.clone(), sim, sent_samples: 0, sent_jobs: 0 })
     }
 

@@ -206,6 +206,15 @@ impl Simulation {
         }
     }
 
+    /// Gives each site its backfill depth (`depths[k]` queued jobs, 0 = unbounded); before the first event only.
+    pub fn set_depths(&mut self, depths: &[u32]) {
+        if self.events == 0 {
+            for (site, &d) in self.sites.iter_mut().zip(depths) {
+                site.depth = if d == 0 { usize::MAX } else { d as usize };
+            }
+        }
+    }
+
     pub fn now(&self) -> f64 {
         self.queue.now()
     }

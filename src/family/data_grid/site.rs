@@ -41,6 +41,9 @@ impl Ask {
 #[derive(Clone, Debug)]
 pub struct Site {
     pub policy: LocalPolicy,
+    /// Backfill depth: how many queued jobs, the first included, a scheduling pass, a compression or a forecast
+    /// considers (Slurm's `bf_max_job_test`); `usize::MAX` when unbounded.
+    pub depth: usize,
     /// Running jobs and reservations: every queued job's (conservative, FCFS), or the first queued job's (EASY).
     pub profile: Profile,
     /// EASY: the profile with every queued job placed in order of arrival as conservative backfilling would place
@@ -63,6 +66,7 @@ impl Site {
     pub fn new(processors: u32, policy: LocalPolicy) -> Site {
         Site {
             policy,
+            depth: usize::MAX,
             profile: Profile::new(processors),
             plan: None,
             pass_due: false,

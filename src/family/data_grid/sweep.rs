@@ -7,7 +7,8 @@ use crate::stats::csv_number;
 pub fn path_of(key: &str) -> String {
     match key {
         "sites" | "bandwidth_mbit" | "data_share" | "data_mb" | "runtime_factor" | "estimates" | "scheme"
-        | "backfill_rule" | "walltime" | "local_policy" | "dispatch_delay" | "jobs" | "first_job" | "trace" => {
+        | "backfill_rule" | "walltime" | "local_policy" | "backfill_depth" | "dispatch_delay" | "jobs"
+        | "first_job" | "trace" => {
             format!("data_grid.{key}")
         }
         // The upper end of the data sizes, MB: 10 000 (10 GB) or 800 000 (800 GB) in [Liu10] §IV-A.

@@ -12,6 +12,9 @@
 //!   would go if every queued job took, in order of arrival, the earliest place conservative backfilling would give
 //!   it (the plan). With an empty queue the forecast is the reservation the job would get as head: a promise.
 //!   A pass runs after every event due at its instant, so that it sees every job that ended then.
+//! - A backfill depth d (Slurm's `bf_max_job_test`) bounds each of these to the first d queued jobs: an EASY pass
+//!   tries at most d − 1 jobs behind the head, a compression re-places only the first d (the others keep their
+//!   reservations, which stay valid), and a forecast places only the first d before the new job.
 
 use super::{key, Event, Simulation};
 use crate::family::data_grid::config::LocalPolicy;
@@ -40,20 +43,22 @@ impl Simulation {
     }
 
     /// EASY: builds site `k`'s plan if it has none: its profile (running jobs and the head's reservation) with
-    /// every later queued job placed in order of arrival.
+    /// every later queued job within the site's depth placed in order of arrival.
     fn build_plan(&mut self, k: usize, now: f64) {
         if self.sites[k].plan.is_some() {
             return;
         }
         let site = &self.sites[k];
         let mut plan = site.profile.clone();
-        for &j in site.queue.iter().skip(1) {
+        let mut placed = 0;
+        for &j in site.queue.iter().take(site.depth).skip(1) {
             let st = &self.state[j as usize];
+            placed += 1;
             let Some(ask) = st.ask else { continue };
             let (start, end) = ask.place(&plan, now.max(st.dispatch));
             plan.reserve(start, end, ask.procs);
         }
-        self.replacements += self.sites[k].queue.len().saturating_sub(1) as u64;
+        self.replacements += placed;
         self.sites[k].plan = Some(plan);
     }
 
@@ -73,8 +78,12 @@ impl Simulation {
             return;
         }
         match site.plan.as_mut() {
-            // Appended behind the others, the job takes in the plan the place it was forecast.
-            Some(plan) if !site.queue.is_empty() => plan.reserve(st.res.0, st.res.1, ask.procs),
+            // Appended behind the others within the depth, the job takes in the plan the place it was forecast;
+            // beyond it, the plan (the first `depth` queued jobs) stays as it is.
+            Some(plan) if !site.queue.is_empty() && site.queue.len() < site.depth => {
+                plan.reserve(st.res.0, st.res.1, ask.procs)
+            }
+            Some(_) if !site.queue.is_empty() => {}
             _ => site.plan = None,
         }
         site.queue.insert(j as u32);
@@ -96,8 +105,8 @@ impl Simulation {
     }
 
     /// Conservative backfilling's compression at site `k` (and FCFS's, keeping the order of arrival): each queued
-    /// job, in order of arrival, is taken out of the profile and put back at its earliest hold, never later than
-    /// the one it had.
+    /// job within the site's depth, in order of arrival, is taken out of the profile and put back at its earliest
+    /// hold, never later than the one it had.
     ///
     /// A query may begin later than the time asked, with the same answer: when an earlier job of the pass (one of
     /// the latest `KNOWN`) found no start in [from, x) before its reservation, a job no narrower, no shorter,
@@ -112,7 +121,7 @@ impl Simulation {
         // compressions, so that a compression allocates nothing.
         let mut queued = std::mem::take(&mut self.queued_buffer);
         queued.clear();
-        queued.extend(self.sites[k].queue.iter().copied());
+        queued.extend(self.sites[k].queue.iter().take(self.sites[k].depth).copied());
         self.replacements += queued.len() as u64;
         let mut bound = f64::NEG_INFINITY;
         // What the latest jobs of this pass found not to fit, oldest replaced first.
@@ -206,8 +215,11 @@ impl Simulation {
             }
             self.start(h, now);
         }
-        let later: Vec<u32> = self.sites[k].queue.iter().skip(1).copied().collect();
-        for j in later {
+        // Up to depth − 1 jobs behind the head, copied into the buffer kept across passes (the loop starts jobs).
+        let mut later = std::mem::take(&mut self.queued_buffer);
+        later.clear();
+        later.extend(self.sites[k].queue.iter().take(self.sites[k].depth).skip(1).copied());
+        for &j in &later {
             let free = self.sites[k].profile.free_at(now);
             if free == 0 {
                 break;
@@ -231,6 +243,7 @@ impl Simulation {
             self.start(j, now);
             changed = true;
         }
+        self.queued_buffer = later;
         if changed {
             self.sites[k].plan = None;
         }
