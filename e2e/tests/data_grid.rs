@@ -81,7 +81,7 @@ async fn data_grid_run_through_controls_matches_native() {
             println!("depth {bad}: {message}");
         }
         set_control(&client, "#dd-depth", "100").await;
-        js(&client, "document.querySelector('#dd-depth').scrollIntoView();", vec![]).await;
+        js(&client, "document.querySelector('#dd-depth').scrollIntoView({block: 'center'});", vec![]).await;
         let shot = screenshot(&client, "data-grid-depth.png").await;
         println!("screenshot of the site controls: {}", shot.display());
         let expected = small_scenario();

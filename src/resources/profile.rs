@@ -3,23 +3,45 @@
 //! kept as two parallel sorted arrays (times, free counts); `trim` drops the past.
 //!
 //! Queries scan it, O(R) for R breakpoints after the time asked (at most two per reservation), in tight loops
-//! over contiguous arrays. A tree and block-vectorised scans were measured to be slower (docs/data_grid.md): under
+//! over contiguous arrays. The arrays keep free room before their first step, so that a step added or dropped in
+//! the first half moves the steps before it (into that room), not the ones after, and dropping the past moves
+//! nothing: an early end that re-places the first jobs of a long queue, or a pass at the head, costs what is near
+//! the present, not the length of the profile. A tree and block-vectorised scans were measured to be slower (docs/data_grid.md): under
 //! load a query passes a too-short hole every seven steps or so, and each hole costs a tree O(log R) with pointer
 //! chasing.
 
-/// Free processors over time: `free[i]` processors are free on [`times[i]`, `times[i + 1]`), the last count
-/// forever. Neighbouring counts always differ, so the arrays are as short as the function allows.
-#[derive(Clone, Debug, PartialEq)]
+/// Free processors over time: step i has `free` count `free[head + i]` on [`times[head + i]`,
+/// `times[head + i + 1]`), the last count forever; the slots before `head` are free room. Neighbouring counts
+/// always differ, so the steps are as few as the function allows.
+#[derive(Clone)]
 pub struct Profile {
     processors: u32,
+    head: usize,
     times: Vec<f64>,
     free: Vec<u32>,
+}
+
+impl PartialEq for Profile {
+    /// The same step function (the free room before the steps aside).
+    fn eq(&self, other: &Profile) -> bool {
+        self.processors == other.processors && self.times() == other.times() && self.frees() == other.frees()
+    }
+}
+
+impl std::fmt::Debug for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Profile")
+            .field("processors", &self.processors)
+            .field("times", &self.times())
+            .field("free", &self.frees())
+            .finish()
+    }
 }
 
 impl Profile {
     /// A site of `processors` processors, all free from time 0 on.
     pub fn new(processors: u32) -> Profile {
-        Profile { processors, times: vec![0.0], free: vec![processors] }
+        Profile { processors, head: 0, times: vec![0.0], free: vec![processors] }
     }
 
     pub fn processors(&self) -> u32 {
@@ -28,17 +50,62 @@ impl Profile {
 
     /// Breakpoints kept (the size R that queries scan).
     pub fn breakpoints(&self) -> usize {
-        self.times.len()
+        self.times.len() - self.head
+    }
+
+    /// The steps' start times.
+    fn times(&self) -> &[f64] {
+        &self.times[self.head..]
+    }
+
+    /// The steps' free counts.
+    fn frees(&self) -> &[u32] {
+        &self.free[self.head..]
     }
 
     /// Free processors at time `t`.
     pub fn free_at(&self, t: f64) -> u32 {
-        self.free[self.index_at(t)]
+        self.frees()[self.index_at(t)]
     }
 
     /// The index of the step holding `t` (the first step when `t` is before it).
     fn index_at(&self, t: f64) -> usize {
-        self.times.partition_point(|&s| s <= t).saturating_sub(1)
+        self.times().partition_point(|&s| s <= t).saturating_sub(1)
+    }
+
+    /// Adds step `i` (the steps from `i` on move one up): the steps before it move into the free room when `i`
+    /// is in the first half, else the steps after it move.
+    fn insert_step(&mut self, i: usize, t: f64, f: u32) {
+        if i < self.breakpoints() / 2 {
+            if self.head == 0 {
+                // Room for half as many steps again, so that this happens once per that many front additions.
+                let room = self.breakpoints() / 2 + 8;
+                self.times.splice(0..0, std::iter::repeat_n(0.0, room));
+                self.free.splice(0..0, std::iter::repeat_n(0, room));
+                self.head = room;
+            }
+            let h = self.head;
+            self.times.copy_within(h..h + i, h - 1);
+            self.free.copy_within(h..h + i, h - 1);
+            self.head -= 1;
+            (self.times[h - 1 + i], self.free[h - 1 + i]) = (t, f);
+        } else {
+            self.times.insert(self.head + i, t);
+            self.free.insert(self.head + i, f);
+        }
+    }
+
+    /// Drops step `i`, moving the steps on its shorter side.
+    fn remove_step(&mut self, i: usize) {
+        let h = self.head;
+        if i < self.breakpoints() / 2 {
+            self.times.copy_within(h..h + i, h + 1);
+            self.free.copy_within(h..h + i, h + 1);
+            self.head += 1;
+        } else {
+            self.times.remove(h + i);
+            self.free.remove(h + i);
+        }
     }
 
     /// The earliest s ≥ `from` with at least `procs` processors free over [s, s + `len`) (free at s when `len` is
@@ -64,8 +131,8 @@ impl Profile {
     /// hot loop of conservative backfilling (compression asks it of every queued job), hence its two tight inner
     /// loops: one over the free counts of steps too narrow for the job, one over the steps a window covers.
     fn first_fit(&self, from: f64, procs: u32, len: f64, limit: f64) -> Option<f64> {
-        let times = &self.times[..];
-        let free = &self.free[..times.len()];
+        let times = self.times();
+        let free = &self.frees()[..times.len()];
         let mut k = self.index_at(from);
         let mut start = from;
         loop {
@@ -102,11 +169,11 @@ impl Profile {
         // Walk back from `until` over the steps that have the processors free.
         let mut k = self.index_at(until);
         loop {
-            let step_start = self.times[k];
+            let step_start = self.times()[k];
             if step_start <= from {
                 return Some(from);
             }
-            if k == 0 || self.free[k - 1] < procs {
+            if k == 0 || self.frees()[k - 1] < procs {
                 return Some(step_start);
             }
             k -= 1;
@@ -116,16 +183,15 @@ impl Profile {
     /// Splits the step holding `t` so that a step begins at `t`; the index of that step.
     fn split(&mut self, t: f64) -> usize {
         let i = self.index_at(t);
-        if self.times[i] == t {
+        let at = self.times()[i];
+        if at == t {
             return i;
         }
-        if t < self.times[i] {
-            self.times.insert(0, t);
-            self.free.insert(0, self.processors);
+        if t < at {
+            self.insert_step(0, t, self.processors);
             return 0;
         }
-        self.times.insert(i + 1, t);
-        self.free.insert(i + 1, self.free[i]);
+        self.insert_step(i + 1, t, self.frees()[i]);
         i + 1
     }
 
@@ -146,7 +212,8 @@ impl Profile {
         let a = self.split(start);
         let b = self.split(end);
         let cap = self.processors;
-        let range = &mut self.free[a..b];
+        let h = self.head;
+        let range = &mut self.free[h + a..h + b];
         // Adding the same count to every step keeps distinct neighbours distinct, so only the two ends of the
         // range can merge; a count clamped at 0 or at the capacity (a caller's mistake) may merge anywhere.
         let clamped = if give {
@@ -159,7 +226,7 @@ impl Profile {
         } else {
             range.iter_mut().for_each(|f| *f = f.saturating_sub(procs));
         }
-        let (lo, hi) = (a.saturating_sub(1), (b + 1).min(self.free.len()));
+        let (lo, hi) = (a.saturating_sub(1), (b + 1).min(self.breakpoints()));
         if clamped || procs == 0 {
             let mut k = hi - 1;
             while k > lo {
@@ -168,7 +235,7 @@ impl Profile {
             }
         } else {
             // The end first, so that the start's index still holds.
-            if b < self.free.len() {
+            if b < self.breakpoints() {
                 self.merge_at(b);
             }
             if a > 0 {
@@ -179,18 +246,21 @@ impl Profile {
 
     /// Drops step `k` when it has the same count as the step before it.
     fn merge_at(&mut self, k: usize) {
-        if self.free[k] == self.free[k - 1] {
-            self.times.remove(k);
-            self.free.remove(k);
+        let free = self.frees();
+        if free[k] == free[k - 1] {
+            self.remove_step(k);
         }
     }
 
     /// Forgets the steps that end at or before `now` (the past cannot be reserved).
     pub fn trim(&mut self, now: f64) {
         let i = self.index_at(now);
-        if i > 0 {
-            self.times.drain(..i);
-            self.free.drain(..i);
+        self.head += i;
+        // The room before the steps is given back once it outgrows them, so it costs at most twice their memory.
+        if self.head > self.breakpoints() + 64 {
+            self.times.drain(..self.head);
+            self.free.drain(..self.head);
+            self.head = 0;
         }
     }
 }
@@ -416,7 +486,7 @@ mod tests {
                     }
                 }
                 let want: (Vec<f64>, Vec<u32>) = q.steps.iter().copied().unzip();
-                assert_eq!((&p.times, &p.free), (&want.0, &want.1), "case {case} step {step}");
+                assert_eq!((p.times(), p.frees()), (&want.0[..], &want.1[..]), "case {case} step {step}");
                 for _ in 0..4 {
                     let (procs, len, from) = (width(&mut rng), rng.below(400) as f64 / 7.0, now + rng.below(90) as f64);
                     let limit = from + rng.below(200) as f64 / 3.0;
