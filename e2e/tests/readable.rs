@@ -276,3 +276,23 @@ async fn a_phone_sees_the_whole_page_and_finds_the_lessons() {
     })
     .await;
 }
+
+/// Keyboard: the first Tab from the top of the page reaches a "Skip to Run" link, and Enter on it puts the focus on
+/// Run, which Enter then presses (issue #45: 32 Tab presses from the top to Run before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_tab_and_enter_reach_run() {
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        js(&client, "document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);", vec![]).await;
+        let body = client.find(e2e::fantoccini::Locator::Css("body")).await.expect("a body");
+        body.send_keys("\u{E004}").await.expect("Tab");
+        let first = js(&client, "return document.activeElement.className + '|' + document.activeElement.textContent", vec![]).await;
+        assert_eq!(first.as_str(), Some("skip-link|Skip to Run"), "the first Tab reaches {first:?}");
+        println!("screenshot: {}", screenshot(&client, "skip-link.png").await.display());
+        let link = client.find(e2e::fantoccini::Locator::Css(".skip-link")).await.expect("the skip link");
+        link.send_keys("\u{E007}").await.expect("Enter");
+        let focused = js(&client, "return document.activeElement.id", vec![]).await;
+        assert_eq!(focused.as_str(), Some("run"), "Enter on the skip link focuses {focused:?}");
+    })
+    .await;
+}

@@ -70,6 +70,11 @@ async fn a_log_with_parallel_jobs_is_replayed_whole_in_the_data_grid() {
         .await;
         let page = attr(&client, "#dd-card-wait", "data-value").await.and_then(|v| v.parse::<f64>().ok());
         assert_eq!(page, Some(r.metrics.waiting.mean), "the page's mean wait against the native run");
+        // No job of the replay carries data: the transfer card says so, as the CLI does, instead of "NaN".
+        let transfer = text(&client, "#dd-card-transfer").await.unwrap_or_default();
+        assert!(transfer.contains("— (no job)") && !transfer.contains("NaN"), "the transfer card reads {transfer:?}");
+        js(&client, "document.querySelector('#dd-card-transfer').scrollIntoView({block: 'center'});", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "trace-replay-no-data.png").await.display());
 
         // The multi-cluster replay's link opened afresh: the trace is not loaded (the data grid's is the bundled log,
         // under the same name), which the page says before Run, and Run is refused.

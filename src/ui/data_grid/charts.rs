@@ -275,6 +275,15 @@ fn wire_zoom(canvas: &web_sys::HtmlCanvasElement, window: GanttZoom) -> Option<(
     canvas.set_attribute("data-zoom", "wired").ok()
 }
 
+/// A card's time, or "— (no job)" as the CLI says it when no job has one (a log with no data has no transfer).
+fn time_of(s: &crate::stats::Stats, v: f64) -> String {
+    if s.count == 0 {
+        "— (no job)".to_string()
+    } else {
+        fmt_time(v)
+    }
+}
+
 /// The cards of a finished run: id, title, help, exact value, value as shown.
 pub fn cards(r: &DataGridReport) -> Vec<(&'static str, &'static str, &'static str, f64, String)> {
     let m = &r.metrics;
@@ -284,28 +293,28 @@ pub fn cards(r: &DataGridReport) -> Vec<(&'static str, &'static str, &'static st
             "Average turnaround",
             "per job: end − submission, averaged over the jobs (Liu et al. 2010, Fig. 4)",
             m.turnaround.mean,
-            fmt_time(m.turnaround.mean),
+            time_of(&m.turnaround, m.turnaround.mean),
         ),
         (
             "dd-card-worst",
             "Worst turnaround",
             "the longest turnaround of any job (Fig. 6)",
             m.turnaround.max,
-            fmt_time(m.turnaround.max),
+            time_of(&m.turnaround, m.turnaround.max),
         ),
         (
             "dd-card-wait",
             "Average waiting",
             "per job: taking its processors − submission",
             m.waiting.mean,
-            fmt_time(m.waiting.mean),
+            time_of(&m.waiting, m.waiting.mean),
         ),
         (
             "dd-card-transfer",
             "Average transfer",
             "per job with data: size / bandwidth (Eq. 1)",
             m.transfer.mean,
-            fmt_time(m.transfer.mean),
+            time_of(&m.transfer, m.transfer.mean),
         ),
         (
             "dd-card-util",
