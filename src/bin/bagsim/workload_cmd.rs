@@ -383,9 +383,24 @@ fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Re
     Ok(())
 }
 
-/// `bagsim generate`: the scenario's workload as SWF (or JSON), or with `views` its workload views.
-pub fn generate(s: &Scenario, json: bool, views: bool) -> Outcome {
+/// What `bagsim generate` writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    Swf,
+    /// bagsim's workload JSON.
+    Json,
+    /// Batsim's JSON workload (`trace::batsim::write_workload`).
+    Batsim,
+}
+
+/// `bagsim generate`: the scenario's workload as SWF, JSON or a Batsim workload, or with `views` its workload views
+/// (text, or JSON).
+pub fn generate(s: &Scenario, written: Written, views: bool) -> Outcome {
     let p = run::prepare(s.as_multi_cluster().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    let json = written == Written::Json;
+    if views && written == Written::Batsim {
+        return Err("--views prints text, or JSON with --format json; not a Batsim workload".into());
+    }
     if views {
         let v = bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string())?;
         if json {
@@ -397,10 +412,16 @@ pub fn generate(s: &Scenario, json: bool, views: bool) -> Outcome {
     }
     let stdout = std::io::stdout();
     let mut o = std::io::BufWriter::new(stdout.lock());
-    let written = if json {
-        serde_json::to_writer(&mut o, &p.generated.workload).map_err(std::io::Error::from).and_then(|()| writeln!(o))
-    } else {
-        write_swf(&mut o, s, &p)
+    let written = match written {
+        Written::Json => serde_json::to_writer(&mut o, &p.generated.workload)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(o)),
+        Written::Swf => write_swf(&mut o, s, &p),
+        Written::Batsim => {
+            let nb_res = p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>();
+            let what = format!("bagsim workload, seed {}; one job per task, delays on the reference processor", s.seed());
+            bagsim::trace::batsim::write_workload(&mut o, &p.generated.workload, nb_res, &what)
+        }
     };
     match written.and_then(|()| o.flush()) {
         // A closed pipe (`bagsim generate … | head`) is not an error.
