@@ -541,7 +541,11 @@ mod cli {
                 }
                 let start = std::time::Instant::now();
                 let report = match &swf {
-                    Some(p) => schedule_out::run_writing_swf(&mut run, p, &format!("{}, seed {}", scenario.display(), s.seed()))?,
+                    Some(p) => schedule_out::run_writing_swf(
+                        &mut run,
+                        p,
+                        &format!("{}, seed {}", scenario.display(), s.seed()),
+                    )?,
                     None => bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64()),
                 };
                 if let Some(e) = run.failure() {

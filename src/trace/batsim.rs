@@ -259,9 +259,7 @@ fn read_job(i: usize, job: RawJob, profiles: &BTreeMap<String, RawProfile>) -> R
     };
     let name = match &job.profile {
         Some(Text::Ok(p)) => p,
-        Some(Text::Bad(why)) => {
-            return Err(skip("profile", "not a string", why.clone()))
-        }
+        Some(Text::Bad(why)) => return Err(skip("profile", "not a string", why.clone())),
         None => return Err(skip("profile", "missing field", "missing; a job needs its profile's name".into())),
     };
     let Some(profile) = profiles.get(name) else {
@@ -340,7 +338,12 @@ fn job_number(id: &str, entry: u64) -> i64 {
 /// Batsim writes a job without one) and a `delay` profile of the task's runtime on the reference processor
 /// (one profile per distinct runtime). Each job also carries bagsim's `user` and `bot` (0-based), which Batsim
 /// ignores and [`parse`] reads back. Jobs are written as they are read from `w`, profiles at the end.
-pub fn write_workload(o: &mut impl std::io::Write, w: &crate::workload::Workload, nb_res: u64, description: &str) -> std::io::Result<()> {
+pub fn write_workload(
+    o: &mut impl std::io::Write,
+    w: &crate::workload::Workload,
+    nb_res: u64,
+    description: &str,
+) -> std::io::Result<()> {
     let num = |x: f64| serde_json::to_string(&x).expect("finite");
     writeln!(o, "{{")?;
     writeln!(o, "  \"nb_res\": {nb_res},")?;

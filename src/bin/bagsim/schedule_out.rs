@@ -14,7 +14,10 @@ const CHUNK: u64 = 100_000;
 pub fn check(run: &AnyRun, family: &str) -> Outcome {
     match run {
         AnyRun::MultiCluster(_) => Ok(()),
-        _ => Err(format!("--swf: the schedule of a {family} run is not written as SWF yet (multi_cluster runs only)").into()),
+        _ => {
+            Err(format!("--swf: the schedule of a {family} run is not written as SWF yet (multi_cluster runs only)")
+                .into())
+        }
     }
 }
 

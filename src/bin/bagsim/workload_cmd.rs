@@ -49,18 +49,27 @@ pub fn trace(
         thousands(r.input_bytes),
         if r.gzip { format!(" ({} bytes of text)", thousands(r.text_bytes)) } else { String::new() }
     );
-    say!(
-        "lines: {} read = {} jobs kept + {} skipped + {} comment or blank{}",
-        thousands(r.lines),
-        thousands(r.jobs),
-        thousands(r.skipped),
-        thousands(r.comments),
-        if r.extra_columns > 0 {
-            format!("; {} lines had extra columns (ignored)", thousands(r.extra_columns))
-        } else {
-            String::new()
-        }
-    );
+    if r.format == bagsim::trace::Format::Batsim {
+        say!(
+            "jobs: {} entries of \"jobs\" read = {} jobs kept + {} skipped",
+            thousands(r.lines),
+            thousands(r.jobs),
+            thousands(r.skipped)
+        );
+    } else {
+        say!(
+            "lines: {} read = {} jobs kept + {} skipped + {} comment or blank{}",
+            thousands(r.lines),
+            thousands(r.jobs),
+            thousands(r.skipped),
+            thousands(r.comments),
+            if r.extra_columns > 0 {
+                format!("; {} lines had extra columns (ignored)", thousands(r.extra_columns))
+            } else {
+                String::new()
+            }
+        );
+    }
     if r.header_dropped > 0 {
         say!(
             "header fields: {} kept, {} more read and not kept (an import keeps the first {} KiB of header)",
@@ -419,7 +428,8 @@ pub fn generate(s: &Scenario, written: Written, views: bool) -> Outcome {
         Written::Swf => write_swf(&mut o, s, &p),
         Written::Batsim => {
             let nb_res = p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>();
-            let what = format!("bagsim workload, seed {}; one job per task, delays on the reference processor", s.seed());
+            let what =
+                format!("bagsim workload, seed {}; one job per task, delays on the reference processor", s.seed());
             bagsim::trace::batsim::write_workload(&mut o, &p.generated.workload, nb_res, &what)
         }
     };
