@@ -366,7 +366,7 @@ fn print_views(
     }
 }
 
-/// SWF v2.2: one line per task; BoTs are visible as equal submit times and users.
+/// SWF v2.2: one line per task; the BoT is the executable (field 14, from 1), as in `bagsim run --swf`.
 fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
     let w = &p.generated.workload;
     let m = s.as_multi_cluster().map_err(|e| std::io::Error::other(e.to_string()))?;
@@ -376,7 +376,10 @@ fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Re
         None => format!("preset {:?}", m.workload.preset),
     };
     writeln!(o, "; Computer: bagsim synthetic workload, {model}, seed {}", m.seed)?;
-    writeln!(o, "; Note: one job per task, runtimes on the reference processor; field 15 (queue) = BoT index")?;
+    writeln!(
+        o,
+        "; Note: one job per task, runtimes on the reference processor; field 14 (executable) = BoT index + 1"
+    )?;
     writeln!(o, "; MaxJobs: {}", w.tasks())?;
     writeln!(o, "; MaxProcs: {}", p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>())?;
     let target = m.workload.load.map_or("none".to_string(), |l| l.to_string());
@@ -385,7 +388,14 @@ fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Re
     for (b, bot) in w.bots.iter().enumerate() {
         for r in w.bot_runtimes(b) {
             // job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue partition prec think
-            writeln!(o, "{job} {:.0} -1 {:.0} 1 -1 -1 1 -1 -1 1 {} -1 -1 {b} -1 -1 -1", bot.arrival, r, bot.user + 1)?;
+            writeln!(
+                o,
+                "{job} {:.0} -1 {:.0} 1 -1 -1 1 -1 -1 1 {} -1 {} -1 -1 -1 -1",
+                bot.arrival,
+                r,
+                bot.user + 1,
+                b + 1
+            )?;
             job += 1;
         }
     }
