@@ -152,10 +152,19 @@ fn a_generated_workload_round_trips_through_batsim_json() {
             assert_eq!((t.name(j.user), t.name(j.executable)), (bot.user.to_string().as_str(), b.to_string().as_str()));
         }
     }
-    // Same bytes for the same workload.
+    // Same bytes for the same workload, and `bagsim generate --format batsim` writes them (nb_res: 4 + 2).
     let mut again = Vec::new();
     batsim::write_workload(&mut again, w, 6, "test").unwrap();
     assert_eq!(text, again);
+    let scenario = temp("generate-scenario.json");
+    std::fs::write(&scenario, serde_json::to_string(&s).unwrap()).unwrap();
+    let o = bagsim(&["generate", scenario.to_str().unwrap(), "--format", "batsim"]);
+    std::fs::remove_file(&scenario).unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut expected = Vec::new();
+    let what = "bagsim workload, seed 3; one job per task, delays on the reference processor";
+    batsim::write_workload(&mut expected, w, 6, what).unwrap();
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), String::from_utf8(expected).unwrap());
 }
 
 #[test]
