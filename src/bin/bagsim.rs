@@ -37,6 +37,10 @@ mod mc;
 mod out;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/schedule_out.rs"]
+mod schedule_out;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/study.rs"]
 mod study;
 
@@ -47,8 +51,8 @@ mod workload_cmd;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use super::error::{self, CliError, Failure, Outcome};
-    use super::workload_cmd::{generate, trace};
-    use super::{data_grid, dg, figure, info, mc, study};
+    use super::workload_cmd::{generate, trace, Written};
+    use super::{data_grid, dg, figure, info, mc, schedule_out, study};
     use bagsim::family::contract::FamilyRun;
     use bagsim::registry::Family;
     use bagsim::registry::{self, AnyReport};
@@ -195,6 +199,10 @@ mod cli {
             /// Write the run's rows here as CSV: one per BoT (multi-cluster) or per job (data grid).
             #[arg(long)]
             csv: Option<PathBuf>,
+            /// Write the simulated schedule here as SWF v2.2, one job per task with its wait and run time, as the
+            /// run goes (multi_cluster; docs/traces.md). `bagsim trace FILE` reads it back.
+            #[arg(long)]
+            swf: Option<PathBuf>,
         },
         /// Run the cartesian product of --set values on all cores; writes CSV and JSON. With --plan N, write the
         /// study's manifest (every point with its scenario, in N shards) instead of running it; with --manifest M
@@ -385,12 +393,18 @@ mod cli {
     enum TraceFormat {
         Swf,
         Gwf,
+        /// Batsim's JSON workload.
+        Batsim,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
     enum Format {
+        /// SWF v2.2, one job per task.
         Swf,
+        /// bagsim's own workload JSON.
         Json,
+        /// Batsim's JSON workload: one job per task with a delay profile (docs/traces.md).
+        Batsim,
     }
 
     pub fn main() -> i32 {
@@ -505,12 +519,18 @@ mod cli {
             }
             Command::Lesson { id, seeds, jobs } => info::lesson(id.as_deref(), seeds, bagsim::parallel::threads(jobs)),
             Command::Readings { family } => info::readings(family_of(family)),
-            Command::Run { scenario, seed, out, csv } => {
+            Command::Run { scenario, seed, out, csv, swf } => {
+                if let Some(p) = &swf {
+                    study::check_output("--swf", p)?;
+                }
                 let mut s = study::load_scenario(&scenario)?;
                 if let Some(seed) = seed {
                     s.set_seed(seed);
                 }
                 let mut run = registry::AnyRun::build(&s, None).map_err(|e| e.to_string())?;
+                if swf.is_some() {
+                    schedule_out::check(&run, s.family().name())?;
+                }
                 if csv.is_some() && run.rows_csv().is_none() {
                     return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family().name()).into());
                 }
@@ -520,7 +540,14 @@ mod cli {
                     eprintln!("bagsim: warning: {}", bagsim::family::contract::tidy_line(w));
                 }
                 let start = std::time::Instant::now();
-                let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
+                let report = match &swf {
+                    Some(p) => schedule_out::run_writing_swf(
+                        &mut run,
+                        p,
+                        &format!("{}, seed {}", scenario.display(), s.seed()),
+                    )?,
+                    None => bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64()),
+                };
                 if let Some(e) = run.failure() {
                     return Err(CliError::new(Failure::Run, format!("{}: {e}", scenario.display())));
                 }
@@ -577,6 +604,7 @@ mod cli {
                 let format = format.map(|f| match f {
                     TraceFormat::Swf => bagsim::trace::Format::Swf,
                     TraceFormat::Gwf => bagsim::trace::Format::Gwf,
+                    TraceFormat::Batsim => bagsim::trace::Format::Batsim,
                 });
                 trace(&file, format, &rule, out.as_deref(), views, candidates)
             }
@@ -585,7 +613,12 @@ mod cli {
                 if let Some(seed) = seed {
                     s.set_seed(seed);
                 }
-                generate(&s, matches!(format, Format::Json), views)
+                let written = match format {
+                    Format::Swf => Written::Swf,
+                    Format::Json => Written::Json,
+                    Format::Batsim => Written::Batsim,
+                };
+                generate(&s, written, views)
             }
         }
     }

@@ -21,6 +21,7 @@
 //!
 //! So for every import, `lines == jobs + skipped + comments` ([`ImportReport`]).
 
+pub mod batsim;
 pub mod bots;
 pub mod bundled;
 pub mod gwf;

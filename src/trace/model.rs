@@ -16,6 +16,8 @@ pub enum Format {
     Swf,
     /// Grid Workloads Format (Grid Workloads Archive): 29 fields, `#` comments.
     Gwf,
+    /// Batsim's JSON workload: an object with `jobs` and their `delay` profiles ([`super::batsim`]).
+    Batsim,
 }
 
 impl Format {
@@ -23,6 +25,7 @@ impl Format {
         match self {
             Format::Swf => "SWF",
             Format::Gwf => "GWF",
+            Format::Batsim => "Batsim JSON",
         }
     }
 
@@ -31,18 +34,21 @@ impl Format {
         match self {
             Format::Swf => &super::swf::FIELDS,
             Format::Gwf => &super::gwf::FIELDS,
+            Format::Batsim => &super::batsim::FIELDS,
         }
     }
 
-    /// The byte that starts a comment line.
+    /// The byte that starts a comment line (JSON has none: never a line's first byte there).
     pub fn comment(self) -> u8 {
         match self {
             Format::Swf => super::swf::COMMENT,
             Format::Gwf => super::gwf::COMMENT,
+            Format::Batsim => 0,
         }
     }
 
-    /// The format named by a file name's extension (`.swf`, `.gwf`, optionally followed by `.gz`), if any.
+    /// The format named by a file name's extension (`.swf`, `.gwf`, `.json`, optionally followed by `.gz`), if
+    /// any.
     pub fn from_name(name: &str) -> Option<Format> {
         let lower = name.to_ascii_lowercase();
         let stem = lower.strip_suffix(".gz").unwrap_or(&lower);
@@ -50,14 +56,19 @@ impl Format {
             Some(Format::Swf)
         } else if stem.ends_with(".gwf") {
             Some(Format::Gwf)
+        } else if stem.ends_with(".json") {
+            Some(Format::Batsim)
         } else {
             None
         }
     }
 
-    /// The format of plain-text content: the first comment or data line decides (`;` → SWF, `#` → GWF, a data line
-    /// of at least 29 fields → GWF, else SWF). Gzip content cannot be sniffed; give the format or a file name.
+    /// The format of plain-text content: a JSON object (`{` first) is a Batsim workload; else the first comment or
+    /// data line decides (`;` → SWF, `#` → GWF, a data line of at least 29 fields → GWF, else SWF).
     pub fn sniff(text: &[u8]) -> Format {
+        if text.trim_ascii_start().first() == Some(&b'{') {
+            return Format::Batsim;
+        }
         for line in text.split(|&b| b == b'\n').take(1000) {
             let t = line.trim_ascii();
             match t.first() {
@@ -80,7 +91,8 @@ impl std::str::FromStr for Format {
         match s.to_ascii_lowercase().as_str() {
             "swf" => Ok(Format::Swf),
             "gwf" => Ok(Format::Gwf),
-            _ => Err(format!("unknown trace format {s:?}; allowed: swf, gwf")),
+            "batsim" | "json" => Ok(Format::Batsim),
+            _ => Err(format!("unknown trace format {s:?}; allowed: swf, gwf, batsim")),
         }
     }
 }
@@ -228,6 +240,8 @@ pub enum ImportError {
     Io(String),
     /// The file holds more than an import may (jobs or bytes of text); nothing past the limit was kept.
     TooLarge(String),
+    /// The file is not in its format as a whole (a Batsim workload that is not JSON, or has no `jobs` list).
+    Malformed(String),
 }
 
 impl std::fmt::Display for ImportError {
@@ -251,7 +265,7 @@ impl std::fmt::Display for ImportError {
                 Ok(())
             }
             ImportError::Io(m) => write!(f, "{m}"),
-            ImportError::TooLarge(m) => write!(f, "{m}"),
+            ImportError::TooLarge(m) | ImportError::Malformed(m) => write!(f, "{m}"),
         }
     }
 }
@@ -308,6 +322,10 @@ impl Trace {
             Format::Gwf => {
                 TimeOrigin { offset: 0.0, note: "GWF submit times are Unix times; time of day in UTC".into() }
             }
+            Format::Batsim => TimeOrigin {
+                offset: 0.0,
+                note: "Batsim JSON submit times count from the workload's start: time 0 taken as midnight".into(),
+            },
             Format::Swf => {
                 // A start in 0–MAX_TIME s and a zone within a day; anything else (1e308, nan) is not a time.
                 let start = num("UnixStartTime").filter(|v| (0.0..=MAX_TIME).contains(v));

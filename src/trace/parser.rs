@@ -38,6 +38,8 @@ pub struct Parser {
     header_bytes: usize,
     trace: Trace,
     failed: Option<ImportError>,
+    /// Batsim JSON: the whole text, read at the end (a workload's `profiles` may follow its `jobs`).
+    json: Vec<u8>,
 }
 
 impl Parser {
@@ -54,6 +56,7 @@ impl Parser {
             header_bytes: 0,
             trace: Trace { jobs: Vec::new(), names: Vec::new(), report: ImportReport::new(format) },
             failed: None,
+            json: Vec::new(),
         }
     }
 
@@ -101,6 +104,9 @@ impl Parser {
         if !self.partial.is_empty() || self.overlong {
             let line = std::mem::take(&mut self.partial);
             self.line(&line);
+        }
+        if self.format == Format::Batsim && self.trace.report.input_bytes > 0 {
+            self.batsim()?;
         }
         // The last bytes may pass a limit too.
         if let Some(e) = self.failed.take() {
@@ -176,6 +182,10 @@ impl Parser {
         if bytes.is_empty() {
             return;
         }
+        if self.format == Format::Batsim {
+            self.json.extend_from_slice(bytes);
+            return;
+        }
         if std::mem::take(&mut self.after_cr) && bytes[0] == b'\n' {
             bytes = &bytes[1..];
         }
@@ -229,6 +239,7 @@ impl Parser {
                 field_name: None,
                 reason: format!("longer than {MAX_LINE} bytes"),
                 kind: "line too long".into(),
+                entry: None,
             });
             return;
         }
@@ -260,6 +271,7 @@ impl Parser {
                 field_name: None,
                 reason: format!("{} fields; {} has {n}", tokens.len(), self.format.name()),
                 kind: "too few fields".into(),
+                entry: None,
             });
             return;
         }
@@ -270,6 +282,7 @@ impl Parser {
         let parsed = match self.format {
             Format::Swf => super::swf::parse(&fields),
             Format::Gwf => super::gwf::parse(&fields),
+            Format::Batsim => unreachable!("a Batsim workload is read whole, not by lines"),
         };
         match parsed.and_then(|raw| apply_rules(&fields, raw)) {
             Ok(raw) => {
@@ -289,21 +302,63 @@ impl Parser {
                     queue: self.intern(tokens[14]),
                     structure: raw.structure.map(|i| self.intern(tokens[i])),
                 };
-                if self.failed.is_some() {
-                    return;
-                }
-                if self.trace.report.jobs >= MAX_JOBS {
-                    self.failed = Some(ImportError::TooLarge(format!(
-                        "line {number}: the file holds more than {MAX_JOBS} jobs; at most {MAX_JOBS} are imported"
-                    )));
-                    return;
-                }
-                self.trace.report.size.add(job.submit, job.run, job.procs);
-                self.trace.jobs.push(job);
-                self.trace.report.jobs += 1;
+                self.keep(job, &format!("line {number}"));
             }
             Err(s) => self.skip(s),
         }
+    }
+
+    /// Keeps a job, unless the import failed or holds [`MAX_JOBS`] already.
+    fn keep(&mut self, job: Job, place: &str) {
+        if self.failed.is_some() {
+            return;
+        }
+        if self.trace.report.jobs >= MAX_JOBS {
+            self.failed = Some(ImportError::TooLarge(format!(
+                "{place}: the file holds more than {MAX_JOBS} jobs; at most {MAX_JOBS} are imported"
+            )));
+            return;
+        }
+        self.trace.report.size.add(job.submit, job.run, job.procs);
+        self.trace.jobs.push(job);
+        self.trace.report.jobs += 1;
+    }
+
+    /// Reads the Batsim workload held in `json`: each entry of `jobs` counts as a line, a job or a skip.
+    fn batsim(&mut self) -> Result<(), ImportError> {
+        let text = std::mem::take(&mut self.json);
+        let parsed = super::batsim::parse(&text).map_err(ImportError::Malformed)?;
+        drop(text);
+        let r = &mut self.trace.report;
+        r.lines = parsed.entries;
+        for (k, v) in parsed.header {
+            self.header_bytes += k.len() + v.len();
+            r.header.push((k, v));
+        }
+        for s in parsed.skips {
+            self.skip(s);
+        }
+        let none = self.intern(b"-1");
+        for j in parsed.jobs {
+            let job = Job {
+                line: j.entry,
+                id: j.id,
+                submit: j.submit,
+                wait: -1.0,
+                run: j.run,
+                procs: j.procs,
+                req_procs: i64::from(j.procs),
+                req_time: j.req_time,
+                status: -1,
+                user: self.intern(j.user.as_bytes()),
+                group: none,
+                executable: self.intern(j.executable.as_bytes()),
+                queue: none,
+                structure: None,
+            };
+            self.keep(job, &format!("jobs[{}]", j.entry - 1));
+        }
+        Ok(())
     }
 
     fn skip(&mut self, s: Skip) {

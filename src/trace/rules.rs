@@ -1,5 +1,5 @@
 //! A skipped line, the fields of a data line as the format parsers read them, and the rules of the module doc that decide, the
-//! same for both formats, which lines become jobs.
+//! same for every format, which lines become jobs.
 
 use super::limits::{MAX_PROCS, MAX_TIME};
 use serde::{Deserialize, Serialize};
@@ -17,10 +17,19 @@ pub struct Skip {
     pub reason: String,
     /// The kind of reason, used to count skips ("not a number", "unknown run time", …).
     pub kind: String,
+    /// Where the job is in a file without job lines (Batsim JSON: `jobs[2] (id "3")`); None: at `line`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
 }
 
 impl std::fmt::Display for Skip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(entry) = &self.entry {
+            return match &self.field_name {
+                Some(name) => write!(f, "{entry}, {name}: {}", self.reason),
+                None => write!(f, "{entry}: {}", self.reason),
+            };
+        }
         match (self.field, &self.field_name) {
             (Some(n), Some(name)) => write!(f, "line {}, field {n} ({name}): {}", self.line, self.reason),
             (Some(n), None) => write!(f, "line {}, field {n}: {}", self.line, self.reason),
@@ -66,6 +75,7 @@ impl Fields<'_> {
             field_name: Some(self.names[field as usize - 1].to_string()),
             reason,
             kind: kind.to_string(),
+            entry: None,
         }
     }
 

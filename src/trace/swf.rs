@@ -52,3 +52,47 @@ pub(crate) fn parse(f: &Fields<'_>) -> Result<RawJob, Skip> {
         structure: None,
     })
 }
+
+/// One job line to write: the fields a simulated schedule knows; the others are written −1 (unknown).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Line {
+    /// Field 1, from 1.
+    pub job: u64,
+    /// Fields 2–4, s (wait and run −1 when unknown).
+    pub submit: f64,
+    pub wait: f64,
+    pub run: f64,
+    /// Fields 5 and 8: allocated and requested processors.
+    pub procs: u32,
+    /// Field 9, s (−1: none).
+    pub req_time: f64,
+    /// Field 11: 1 completed, 0 failed, 5 cancelled.
+    pub status: i32,
+    /// Fields 12, 14, 15, 16 (−1: unknown).
+    pub user: i64,
+    pub executable: i64,
+    pub queue: i64,
+    pub partition: i64,
+}
+
+/// Writes one job line. Times are written exactly (Rust's shortest decimal that reads back as the same f64), so
+/// a schedule read back gives the simulation's own numbers; logs of real systems round them to whole seconds.
+pub fn write_line(o: &mut impl std::io::Write, l: &Line) -> std::io::Result<()> {
+    // job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue partition prec think
+    writeln!(
+        o,
+        "{} {} {} {} {} -1 -1 {} {} -1 {} {} -1 {} {} {} -1 -1",
+        l.job,
+        l.submit,
+        l.wait,
+        l.run,
+        l.procs,
+        l.procs,
+        l.req_time,
+        l.status,
+        l.user,
+        l.executable,
+        l.queue,
+        l.partition
+    )
+}

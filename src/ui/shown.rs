@@ -137,6 +137,7 @@ pub fn trace_file_for(s: &Scenario) -> Option<TraceFile> {
     let name = v.get(0).as_string().filter(|n| *n == path)?;
     let format = match v.get(1).as_string()?.as_str() {
         "GWF" => Format::Gwf,
+        "Batsim JSON" => Format::Batsim,
         _ => Format::Swf,
     };
     let file: web_sys::File = v.get(2).dyn_into().ok()?;

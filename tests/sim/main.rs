@@ -2,6 +2,7 @@
 //! our samplers against rand_distr, workload views, the Login/Logout and Minh–Wolters generators, a trace's fitted
 //! row bit for bit (shared with tests/web.rs).
 
+mod batsim_json;
 mod budget;
 mod cli_edges;
 mod cli_fuzz;

@@ -49,18 +49,27 @@ pub fn trace(
         thousands(r.input_bytes),
         if r.gzip { format!(" ({} bytes of text)", thousands(r.text_bytes)) } else { String::new() }
     );
-    say!(
-        "lines: {} read = {} jobs kept + {} skipped + {} comment or blank{}",
-        thousands(r.lines),
-        thousands(r.jobs),
-        thousands(r.skipped),
-        thousands(r.comments),
-        if r.extra_columns > 0 {
-            format!("; {} lines had extra columns (ignored)", thousands(r.extra_columns))
-        } else {
-            String::new()
-        }
-    );
+    if r.format == bagsim::trace::Format::Batsim {
+        say!(
+            "jobs: {} entries of \"jobs\" read = {} jobs kept + {} skipped",
+            thousands(r.lines),
+            thousands(r.jobs),
+            thousands(r.skipped)
+        );
+    } else {
+        say!(
+            "lines: {} read = {} jobs kept + {} skipped + {} comment or blank{}",
+            thousands(r.lines),
+            thousands(r.jobs),
+            thousands(r.skipped),
+            thousands(r.comments),
+            if r.extra_columns > 0 {
+                format!("; {} lines had extra columns (ignored)", thousands(r.extra_columns))
+            } else {
+                String::new()
+            }
+        );
+    }
     if r.header_dropped > 0 {
         say!(
             "header fields: {} kept, {} more read and not kept (an import keeps the first {} KiB of header)",
@@ -357,7 +366,7 @@ fn print_views(
     }
 }
 
-/// SWF v2.2: one line per task; BoTs are visible as equal submit times and users.
+/// SWF v2.2: one line per task; the BoT is the executable (field 14, from 1), as in `bagsim run --swf`.
 fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Result<()> {
     let w = &p.generated.workload;
     let m = s.as_multi_cluster().map_err(|e| std::io::Error::other(e.to_string()))?;
@@ -367,7 +376,10 @@ fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Re
         None => format!("preset {:?}", m.workload.preset),
     };
     writeln!(o, "; Computer: bagsim synthetic workload, {model}, seed {}", m.seed)?;
-    writeln!(o, "; Note: one job per task, runtimes on the reference processor; field 15 (queue) = BoT index")?;
+    writeln!(
+        o,
+        "; Note: one job per task, runtimes on the reference processor; field 14 (executable) = BoT index + 1"
+    )?;
     writeln!(o, "; MaxJobs: {}", w.tasks())?;
     writeln!(o, "; MaxProcs: {}", p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>())?;
     let target = m.workload.load.map_or("none".to_string(), |l| l.to_string());
@@ -376,16 +388,38 @@ fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Re
     for (b, bot) in w.bots.iter().enumerate() {
         for r in w.bot_runtimes(b) {
             // job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue partition prec think
-            writeln!(o, "{job} {:.0} -1 {:.0} 1 -1 -1 1 -1 -1 1 {} -1 -1 {b} -1 -1 -1", bot.arrival, r, bot.user + 1)?;
+            writeln!(
+                o,
+                "{job} {:.0} -1 {:.0} 1 -1 -1 1 -1 -1 1 {} -1 {} -1 -1 -1 -1",
+                bot.arrival,
+                r,
+                bot.user + 1,
+                b + 1
+            )?;
             job += 1;
         }
     }
     Ok(())
 }
 
-/// `bagsim generate`: the scenario's workload as SWF (or JSON), or with `views` its workload views.
-pub fn generate(s: &Scenario, json: bool, views: bool) -> Outcome {
+/// What `bagsim generate` writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    Swf,
+    /// bagsim's workload JSON.
+    Json,
+    /// Batsim's JSON workload (`trace::batsim::write_workload`).
+    Batsim,
+}
+
+/// `bagsim generate`: the scenario's workload as SWF, JSON or a Batsim workload, or with `views` its workload views
+/// (text, or JSON).
+pub fn generate(s: &Scenario, written: Written, views: bool) -> Outcome {
     let p = run::prepare(s.as_multi_cluster().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    let json = written == Written::Json;
+    if views && written == Written::Batsim {
+        return Err("--views prints text, or JSON with --format json; not a Batsim workload".into());
+    }
     if views {
         let v = bagsim::workload::views::views(&p.generated.workload).map_err(|e| e.to_string())?;
         if json {
@@ -397,10 +431,17 @@ pub fn generate(s: &Scenario, json: bool, views: bool) -> Outcome {
     }
     let stdout = std::io::stdout();
     let mut o = std::io::BufWriter::new(stdout.lock());
-    let written = if json {
-        serde_json::to_writer(&mut o, &p.generated.workload).map_err(std::io::Error::from).and_then(|()| writeln!(o))
-    } else {
-        write_swf(&mut o, s, &p)
+    let written = match written {
+        Written::Json => serde_json::to_writer(&mut o, &p.generated.workload)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(o)),
+        Written::Swf => write_swf(&mut o, s, &p),
+        Written::Batsim => {
+            let nb_res = p.clusters.iter().map(|c| u64::from(c.processors)).sum::<u64>();
+            let what =
+                format!("bagsim workload, seed {}; one job per task, delays on the reference processor", s.seed());
+            bagsim::trace::batsim::write_workload(&mut o, &p.generated.workload, nb_res, &what)
+        }
     };
     match written.and_then(|()| o.flush()) {
         // A closed pipe (`bagsim generate … | head`) is not an error.

@@ -135,7 +135,7 @@ pub struct TraceConfig {
     /// Group by user alone instead of [Minh10]'s six attributes.
     #[serde(default)]
     pub same_user: bool,
-    /// "swf" or "gwf"; null: from the file name, else from the content.
+    /// "swf", "gwf" or "batsim" (a Batsim JSON workload); null: from the file name, else from the content.
     #[serde(default)]
     pub format: Option<Format>,
 }

@@ -13,5 +13,6 @@ pub mod platform;
 pub mod policy;
 pub mod readings;
 pub mod run;
+pub mod schedule_swf;
 pub mod simulation;
 pub mod sweep;

@@ -129,8 +129,8 @@ pub const PARAMS: &[Param] = &crate::family::contract::documented([
     Param {
         path: "workload.trace.format",
         unit: "",
-        allowed: "swf, gwf, null",
-        meaning: "null: from the file name (.swf, .gwf, optionally .gz), else from the content",
+        allowed: "swf, gwf, batsim, null",
+        meaning: "null: from the file name (.swf, .gwf, .json, optionally .gz), else from the content",
     },
     Param {
         path: "workload.generator",

@@ -134,6 +134,7 @@ impl TraceLab {
         let format = match self.format.get_untracked().as_str() {
             "gwf" => Format::Gwf,
             "swf" => Format::Swf,
+            "batsim" => Format::Batsim,
             _ => Format::from_name(&name).unwrap_or(Format::Swf),
         };
         let import_id = NEXT_ID.with(|n| {

@@ -173,14 +173,15 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
             <p class="help">"A log in the Standard Workload Format (Parallel Workloads Archive, .swf) or the Grid Workloads Format (Grid Workloads Archive, .gwf), plain or gzip. It is parsed in the simulation worker, on this computer; nothing is uploaded. BoTs are found with the Δ rule of Minh & Wolters 2010 §II-C: consecutive jobs of the same user, group, queue, executable, requested time and processors, each at most Δ after the previous one. The model row is fitted as Iosup et al. 2008 §3.1 does (six families by maximum likelihood, the lowest Kolmogorov–Smirnov D)."</p>
             <div class="trace-drop" id="trace-drop" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
                 <label>"Trace file "
-                    <input type="file" id="trace-file" accept=".swf,.gwf,.gz,.txt" disabled=move || importing() || !ready()
+                    <input type="file" id="trace-file" accept=".swf,.gwf,.json,.gz,.txt" disabled=move || importing() || !ready()
                         on:change=move |ev| { if let Some(f) = file_of_input(&ev) { t.start(f); } }/>
                 </label>
                 <label>" format "
                     <select id="trace-format" on:change=move |ev| t.format.set(event_target_value(&ev))>
-                        <option value="auto">"from the file name (.gwf: GWF, else SWF)"</option>
+                        <option value="auto">"from the file name (.gwf: GWF, .json: Batsim, else SWF)"</option>
                         <option value="swf">"SWF"</option>
                         <option value="gwf">"GWF"</option>
+                        <option value="batsim">"Batsim JSON"</option>
                     </select>
                 </label>
                 <span class="help">" — or drop the file here."</span>

@@ -271,6 +271,11 @@ impl Simulation {
         &self.workload
     }
 
+    /// Processors of the platform, all clusters.
+    pub fn processors(&self) -> u64 {
+        self.total_processors
+    }
+
     pub fn config(&self) -> &SimConfig {
         &self.cfg
     }
