@@ -178,7 +178,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
                 </label>
                 <label>" format "
                     <select id="trace-format" on:change=move |ev| t.format.set(event_target_value(&ev))>
-                        <option value="auto">"from the file name (.gwf: GWF, .json: Batsim, else SWF)"</option>
+                        <option value="auto">"from the name (.gwf, .json, else SWF)"</option>
                         <option value="swf">"SWF"</option>
                         <option value="gwf">"GWF"</option>
                         <option value="batsim">"Batsim JSON"</option>
