@@ -286,7 +286,9 @@ async fn one_tab_and_enter_reach_run() {
         js(&client, "document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);", vec![]).await;
         let body = client.find(e2e::fantoccini::Locator::Css("body")).await.expect("a body");
         body.send_keys("\u{E004}").await.expect("Tab");
-        let first = js(&client, "return document.activeElement.className + '|' + document.activeElement.textContent", vec![]).await;
+        let first =
+            js(&client, "return document.activeElement.className + '|' + document.activeElement.textContent", vec![])
+                .await;
         assert_eq!(first.as_str(), Some("skip-link|Skip to Run"), "the first Tab reaches {first:?}");
         println!("screenshot: {}", screenshot(&client, "skip-link.png").await.display());
         let link = client.find(e2e::fantoccini::Locator::Css(".skip-link")).await.expect("the skip link");

@@ -339,3 +339,42 @@ async fn login_logout_users_are_edited_and_run_as_natively() {
     })
     .await;
 }
+
+/// A Batsim JSON workload picked in the Workload lab is imported in the worker with the native importer's counts,
+/// its format found from the file's name, and a bad entry is reported with its place, as natively.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batsim_workload_is_imported_as_natively() {
+    let dir = std::env::temp_dir().join(format!("bagsim-e2e-batsim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("three.json");
+    std::fs::write(
+        &file,
+        r#"{"nb_res": 4, "jobs": [
+  {"id": 1, "subtime": 0, "res": 1, "walltime": 100, "profile": "short"},
+  {"id": 2, "subtime": 10, "res": 2, "profile": "long"},
+  {"id": 3, "subtime": -5, "res": 1, "profile": "short"},
+  {"id": 4, "subtime": 20, "res": 1, "profile": "short"}],
+ "profiles": {"short": {"type": "delay", "delay": 5}, "long": {"type": "delay", "delay": 42}}}"#,
+    )
+    .expect("the workload file");
+    let native = import_path(&file, None).expect("the native import");
+    assert_eq!((native.report.jobs, native.report.skipped), (3, 1), "the hand-written file's counts");
+    with_browser(|client, base| async move {
+        open_ready(&client, &base).await;
+        pick(&client, &file).await;
+        assert_eq!(wait_import(&client).await, "imported", "{:?}", text(&client, "#trace-message").await);
+        let r = &native.report;
+        for (name, want) in [("data-lines", r.lines), ("data-jobs", r.jobs), ("data-skipped", r.skipped)] {
+            assert_eq!(num_attr(&client, "#trace-report", name).await, Some(want), "#trace-report {name}");
+        }
+        let status = text(&client, "#trace-status").await.unwrap_or_default();
+        println!("import: {status}");
+        let report = text(&client, "#trace-report").await.unwrap_or_default();
+        assert!(report.contains("subtime"), "the skipped entry's reason is not shown: {report:?}");
+        js(&client, "document.querySelector('#trace-report').scrollIntoView({block: 'center'}); return true;", vec![])
+            .await;
+        println!("screenshot: {}", screenshot(&client, "trace-batsim.png").await.display());
+        std::fs::remove_dir_all(&dir).ok();
+    })
+    .await;
+}
