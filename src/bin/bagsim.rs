@@ -29,6 +29,10 @@ mod figure;
 mod info;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/jobs_out.rs"]
+mod jobs_out;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/mc.rs"]
 mod mc;
 
@@ -48,7 +52,7 @@ mod workload_cmd;
 mod cli {
     use super::error::{self, CliError, Failure, Outcome};
     use super::workload_cmd::{generate, trace};
-    use super::{data_grid, dg, figure, info, mc, study};
+    use super::{data_grid, dg, figure, info, jobs_out, mc, study};
     use bagsim::family::contract::FamilyRun;
     use bagsim::registry::Family;
     use bagsim::registry::{self, AnyReport};
@@ -195,6 +199,9 @@ mod cli {
             /// Write the run's rows here as CSV: one per BoT (multi-cluster) or per job (data grid).
             #[arg(long)]
             csv: Option<PathBuf>,
+            /// Write one row per finished task (data grid: per job) here, in Batsim's jobs.csv columns (docs/jobs.md).
+            #[arg(long)]
+            jobs: Option<PathBuf>,
         },
         /// Run the cartesian product of --set values on all cores; writes CSV and JSON. With --plan N, write the
         /// study's manifest (every point with its scenario, in N shards) instead of running it; with --manifest M
@@ -406,9 +413,12 @@ mod cli {
             | Command::DgFigure { out, .. }
             | Command::Sweep { out, manifest: None, .. }
             | Command::Reproduce { out, .. } => vec![("--out", out)],
-            Command::Run { out, csv, .. } => {
-                out.iter().map(|o| ("--out", o)).chain(csv.iter().map(|c| ("--csv", c))).collect()
-            }
+            Command::Run { out, csv, jobs, .. } => out
+                .iter()
+                .map(|o| ("--out", o))
+                .chain(csv.iter().map(|c| ("--csv", c)))
+                .chain(jobs.iter().map(|j| ("--jobs", j)))
+                .collect(),
             Command::Trace { out, .. } => out.iter().map(|o| ("--out", o)).collect(),
             Command::Merge { out: Some(out), .. } => vec![("--out", out)],
             _ => Vec::new(),
@@ -420,6 +430,11 @@ mod cli {
                     a.display()
                 )
                 .into());
+            }
+        }
+        if let Command::Run { out, csv, jobs: Some(j), .. } = cmd {
+            if let Some((option, _)) = [("--out", out), ("--csv", csv)].into_iter().find(|(_, p)| p.as_ref() == Some(j)) {
+                return Err(format!("{option} and --jobs are both {}: they need two files", j.display()).into());
             }
         }
         stems.into_iter().try_for_each(|(option, path)| study::check_output(option, path))
@@ -505,7 +520,7 @@ mod cli {
             }
             Command::Lesson { id, seeds, jobs } => info::lesson(id.as_deref(), seeds, bagsim::parallel::threads(jobs)),
             Command::Readings { family } => info::readings(family_of(family)),
-            Command::Run { scenario, seed, out, csv } => {
+            Command::Run { scenario, seed, out, csv, jobs } => {
                 let mut s = study::load_scenario(&scenario)?;
                 if let Some(seed) = seed {
                     s.set_seed(seed);
@@ -519,12 +534,18 @@ mod cli {
                 for w in run.start().warnings.iter().filter(before) {
                     eprintln!("bagsim: warning: {}", bagsim::family::contract::tidy_line(w));
                 }
+                if let Some(path) = &jobs {
+                    jobs_out::start(&mut run, path)?;
+                }
                 let start = std::time::Instant::now();
                 let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
                 if let Some(e) = run.failure() {
                     return Err(CliError::new(Failure::Run, format!("{}: {e}", scenario.display())));
                 }
                 let report = run.full_report(report);
+                if let Some(path) = &jobs {
+                    say!("{}", jobs_out::end(&mut run, path)?);
+                }
                 if let Some(path) = csv {
                     let rows = run
                         .rows_csv()

@@ -1,0 +1,26 @@
+//! `bagsim run --jobs FILE`: the run's per-task (data grid: per-job) records in Batsim's `jobs.csv` columns,
+//! streamed to FILE as tasks finish (docs/jobs.md).
+
+use super::error::{CliError, Outcome};
+use bagsim::family::contract::FamilyRun;
+use std::path::Path;
+
+/// Opens `path` and has the run stream its rows there from its first event on.
+pub fn start(run: &mut impl FamilyRun, path: &Path) -> Outcome {
+    let file = std::fs::File::create(path).map_err(|e| CliError::file(path, &e))?;
+    run.stream_jobs(Box::new(file));
+    Ok(())
+}
+
+/// Ends the stream; the line that says what it wrote.
+pub fn end(run: &mut impl FamilyRun, path: &Path) -> Outcome<String> {
+    let Some(done) = run.end_jobs() else {
+        return Err(format!("--jobs {}: this run wrote no rows", path.display()).into());
+    };
+    let done = done.map_err(|e| CliError::file(path, &e))?;
+    let left_out = match done.left_out {
+        0 => String::new(),
+        n => format!(" ({n} unfinished when the run stopped: left out, as Batsim leaves out jobs not complete)"),
+    };
+    Ok(format!("{} task rows written to {}{left_out}", done.rows, path.display()))
+}
