@@ -29,6 +29,7 @@ mod golden;
 mod hand_cases;
 mod inaccuracy_readings;
 mod invariants;
+mod jobs_csv;
 mod iosup_letter;
 mod lessons;
 mod numbers;
