@@ -433,7 +433,8 @@ mod cli {
             }
         }
         if let Command::Run { out, csv, jobs: Some(j), .. } = cmd {
-            if let Some((option, _)) = [("--out", out), ("--csv", csv)].into_iter().find(|(_, p)| p.as_ref() == Some(j)) {
+            if let Some((option, _)) = [("--out", out), ("--csv", csv)].into_iter().find(|(_, p)| p.as_ref() == Some(j))
+            {
                 return Err(format!("{option} and --jobs are both {}: they need two files", j.display()).into());
             }
         }

@@ -122,9 +122,7 @@ fn multi_cluster_rows_by_hand() {
             (2, 1.0, 2.0, 5.0, 1.0, 4.0, 4.0 / 3.0, "2"),
         ],
     );
-    let own = |r: usize| {
-        (t.text(r, "bot"), t.text(r, "cluster"), t.text(r, "size_class"), t.text(r, "executions"))
-    };
+    let own = |r: usize| (t.text(r, "bot"), t.text(r, "cluster"), t.text(r, "size_class"), t.text(r, "executions"));
     assert_eq!(own(0), ("0", "c1", "2-4", "1"));
     assert_eq!(own(1), ("0", "c0", "2-4", "1"));
     assert_eq!(own(2), ("1", "c1", "1", "1"));

@@ -22,5 +22,5 @@ pub fn end(run: &mut impl FamilyRun, path: &Path) -> Outcome<String> {
         0 => String::new(),
         n => format!(" ({n} unfinished when the run stopped: left out, as Batsim leaves out jobs not complete)"),
     };
-    Ok(format!("{} task rows written to {}{left_out}", done.rows, path.display()))
+    Ok(format!("{} jobs.csv rows written to {}{left_out}", done.rows, path.display()))
 }

@@ -8,16 +8,8 @@ use crate::jobs::{ranges_of, Cell, FinalState, JobsCsv, JobsEnd, Row};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The family's own columns, after Batsim's.
-pub const OWN_COLUMNS: &[&str] = &[
-    "log_job",
-    "site",
-    "data_mb",
-    "transfer_start",
-    "transfer_end",
-    "compute_start",
-    "runtime",
-    "reservation",
-];
+pub const OWN_COLUMNS: &[&str] =
+    &["log_job", "site", "data_mb", "transfer_start", "transfer_end", "compute_start", "runtime", "reservation"];
 
 /// The stream and the processors it hands out.
 pub(super) struct JobLog {
@@ -78,7 +70,11 @@ impl Simulation {
             submission_time: r.submit,
             requested_number_of_resources: r.procs,
             requested_time: r.estimate,
-            final_state: if r.killed { FinalState::CompletedWalltimeReached } else { FinalState::CompletedSuccessfully },
+            final_state: if r.killed {
+                FinalState::CompletedWalltimeReached
+            } else {
+                FinalState::CompletedSuccessfully
+            },
             starting_time: r.hold_start,
             finish_time: r.end,
             allocated: &log.ranges,
