@@ -413,12 +413,9 @@ mod cli {
             | Command::DgFigure { out, .. }
             | Command::Sweep { out, manifest: None, .. }
             | Command::Reproduce { out, .. } => vec![("--out", out)],
-            Command::Run { out, csv, jobs, .. } => out
-                .iter()
-                .map(|o| ("--out", o))
-                .chain(csv.iter().map(|c| ("--csv", c)))
-                .chain(jobs.iter().map(|j| ("--jobs", j)))
-                .collect(),
+            Command::Run { out, csv, .. } => {
+                out.iter().map(|o| ("--out", o)).chain(csv.iter().map(|c| ("--csv", c))).collect()
+            }
             Command::Trace { out, .. } => out.iter().map(|o| ("--out", o)).collect(),
             Command::Merge { out: Some(out), .. } => vec![("--out", out)],
             _ => Vec::new(),
@@ -433,10 +430,7 @@ mod cli {
             }
         }
         if let Command::Run { out, csv, jobs: Some(j), .. } = cmd {
-            if let Some((option, _)) = [("--out", out), ("--csv", csv)].into_iter().find(|(_, p)| p.as_ref() == Some(j))
-            {
-                return Err(format!("{option} and --jobs are both {}: they need two files", j.display()).into());
-            }
+            jobs_out::check(j, [("--out", out), ("--csv", csv)])?;
         }
         stems.into_iter().try_for_each(|(option, path)| study::check_output(option, path))
     }
@@ -535,18 +529,14 @@ mod cli {
                 for w in run.start().warnings.iter().filter(before) {
                     eprintln!("bagsim: warning: {}", bagsim::family::contract::tidy_line(w));
                 }
-                if let Some(path) = &jobs {
-                    jobs_out::start(&mut run, path)?;
-                }
+                jobs.as_deref().map(|path| jobs_out::start(&mut run, path)).transpose()?;
                 let start = std::time::Instant::now();
                 let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
                 if let Some(e) = run.failure() {
                     return Err(CliError::new(Failure::Run, format!("{}: {e}", scenario.display())));
                 }
                 let report = run.full_report(report);
-                if let Some(path) = &jobs {
-                    say!("{}", jobs_out::end(&mut run, path)?);
-                }
+                jobs.as_deref().map(|path| jobs_out::end(&mut run, path).map(|line| say!("{line}"))).transpose()?;
                 if let Some(path) = csv {
                     let rows = run
                         .rows_csv()

@@ -3,7 +3,15 @@
 
 use super::error::{CliError, Outcome};
 use bagsim::family::contract::FamilyRun;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Before any work: `path` can be written, and is none of the command's other outputs (`others`).
+pub fn check(path: &Path, others: [(&str, &Option<PathBuf>); 2]) -> Outcome {
+    if let Some((option, _)) = others.into_iter().find(|(_, p)| p.as_deref() == Some(path)) {
+        return Err(format!("{option} and --jobs are both {}: they need two files", path.display()).into());
+    }
+    super::study::check_output("--jobs", path)
+}
 
 /// Opens `path` and has the run stream its rows there from its first event on.
 pub fn start(run: &mut impl FamilyRun, path: &Path) -> Outcome {
