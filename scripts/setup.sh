@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs every tool bagsim needs on a fresh machine of this kind. Idempotent: a second run only checks.
-# Uses only crates.io, Debian's packages and the npm registry. With --browser it also installs Chromium and
-# chromedriver (for the tests); serving the page does not need them. With --slurm it also installs Debian's slurm-wlm
-# and munge (for scripts/slurm/test.sh, which starts daemons of its own in a temporary directory, not the system's).
+# Uses only crates.io, Debian's packages, the npm registry and PyPI (evalys for the tests, in .venv/). With
+# --browser it also installs Chromium and chromedriver (for the tests); serving the page does not need them. With
+# --slurm it also installs Debian's slurm-wlm and munge (for scripts/slurm/test.sh, which starts daemons of its
+# own in a temporary directory, not the system's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,6 +60,21 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version 132" || [ ! -f node_modul
   # Debian's binaryen 108 silently breaks the page; the npm one is pinned here. axe-core is injected into the page
   # by the browser tests; lighthouse is for scripts/lighthouse.sh.
   npm ci --no-audit --no-fund --silent
+fi
+
+# The tests load `bagsim run --jobs` output with evalys (docs/jobs.md): a venv under the project, every package
+# pinned in scripts/python/requirements.txt; made again only when that file changes.
+if ! cmp -s scripts/python/requirements.txt .venv/requirements.txt || ! .venv/bin/python -c 'import evalys' 2>/dev/null; then
+  step "creating .venv with evalys and its dependencies (scripts/python/requirements.txt)"
+  if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq python3-venv >/dev/null
+  fi
+  rm -rf .venv
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/python/requirements.txt
+  cp scripts/python/requirements.txt .venv/requirements.txt
 fi
 
 step "fetching crates"

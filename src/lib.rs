@@ -3,13 +3,14 @@
 //! wasm32.
 //!
 //! Module map (layers and boundaries in ARCHITECTURE.md): `engine` (time, events, random streams) → the shared
-//! `stats`, `resources`, `workload` and `trace` → `family::contract` (the run contract) and the families in
+//! `stats`, `jobs`, `resources`, `workload` and `trace` → `family::contract` (the run contract) and the families in
 //! `family::*` → `scenario`, `run`, `registry` (every family's run behind one contract) → `protocol` (worker
 //! messages) → the CLI, the worker and the page (`ui`).
 
 pub mod engine;
 pub mod error;
 pub mod family;
+pub mod jobs;
 pub mod lessons;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;

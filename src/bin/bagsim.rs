@@ -29,6 +29,10 @@ mod figure;
 mod info;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/jobs_out.rs"]
+mod jobs_out;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/mc.rs"]
 mod mc;
 
@@ -52,7 +56,7 @@ mod workload_cmd;
 mod cli {
     use super::error::{self, CliError, Failure, Outcome};
     use super::workload_cmd::{generate, trace, Written};
-    use super::{data_grid, dg, figure, info, mc, schedule_out, study};
+    use super::{data_grid, dg, figure, info, jobs_out, mc, schedule_out, study};
     use bagsim::family::contract::FamilyRun;
     use bagsim::registry::Family;
     use bagsim::registry::{self, AnyReport};
@@ -203,6 +207,9 @@ mod cli {
             /// run goes (multi_cluster; docs/traces.md). `bagsim trace FILE` reads it back.
             #[arg(long)]
             swf: Option<PathBuf>,
+            /// Write one row per finished task (data grid: per job) here, in Batsim's jobs.csv columns (docs/jobs.md).
+            #[arg(long)]
+            jobs: Option<PathBuf>,
         },
         /// Run the cartesian product of --set values on all cores; writes CSV and JSON. With --plan N, write the
         /// study's manifest (every point with its scenario, in N shards) instead of running it; with --manifest M
@@ -436,6 +443,9 @@ mod cli {
                 .into());
             }
         }
+        if let Command::Run { out, csv, swf, jobs: Some(j), .. } = cmd {
+            jobs_out::check(j, [("--out", out), ("--csv", csv), ("--swf", swf)])?;
+        }
         stems.into_iter().try_for_each(|(option, path)| study::check_output(option, path))
     }
 
@@ -519,7 +529,7 @@ mod cli {
             }
             Command::Lesson { id, seeds, jobs } => info::lesson(id.as_deref(), seeds, bagsim::parallel::threads(jobs)),
             Command::Readings { family } => info::readings(family_of(family)),
-            Command::Run { scenario, seed, out, csv, swf } => {
+            Command::Run { scenario, seed, out, csv, swf, jobs } => {
                 if let Some(p) = &swf {
                     study::check_output("--swf", p)?;
                 }
@@ -539,6 +549,7 @@ mod cli {
                 for w in run.start().warnings.iter().filter(before) {
                     eprintln!("bagsim: warning: {}", bagsim::family::contract::tidy_line(w));
                 }
+                jobs.as_deref().map(|path| jobs_out::start(&mut run, path)).transpose()?;
                 let start = std::time::Instant::now();
                 let report = match &swf {
                     Some(p) => schedule_out::run_writing_swf(
@@ -552,6 +563,7 @@ mod cli {
                     return Err(CliError::new(Failure::Run, format!("{}: {e}", scenario.display())));
                 }
                 let report = run.full_report(report);
+                jobs.as_deref().map(|path| jobs_out::end(&mut run, path).map(|line| say!("{line}"))).transpose()?;
                 if let Some(path) = csv {
                     let rows = run
                         .rows_csv()

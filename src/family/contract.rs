@@ -113,6 +113,12 @@ pub trait FamilyRun {
     fn rows_csv(&self) -> Option<String> {
         None
     }
+    /// From now on, streams one row per finished task (data grid: per ended job) to `out` in Batsim's `jobs.csv`
+    /// columns, then the family's own (docs/jobs.md). Call it before the first `step` to have every row.
+    fn stream_jobs(&mut self, out: Box<dyn std::io::Write>);
+    /// Ends the stream `stream_jobs` started (None if none was): flushed, with the rows written and the tasks left
+    /// out (unfinished when the run stopped: Batsim writes only complete jobs).
+    fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>>;
     /// Why the run stopped before its end: a user's policy script failed or decided the impossible
     /// (`ErrorKind::Script`). A driver checks it once `step` says the run is over, and reports it instead of the
     /// report.

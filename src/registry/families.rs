@@ -428,6 +428,14 @@ macro_rules! families {
             fn failure(&self) -> Option<$crate::family::contract::ScenarioError> {
                 match self { $( AnyRun::$variant(r) => r.failure(), )+ }
             }
+
+            fn stream_jobs(&mut self, out: Box<dyn std::io::Write>) {
+                match self { $( AnyRun::$variant(r) => r.stream_jobs(out), )+ }
+            }
+
+            fn end_jobs(&mut self) -> Option<std::io::Result<$crate::jobs::JobsEnd>> {
+                match self { $( AnyRun::$variant(r) => r.end_jobs(), )+ }
+            }
         }
 
         /// Runs a scenario of any family to the end and gives the report `bagsim run --out` writes; `clock`

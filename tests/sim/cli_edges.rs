@@ -222,6 +222,8 @@ fn output_paths_are_checked_before_any_work() {
         &["run", "input.json", "--out", "nodir/x.json"],
         &["run", "input.json", "--out", "x.json", "--csv", "nodir/y.csv"],
         &["run", "input.json", "--out", "same", "--csv", "same"],
+        &["run", "input.json", "--out", "x.json", "--jobs", "nodir/j.csv"],
+        &["run", "input.json", "--csv", "same", "--jobs", "same"],
         &["run", "input.json", "--out", "."],
         &["sweep", "input.json", "--set", "load=0.2", "--out", "nodir/q"],
         &["sweep", "input.json", "--set", "load=0.2", "--plan", "1", "--out", "nodir/q"],
@@ -238,7 +240,7 @@ fn output_paths_are_checked_before_any_work() {
         let code = if args.iter().any(|a| a.starts_with("nodir/")) { 3 } else { 2 };
         assert_eq!(o.status.code(), Some(code), "{args:?}: {}", text(&o));
         let e = String::from_utf8_lossy(&o.stderr);
-        assert!(e.contains("--out") || e.contains("--csv"), "{args:?}: {e}");
+        assert!(e.contains("--out") || e.contains("--csv") || e.contains("--jobs"), "{args:?}: {e}");
         assert!(o.stdout.is_empty(), "{args:?} printed results: {}", text(&o));
     }
     assert!(!d.join("x.json").exists(), "a JSON was written although the CSV path was bad");

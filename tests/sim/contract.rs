@@ -172,6 +172,13 @@ impl FamilyRun for MmcRun {
     fn warn(&mut self, warnings: Vec<String>) {
         self.warnings.splice(0..0, warnings);
     }
+
+    /// The throw-away family keeps no per-job records (a real family streams them, docs/jobs.md).
+    fn stream_jobs(&mut self, _out: Box<dyn std::io::Write>) {}
+
+    fn end_jobs(&mut self) -> Option<std::io::Result<bagsim::jobs::JobsEnd>> {
+        None
+    }
 }
 
 /// Erlang C: probability of waiting in M/M/c with offered load a = λ/μ.

@@ -31,6 +31,7 @@ mod hand_cases;
 mod inaccuracy_readings;
 mod invariants;
 mod iosup_letter;
+mod jobs_csv;
 mod lessons;
 mod numbers;
 mod readings;

@@ -157,6 +157,14 @@ impl FamilyRun for DataGridRun {
     fn failure(&self) -> Option<ScenarioError> {
         self.sim.failure().map(scheme::script_error)
     }
+
+    fn stream_jobs(&mut self, out: Box<dyn std::io::Write>) {
+        self.sim.stream_jobs(out, &self.scenario.data_grid.sites);
+    }
+
+    fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>> {
+        self.sim.end_jobs()
+    }
 }
 
 /// Runs a data-grid scenario on `trace` to the end; `clock` returns seconds.

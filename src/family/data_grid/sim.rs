@@ -2,6 +2,7 @@
 //! finish and dispatches the job (`scheme.rs`); starts at reservations; ends, which compress the site's schedule
 //! or start a pass of its scheduler (`local.rs`, per local policy); and time-series samples.
 
+mod jobs;
 mod local;
 
 use super::config::{BackfillRule, LocalPolicy};
@@ -140,6 +141,8 @@ pub struct Simulation {
     script: Option<Box<dyn ChooseSite>>,
     offers: Vec<SiteOffer>,
     failure: Option<ScriptError>,
+    /// The per-job records, streamed as jobs end (`bagsim run --jobs`, docs/jobs.md); None when not asked for.
+    jobs: Option<Box<jobs::JobLog>>,
 }
 
 impl Simulation {
@@ -193,6 +196,7 @@ impl Simulation {
             script,
             offers: Vec::new(),
             failure: None,
+            jobs: None,
             w,
         }
     }
@@ -433,6 +437,9 @@ impl Simulation {
         site.queue.remove(&(j as u32));
         site.running.insert(j as u32);
         site.busy += ask.procs;
+        if let Some(log) = self.jobs.as_mut() {
+            log.take(k, j as u32, ask.procs);
+        }
         let job = self.w.jobs[j];
         let r = &mut self.records[j];
         r.hold_start = now;
@@ -459,6 +466,9 @@ impl Simulation {
         self.sites[k].busy -= procs;
         self.sites[k].running.remove(&(j as u32));
         self.ended.push(j as u32);
+        if self.jobs.is_some() {
+            self.write_job(j);
+        }
         self.turnaround_sum += now - self.records[j].submit;
         if now < reserved_end {
             self.sites[k].profile.release(now, reserved_end, procs);

@@ -217,4 +217,12 @@ impl FamilyRun for DgRun {
     fn failure(&self) -> Option<ScenarioError> {
         self.sim.failure().map(bot_selection::script_error)
     }
+
+    fn stream_jobs(&mut self, out: Box<dyn std::io::Write>) {
+        self.sim.stream_jobs(out);
+    }
+
+    fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>> {
+        self.sim.end_jobs()
+    }
 }

@@ -492,4 +492,12 @@ impl FamilyRun for McRun {
     fn rows_csv(&self) -> Option<String> {
         Some(metrics::bots_csv(&self.sim.outcome()))
     }
+
+    fn stream_jobs(&mut self, out: Box<dyn std::io::Write>) {
+        self.sim.stream_jobs(out);
+    }
+
+    fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>> {
+        self.sim.end_jobs()
+    }
 }

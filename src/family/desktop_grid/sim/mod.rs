@@ -15,6 +15,7 @@ use slot::{Ev, Phase, Slot};
 
 mod counters;
 mod invariants;
+mod jobs;
 mod slot;
 
 pub use counters::{DgCounters, DgSample};
@@ -77,6 +78,8 @@ pub struct DgSimulation {
     next_sample: f64,
     done: bool,
     end_time: f64,
+    /// The per-task records, streamed as tasks complete (`bagsim run --jobs`, docs/jobs.md); None when not asked for.
+    jobs: Option<Box<jobs::TaskLog>>,
 }
 
 impl DgSimulation {
@@ -153,6 +156,7 @@ impl DgSimulation {
             next_sample: 0.0,
             done: bots == 0 && s.stop_when_done,
             end_time: 0.0,
+            jobs: None,
             workload,
             s,
         }
@@ -350,6 +354,9 @@ impl DgSimulation {
         }
         self.head[t as usize] = m;
         self.pool.add_replica(b, t, now);
+        if let Some(j) = self.jobs.as_mut() {
+            j.started(t, now);
+        }
         self.busy += 1;
         self.c.replicas_started += 1;
         if self.bot_start[b as usize].is_nan() {
@@ -471,6 +478,9 @@ impl DgSimulation {
     fn complete(&mut self, m: u32, now: f64) {
         let t = self.slots[m as usize].task;
         let b = self.slots[m as usize].bot;
+        if self.jobs.is_some() {
+            self.write_job(m, t, b, now);
+        }
         self.end_replica(m, now, true);
         self.push_free(m);
         while self.head[t as usize] != NONE {
@@ -493,6 +503,9 @@ impl DgSimulation {
         if task != NONE {
             self.end_replica(m, now, false);
             self.c.replicas_killed += 1;
+            if let Some(j) = self.jobs.as_mut() {
+                j.failed(task);
+            }
             self.pool.remove_replica(bot, task, now);
         } else {
             self.remove_free(m);

@@ -120,6 +120,9 @@ impl Simulation {
             q = next;
         }
         self.proc_next_copy[pi] = p;
+        if self.jobs.is_some() {
+            self.write_job(p, task, bot, now);
+        }
         let elapsed = self.release(p);
         self.useful_cpu += elapsed;
         self.task_end[task] = now;

@@ -10,6 +10,7 @@ mod dheap;
 mod dispatch;
 mod events;
 mod inaccuracy;
+mod jobs;
 mod outcome;
 mod rm;
 
@@ -124,6 +125,8 @@ pub struct Simulation {
     busy: u64,
     busy_area: f64,
     busy_changed: f64,
+    /// The per-task records, streamed as tasks finish (`bagsim run --jobs`, docs/jobs.md); None when not asked for.
+    jobs: Option<crate::jobs::JobsCsv>,
 }
 
 impl Simulation {
@@ -243,6 +246,7 @@ impl Simulation {
             busy: 0,
             busy_area: 0.0,
             busy_changed: 0.0,
+            jobs: None,
             workload,
         };
         for r in 0..sim.rms.len() {

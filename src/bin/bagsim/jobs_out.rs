@@ -1,0 +1,34 @@
+//! `bagsim run --jobs FILE`: the run's per-task (data grid: per-job) records in Batsim's `jobs.csv` columns,
+//! streamed to FILE as tasks finish (docs/jobs.md).
+
+use super::error::{CliError, Outcome};
+use bagsim::family::contract::FamilyRun;
+use std::path::{Path, PathBuf};
+
+/// Before any work: `path` can be written, and is none of the command's other outputs (`others`).
+pub fn check(path: &Path, others: [(&str, &Option<PathBuf>); 3]) -> Outcome {
+    if let Some((option, _)) = others.into_iter().find(|(_, p)| p.as_deref() == Some(path)) {
+        return Err(format!("{option} and --jobs are both {}: they need two files", path.display()).into());
+    }
+    super::study::check_output("--jobs", path)
+}
+
+/// Opens `path` and has the run stream its rows there from its first event on.
+pub fn start(run: &mut impl FamilyRun, path: &Path) -> Outcome {
+    let file = std::fs::File::create(path).map_err(|e| CliError::file(path, &e))?;
+    run.stream_jobs(Box::new(file));
+    Ok(())
+}
+
+/// Ends the stream; the line that says what it wrote.
+pub fn end(run: &mut impl FamilyRun, path: &Path) -> Outcome<String> {
+    let Some(done) = run.end_jobs() else {
+        return Err(format!("--jobs {}: this run wrote no rows", path.display()).into());
+    };
+    let done = done.map_err(|e| CliError::file(path, &e))?;
+    let left_out = match done.left_out {
+        0 => String::new(),
+        n => format!(" ({n} unfinished when the run stopped: left out, as Batsim leaves out jobs not complete)"),
+    };
+    Ok(format!("{} jobs.csv rows written to {}{left_out}", done.rows, path.display()))
+}
