@@ -1,6 +1,7 @@
 //! The data-grid family for the registry (`FamilyDef`).
 
-use super::config::{DataGridScenario, PARAMS};
+use super::config::DataGridScenario;
+use super::params::PARAMS;
 use super::scheme::SchemePolicy;
 use super::{DataGridDetail, DataGridReport, DataGridRun};
 use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};

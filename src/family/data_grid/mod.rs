@@ -12,6 +12,7 @@ pub mod figure_cmd;
 pub mod figures;
 pub mod gantt;
 pub mod metrics;
+pub mod params;
 pub mod readings;
 pub mod scheme;
 pub mod sim;
