@@ -127,7 +127,7 @@ fn a_desktop_grid_bar_of_nothing_is_not_called_bounded() {
 
 // Class 2: silently mislabelled or lost results.
 
-const TINY: &str = r#"{"workload": {"submission_period": 3600}}"#;
+pub const TINY: &str = r#"{"workload": {"submission_period": 3600}}"#;
 
 /// A key may be an axis once, under any of its names, and a whole object once with none of its fields.
 #[test]
@@ -571,33 +571,4 @@ fn no_replica_time_gives_no_rwt() {
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("r.json")).unwrap()).unwrap();
     assert!(report["metrics"].get("rwt").is_none(), "{}", report["metrics"]);
     assert_eq!(report["metrics"]["undefined"]["rwt"], "no replica ran");
-}
-
-/// The exit code says what kind of failure it was (README, "Exit codes"): 2 an input refused, 3 a file that cannot
-/// be read or written, 4 a run that stopped, 5 a study not complete.
-#[test]
-fn exit_codes_tell_the_kinds_of_failure_apart() {
-    let d = dir("exit-codes");
-    std::fs::write(d.join("input.json"), TINY).unwrap();
-    std::fs::write(d.join("wrong.json"), r#"{"workload": {"load": 7}}"#).unwrap();
-    let cases: &[(&[&str], i32, &str)] = &[
-        (&["run", "missing.json"], 3, "missing.json"),
-        (&["run", "wrong.json"], 2, "workload.load"),
-        (&["run", "input.json", "--out", "nodir/r.json"], 3, "nodir"),
-        (&["merge", "nothing.manifest.json"], 3, "nothing.manifest.json"),
-        (&["sweep", "input.json", "--set", "nokey=1", "--out", "s"], 2, "nokey"),
-    ];
-    for (args, code, names) in cases {
-        let o = bagsim(&d, args);
-        clean(&format!("{args:?}"), &o);
-        assert_eq!(o.status.code(), Some(*code), "{args:?}: {}", text(&o));
-        assert!(String::from_utf8_lossy(&o.stderr).contains(names), "{args:?}: {}", text(&o));
-    }
-    // A planned study with a shard not run yet is incomplete: 5, and the shard to run is named.
-    let o = bagsim(&d, &["sweep", "input.json", "--set", "load=0.2,0.5", "--plan", "2", "--out", "st"]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(bagsim(&d, &["sweep", "--manifest", "st.manifest.json", "--shard", "0"]).status.success());
-    let o = bagsim(&d, &["merge", "st.manifest.json"]);
-    assert_eq!(o.status.code(), Some(5), "{}", text(&o));
-    assert!(text(&o).contains("missing shards: 1"), "{}", text(&o));
 }

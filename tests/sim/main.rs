@@ -1,10 +1,11 @@
-//! The one integration-test binary: closed forms, hand-worked cases, invariants, determinism, the workload model, trace import,
+//! The integration-test binary of the simulator (the house rules are `tests/tidy.rs`): closed forms, hand-worked cases, invariants, determinism, the workload model, trace import,
 //! our samplers against rand_distr, workload views, the Login/Logout and Minh–Wolters generators, a trace's fitted
 //! row bit for bit (shared with tests/web.rs).
 
 mod batsim_json;
 mod budget;
 mod cli_edges;
+mod cli_exit_codes;
 mod cli_fuzz;
 mod common;
 mod contract;
