@@ -295,3 +295,27 @@ fn horizon_reports_unfinished_work() {
     assert_eq!(m.system.end_time, 15.0);
     assert!((m.system.utilization - 1.0).abs() < 1e-12);
 }
+
+#[test]
+fn utilization_while_submitting_and_in_the_drain() {
+    // A (speed 1) and B (speed 2), one processor each. FPF: task 0 (10) at t=0 -> B, busy [0, 5]; task 1 (40) at
+    // t=4: B is busy until 5 and FPF takes the fastest *free* processor -> A, busy [4, 44]. The run ends at 44.
+    // Busy area: 5 + 40 = 45 processor-seconds.
+    // Submissions from 0 to 4: busy [0, 4] on B only = 4 of 2 x 4 = 8 -> 0.5 while submitting.
+    // Drain [4, 44]: 45 - 4 = 41 of 2 x 40 = 80 -> 0.5125. Whole run: 45 of 2 x 44 = 88 -> 0.5114.
+    let bots: [(f64, u32, &[f64]); 2] = [(0.0, 0, &[10.0]), (4.0, 0, &[40.0])];
+    let (e, sim) = ends(config(Csp, S::ST, P::Fpf), &AB, &bots);
+    assert_eq!(e, vec![5.0, 44.0]);
+    let m = metrics::compute(&sim.outcome()).system;
+    assert_eq!((m.first_submission, m.last_submission), (0.0, 4.0));
+    assert_eq!(m.utilization_submitting, 0.5);
+    assert_eq!(m.utilization_drain, 41.0 / 80.0);
+    assert_eq!(m.utilization, 45.0 / 88.0);
+    // Stopped before the last submission: no submission period to speak of, and the report says why.
+    let mut cfg = config(Csp, S::ST, P::Fpf);
+    cfg.horizon = 2.0;
+    let (_, sim) = ends(cfg, &AB, &bots);
+    let m = metrics::compute(&sim.outcome());
+    assert!(m.system.utilization_submitting.is_nan() && m.system.utilization_drain.is_nan());
+    assert_eq!(m.undefined["system.utilization_submitting"], "the run ended before the last submission");
+}

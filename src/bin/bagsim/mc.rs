@@ -58,6 +58,13 @@ pub fn print_summary(r: &Report) {
         m.tasks.running_at_end
     );
     say!("utilization: {:.4}   end time: {:.0} s", m.system.utilization, m.system.end_time);
+    say!(
+        "  while submitting ({:.0}–{:.0} s): {}; in the drain after it: {}",
+        m.system.first_submission,
+        m.system.last_submission,
+        bagsim::stats::show(m.system.utilization_submitting, 4),
+        bagsim::stats::show(m.system.utilization_drain, 4)
+    );
     say!("makespan [s]: {}", fmt_stats(&m.overall.makespan));
     say!("NSL:          {}", fmt_stats(&m.overall.nsl));
     say!("BoT wait [s]: {}", fmt_stats(&m.overall.wait));

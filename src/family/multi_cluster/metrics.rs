@@ -96,8 +96,36 @@ pub struct UserFigures {
 pub struct SystemFigures {
     /// Time the run ended, s (all work done, or the horizon).
     pub end_time: f64,
-    /// Busy processor-seconds / (processors × end time), replicas included.
+    /// Busy processor-seconds / (processors × end time), replicas included: over the whole run, drain included.
     pub utilization: f64,
+    /// The first and the last BoT's submission, s: the submission period a user reads the load over.
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
+    pub first_submission: f64,
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
+    pub last_submission: f64,
+    /// Busy processor-seconds / (processors × (last − first submission)), replicas included: the utilization while
+    /// work was being submitted, the one the load (work submitted over capacity in that period) predicts.
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
+    pub utilization_submitting: f64,
+    /// The same after the last submission to the end of the run (the drain); undefined with no time after it.
+    #[serde(
+        default = "crate::stats::undefined",
+        skip_serializing_if = "crate::stats::is_undefined",
+        deserialize_with = "crate::stats::number_or_undefined"
+    )]
+    pub utilization_drain: f64,
     pub processors: u64,
     /// Events processed (arrivals, completions, periodic passes, monitoring refreshes).
     pub events: u64,
@@ -290,15 +318,31 @@ pub fn compute(o: &Outcome) -> Metrics {
         s * s / (xs.len() as f64 * s2)
     };
     let processors: u64 = o.clusters.iter().map(|c| u64::from(c.processors)).sum();
+    let first = o.workload.bots.first().map_or(f64::NAN, |b| b.arrival);
+    let last = o.workload.bots.last().map_or(f64::NAN, |b| b.arrival);
+    let capacity = |from: f64, to: f64| if to > from { processors as f64 * (to - from) } else { f64::NAN };
+    let submitted = if o.submitted_area.is_finite() { o.submitted_area } else { f64::NAN };
     let system = SystemFigures {
         end_time: o.end_time,
         utilization: if o.end_time > 0.0 { o.busy_area / (processors as f64 * o.end_time) } else { 0.0 },
+        first_submission: first,
+        last_submission: last,
+        utilization_submitting: submitted / capacity(first, last),
+        utilization_drain: (o.busy_area - submitted) / capacity(last, o.end_time),
         processors,
         events: o.events,
         stale_events: o.stale_events,
         jain_slowdown: jain,
     };
     let mut undefined = Undefined::new();
+    let submitting = if !submitted.is_finite() {
+        "the run ended before the last submission"
+    } else {
+        "all BoTs were submitted at one instant"
+    };
+    note_undefined(&mut undefined, "system.utilization_submitting", system.utilization_submitting, submitting);
+    let drain = if !submitted.is_finite() { submitting } else { "the run ended at the last submission" };
+    note_undefined(&mut undefined, "system.utilization_drain", system.utilization_drain, drain);
     for (at, g) in std::iter::once(("overall".to_string(), &overall))
         .chain(per_class.iter().enumerate().map(|(i, g)| (format!("per_class[{i}]"), g)))
     {

@@ -75,6 +75,7 @@ impl Simulation {
             users: &self.users,
             end_time: self.now(),
             busy_area: self.busy_area,
+            submitted_area: self.submitted_area,
             useful_cpu: self.useful_cpu,
             wasted_cpu: self.wasted_cpu,
             replicas_started: self.replicas_started,

@@ -8,6 +8,11 @@ use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorS
 
 impl Simulation {
     pub(super) fn on_arrival(&mut self, b: usize) {
+        if b + 1 == self.workload.bots.len() {
+            // The last submission: the busy area so far is the submission period's (once per run, not per event).
+            self.account_busy(self.now());
+            self.submitted_area = self.busy_area;
+        }
         let bot = self.workload.bots[b].clone();
         self.arrived_since_sample += u64::from(bot.size);
         let part = Part { bot: b as u32, start: bot.first_task, end: bot.first_task + bot.size };

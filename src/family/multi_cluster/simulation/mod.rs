@@ -125,6 +125,9 @@ pub struct Simulation {
     busy: u64,
     busy_area: f64,
     busy_changed: f64,
+    /// Busy processor-seconds up to the last BoT's arrival (NaN until it arrives): the utilization while
+    /// submitting, apart from the drain after it.
+    submitted_area: f64,
     /// The per-task records, streamed as tasks finish (`bagsim run --jobs`, docs/jobs.md); None when not asked for.
     jobs: Option<crate::jobs::JobsCsv>,
 }
@@ -246,6 +249,7 @@ impl Simulation {
             busy: 0,
             busy_area: 0.0,
             busy_changed: 0.0,
+            submitted_area: f64::NAN,
             jobs: None,
             workload,
         };

@@ -55,6 +55,8 @@ pub struct Outcome<'a> {
     pub users: &'a UserAccounts,
     pub end_time: f64,
     pub busy_area: f64,
+    /// Busy processor-seconds up to the last BoT's arrival; NaN when the run ended before it.
+    pub submitted_area: f64,
     pub useful_cpu: f64,
     pub wasted_cpu: f64,
     pub replicas_started: u64,
