@@ -178,8 +178,26 @@ impl Estimate {
         out
     }
 
-    /// The estimate in one sentence, as the page shows it before Run.
+    /// The estimate in one sentence, as the page shows it before Run, its time at the page's assumed speed.
     pub fn summary(&self) -> String {
+        self.summary_timed(None)
+    }
+
+    /// The estimate in one sentence, its time from `seconds_per_event` when this tab has timed a run (the last
+    /// run's wall time, generation and report included, over the events its estimate gave: the estimate's own
+    /// slack is then in the rate), else from `PAGE_EVENTS_PER_S`, said to be a guess.
+    pub fn summary_timed(&self, seconds_per_event: Option<f64>) -> String {
+        let timed = seconds_per_event.filter(|k| k.is_finite() && *k > 0.0);
+        let seconds = self.events * timed.unwrap_or(1.0 / PAGE_EVENTS_PER_S);
+        let how = if timed.is_some() {
+            "at the speed of this tab's last run"
+        } else {
+            "a guess until a run in this tab is timed"
+        };
+        format!("{} ({how})", self.summary_at(seconds))
+    }
+
+    fn summary_at(&self, seconds: f64) -> String {
         let mem = match self.largest() {
             Some(p) => format!(
                 "about {} of memory (mostly {} {})",
@@ -189,12 +207,34 @@ impl Estimate {
             ),
             None => String::new(),
         };
-        let page = self.events / PAGE_EVENTS_PER_S;
-        let time = if page < 1.0 { seconds_words(page) } else { format!("about {}", seconds_words(page)) };
+        let time = if seconds < 1.0 { seconds_words(seconds) } else { format!("about {}", seconds_words(seconds)) };
         format!(
             "at most about {} events, driven by {}, and {mem}: {time} in this tab",
             count_words(self.events),
             self.events_driver.field
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn six_million() -> Estimate {
+        Estimate { events: 6e6, events_driver: Driver::new("workload.load", "the load"), memory: Vec::new() }
+    }
+
+    #[test]
+    fn the_time_comes_from_this_tabs_last_run_when_there_is_one() {
+        // 6 million events at the assumed 3 million a second: 2 s, said to be a guess.
+        let guess = six_million().summary_timed(None);
+        assert!(guess.ends_with("about 2 s in this tab (a guess until a run in this tab is timed)"), "{guess}");
+        // The last run took 1 µs of wall time per estimated event: 6 s, said to be measured.
+        let timed = six_million().summary_timed(Some(1e-6));
+        assert!(timed.ends_with("about 6 s in this tab (at the speed of this tab's last run)"), "{timed}");
+        // A rate that is no rate (no events estimated, a run of no time) is not used.
+        assert_eq!(six_million().summary_timed(Some(f64::NAN)), guess);
+        assert_eq!(six_million().summary_timed(Some(0.0)), guess);
+        assert_eq!(six_million().summary(), guess);
     }
 }

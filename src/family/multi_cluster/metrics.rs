@@ -422,6 +422,7 @@ mod tests {
             users: &users,
             end_time: 40.0,
             busy_area: 0.0,
+            submitted_area: 0.0,
             useful_cpu: 0.0,
             wasted_cpu: 0.0,
             replicas_started: 0,
