@@ -58,9 +58,12 @@ impl Cards {
 
 /// The five simulated figures of a native report, in [`Cards::figures`] order.
 pub fn report_figures(r: &bagsim::run::Report) -> [(&'static str, f64); 5] {
+    // The utilization card shows the submission period's, or the whole run's where there is no such period.
+    let sys = &r.metrics.system;
+    let utilization = if sys.utilization_submitting.is_finite() { sys.utilization_submitting } else { sys.utilization };
     [
         ("#card-finished", r.metrics.tasks.finished_fraction),
-        ("#card-utilization", r.metrics.system.utilization),
+        ("#card-utilization", utilization),
         ("#card-makespan", r.metrics.overall.makespan.mean),
         ("#card-nsl", r.metrics.overall.nsl.mean),
         ("#card-wait", r.metrics.tasks.wait.mean),

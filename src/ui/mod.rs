@@ -35,6 +35,7 @@ mod script_box;
 mod section;
 mod shown;
 mod study;
+mod tab_speed;
 mod trace_lab;
 mod views;
 
