@@ -135,3 +135,45 @@ pub fn run_to_report<R: FamilyRun>(run: &mut R, clock: &dyn Fn() -> f64) -> R::R
     let wall = clock() - t0;
     run.report(wall)
 }
+
+/// Most rows a run's per-task records may have to be made in memory (the page's download): about 150 bytes a row,
+/// so some 75 MB of text, held twice as it crosses to the page. A larger run's records are streamed to a file by
+/// `bagsim run SCENARIO.json --jobs FILE.csv`.
+pub const MAX_JOBS_IN_MEMORY: u64 = 500_000;
+
+/// A run's per-task (per-job) records in Batsim's `jobs.csv` columns (docs/jobs.md), made in memory by running it
+/// to its end: the bytes `bagsim run --jobs` writes for the same scenario. `run` is freshly built and not stepped
+/// yet; more than `MAX_JOBS_IN_MEMORY` tasks (jobs) are refused with a message naming the command that streams them.
+pub fn jobs_in_memory<R: FamilyRun>(run: &mut R) -> Result<String, String> {
+    let rows = run.header().tasks;
+    if rows > MAX_JOBS_IN_MEMORY {
+        return Err(format!(
+            "the run has {} tasks or jobs, more than the {} whose records are made in memory; `bagsim run \
+             SCENARIO.json --jobs jobs.csv` writes them to a file as they end",
+            group_digits(&rows.to_string()),
+            group_digits(&MAX_JOBS_IN_MEMORY.to_string())
+        ));
+    }
+    /// A writer into a buffer the caller keeps (the run owns its writer until `end_jobs`).
+    struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+    impl std::io::Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let buffer = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    run.stream_jobs(Box::new(Shared(buffer.clone())));
+    run.step(Budget::ToEnd);
+    if let Some(e) = run.failure() {
+        return Err(e.to_string());
+    }
+    if let Some(Err(e)) = run.end_jobs() {
+        return Err(format!("cannot write the records: {e}"));
+    }
+    let bytes = buffer.take();
+    String::from_utf8(bytes).map_err(|e| format!("the records are not text: {e}"))
+}

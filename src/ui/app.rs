@@ -226,6 +226,9 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
             };
             download::text(name, "text/csv", &csv);
         }
+        FromWorker::JobsCsv { run_id, csv } if run_id == current => {
+            download::text("bagsim-batsim-jobs.csv", "text/csv", &csv);
+        }
         FromWorker::ReportJson { run_id, json } if run_id == current => {
             download::text("bagsim-report.json", "application/json", &json);
         }

@@ -33,6 +33,7 @@ mod inaccuracy_readings;
 mod invariants;
 mod iosup_letter;
 mod jobs_csv;
+mod jobs_memory;
 mod lessons;
 mod numbers;
 mod readings;

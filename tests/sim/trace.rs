@@ -537,3 +537,26 @@ fn parallel_jobs_kept_whole_carry_their_processor_counts() {
     let json = serde_json::to_string(&reject.workload).unwrap();
     assert!(!json.contains("procs") && !json.contains("data"), "{}", &json[..200]);
 }
+
+/// A multi-cluster replay of a log of mostly parallel jobs says first, in numbers, how much of the log it runs
+/// (issue #45 item 6). awk '!/^;/ && NF>=18 && $4!=-1 && $5>1' tests/data/hpc2n.swf | wc -l → 2998 jobs of several
+/// processors among the 3 145 kept (`hpc2n_counts_and_header`): 147 remain, 95% are left out.
+#[test]
+fn a_replay_that_leaves_most_of_a_log_out_says_so_first() {
+    let dir = std::env::temp_dir().join(format!("bagsim-replay-share-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("s.json");
+    let trace = data("hpc2n.swf");
+    let json = format!(r#"{{"workload":{{"trace":{{"path":{:?}}}}}}}"#, trace.to_str().unwrap());
+    std::fs::write(&scenario, json).unwrap();
+    let o = bagsim(&["run", scenario.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    let first = out.lines().find(|l| l.starts_with("warning: ")).unwrap_or_default();
+    assert!(
+        first.starts_with("warning: only 147 of the log's 3 145 jobs are simulated (95% left out): 2 998 jobs"),
+        "{out}"
+    );
+    assert!(first.contains("split_parallel") && first.contains("data-grid family"), "{first}");
+}

@@ -14,6 +14,7 @@ use crate::family::contract::ScenarioError;
 use crate::family::contract::{Budget, FamilyRun, Header, Start};
 use crate::trace::bots::extract;
 use crate::trace::{ImportError, Trace};
+use crate::words::group_digits;
 use crate::workload::generate::ArrivalPattern;
 use crate::workload::generate::{GenerateSpec, Generated};
 use crate::workload::generators::Generator;
@@ -223,7 +224,23 @@ fn prepare_trace(t: &TraceConfig, trace: &Trace, clusters: Vec<Cluster>) -> Resu
         let reasons: Vec<String> = r.by_reason.iter().map(|(k, n)| format!("{k} {n}")).collect();
         warnings.push(format!("trace: {} of {} lines skipped ({})", r.skipped, r.lines, reasons.join(", ")));
     }
-    if b.parallel_jobs > 0 {
+    if b.rejected_jobs > 0 {
+        // Said first and in numbers: a run of 5% of a log reads as the log's run on every card (issue #45 item 6).
+        let kept = b.jobs - b.rejected_jobs;
+        warnings.insert(
+            0,
+            format!(
+                "only {} of the log's {} jobs are simulated ({:.0}% left out): {} jobs use several processors, \
+                 which a BoT's one-processor tasks cannot be, and every figure of this run is of the rest; to keep \
+                 their work, split each into tasks (workload.trace.split_parallel = true; the Workload lab's \
+                 \"split\") or replay the log's jobs whole in the data-grid family",
+                group_digits(&kept.to_string()),
+                group_digits(&b.jobs.to_string()),
+                100.0 * b.rejected_jobs as f64 / b.jobs.max(1) as f64,
+                group_digits(&b.rejected_jobs.to_string()),
+            ),
+        );
+    } else if b.parallel_jobs > 0 {
         warnings.push(format!("trace: jobs of several processors: {}", b.multi_proc_note));
     }
     if b.raised_runtimes > 0 {
