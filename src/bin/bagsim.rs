@@ -53,6 +53,10 @@ mod schedule_out;
 mod study;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/tournament.rs"]
+mod tournament;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/workload_cmd.rs"]
 mod workload_cmd;
 
@@ -237,6 +241,9 @@ mod cli {
             #[arg(long, value_name = "I", requires = "manifest")]
             shard: Option<usize>,
         },
+        /// Race policy scripts against the family's built-ins on one scenario over the same seeds, ranked by one sweep
+        /// column with its 95% interval; a script that fails is listed with its reason (docs/policies.md).
+        Tournament(super::tournament::Args),
         /// Merge the shards of a planned study into STEM.csv and STEM.json, the files a local sweep writes (a
         /// figure's study: the files its figure command writes); names every missing or failed shard (exit code 5, the
         /// study is not complete) instead of merging part of the study. A manifest or a shard written by another
@@ -424,7 +431,9 @@ mod cli {
             Command::Run { out, csv, .. } => {
                 out.iter().map(|o| ("--out", o)).chain(csv.iter().map(|c| ("--csv", c))).collect()
             }
-            Command::Trace { out, .. } => out.iter().map(|o| ("--out", o)).collect(),
+            Command::Trace { out, .. } | Command::Tournament(super::tournament::Args { out, .. }) => {
+                out.iter().map(|o| ("--out", o)).collect()
+            }
             Command::Merge { out: Some(out), .. } => vec![("--out", out)],
             _ => Vec::new(),
         };
@@ -530,6 +539,7 @@ mod cli {
                 (None, None) => Err("sweep: give a scenario, or --manifest".into()),
             },
             Command::Merge { manifest, out } => study::merge(&manifest, out.as_deref()),
+            Command::Tournament(args) => super::tournament::tournament(&args),
             Command::Slurm { manifest, time, cpus, partition, extra, bagsim } => {
                 study::slurm(&manifest, &study::SlurmOptions { time, cpus, partition, extra, bagsim })
             }

@@ -70,6 +70,11 @@ macro_rules! families {
                 match self { $( Family::$variant => <$def>::check_script(key, source), )+ }
             }
 
+            /// What `bagsim tournament` races in this family (None: no decision of it can be a script).
+            pub fn tournament(self) -> Option<$crate::family::contract::Tournament> {
+                match self { $( Family::$variant => <$def>::tournament(), )+ }
+            }
+
             /// The CSV columns of a sweep of this family, after the axis columns.
             pub fn sweep_header(self) -> String {
                 match self { $( Family::$variant => <$def>::sweep_header(), )+ }

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 pub mod scripts;
 pub mod table;
+pub mod tournament;
 
 pub use crate::family::contract::{Axis, FigurePlan, Kind, Point};
 

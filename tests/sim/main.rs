@@ -47,6 +47,7 @@ mod script_sel;
 mod streams;
 mod study;
 mod task_runtime_law;
+mod tournament;
 mod trace;
 mod unused;
 mod workload_generators;

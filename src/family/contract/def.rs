@@ -71,6 +71,13 @@ pub trait FamilyDef {
         Err(format!("{}.{key} cannot be a script", Self::NAME))
     }
 
+    /// What `bagsim tournament` races in this family: the key a student's script takes the place of, the built-in
+    /// values raced beside the scripts, and the sweep column it ranks by default; None when no decision can be a
+    /// script.
+    fn tournament() -> Option<Tournament> {
+        None
+    }
+
     /// Its paper figures (`bagsim figure NAME`), natively; None when it has none.
     fn figures() -> Option<&'static dyn super::FigureCommand<Self::Scenario>> {
         None
@@ -82,6 +89,19 @@ pub trait FamilyDef {
     fn key_at_default(key: &str, value: &serde_json::Value) -> Option<bool> {
         at_default::<Self::Scenario>(key, value)
     }
+}
+
+/// A family's tournament (`FamilyDef::tournament`): scripts raced against the built-ins on one scenario and seeds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tournament {
+    /// The sweep key a script is the value of (`scheduling`, `bot_selection`, `scheme`).
+    pub key: &'static str,
+    /// The built-in values raced as reference rows, as the key reads them.
+    pub builtins: &'static [&'static str],
+    /// The sweep column ranked when `--metric` is not given.
+    pub metric: &'static str,
+    /// The sweep columns of which more is better (utilization, finished share); less is better for the others.
+    pub higher_is_better: &'static [&'static str],
 }
 
 /// A scenario of family `F` whose values passed `F::validate`; only `Valid::check` makes one.

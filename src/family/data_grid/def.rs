@@ -4,7 +4,7 @@ use super::config::DataGridScenario;
 use super::params::PARAMS;
 use super::scheme::SchemePolicy;
 use super::{DataGridDetail, DataGridReport, DataGridRun};
-use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Tournament, Unused};
 use crate::script::ScriptSource;
 use crate::trace::bundled::{hpc2n, HPC2N, HPC2N_SIZE};
 use crate::trace::{Trace, TraceSize};
@@ -64,6 +64,15 @@ impl FamilyDef for Def {
 
     fn sweep_path(key: &str) -> String {
         super::sweep::path_of(key)
+    }
+
+    fn tournament() -> Option<Tournament> {
+        Some(Tournament {
+            key: "scheme",
+            builtins: &["start_time_no_data_aware", "finish_time_no_overlap", "finish_time_data_aware"],
+            metric: "mean_turnaround",
+            higher_is_better: &["finished", "utilization", "held_utilization", "started_early"],
+        })
     }
 
     fn sweep_header() -> String {

@@ -3,7 +3,7 @@
 use super::bot_selection::BotPolicy;
 use super::config::{DgScenario, PARAMS};
 use super::{DgDetail, DgReport, DgRun};
-use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Unused};
+use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Tournament, Unused};
 use crate::script::ScriptSource;
 use crate::trace::{Trace, TraceSize};
 
@@ -55,6 +55,15 @@ impl FamilyDef for Def {
 
     fn sweep_path(key: &str) -> String {
         super::sweep::path_of(key)
+    }
+
+    fn tournament() -> Option<Tournament> {
+        Some(Tournament {
+            key: "bot_selection",
+            builtins: &["fcfs_excl", "fcfs_share", "rr", "rr_nrf", "long_idle"],
+            metric: "mean_tt",
+            higher_is_better: &["finished_bots", "occupancy"],
+        })
     }
 
     fn sweep_header() -> String {

@@ -6,7 +6,7 @@ use super::live::McDetail;
 use super::policy::scheduling::{SchedulingPolicy, ScriptSource};
 use super::policy::selection::SelectionPolicy;
 use super::run::{read_scenario_trace, McRun, Report};
-use crate::family::contract::{at_default, Checked, ErrorKind, Estimate, FamilyDef, ScenarioError, Unused};
+use crate::family::contract::{at_default, Checked, ErrorKind, Estimate, FamilyDef, ScenarioError, Tournament, Unused};
 use crate::trace::{Trace, TraceSize};
 
 /// The multi-cluster grids of [Iosup08].
@@ -73,6 +73,15 @@ impl FamilyDef for Def {
             "selection" => SelectionPolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
             _ => Err(format!("multi_cluster.{key} cannot be a script; scheduling and selection can")),
         }
+    }
+
+    fn tournament() -> Option<Tournament> {
+        Some(Tournament {
+            key: "scheduling",
+            builtins: &["ECT", "FPLT", "RR", "WQR4x", "DFPLT", "ECT-P", "STFR", "FPF"],
+            metric: "mean_makespan",
+            higher_is_better: &["finished_fraction", "utilization"],
+        })
     }
 
     fn sweep_header() -> String {
