@@ -193,7 +193,9 @@ mod worker {
                     let t = t.borrow();
                     AnyRun::build(&scenario, t.as_ref().map(|(name, trace)| (name.as_str(), trace)))
                 });
-                let csv = built.map_err(|e| e.to_string()).and_then(|mut run| jobs_in_memory(&mut run));
+                let csv = built
+                    .map_err(|e| e.to_string())
+                    .and_then(|mut run| jobs_in_memory(&mut run).map_err(|e| e.to_string()));
                 match csv {
                     Ok(csv) => post(&FromWorker::JobsCsv { run_id, csv }),
                     Err(message) => post(&FromWorker::Failed { run_id, message }),

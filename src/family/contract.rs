@@ -141,18 +141,40 @@ pub fn run_to_report<R: FamilyRun>(run: &mut R, clock: &dyn Fn() -> f64) -> R::R
 /// `bagsim run SCENARIO.json --jobs FILE.csv`.
 pub const MAX_JOBS_IN_MEMORY: u64 = 500_000;
 
+/// Why a run's records could not be made in memory.
+#[derive(Debug)]
+pub enum JobsError {
+    /// More rows than `MAX_JOBS_IN_MEMORY`.
+    TooMany { rows: u64 },
+    /// The run stopped (a script's refused decision or its budget).
+    Run(ScenarioError),
+    /// A row could not be written, or the bytes are not text.
+    Write(String),
+}
+
+impl std::fmt::Display for JobsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JobsError::TooMany { rows } => write!(
+                f,
+                "the run has {} tasks or jobs, more than the {} whose records are made in memory; `bagsim run \
+                 SCENARIO.json --jobs jobs.csv` writes them to a file as they end",
+                group_digits(&rows.to_string()),
+                group_digits(&MAX_JOBS_IN_MEMORY.to_string())
+            ),
+            JobsError::Run(e) => write!(f, "{e}"),
+            JobsError::Write(e) => write!(f, "cannot write the records: {e}"),
+        }
+    }
+}
+
 /// A run's per-task (per-job) records in Batsim's `jobs.csv` columns (docs/jobs.md), made in memory by running it
 /// to its end: the bytes `bagsim run --jobs` writes for the same scenario. `run` is freshly built and not stepped
-/// yet; more than `MAX_JOBS_IN_MEMORY` tasks (jobs) are refused with a message naming the command that streams them.
-pub fn jobs_in_memory<R: FamilyRun>(run: &mut R) -> Result<String, String> {
+/// yet; more than `MAX_JOBS_IN_MEMORY` tasks (jobs) are refused, naming the command that streams them.
+pub fn jobs_in_memory<R: FamilyRun>(run: &mut R) -> Result<String, JobsError> {
     let rows = run.header().tasks;
     if rows > MAX_JOBS_IN_MEMORY {
-        return Err(format!(
-            "the run has {} tasks or jobs, more than the {} whose records are made in memory; `bagsim run \
-             SCENARIO.json --jobs jobs.csv` writes them to a file as they end",
-            group_digits(&rows.to_string()),
-            group_digits(&MAX_JOBS_IN_MEMORY.to_string())
-        ));
+        return Err(JobsError::TooMany { rows });
     }
     /// A writer into a buffer the caller keeps (the run owns its writer until `end_jobs`).
     struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
@@ -169,11 +191,11 @@ pub fn jobs_in_memory<R: FamilyRun>(run: &mut R) -> Result<String, String> {
     run.stream_jobs(Box::new(Shared(buffer.clone())));
     run.step(Budget::ToEnd);
     if let Some(e) = run.failure() {
-        return Err(e.to_string());
+        return Err(JobsError::Run(e));
     }
     if let Some(Err(e)) = run.end_jobs() {
-        return Err(format!("cannot write the records: {e}"));
+        return Err(JobsError::Write(e.to_string()));
     }
     let bytes = buffer.take();
-    String::from_utf8(bytes).map_err(|e| format!("the records are not text: {e}"))
+    String::from_utf8(bytes).map_err(|e| JobsError::Write(e.to_string()))
 }

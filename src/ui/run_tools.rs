@@ -70,7 +70,9 @@ pub(crate) fn RunTools(
                     on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>{label}</button>
             })}
             <button id=format!("{prefix}export-jobs") disabled=move || !done.get() title=JOBS_TITLE
-                on:click=move |_| send(&ToWorker::ExportJobs { run_id: lab.run_id.get_untracked() })>"Records (jobs.csv)"</button>
+                on:click=move |_| send(&ToWorker::ExportJobs { run_id: lab.run_id.get_untracked() })>
+                "Records (jobs.csv)"
+            </button>
             {charts.into_iter().map(|(id, title)| view! {
                 <button class="small" id=format!("{id}-png") disabled=move || !done.get()
                     aria-label=format!("download {title} as PNG") on:click=move |_| chart_png(id)>{format!("{title} (PNG)")}</button>

@@ -40,6 +40,6 @@ fn too_many_records_for_memory_are_refused_with_the_streaming_command() {
     use bagsim::family::contract::FamilyRun;
     let tasks = run.header().tasks;
     assert!(tasks > MAX_JOBS_IN_MEMORY, "{tasks} tasks: pick a larger scenario for this test");
-    let e = jobs_in_memory(&mut run).expect_err("refused");
+    let e = jobs_in_memory(&mut run).expect_err("refused").to_string();
     assert!(e.contains("--jobs jobs.csv") && e.contains("500 000"), "{e}");
 }

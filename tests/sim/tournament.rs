@@ -36,9 +36,12 @@ fn scripts_rank_as_their_own_runs_and_failures_are_named() {
     // The tournament's mean for fplt.rhai is the mean of its own runs, seed by seed, through `bagsim run`.
     let mut own = Vec::new();
     for seed in [1, 2] {
-        let scenario = format!(
-            r#"{{"seed": {seed}, "workload": {{"submission_period": 3600}}, "scheduling": {{"script_file": {fplt:?}}}}}"#
-        );
+        let scenario = serde_json::json!({
+            "seed": seed,
+            "workload": {"submission_period": 3600},
+            "scheduling": {"script_file": fplt}
+        })
+        .to_string();
         std::fs::write(d.join("one.json"), scenario).unwrap();
         let o = bagsim(&d, &["run", "one.json", "--out", "one-report.json"]);
         assert!(o.status.success(), "{}", text(&o));

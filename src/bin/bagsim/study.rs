@@ -111,20 +111,22 @@ pub fn run_points(m: &Manifest, indices: &[usize], jobs: usize) -> Vec<Result<Va
     })
 }
 
+/// An axis value's JSON, as sweeps and tournaments read it: a value FILE.rhai is a scripted policy, whose source goes
+/// into each point's scenario (its name labels the rows); any other value is JSON, or text.
+pub fn axis_value(_: &str, v: &str) -> Result<Value, String> {
+    if v.ends_with(".rhai") {
+        let source = read_text(Path::new(v), 1 << 20)?;
+        Ok(serde_json::json!({ "script": source }))
+    } else {
+        Ok(bagsim::readings::json_value(v))
+    }
+}
+
 /// `bagsim sweep SCENARIO --set …`: runs every point here (a study of one shard, merged at once), or with `--plan N`
 /// writes the manifest of N shards.
 pub fn sweep(base: &Scenario, sets: &[String], out: &Path, jobs: Option<usize>, shards: Option<usize>) -> Outcome {
     check_output("--out", out)?;
-    // A value FILE.rhai is a scripted policy: its source goes into each point's scenario, its name labels the rows.
-    let value = |_: &str, v: &str| -> Result<Value, String> {
-        if v.ends_with(".rhai") {
-            let source = read_text(Path::new(v), 1 << 20)?;
-            Ok(serde_json::json!({ "script": source }))
-        } else {
-            Ok(bagsim::readings::json_value(v))
-        }
-    };
-    let m = plan_with(base, axes(sets)?, shards.unwrap_or(1), &value)?;
+    let m = plan_with(base, axes(sets)?, shards.unwrap_or(1), &axis_value)?;
     if shards.is_some() {
         return write_manifest(&m, out);
     }

@@ -4,7 +4,7 @@
 //! reason and never stops the others. With `--plan N`, the same sweep as a study of N shards (Slurm).
 
 use super::error::{CliError, Failure, Outcome};
-use super::study::{load_scenario, read_text, run_points, with_suffix, write_manifest};
+use super::study::{axis_value, load_scenario, read_text, run_points, with_suffix, write_manifest};
 use bagsim::family::contract::Tournament;
 use bagsim::study::tournament::{standings, to_csv, to_table, Entry};
 use bagsim::study::{plan_with, Axis};
@@ -107,16 +107,7 @@ pub fn tournament(r: &Args) -> Outcome {
     }
     let seeds: Vec<String> = (1..=r.seeds).map(|s| s.to_string()).collect();
     let axes: Vec<Axis> = vec![(spec.key.to_string(), values), ("seed".to_string(), seeds)];
-    // A script's source goes into each point; a script that cannot be read stops here, naming it.
-    let value = |_: &str, v: &str| -> Result<Value, String> {
-        if v.ends_with(".rhai") {
-            let source = read_text(Path::new(v), 1 << 20).map_err(|e| e.message)?;
-            Ok(serde_json::json!({ "script": source }))
-        } else {
-            Ok(bagsim::readings::json_value(v))
-        }
-    };
-    let m = plan_with(&base, axes, r.plan.unwrap_or(1), &value)?;
+    let m = plan_with(&base, axes, r.plan.unwrap_or(1), &axis_value)?;
     if r.plan.is_some() {
         let out = r.out.clone().unwrap_or_else(|| PathBuf::from("tournament"));
         write_manifest(&m, &out)?;
@@ -142,7 +133,7 @@ pub fn tournament(r: &Args) -> Outcome {
         .collect();
     for (point, result) in m.points.iter().zip(results) {
         let Some(k) = entries.iter().position(|e| point.labels.first() == Some(&e.1)) else { continue };
-        match result.and_then(|v| cell(&v, column)) {
+        match result.and_then(|v| cell(&v, column).ok_or_else(|| format!("a run's row has no number in {metric}"))) {
             Ok(x) => raced[k].values.push(x),
             Err(e) => {
                 raced[k].failure.get_or_insert(e);
@@ -162,10 +153,14 @@ pub fn tournament(r: &Args) -> Outcome {
     Ok(())
 }
 
-/// The value of sweep column `column` in a point's result (`RunRow`: the CSV row and the report); NaN when empty.
-fn cell(v: &Value, column: usize) -> Result<f64, String> {
-    let row = v.get("row").and_then(Value::as_str).ok_or("a run gave no row")?;
-    let cells = bagsim::stats::csv_cells(row).ok_or("a run's row is not CSV")?;
-    let text = cells.get(column).ok_or("a run's row is shorter than its header")?;
-    Ok(if text.is_empty() { f64::NAN } else { text.parse().map_err(|_| format!("{text:?} is not a number"))? })
+/// The value of sweep column `column` in a point's result (`RunRow`: the CSV row and the report); NaN when the cell
+/// is empty (nothing to average); None when the result holds no such row.
+fn cell(v: &Value, column: usize) -> Option<f64> {
+    let cells = bagsim::stats::csv_cells(v.get("row")?.as_str()?)?;
+    let text = cells.get(column)?;
+    if text.is_empty() {
+        Some(f64::NAN)
+    } else {
+        text.parse().ok()
+    }
 }
