@@ -169,11 +169,21 @@ mod tests {
         let known: Vec<u32> = figures().iter().map(|f| f.number).collect();
         for r in &rows {
             let statement = r.statement.strip_prefix('S').and_then(|s| s.parse::<u32>().ok());
-            assert!(r.statement == NONE || statement.is_some_and(|s| (1..=9).contains(&s)), "{}: {:?}", r.id, r.statement);
+            assert!(
+                r.statement == NONE || statement.is_some_and(|s| (1..=9).contains(&s)),
+                "{}: {:?}",
+                r.id,
+                r.statement
+            );
             assert!(r.verdict().is_some(), "{}: {:?} is not a verdict", r.id, r.verdict);
             let checks = checked(r);
             if checks.is_empty() {
-                assert_eq!((r.verdict, r.before, r.flipped_by), ("not checked", NONE, NONE), "{}: checked nowhere", r.id);
+                assert_eq!(
+                    (r.verdict, r.before, r.flipped_by),
+                    ("not checked", NONE, NONE),
+                    "{}: checked nowhere",
+                    r.id
+                );
                 continue;
             }
             for &(fig, v) in &checks {
@@ -211,7 +221,10 @@ mod tests {
     fn the_tallies_count_every_finding_of_the_figures_once() {
         let findings: usize = figures().iter().map(|f| claims(f, &[]).len()).sum();
         let text = one_line(TALLIES);
-        assert!(text.starts_with(&format!("over the {findings} findings")), "the tallies are not over {findings}: {text}");
+        assert!(
+            text.starts_with(&format!("over the {findings} findings")),
+            "the tallies are not over {findings}: {text}"
+        );
         for part in text.split_once(": ").map_or(text.as_str(), |p| p.1).split("; ") {
             let words: Vec<&str> = part.split(' ').collect();
             let counts: Vec<usize> = words
@@ -228,7 +241,10 @@ mod tests {
     fn the_docs_print_the_measured_table_unchanged() {
         let docs = include_str!("../../../docs/desktop_grid.md");
         let table = markdown();
-        assert!(docs.contains(&table), "docs/desktop_grid.md does not hold the measured table; put this in it:\n{table}");
+        assert!(
+            docs.contains(&table),
+            "docs/desktop_grid.md does not hold the measured table; put this in it:\n{table}"
+        );
         let prose = one_line(docs);
         assert!(prose.contains(&one_line(MEASURED_ON)), "docs/desktop_grid.md does not say how the table was measured");
         assert!(prose.contains(&one_line(TALLIES)), "docs/desktop_grid.md does not give the tallies");
