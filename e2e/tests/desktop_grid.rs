@@ -172,6 +172,7 @@ async fn desktop_grid_run_through_controls_matches_native() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn desktop_grid_paper_figure_matches_native() {
     use bagsim::family::desktop_grid::figures::{figures, run_bar, CiRule};
+    use bagsim::family::desktop_grid::measured;
     with_browser(|client, base| async move {
         open_ready(&client, &base).await;
         set_control(&client, "#family", "desktop_grid").await;
@@ -219,6 +220,16 @@ async fn desktop_grid_paper_figure_matches_native() {
             }
         }
         assert!(bad.is_empty(), "the page's figure differs from the native bars:\n  {}", bad.join("\n  "));
+
+        // Below the figure, the claim-by-claim table of docs/desktop_grid.md, from the same data: F4 (S1), the
+        // one-server statement, with its measured verdict, and every row of the data.
+        let f4 = measured::rows().into_iter().find(|r| r.id == "F4").expect("F4 in the measured table");
+        let row = "#dg-measured-table tr[data-id=\"F4\"]";
+        let shown = text(&client, row).await.unwrap_or_default();
+        assert!(shown.contains(&f4.label()) && shown.contains(f4.sentence), "the claim table has no F4 row: {shown:?}");
+        assert_eq!(attr(&client, row, "data-verdict").await.as_deref(), Some(f4.verdict), "F4's verdict on the page");
+        let n = js(&client, "return document.querySelectorAll('#dg-measured-table tbody tr').length;", vec![]).await;
+        assert_eq!(n.as_u64(), Some(measured::rows().len() as u64), "the claim table's rows are not the data's");
         js(&client, "document.querySelector('#dg-figures').open = true; document.querySelector('#dg-figure-svg').scrollIntoView();", vec![]).await;
         let shot = screenshot(&client, "desktop-grid-figure.png").await;
         println!("screenshot: {}", shot.display());

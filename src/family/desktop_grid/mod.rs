@@ -14,6 +14,7 @@ pub mod figure_cmd;
 pub mod figure_svg;
 pub mod figures;
 pub mod machines;
+pub mod measured;
 pub mod metrics;
 pub mod readings;
 pub mod report;

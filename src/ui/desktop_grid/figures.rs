@@ -1,16 +1,18 @@
 //! The desktop-grid paper figures (Anglano & Canonico 2009, §IV-C, Figs. 2–17) on the page: each bar (a mix and a
 //! BoT selection policy) runs in a pool worker through `figures::run_bar`, the code and confidence rule of
 //! `bagsim dg-figure` (95% intervals within 2.5% of the mean, seeds added up to a cap); bars grouped per mix, one
-//! per policy, "unbounded" for saturated bars.
+//! per policy, "unbounded" for saturated bars. Below them, every finding sentence of §IV-C as measured on the
+//! defaults (`measured.tsv`, the table of docs/desktop_grid.md "Claim by claim").
 
 use crate::family::desktop_grid::bot_selection::BotSelection;
 use crate::family::desktop_grid::claims::claims;
 use crate::family::desktop_grid::figure_svg::{chart, INDICES};
 use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule};
+use crate::family::desktop_grid::measured::{rows, MEASURED_ON, NONE, TALLIES};
 use crate::registry::Scenario;
 use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Pool};
-use crate::ui::readings::findings_rows;
+use crate::ui::readings::{badge, findings_rows};
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -160,6 +162,43 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
             </table>
             {findings}
             <super::readings::DgReadings figure=chosen scenario=scenario cap=cap/>
+            <MeasuredClaims/>
         </details>
+    }
+}
+
+/// Every finding sentence of §IV-C as measured on the defaults, with the readings that flip it: the table
+/// docs/desktop_grid.md prints ("Claim by claim"), from the same data.
+#[component]
+fn MeasuredClaims() -> impl IntoView {
+    let body = rows()
+        .into_iter()
+        .map(|r| {
+            let class = r.verdict().map_or("badge unresolved", badge);
+            let before = (r.before != NONE).then(|| format!(" (before: {})", r.before));
+            view! {
+                <tr data-id=r.id data-verdict=r.verdict>
+                    <th scope="row">{r.label()}</th>
+                    <td class="quote">{r.sentence}</td>
+                    <td>{r.checked_in}</td>
+                    <td><span class=class>{r.verdict}</span>{before}</td>
+                    <td>{r.flipped_by}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="readings" id="dg-measured">
+            <h3>"Claim by claim: every finding of [Anglano09] §IV-C"</h3>
+            <p class="paper-note" id="dg-measured-base">"Measured on the defaults, not on the controls above; the figure you run gives its own verdicts."</p>
+            <p class="paper-section">{MEASURED_ON.trim()}" Tallies "{TALLIES.trim()}</p>
+            <p class="paper-section">"\"Checked in\": the figures whose findings test the sentence and the verdict in each (A agrees, D disagrees, ? not resolved after 10 seeds); over several figures a sentence agrees when it agrees in all and disagrees when it disagrees in any. \"Flipped by\": reading=value→verdict (figures). "<code>"one_replica"</code>", "<code>"unreplicated"</code>" and "<code>"blocking"</code>" are ruled out by logic and listed only to show what they carry. "<a href="docs/desktop_grid.html#claim-by-claim-issue-42" target="_blank">"docs/desktop_grid: Claim by claim"</a>" says what the table shows."</p>
+            <div class="table-scroll">
+                <table class="paper-claims readings-table" id="dg-measured-table">
+                    <thead><tr><th scope="col">"Finding"</th><th scope="col">"The paper reports (§IV-C)"</th><th scope="col">"Checked in"</th><th scope="col">"Verdict (before issue #42)"</th><th scope="col">"Flipped by"</th></tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+        </section>
     }
 }
