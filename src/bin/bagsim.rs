@@ -197,8 +197,8 @@ mod cli {
             /// Write the run's rows here as CSV: one per BoT (multi-cluster) or per job (data grid).
             #[arg(long)]
             csv: Option<PathBuf>,
-            /// Write the simulated schedule here as SWF v2.2, one job per task with its wait and run time, as the
-            /// run goes (multi_cluster; docs/traces.md). `bagsim trace FILE` reads it back.
+            /// Write the simulated schedule here as SWF v2.2, one job per task (data grid: per job) with its wait
+            /// and run time, as the run goes (docs/traces.md). `bagsim trace FILE` reads it back.
             #[arg(long)]
             swf: Option<PathBuf>,
             /// Write one row per finished task (data grid: per job) here, in Batsim's jobs.csv columns (docs/jobs.md).

@@ -37,6 +37,7 @@ mod numbers;
 mod readings;
 mod reproduce;
 mod samplers;
+mod schedule_swf;
 mod script;
 mod script_dd;
 mod script_dg;
