@@ -45,6 +45,7 @@ mod script_limits;
 mod script_sel;
 mod streams;
 mod study;
+mod sweep_jobs;
 mod task_runtime_law;
 mod trace;
 mod unused;

@@ -18,8 +18,11 @@ fn body(text: &str) -> Vec<&str> {
     text.lines().filter(|l| !l.starts_with(';')).collect()
 }
 
-/// (job, submit, wait, run, procs, requested time, status, user, executable) of every imported job.
-fn jobs(t: &Trace) -> Vec<(i64, f64, f64, f64, u32, f64, i32, String, String)> {
+/// (job, submit, wait, run, procs, requested time, status, user, executable) of an imported job.
+type Fields = (i64, f64, f64, f64, u32, f64, i32, String, String);
+
+/// The fields of every imported job.
+fn jobs(t: &Trace) -> Vec<Fields> {
     t.jobs
         .iter()
         .map(|j| {
