@@ -1,5 +1,6 @@
-//! Peak heap per task of a run with and without its per-task records streamed (`bagsim run --jobs`, docs/jobs.md),
-//! for a scenario file of any family: the rows go to a sink, so only what the stream keeps in memory counts.
+//! Peak heap per task of a run with and without its per-task records streamed (`bagsim run --jobs`, docs/jobs.md)
+//! and with and without its schedule written as SWF (`bagsim run --swf`, docs/traces.md), for a scenario file of
+//! any family: the rows and lines go to a sink, so only what a stream keeps in memory counts.
 //! `cargo run --release --example jobs_memory -- scenario.json`
 use bagsim::family::contract::{Budget, FamilyRun};
 use bagsim::registry::AnyRun;
@@ -30,18 +31,30 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
+/// What a run streams.
+#[derive(Clone, Copy, PartialEq)]
+enum Stream {
+    Nothing,
+    Jobs,
+    Swf,
+}
+
 /// Peak heap bytes of building and running `s` to its end, and its tasks.
-fn peak(s: &Scenario, jobs: bool) -> (usize, u64) {
+fn peak(s: &Scenario, stream: Stream) -> (usize, u64) {
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     let mut run = AnyRun::build(s, None).expect("a valid scenario");
-    if jobs {
-        run.stream_jobs(Box::new(std::io::sink()));
+    match stream {
+        Stream::Nothing => {}
+        Stream::Jobs => run.stream_jobs(Box::new(std::io::sink())),
+        Stream::Swf => run.stream_swf(Box::new(std::io::sink()), "memory"),
     }
     run.step(Budget::ToEnd);
     let tasks = run.header().tasks;
-    if jobs {
-        run.end_jobs().expect("streamed").expect("written");
+    match stream {
+        Stream::Nothing => {}
+        Stream::Jobs => drop(run.end_jobs().expect("streamed").expect("written")),
+        Stream::Swf => drop(run.end_swf().expect("streamed").expect("written")),
     }
     (PEAK.load(Ordering::Relaxed) - base, tasks)
 }
@@ -49,14 +62,17 @@ fn peak(s: &Scenario, jobs: bool) -> (usize, u64) {
 fn main() {
     let path = std::env::args().nth(1).expect("a scenario file");
     let s = Scenario::from_json(&std::fs::read_to_string(&path).expect("readable")).expect("valid");
-    let (without, tasks) = peak(&s, false);
-    let (with, _) = peak(&s, true);
+    let (without, tasks) = peak(&s, Stream::Nothing);
+    let (jobs, _) = peak(&s, Stream::Jobs);
+    let (swf, _) = peak(&s, Stream::Swf);
     let per = |b: usize| b as f64 / tasks as f64;
     println!(
-        "{} tasks: peak {:.1} B/task without --jobs, {:.1} B/task with (+{:.1})",
+        "{} tasks: peak {:.1} B/task without --jobs, {:.1} B/task with (+{:.1}), {:.1} B/task with --swf (+{:.1})",
         tasks,
         per(without),
-        per(with),
-        per(with) - per(without)
+        per(jobs),
+        per(jobs) - per(without),
+        per(swf),
+        per(swf) - per(without)
     );
 }

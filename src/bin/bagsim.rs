@@ -201,8 +201,8 @@ mod cli {
             /// Write the run's rows here as CSV: one per BoT (multi-cluster) or per job (data grid).
             #[arg(long)]
             csv: Option<PathBuf>,
-            /// Write the simulated schedule here as SWF v2.2, one job per task with its wait and run time, as the
-            /// run goes (multi_cluster; docs/traces.md). `bagsim trace FILE` reads it back.
+            /// Write the simulated schedule here as SWF v2.2, one job per task (data grid: per job) with its wait
+            /// and run time, as the run goes (docs/traces.md). `bagsim trace FILE` reads it back.
             #[arg(long)]
             swf: Option<PathBuf>,
             /// Write one row per finished task (data grid: per job) here, in Batsim's jobs.csv columns (docs/jobs.md).
@@ -231,6 +231,10 @@ mod cli {
             /// Worker threads (default: all cores).
             #[arg(long)]
             jobs: Option<usize>,
+            /// Write each point's per-task records in Batsim's jobs.csv columns (as `run --jobs`) to
+            /// STEM.point-K.jobs.csv, K the point's index (its line in STEM.csv); with --manifest, the shard's points.
+            #[arg(long, value_name = "STEM")]
+            jobs_csv: Option<PathBuf>,
             /// Plan the study in N shards: write STEM.manifest.json and run nothing.
             #[arg(long, value_name = "N", conflicts_with = "manifest")]
             plan: Option<usize>,
@@ -533,9 +537,13 @@ mod cli {
             Command::Lesson { id, seeds, jobs } => info::lesson(id.as_deref(), seeds, bagsim::parallel::threads(jobs)),
             Command::Readings { family } => info::readings(family_of(family)),
             Command::Run { scenario, seed, out, csv, swf, jobs } => run_cmd::run(&scenario, seed, out, csv, swf, jobs),
-            Command::Sweep { scenario, sets, out, jobs, plan, manifest, shard } => match (manifest, scenario) {
-                (Some(m), _) => study::shard(&m, shard, jobs),
-                (None, Some(scenario)) => study::sweep(&study::load_scenario(&scenario)?, &sets, &out, jobs, plan),
+            Command::Sweep { scenario, sets, out, jobs, jobs_csv, plan, manifest, shard } => match (manifest, scenario)
+            {
+                (Some(m), _) => study::shard(&m, shard, jobs, jobs_csv.as_deref()),
+                (None, Some(scenario)) => {
+                    let base = study::load_scenario(&scenario)?;
+                    study::sweep(&base, &sets, &out, jobs, plan, jobs_csv.as_deref())
+                }
                 (None, None) => Err("sweep: give a scenario, or --manifest".into()),
             },
             Command::Merge { manifest, out } => study::merge(&manifest, out.as_deref()),

@@ -119,6 +119,13 @@ pub trait FamilyRun {
     /// Ends the stream `stream_jobs` started (None if none was): flushed, with the rows written and the tasks left
     /// out (unfinished when the run stopped: Batsim writes only complete jobs).
     fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>>;
+    /// From now on, writes the simulated schedule to `out` as SWF v2.2 (docs/traces.md, "Writing"): one job per
+    /// task (data grid: per job) in submit order, each once it and every job submitted before it have ended, with
+    /// `what` (the run's name) in the header. Call it before the first `step`.
+    fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str);
+    /// Ends the stream `stream_swf` started (None if none was): the jobs not written yet (those unfinished with
+    /// status 5), flushed, with the lines written.
+    fn end_swf(&mut self) -> Option<std::io::Result<crate::trace::schedule::SwfEnd>>;
     /// Why the run stopped before its end: a user's policy script failed or decided the impossible
     /// (`ErrorKind::Script`). A driver checks it once `step` says the run is over, and reports it instead of the
     /// report.

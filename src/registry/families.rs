@@ -441,6 +441,14 @@ macro_rules! families {
             fn end_jobs(&mut self) -> Option<std::io::Result<$crate::jobs::JobsEnd>> {
                 match self { $( AnyRun::$variant(r) => r.end_jobs(), )+ }
             }
+
+            fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str) {
+                match self { $( AnyRun::$variant(r) => r.stream_swf(out, what), )+ }
+            }
+
+            fn end_swf(&mut self) -> Option<std::io::Result<$crate::trace::schedule::SwfEnd>> {
+                match self { $( AnyRun::$variant(r) => r.end_swf(), )+ }
+            }
         }
 
         /// Runs a scenario of any family to the end and gives the report `bagsim run --out` writes; `clock`

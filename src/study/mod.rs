@@ -499,9 +499,40 @@ impl Manifest {
 /// Runs one point of a sweep to its row (natively; the page runs its sweeps in its workers).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_point(p: &Point) -> Result<Value, String> {
+    run_point_with_jobs(p, None)
+}
+
+/// Runs one point of a sweep to its row, streaming its per-task records in Batsim's jobs.csv columns to `jobs`
+/// when given (`bagsim sweep --jobs-csv`, docs/jobs.md): the bytes `bagsim run --jobs` writes for the point's
+/// scenario.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_point_with_jobs(p: &Point, jobs: Option<Box<dyn std::io::Write>>) -> Result<Value, String> {
+    use crate::family::contract::FamilyRun;
     let s = Scenario::from_json(&p.job.to_string()).map_err(|e| e.to_string())?;
-    let r = registry::run_any(&s).map_err(|e| e.to_string())?;
+    let r = match jobs {
+        None => registry::run_any(&s).map_err(|e| e.to_string())?,
+        Some(out) => {
+            let mut run = registry::AnyRun::build(&s, None).map_err(|e| e.to_string())?;
+            run.stream_jobs(out);
+            let start = std::time::Instant::now();
+            let report = crate::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
+            if let Some(e) = run.failure() {
+                return Err(e.to_string());
+            }
+            let ended = run.end_jobs().expect("the stream was started");
+            ended.map_err(|e| format!("its jobs.csv could not be written: {e}"))?;
+            run.full_report(report)
+        }
+    };
     Ok(serde_json::to_value(RunRow { row: r.sweep_row(), report: r.slim_json() }).expect("plain data"))
+}
+
+/// The jobs.csv of point `k` of a sweep whose `--jobs-csv` is `stem`: `STEM.point-K.jobs.csv`, K the point's index
+/// in the plan (the K-th data line of the sweep's CSV, `runs[K]` of its JSON), whichever shard runs it.
+pub fn point_jobs_path(stem: &std::path::Path, k: usize) -> std::path::PathBuf {
+    let mut s = stem.as_os_str().to_owned();
+    s.push(format!(".point-{k}.jobs.csv"));
+    s.into()
 }
 
 /// Where the files of the study whose manifest is `manifest` go: `STEM.manifest.json` → `STEM`.

@@ -25,6 +25,7 @@ pub mod batsim;
 pub mod bots;
 pub mod bundled;
 pub mod gwf;
+pub mod schedule;
 pub mod swf;
 
 mod limits;

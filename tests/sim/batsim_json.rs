@@ -2,6 +2,7 @@
 //! schedule as SWF (`bagsim run --swf`), read back by the trace importer (docs/traces.md).
 
 use crate::common::{config, workload};
+use crate::jobs_csv::Buffer;
 use bagsim::family::contract::{Budget, FamilyRun};
 use bagsim::family::multi_cluster::architecture::Architecture::Csp;
 use bagsim::family::multi_cluster::config::McScenario;
@@ -196,11 +197,13 @@ fn a_batsim_workload_we_wrote_replays_to_the_same_report() {
 /// A run's schedule as SWF text, written while it runs (the chunks of `bagsim run --swf`).
 fn schedule_swf(sim: &mut Simulation) -> Vec<u8> {
     use bagsim::engine::Model;
-    let mut swf = ScheduleSwf::start(Vec::new(), sim, "test").unwrap();
+    let buf = Buffer::default();
+    let mut swf = ScheduleSwf::start(Box::new(buf.clone()), sim, "test");
     while !sim.run_events(1) {
-        swf.write_finished(sim).unwrap();
+        swf.write_finished(sim);
     }
-    swf.finish(sim).unwrap()
+    swf.finish(sim).unwrap();
+    buf.bytes()
 }
 
 #[test]
@@ -244,13 +247,14 @@ fn a_hand_worked_schedule_reads_back_with_its_waits_and_runs() {
 fn run_swf_reads_back_to_the_simulations_waits_and_runs() {
     let s = busy_scenario();
     let mut r = McRun::build(&s, None).unwrap();
-    let mut swf = ScheduleSwf::start(Vec::new(), r.simulation(), "test").unwrap();
+    let buf = Buffer::default();
+    r.stream_swf(Box::new(buf.clone()), "test");
     let mut chunks = 0;
     while !r.step(Budget::Events(50)) {
-        swf.write_finished(r.simulation()).unwrap();
         chunks += 1;
     }
-    let text = swf.finish(r.simulation()).unwrap();
+    r.end_swf().expect("streamed").unwrap();
+    let text = buf.bytes();
     assert!(chunks > 1);
     let sim = r.simulation();
     let t = import(&text).unwrap();

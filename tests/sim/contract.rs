@@ -179,6 +179,13 @@ impl FamilyRun for MmcRun {
     fn end_jobs(&mut self) -> Option<std::io::Result<bagsim::jobs::JobsEnd>> {
         None
     }
+
+    /// Nor its schedule (a real family writes it as SWF, docs/traces.md).
+    fn stream_swf(&mut self, _out: Box<dyn std::io::Write>, _what: &str) {}
+
+    fn end_swf(&mut self) -> Option<std::io::Result<bagsim::trace::schedule::SwfEnd>> {
+        None
+    }
 }
 
 /// Erlang C: probability of waiting in M/M/c with offered load a = λ/μ.

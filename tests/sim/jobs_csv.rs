@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 /// A writer whose bytes the test reads back.
 #[derive(Clone, Default)]
-struct Buffer(Rc<RefCell<Vec<u8>>>);
+pub(crate) struct Buffer(Rc<RefCell<Vec<u8>>>);
 
 impl Write for Buffer {
     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
@@ -36,18 +36,21 @@ impl Write for Buffer {
 }
 
 impl Buffer {
-    fn text(&self) -> String {
-        String::from_utf8(self.0.borrow().clone()).expect("UTF-8")
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8(self.bytes()).expect("UTF-8")
+    }
+    pub(crate) fn bytes(&self) -> Vec<u8> {
+        self.0.borrow().clone()
     }
 }
 
 /// The CSV as a header and rows of cells by column name.
-struct Table {
-    header: Vec<String>,
-    rows: Vec<HashMap<String, String>>,
+pub(crate) struct Table {
+    pub(crate) header: Vec<String>,
+    pub(crate) rows: Vec<HashMap<String, String>>,
 }
 
-fn table(text: &str) -> Table {
+pub(crate) fn table(text: &str) -> Table {
     let mut lines = text.lines();
     let header: Vec<String> = bagsim::stats::csv_cells(lines.next().expect("a header")).expect("a CSV line");
     let rows = lines
@@ -61,11 +64,11 @@ fn table(text: &str) -> Table {
 }
 
 impl Table {
-    fn num(&self, row: usize, column: &str) -> f64 {
+    pub(crate) fn num(&self, row: usize, column: &str) -> f64 {
         let cell = &self.rows[row][column];
         cell.parse().unwrap_or_else(|_| panic!("{column} of row {row}: {cell:?}"))
     }
-    fn text(&self, row: usize, column: &str) -> &str {
+    pub(crate) fn text(&self, row: usize, column: &str) -> &str {
         &self.rows[row][column]
     }
     /// Column `column` of every row.
@@ -218,7 +221,7 @@ fn data_grid_rows_by_hand() {
 }
 
 /// A small scenario of each family: a multi-cluster day, a desktop grid of 20 BoTs, a data grid of 400 jobs.
-fn small(family: &str) -> Scenario {
+pub(crate) fn small(family: &str) -> Scenario {
     let json = match family {
         "multi_cluster" => r#"{"seed": 5, "workload": {"submission_period": 21600}}"#,
         "desktop_grid" => r#"{"family": "desktop_grid", "seed": 5, "desktop_grid": {"bots": 20}}"#,
@@ -248,7 +251,7 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
 }
 
-const FAMILIES: [&str; 3] = ["multi_cluster", "desktop_grid", "data_grid"];
+pub(crate) const FAMILIES: [&str; 3] = ["multi_cluster", "desktop_grid", "data_grid"];
 
 /// The header is Batsim's 17 columns in Batsim's order, then the family's own; the same scenario writes the same
 /// bytes; and a row is never on a processor outside the platform or on one another row holds at the same time.

@@ -32,3 +32,18 @@ pub fn end(run: &mut impl FamilyRun, path: &Path) -> Outcome<String> {
     };
     Ok(format!("{} jobs.csv rows written to {}{left_out}", done.rows, path.display()))
 }
+
+/// Runs a sweep's point with its per-task records streamed to `path` (`bagsim sweep --jobs-csv`): to a temporary
+/// file beside it, renamed when the run is done, so a failed or re-run point never leaves a torn file.
+pub fn point_with_jobs(p: &bagsim::study::Point, path: &Path) -> Result<serde_json::Value, String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let done = bagsim::study::run_point_with_jobs(p, Some(Box::new(file)))
+        .and_then(|row| std::fs::rename(&tmp, path).map(|()| row).map_err(|e| format!("{}: {e}", path.display())));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done
+}

@@ -24,6 +24,9 @@ pub fn run(
     jobs: Option<PathBuf>,
 ) -> Outcome {
     if let Some(p) = &swf {
+        if let Some((option, _)) = [("--out", &out), ("--csv", &csv)].into_iter().find(|(_, q)| q.as_ref() == Some(p)) {
+            return Err(format!("{option} and --swf are both {}: they need two files", p.display()).into());
+        }
         study::check_output("--swf", p)?;
     }
     let mut s = study::load_scenario(scenario)?;
@@ -31,9 +34,6 @@ pub fn run(
         s.set_seed(seed);
     }
     let mut run = registry::AnyRun::build(&s, None).map_err(|e| e.to_string())?;
-    if swf.is_some() {
-        schedule_out::check(&run, s.family().name())?;
-    }
     if csv.is_some() && run.rows_csv().is_none() {
         return Err(format!("--csv: a {} run has no per-BoT or per-job rows", s.family().name()).into());
     }
@@ -43,16 +43,16 @@ pub fn run(
         eprintln!("bagsim: warning: {}", bagsim::family::contract::tidy_line(w));
     }
     jobs.as_deref().map(|path| jobs_out::start(&mut run, path)).transpose()?;
+    let what = format!("{}, seed {}", scenario.display(), s.seed());
+    swf.as_deref().map(|path| schedule_out::start(&mut run, path, &what)).transpose()?;
     let start = std::time::Instant::now();
-    let report = match &swf {
-        Some(p) => schedule_out::run_writing_swf(&mut run, p, &format!("{}, seed {}", scenario.display(), s.seed()))?,
-        None => bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64()),
-    };
+    let report = bagsim::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
     if let Some(e) = run.failure() {
         return Err(CliError::new(Failure::Run, format!("{}: {e}", scenario.display())));
     }
     let report = run.full_report(report);
     jobs.as_deref().map(|path| jobs_out::end(&mut run, path).map(|line| say!("{line}"))).transpose()?;
+    swf.as_deref().map(|path| schedule_out::end(&mut run, path).map(|line| say!("{line}"))).transpose()?;
     if let Some(path) = csv {
         let rows = run
             .rows_csv()

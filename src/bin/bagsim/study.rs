@@ -89,19 +89,22 @@ pub fn read_text(path: &Path, limit: u64) -> Outcome<String> {
     Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
-/// Runs a point of a manifest's study: a sweep's scenario, or a run of the figures of the family that planned it.
-fn run_point(m: &Manifest, p: &Point) -> Result<Value, String> {
-    match Family::of_study(m.kind) {
-        Some(family) => family.study_point(m.kind, p),
-        None => bagsim::study::run_point(p),
+/// Runs point `k` of a manifest's study: a sweep's scenario (its jobs.csv streamed next to `records` when given),
+/// or a run of the figures of the family that planned it.
+fn run_point(m: &Manifest, p: &Point, k: usize, records: Option<&Path>) -> Result<Value, String> {
+    match (Family::of_study(m.kind), records) {
+        (Some(family), _) => family.study_point(m.kind, p),
+        (None, None) => bagsim::study::run_point(p),
+        (None, Some(stem)) => super::jobs_out::point_with_jobs(p, &bagsim::study::point_jobs_path(stem, k)),
     }
 }
 
-/// The points of `indices` on `jobs` threads, in order, with a progress line each on stderr.
-pub fn run_points(m: &Manifest, indices: &[usize], jobs: usize) -> Vec<Result<Value, String>> {
+/// The points of `indices` on `jobs` threads, in order, with a progress line each on stderr; each sweep point's
+/// jobs.csv beside `records` when given.
+pub fn run_points(m: &Manifest, indices: &[usize], jobs: usize, records: Option<&Path>) -> Vec<Result<Value, String>> {
     bagsim::parallel::map(indices, jobs, |n, &k| {
         // The point made whole again: the study stores each script once (`Manifest::scripts`).
-        let r = m.point(k).and_then(|p| run_point(m, &p));
+        let r = m.point(k).and_then(|p| run_point(m, &p, k, records));
         let labels = m.points[k].labels.join(" ");
         match &r {
             Ok(_) => eprintln!("  [{}/{}] {labels}", n + 1, indices.len()),
@@ -124,18 +127,51 @@ pub fn axis_value(_: &str, v: &str) -> Result<Value, String> {
 
 /// `bagsim sweep SCENARIO --set …`: runs every point here (a study of one shard, merged at once), or with `--plan N`
 /// writes the manifest of N shards.
-pub fn sweep(base: &Scenario, sets: &[String], out: &Path, jobs: Option<usize>, shards: Option<usize>) -> Outcome {
+/// `records` (`--jobs-csv STEM`) has each point's per-task records written to `STEM.point-K.jobs.csv`.
+pub fn sweep(
+    base: &Scenario,
+    sets: &[String],
+    out: &Path,
+    jobs: Option<usize>,
+    shards: Option<usize>,
+    records: Option<&Path>,
+) -> Outcome {
     check_output("--out", out)?;
+    if let Some(stem) = records {
+        if shards.is_some() {
+            return Err("--jobs-csv with --plan: a plan runs nothing; give --jobs-csv STEM to each shard's run \
+                        (bagsim sweep --manifest M --shard I --jobs-csv STEM)"
+                .into());
+        }
+        check_output("--jobs-csv", stem)?;
+    }
     let m = plan_with(base, axes(sets)?, shards.unwrap_or(1), &axis_value)?;
     if shards.is_some() {
         return write_manifest(&m, out);
     }
     let jobs = bagsim::parallel::threads(jobs);
     eprintln!("sweep: {} runs on {jobs} threads", m.points.len());
-    let shard = m.run_shard(0, |idx| run_points(&m, idx, jobs))?;
+    let shard = m.run_shard(0, |idx| run_points(&m, idx, jobs, records))?;
     // A point that failed is a run that stopped (its reason is named); nothing is written.
     let (csv, json) = m.merge(&[Ok(Some(shard))]).map_err(|p| CliError::new(Failure::Run, p.to_string().trim_end()))?;
-    write_outputs(out, &csv, &json)
+    write_outputs(out, &csv, &json)?;
+    if let Some(stem) = records {
+        say_records(stem, 0..m.points.len());
+    }
+    Ok(())
+}
+
+/// Says which jobs.csv files the points of `indices` wrote beside `stem`.
+fn say_records(stem: &Path, indices: impl Iterator<Item = usize>) {
+    let ks: Vec<usize> = indices.collect();
+    let path = |k: &usize| bagsim::study::point_jobs_path(stem, *k);
+    match ks.as_slice() {
+        [] => {}
+        [k] => say!("wrote {} (the per-task records of point {k})", path(k).display()),
+        [a, .., b] => {
+            say!("wrote {} jobs.csv files, one per point: {} … {}", ks.len(), path(a).display(), path(b).display())
+        }
+    }
 }
 
 /// A family's figure planned as a study: its manifest of `shards` shards, written as `write_manifest` does.
@@ -179,9 +215,22 @@ fn read_manifest(path: &Path) -> Outcome<Manifest> {
 }
 
 /// `bagsim sweep --manifest M [--shard I]`: runs one shard and writes its outcome beside the manifest, failed
-/// points included (then exits non-zero, so a job array marks the task failed).
-pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Outcome {
+/// points included (then exits non-zero, so a job array marks the task failed); with `records` (`--jobs-csv
+/// STEM`), each of its points' per-task records to `STEM.point-K.jobs.csv`.
+pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>, records: Option<&Path>) -> Outcome {
     let m = read_manifest(manifest)?;
+    if let Some(stem) = records {
+        if Family::of_study(m.kind).is_some() {
+            return Err(format!(
+                "--jobs-csv: {} is a figure's study (kind {}), whose points are figure runs over many seeds, not one \
+                 scenario each; per-task records are written for a sweep's points (and one run's: bagsim run --jobs)",
+                manifest.display(),
+                serde_json::to_string(&m.kind).expect("a name")
+            )
+            .into());
+        }
+        check_output("--jobs-csv", stem)?;
+    }
     let i = match shard {
         Some(i) => i,
         None => {
@@ -195,11 +244,14 @@ pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>) -> Outc
     let jobs = bagsim::parallel::threads(jobs);
     let count = m.shard_points(i).count();
     eprintln!("shard {i} of study {}: {count} runs on {jobs} threads", m.study);
-    let out = m.run_shard(i, |idx| run_points(&m, idx, jobs))?;
+    let out = m.run_shard(i, |idx| run_points(&m, idx, jobs, records))?;
     let failed = out.points.iter().filter(|p| p.outcome.is_err()).count();
     let path = shard_path(&stem_of(manifest), i);
     write_atomic(&path, &serde_json::to_string(&out).expect("json"))?;
     say!("wrote {}", path.display());
+    if let Some(stem) = records {
+        say_records(stem, out.points.iter().filter(|p| p.outcome.is_ok()).map(|p| p.index));
+    }
     if failed > 0 {
         let why = format!("shard {i}: {failed} of {count} runs failed (their reasons are in {})", path.display());
         return Err(CliError::new(Failure::Run, why));

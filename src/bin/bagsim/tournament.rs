@@ -120,7 +120,7 @@ pub fn tournament(r: &Args) -> Outcome {
     let jobs = bagsim::parallel::threads(r.jobs);
     eprintln!("tournament: {} entries × {} seeds = {} runs on {jobs} threads", entries.len(), r.seeds, m.points.len());
     let indices: Vec<usize> = (0..m.points.len()).collect();
-    let results = run_points(&m, &indices, jobs);
+    let results = run_points(&m, &indices, jobs, None);
     let mut raced: Vec<Entry> = entries
         .iter()
         .zip(broken)

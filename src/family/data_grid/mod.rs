@@ -166,6 +166,14 @@ impl FamilyRun for DataGridRun {
     fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>> {
         self.sim.end_jobs()
     }
+
+    fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str) {
+        self.sim.stream_swf(out, what, &self.scenario.data_grid.sites);
+    }
+
+    fn end_swf(&mut self) -> Option<std::io::Result<crate::trace::schedule::SwfEnd>> {
+        self.sim.end_swf()
+    }
 }
 
 /// Runs a data-grid scenario on `trace` to the end; `clock` returns seconds.

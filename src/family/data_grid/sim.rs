@@ -4,6 +4,7 @@
 
 mod jobs;
 mod local;
+mod schedule_swf;
 
 use super::config::{BackfillRule, LocalPolicy};
 use super::scheme::{choose, ChooseSite, SchemePolicy, SiteOffer, SiteView};
@@ -143,6 +144,8 @@ pub struct Simulation {
     failure: Option<ScriptError>,
     /// The per-job records, streamed as jobs end (`bagsim run --jobs`, docs/jobs.md); None when not asked for.
     jobs: Option<Box<jobs::JobLog>>,
+    /// The schedule, written as SWF as jobs end (`bagsim run --swf`, docs/traces.md); None when not asked for.
+    swf: Option<Box<schedule_swf::JobSwf>>,
 }
 
 impl Simulation {
@@ -197,6 +200,7 @@ impl Simulation {
             offers: Vec::new(),
             failure: None,
             jobs: None,
+            swf: None,
             w,
         }
     }
@@ -468,6 +472,9 @@ impl Simulation {
         self.ended.push(j as u32);
         if self.jobs.is_some() {
             self.write_job(j);
+        }
+        if self.swf.is_some() {
+            self.swf_ended(j);
         }
         self.turnaround_sum += now - self.records[j].submit;
         if now < reserved_end {

@@ -226,4 +226,12 @@ impl FamilyRun for DgRun {
     fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>> {
         self.sim.end_jobs()
     }
+
+    fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str) {
+        self.sim.stream_swf(out, what);
+    }
+
+    fn end_swf(&mut self) -> Option<std::io::Result<crate::trace::schedule::SwfEnd>> {
+        self.sim.end_swf()
+    }
 }

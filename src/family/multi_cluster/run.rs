@@ -7,12 +7,14 @@ use super::platform::{capacity, stream_targets, Cluster};
 use super::policy::predictor::{evaluate_all, PredictorAccuracy};
 use super::policy::scheduling::script_error;
 use super::policy::selection::script_error as selection_error;
+use super::schedule_swf::ScheduleSwf;
 use super::simulation::{InaccuracyOn, SimConfig, Simulation};
 use crate::engine::Model;
 use crate::family::contract::ErrorKind;
 use crate::family::contract::ScenarioError;
 use crate::family::contract::{Budget, FamilyRun, Header, Start};
 use crate::trace::bots::extract;
+use crate::trace::schedule::SwfEnd;
 use crate::trace::{ImportError, Trace};
 use crate::words::group_digits;
 use crate::workload::generate::ArrivalPattern;
@@ -398,7 +400,12 @@ pub struct McRun {
     sim: Simulation,
     sent_samples: usize,
     sent_bots: usize,
+    /// The schedule written as SWF as BoTs finish (`bagsim run --swf`); None when not asked for.
+    swf: Option<ScheduleSwf>,
 }
+
+/// Events played between two writes of the finished BoTs while the schedule is written as SWF.
+const SWF_CHUNK: u64 = 100_000;
 
 impl McRun {
     /// Validates the scenario and builds its run; `trace` is a trace imported already under a name, used when
@@ -424,7 +431,7 @@ impl McRun {
     /// A run of a prepared scenario (the workload moves into the simulation).
     pub fn new(s: &McScenario, p: Prepared) -> McRun {
         let (sim, summary) = simulation(s, p);
-        McRun { scenario: s.clone(), summary, sim, sent_samples: 0, sent_bots: 0 }
+        McRun { scenario: s.clone(), summary, sim, sent_samples: 0, sent_bots: 0, swf: None }
     }
 
     pub fn simulation(&self) -> &Simulation {
@@ -437,14 +444,20 @@ impl FamilyRun for McRun {
     type Report = Report;
 
     fn step(&mut self, budget: Budget) -> bool {
-        match budget {
-            Budget::Events(n) => self.sim.run_events(n),
-            Budget::Until(t) => self.sim.run_until(t),
-            Budget::ToEnd => {
-                self.sim.run();
-                true
-            }
-        }
+        let Some(swf) = self.swf.as_mut() else { return step(&mut self.sim, budget) };
+        // The finished BoTs are written between chunks, so the file grows as the run goes.
+        let sim = &mut self.sim;
+        let over = match budget {
+            Budget::ToEnd => loop {
+                if sim.run_events(SWF_CHUNK) {
+                    break true;
+                }
+                swf.write_finished(sim);
+            },
+            budget => step(sim, budget),
+        };
+        swf.write_finished(sim);
+        over
     }
 
     fn failure(&self) -> Option<ScenarioError> {
@@ -516,5 +529,25 @@ impl FamilyRun for McRun {
 
     fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>> {
         self.sim.end_jobs()
+    }
+
+    fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str) {
+        self.swf = Some(ScheduleSwf::start(out, &self.sim, what));
+    }
+
+    fn end_swf(&mut self) -> Option<std::io::Result<SwfEnd>> {
+        self.swf.take().map(|swf| swf.finish(&self.sim))
+    }
+}
+
+/// Plays `sim`'s events within `budget`; true when the run is over.
+fn step(sim: &mut Simulation, budget: Budget) -> bool {
+    match budget {
+        Budget::Events(n) => sim.run_events(n),
+        Budget::Until(t) => sim.run_until(t),
+        Budget::ToEnd => {
+            sim.run();
+            true
+        }
     }
 }

@@ -13,52 +13,51 @@
 //! simulation's own arrays.
 
 use super::simulation::Simulation;
-use crate::trace::swf::{write_line, Line};
+use crate::trace::schedule::{SwfEnd, SwfStream};
+use crate::trace::swf::Line;
 use std::io::Write;
 
+/// What the header's notes say the fields hold.
+const NOTES: [&str; 3] = [
+    "one job per task; wait = first start of a copy - submit; run = end - that start",
+    "field 12 (user) = BoT user + 1; field 14 (executable) = BoT index + 1",
+    "status 5 with run -1 = not finished when the run ended",
+];
+
 /// An SWF schedule being written.
-pub struct ScheduleSwf<W: Write> {
-    out: W,
+pub struct ScheduleSwf {
+    out: SwfStream,
     next_bot: usize,
 }
 
-impl<W: Write> ScheduleSwf<W> {
+impl ScheduleSwf {
     /// Writes the header: `Version`, `Computer`, `Note` (what the fields hold), `MaxJobs` and `MaxProcs`.
-    pub fn start(mut out: W, sim: &Simulation, what: &str) -> std::io::Result<Self> {
-        let w = sim.workload();
-        writeln!(out, "; Version: 2.2")?;
-        writeln!(out, "; Computer: bagsim simulated schedule, {what}")?;
-        writeln!(out, "; Note: one job per task; wait = first start of a copy - submit; run = end - that start")?;
-        writeln!(out, "; Note: field 12 (user) = BoT user + 1; field 14 (executable) = BoT index + 1")?;
-        writeln!(out, "; Note: status 5 with run -1 = not finished when the run ended")?;
-        writeln!(out, "; MaxJobs: {}", w.tasks())?;
-        writeln!(out, "; MaxProcs: {}", sim.processors())?;
-        Ok(ScheduleSwf { out, next_bot: 0 })
+    pub fn start(out: Box<dyn Write>, sim: &Simulation, what: &str) -> Self {
+        let out = SwfStream::new(out, what, &NOTES, sim.workload().tasks() as u64, sim.processors());
+        ScheduleSwf { out, next_bot: 0 }
     }
 
     /// Writes every BoT not written yet whose tasks and whose predecessors' tasks have all finished.
-    pub fn write_finished(&mut self, sim: &Simulation) -> std::io::Result<()> {
+    pub fn write_finished(&mut self, sim: &Simulation) {
         while self.next_bot < sim.workload().bots.len() && sim.bot_figures(self.next_bot).is_some() {
-            self.write_bot(sim, self.next_bot)?;
+            self.write_bot(sim, self.next_bot);
             self.next_bot += 1;
         }
-        Ok(())
     }
 
-    /// Writes the rest (after the run's end), flushes and gives the output back.
-    pub fn finish(mut self, sim: &Simulation) -> std::io::Result<W> {
+    /// Writes the rest (after the run's end) and flushes.
+    pub fn finish(mut self, sim: &Simulation) -> std::io::Result<SwfEnd> {
         for b in self.next_bot..sim.workload().bots.len() {
-            self.write_bot(sim, b)?;
+            self.write_bot(sim, b);
         }
-        self.out.flush()?;
-        Ok(self.out)
+        self.out.finish()
     }
 
-    fn write_bot(&mut self, sim: &Simulation, b: usize) -> std::io::Result<()> {
+    fn write_bot(&mut self, sim: &Simulation, b: usize) {
         let bot = &sim.workload().bots[b];
         for t in bot.first_task as usize..(bot.first_task + bot.size) as usize {
             let (start, end) = (sim.task_start(t), sim.task_end(t));
-            let line = Line {
+            self.out.line(&Line {
                 job: t as u64 + 1,
                 submit: bot.arrival,
                 wait: if start.is_nan() { -1.0 } else { start - bot.arrival },
@@ -70,9 +69,7 @@ impl<W: Write> ScheduleSwf<W> {
                 executable: b as i64 + 1,
                 queue: -1,
                 partition: -1,
-            };
-            write_line(&mut self.out, &line)?;
+            });
         }
-        Ok(())
     }
 }

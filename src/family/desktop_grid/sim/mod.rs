@@ -16,6 +16,7 @@ use slot::{Ev, Phase, Slot};
 mod counters;
 mod invariants;
 mod jobs;
+mod schedule_swf;
 mod slot;
 
 pub use counters::{DgCounters, DgSample};
@@ -80,6 +81,8 @@ pub struct DgSimulation {
     end_time: f64,
     /// The per-task records, streamed as tasks complete (`bagsim run --jobs`, docs/jobs.md); None when not asked for.
     jobs: Option<Box<jobs::TaskLog>>,
+    /// The schedule, written as SWF as BoTs complete (`bagsim run --swf`, docs/traces.md); None when not asked for.
+    swf: Option<Box<schedule_swf::TaskSwf>>,
 }
 
 impl DgSimulation {
@@ -157,6 +160,7 @@ impl DgSimulation {
             done: bots == 0 && s.stop_when_done,
             end_time: 0.0,
             jobs: None,
+            swf: None,
             workload,
             s,
         }
@@ -481,6 +485,7 @@ impl DgSimulation {
         if self.jobs.is_some() {
             self.write_job(m, t, b, now);
         }
+        let start = self.slots[m as usize].start;
         self.end_replica(m, now, true);
         self.push_free(m);
         while self.head[t as usize] != NONE {
@@ -494,6 +499,9 @@ impl DgSimulation {
         if self.pool.complete(b, t) {
             self.bot_end[b as usize] = now;
             self.c.finished_bots += 1;
+        }
+        if self.swf.is_some() {
+            self.swf_completed(t, start);
         }
     }
 
