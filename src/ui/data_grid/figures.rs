@@ -101,7 +101,7 @@ pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
                         <tr>
                             <th scope="row">{g.0}</th>
                             {bars.iter().zip(Scheme::ALL).map(|(i, s)| view! {
-                                <td data-scheme=s.name() data-mean=i.mean.to_string()>{format!("{:.4} ± {:.4}", i.mean, i.half_width)}</td>
+                                <td data-scheme=s.name() data-mean=i.mean.to_string()>{format!("{:.4} ({:.4} – {:.4})", i.mean, i.low, i.high)}</td>
                             }).collect_view()}
                         </tr>
                     }
