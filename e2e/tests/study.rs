@@ -26,10 +26,9 @@ fn merged_study() -> String {
     m.merge(&outs).unwrap().0
 }
 
-/// Mean and 95% half-width (t with n − 1 degrees of freedom, n = 3 here) of the CSV's `column` at (load, policy),
-/// from the cells alone.
-/// The mean and the modified Cox 95% interval of a column's three seeds, by the formula (docs/lessons.md):
-/// with y = ln x, exp(ȳ + s²/2 ± t_{0.975,2} · √(s²/3 + s⁴/4)).
+/// The mean and the modified Cox 95% interval of the CSV's `column` at (load, policy), from the cells alone, by the
+/// formula (docs/model.md, "Seeds and confidence intervals"): n = 3 seeds, y = ln x,
+/// exp(ȳ + s²/2 ± t_{0.975,2} · √(s²/3 + s⁴/4)).
 fn by_hand(csv: &str, column: &str, load: &str, policy: &str) -> (f64, f64, f64) {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();

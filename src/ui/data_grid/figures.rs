@@ -111,7 +111,7 @@ pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
                 r.claims().into_iter().map(|(paper, ours, verdict)| Claim { paper, ours, verdict }).collect();
             Some(view! {
                 <table id="dd-figure-table">
-                    <caption>{format!("Fig. {}: {} ({}), mean ± 95% interval over {SEEDS} seeds", f.number, f.caption, f.metric.title())}</caption>
+                    <caption>{format!("Fig. {}: {} ({}), mean (95% interval) over {SEEDS} seeds", f.number, f.caption, f.metric.title())}</caption>
                     <thead><tr><th scope="col">"setting"</th>{Scheme::ALL.iter().map(|s| view! { <th scope="col">{s.label()}</th> }).collect_view()}</tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
