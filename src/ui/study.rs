@@ -69,7 +69,9 @@ pub fn OpenStudy() -> impl IntoView {
             type Points = Vec<(f64, f64, f64, f64, usize)>;
             let data: Vec<(&str, Points)> = lines
                 .iter()
-                .map(|l| (l.label.as_str(), l.points.iter().map(|p| (p.x, p.y.mean, p.y.low, p.y.high, p.y.n)).collect()))
+                .map(|l| {
+                    (l.label.as_str(), l.points.iter().map(|p| (p.x, p.y.mean, p.y.low, p.y.high, p.y.n)).collect())
+                })
                 .collect();
             let _ = canvas.set_attribute("data-series", &serde_json::to_string(&data).unwrap_or_default());
             if let Some(b) = measured::canvas(canvas) {

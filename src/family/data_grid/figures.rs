@@ -206,7 +206,10 @@ pub struct FigureResult<'a> {
 impl<'a> FigureResult<'a> {
     /// The intervals of `values[group][series]` (the seeds' values of each bar).
     pub fn of(figure: &'a Figure, values: &[Vec<Vec<f64>>]) -> FigureResult<'a> {
-        FigureResult { figure, bars: values.iter().map(|g| g.iter().map(|s| figure.metric.interval(s)).collect()).collect() }
+        FigureResult {
+            figure,
+            bars: values.iter().map(|g| g.iter().map(|s| figure.metric.interval(s)).collect()).collect(),
+        }
     }
 
     /// The CSV: group, scheme, mean, the 95% interval's bounds, seeds.
