@@ -320,10 +320,10 @@ impl Lesson {
     }
 }
 
-/// A mean and its 95% interval for a class: `1111 ± 200`, or the mean alone from one value.
+/// A mean and its 95% interval for a class: `1111 (95%: 910 – 1400)`, or the mean alone from one value.
 pub fn interval_text(i: &Interval) -> String {
-    if i.half_width.is_finite() {
-        format!("{} ± {}", readable(i.mean), readable(i.half_width))
+    if i.has_bounds() {
+        format!("{} (95%: {} – {})", readable(i.mean), readable(i.low), readable(i.high))
     } else {
         readable(i.mean)
     }

@@ -218,12 +218,12 @@ fn every_from_worker_message_round_trips() {
         saturated_seeds: 16,
         saturation: bagsim::family::desktop_grid::figures::Saturation::Unbounded,
         unbounded: true,
-        growth: (0.25, 0.0625),
+        growth: (0.25, 0.1875, 0.3125),
         cap_hit: false,
-        turnaround: (1e5, f64::NAN),
-        makespan: (0.1 + 0.2, 1e-300),
-        waiting: (3600.5, 12.25),
-        rwt: (0.125, 0.0),
+        turnaround: (1e5, f64::NAN, f64::NAN),
+        makespan: (0.1 + 0.2, 1e-300, 0.7),
+        waiting: (3600.5, 3588.25, 3612.75),
+        rwt: (0.125, 0.0, 0.25),
     };
     let messages = vec![
         FromWorker::FigureDone { job_id: 1, result: Ok(Box::new(AnyFigureResult::DesktopGrid(Box::new(bar)))) },

@@ -26,9 +26,10 @@ fn merged_study() -> String {
     m.merge(&outs).unwrap().0
 }
 
-/// Mean and 95% half-width (t with n − 1 degrees of freedom, n = 3 here) of the CSV's `column` at (load, policy),
-/// from the cells alone.
-fn by_hand(csv: &str, column: &str, load: &str, policy: &str) -> (f64, f64) {
+/// The mean and the modified Cox 95% interval of the CSV's `column` at (load, policy), from the cells alone, by the
+/// formula (docs/model.md, "Seeds and confidence intervals"): n = 3 seeds, y = ln x,
+/// exp(ȳ + s²/2 ± t_{0.975,2} · √(s²/3 + s⁴/4)).
+fn by_hand(csv: &str, column: &str, load: &str, policy: &str) -> (f64, f64, f64) {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let c = header.iter().position(|h| *h == column).unwrap();
@@ -39,8 +40,11 @@ fn by_hand(csv: &str, column: &str, load: &str, policy: &str) -> (f64, f64) {
         .collect();
     assert_eq!(v.len(), 3);
     let mean = v.iter().sum::<f64>() / 3.0;
-    let s = (v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / 2.0).sqrt();
-    (mean, 4.302652730 * s / 3f64.sqrt())
+    let y: Vec<f64> = v.iter().map(|x| x.ln()).collect();
+    let ybar = y.iter().sum::<f64>() / 3.0;
+    let s2 = y.iter().map(|y| (y - ybar) * (y - ybar)).sum::<f64>() / 2.0;
+    let spread = 4.302652730 * (s2 / 3.0 + s2 * s2 / 4.0).sqrt();
+    (mean, (ybar + s2 / 2.0 - spread).exp(), (ybar + s2 / 2.0 + spread).exp())
 }
 
 async fn pick(client: &Client, path: &std::path::Path) {
@@ -71,21 +75,19 @@ async fn a_merged_study_opens_and_draws_its_means_and_intervals() {
         assert!(summary.contains("multi_cluster family, 12 runs"), "{summary}");
         assert!(summary.contains("3 seeds per point"), "{summary}");
         let series = attr(&client, "#chart-study", "data-series").await.expect("the chart's data");
-        // Per line: its label, and per point x, mean, 95% half-width and seeds.
-        type Points = Vec<(f64, f64, f64, usize)>;
+        // Per line: its label, and per point x, mean, the 95% interval's bounds and seeds.
+        type Points = Vec<(f64, f64, f64, f64, usize)>;
         let lines: Vec<(String, Points)> = serde_json::from_str(&series).unwrap();
         assert_eq!(lines.iter().map(|l| l.0.as_str()).collect::<Vec<_>>(), vec!["ECT", "RR"]);
         for (policy, points) in &lines {
             assert_eq!(points.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0.5, 0.9]);
             for (p, load) in points.iter().zip(["0.5", "0.9"]) {
-                let (mean, half) = by_hand(&csv, "mean_makespan", load, policy);
+                let (mean, low, high) = by_hand(&csv, "mean_makespan", load, policy);
                 assert!((p.1 - mean).abs() <= 1e-9 * mean.abs(), "{policy} at {load}: page {} here {mean}", p.1);
-                assert!(
-                    (p.2 - half).abs() <= 1e-6 * half.abs().max(1e-9),
-                    "{policy} at {load}: page ±{} here ±{half}",
-                    p.2
-                );
-                assert_eq!(p.3, 3);
+                for (page, here) in [(p.2, low), (p.3, high)] {
+                    assert!((page - here).abs() <= 1e-6 * here.abs(), "{policy} at {load}: page {page} here {here}");
+                }
+                assert_eq!(p.4, 3);
             }
         }
         assert!(non_white_pixels(&client, "#chart-study").await > 1000, "the chart is drawn");

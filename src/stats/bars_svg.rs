@@ -20,11 +20,12 @@ pub const COLOURS: [(u8, u8, u8); 8] = [
 /// One bar.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cell {
-    /// A mean and its 95% half-width (NaN: no interval), in the chart's unit (empty: the title names it); `note` is its tooltip's tail (e.g.
-    /// "5 seeds").
+    /// A mean and its 95% interval's bounds (NaN: no interval), in the chart's unit (empty: the title names it);
+    /// `note` is its tooltip's tail (e.g. "5 seeds").
     Value {
         mean: f64,
-        half_width: f64,
+        low: f64,
+        high: f64,
         note: String,
     },
     Unbounded,
@@ -60,9 +61,7 @@ impl Bars {
             .cells
             .iter()
             .filter_map(|c| match c {
-                Cell::Value { mean, half_width, .. } => {
-                    Some(mean + if half_width.is_finite() { *half_width } else { 0.0 })
-                }
+                Cell::Value { mean, high, .. } => Some(if high.is_finite() { mean.max(*high) } else { *mean }),
                 _ => None,
             })
             .filter(|v| v.is_finite())
@@ -112,13 +111,17 @@ impl Bars {
                             TOP + plot_h - 6.0
                         );
                     }
-                    Some(Cell::Value { mean, half_width, note }) if mean.is_finite() => {
+                    Some(Cell::Value { mean, low, high, note }) if mean.is_finite() => {
                         let (y0, y1) = (y(*mean), y(0.0));
-                        let hw = if half_width.is_finite() { *half_width } else { 0.0 };
+                        let (lo, hi, range) = if low.is_finite() && high.is_finite() {
+                            (*low, *high, format!(" (95%: {low:.3} – {high:.3})"))
+                        } else {
+                            (*mean, *mean, String::new())
+                        };
                         let _ = write!(
                             s,
                             "<rect x=\"{x:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{fill}\"><title>{} \
-                             {}: {mean:.3} ± {hw:.3} {} ({})</title></rect>",
+                             {}: {mean:.3}{range} {} ({})</title></rect>",
                             bar_w * 0.9,
                             (y1 - y0).max(0.0),
                             esc(group),
@@ -130,8 +133,8 @@ impl Bars {
                         let _ = write!(
                             s,
                             "<line x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"black\"/>",
-                            y(mean - hw),
-                            y(mean + hw)
+                            y(lo),
+                            y(hi)
                         );
                     }
                     Some(Cell::Failed) => {
@@ -200,14 +203,14 @@ mod tests {
     }
 
     fn value(mean: f64, half_width: f64) -> Cell {
-        Cell::Value { mean, half_width, note: "2 seeds".into() }
+        Cell::Value { mean, low: mean - half_width, high: mean + half_width, note: "2 seeds".into() }
     }
 
     #[test]
     fn every_kind_of_bar_is_drawn_as_itself() {
         let s = chart(vec![value(10.0, 1.0), Cell::Unbounded, Cell::Failed, Cell::Missing]).svg();
         assert_eq!(s.matches("<title>").count(), 1, "{s}");
-        assert!(s.contains("a x: 10.000 ± 1.000 h (2 seeds)"), "{s}");
+        assert!(s.contains("a x: 10.000 (95%: 9.000 – 11.000) h (2 seeds)"), "{s}");
         assert_eq!(s.matches(">unbounded<").count(), 1);
         assert_eq!(s.matches(">failed<").count(), 1);
         assert!(s.contains("T &lt;&amp;&gt;") && !s.contains("T <&>"));

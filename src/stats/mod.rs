@@ -46,10 +46,16 @@ pub fn number_or_undefined<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64
     Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
-/// Reads a (mean, half-width) pair whose numbers may be undefined (written as null).
-pub fn pair_or_undefined<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(f64, f64), D::Error> {
-    let (a, b) = <(Option<f64>, Option<f64>)>::deserialize(d)?;
-    Ok((a.unwrap_or(f64::NAN), b.unwrap_or(f64::NAN)))
+/// Reads a (mean, 95% low, 95% high) triple whose numbers may be undefined (written as null). An older
+/// (mean, half-width) pair, written when every interval was Student's t, becomes (mean, mean − hw, mean + hw).
+pub fn bounds_or_undefined<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(f64, f64, f64), D::Error> {
+    let v = Vec::<Option<f64>>::deserialize(d)?;
+    let x = |k: usize| v.get(k).copied().flatten().unwrap_or(f64::NAN);
+    match v.len() {
+        2 => Ok((x(0), x(0) - x(1), x(0) + x(1))),
+        3 => Ok((x(0), x(1), x(2))),
+        n => Err(serde::de::Error::invalid_length(n, &"a (mean, low, high) triple")),
+    }
 }
 
 /// A number for people: `undefined` when it has no value (NaN) or is infinite, and 0 for −0; otherwise `x` to

@@ -149,7 +149,8 @@ impl StudyTable {
         out.into_iter()
             .map(|(label, mut pts)| {
                 pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-                let points = pts.into_iter().map(|(x, v, runs)| LinePoint { x, y: Interval::of(&v), runs }).collect();
+                let of = interval_of(&self.columns[column]);
+                let points = pts.into_iter().map(|(x, v, runs)| LinePoint { x, y: of(&v), runs }).collect();
                 Line { label, points }
             })
             .collect()
@@ -161,6 +162,19 @@ impl StudyTable {
             .iter()
             .find_map(|c| self.columns.iter().position(|x| x == c))
             .unwrap_or(0)
+    }
+}
+
+/// The interval that fits a sweep column (stats::interval): shares of 1 (`finished_fraction`, `utilization`,
+/// `held_utilization`, `occupancy`) within [0, 1], a growth rate of either sign plain, every other column (times,
+/// slowdowns, counts) a nonnegative quantity.
+fn interval_of(column: &str) -> fn(&[f64]) -> Interval {
+    if column.ends_with("fraction") || column.ends_with("utilization") || column == "occupancy" {
+        |v| Interval::of_share(v, 1.0)
+    } else if column.starts_with("growth") {
+        Interval::of_signed
+    } else {
+        Interval::of
     }
 }
 
@@ -185,8 +199,9 @@ mod tests {
         s
     }
 
-    /// Two seeds at each point: mean and t-interval by hand (t_{0.975,1} = 12.706204736, s = |a − b|/√2, so the
-    /// half-width is 12.706204736 · |a − b| / 2).
+    /// Two seeds at each point: mean and modified Cox interval by hand (stats::interval): for 10 and 14, y = ln 10,
+    /// ln 14, s² = (ln 14 − ln 10)²/2 = 0.0566, centre ȳ + s²/2, spread t_{0.975,1} · √(s²/2 + s⁴/2) with
+    /// t_{0.975,1} = 12.706204736.
     #[test]
     fn seeds_become_a_mean_and_its_interval() {
         let t = StudyTable::from_csv(&csv(&[
@@ -207,9 +222,14 @@ mod tests {
         assert_eq!(lines.iter().map(|l| l.label.as_str()).collect::<Vec<_>>(), vec!["ECT", "RR"]);
         let ect = &lines[0].points;
         assert_eq!((ect[0].x, ect[0].y.n, ect[0].runs, ect[0].y.mean), (0.3, 1, 2, 4.0));
-        assert!(ect[0].y.half_width.is_nan());
+        assert!(ect[0].y.low.is_nan() && ect[0].y.high.is_nan());
         assert_eq!((ect[1].x, ect[1].y.mean), (0.9, 12.0));
-        assert!((ect[1].y.half_width - 12.706204736 * 4.0 / 2.0).abs() < 1e-9);
+        let d = 14f64.ln() - 10f64.ln();
+        let (s2, ybar) = (d * d / 2.0, (14f64.ln() + 10f64.ln()) / 2.0);
+        let spread = 12.706204736 * (s2 / 2.0 + s2 * s2 / 2.0).sqrt();
+        assert!((ect[1].y.low - (ybar + s2 / 2.0 - spread).exp()).abs() < 1e-9, "{:?}", ect[1].y);
+        assert!((ect[1].y.high - (ybar + s2 / 2.0 + spread).exp()).abs() < 1e-9, "{:?}", ect[1].y);
+        assert!(ect[1].y.low > 0.0);
     }
 
     #[test]

@@ -399,8 +399,8 @@ pub fn draw_study<DB: DrawingBackend>(
     let mut ys: Vec<f64> = Vec::new();
     for p in lines_in.iter().flat_map(|l| l.points.iter().filter(finite)) {
         ys.push(p.y.mean);
-        if p.y.half_width.is_finite() {
-            ys.extend([p.y.low(), p.y.high()]);
+        if p.y.has_bounds() {
+            ys.extend([p.y.low, p.y.high]);
         }
     }
     if xs.is_empty() {
@@ -430,8 +430,8 @@ pub fn draw_study<DB: DrawingBackend>(
         chart.draw_series(
             line.points
                 .iter()
-                .filter(|p| p.y.mean.is_finite() && p.y.half_width.is_finite())
-                .map(|p| PathElement::new(vec![(p.x, p.y.low()), (p.x, p.y.high())], c)),
+                .filter(|p| p.y.mean.is_finite() && p.y.has_bounds())
+                .map(|p| PathElement::new(vec![(p.x, p.y.low), (p.x, p.y.high)], c)),
         )?;
     }
     Ok(())

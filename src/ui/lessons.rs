@@ -351,8 +351,8 @@ fn LessonStepper(stage: Stage) -> impl IntoView {
 
 /// The interval's range for a table cell: `1200 – 1600`, or "—" from one seed.
 fn interval_cell(i: &Interval) -> String {
-    if i.half_width.is_finite() {
-        format!("{} – {}", crate::lessons::readable(i.low()), crate::lessons::readable(i.high()))
+    if i.has_bounds() {
+        format!("{} – {}", crate::lessons::readable(i.low), crate::lessons::readable(i.high))
     } else {
         "— (one seed)".into()
     }

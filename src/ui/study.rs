@@ -66,10 +66,12 @@ pub fn OpenStudy() -> impl IntoView {
             };
             let lines = if t.numeric_axes().contains(&xi) { t.lines(xi, ci) } else { Vec::new() };
             // The plotted numbers, for whoever wants to check them (the browser test does, against the CSV).
-            type Points = Vec<(f64, f64, f64, usize)>;
+            type Points = Vec<(f64, f64, f64, f64, usize)>;
             let data: Vec<(&str, Points)> = lines
                 .iter()
-                .map(|l| (l.label.as_str(), l.points.iter().map(|p| (p.x, p.y.mean, p.y.half_width, p.y.n)).collect()))
+                .map(|l| {
+                    (l.label.as_str(), l.points.iter().map(|p| (p.x, p.y.mean, p.y.low, p.y.high, p.y.n)).collect())
+                })
                 .collect();
             let _ = canvas.set_attribute("data-series", &serde_json::to_string(&data).unwrap_or_default());
             if let Some(b) = measured::canvas(canvas) {

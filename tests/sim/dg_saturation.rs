@@ -52,13 +52,14 @@ fn a_stable_bar_is_bounded_and_an_overloaded_one_unbounded() {
 
 #[test]
 fn the_verdict_of_an_interval_of_growth() {
-    let i = |mean: f64, half_width: f64| Interval { mean, half_width, n: 5 };
+    let i = |mean: f64, half_width: f64| Interval { mean, low: mean - half_width, high: mean + half_width, n: 5 };
     assert_eq!(Saturation::of(&i(0.5, 0.2)), Saturation::Unbounded);
     assert_eq!(Saturation::of(&i(0.0, 0.05)), Saturation::Bounded);
     assert_eq!(Saturation::of(&i(0.1, 0.05)), Saturation::NotResolved);
     assert_eq!(Saturation::of(&i(0.5, f64::INFINITY)), Saturation::NotResolved);
 }
 
+/// A bar with (mean, half-width) turnaround, its interval symmetric.
 fn hand_bar(mix: Mix, policy: BotSelection, tt: (f64, f64), saturation: Saturation, rwt: f64) -> Bar {
     Bar {
         mix,
@@ -67,12 +68,12 @@ fn hand_bar(mix: Mix, policy: BotSelection, tt: (f64, f64), saturation: Saturati
         saturated_seeds: 0,
         saturation,
         unbounded: saturation == Saturation::Unbounded,
-        growth: (0.0, 0.0),
+        growth: (0.0, 0.0, 0.0),
         cap_hit: false,
-        turnaround: tt,
-        makespan: (1.0, 0.0),
-        waiting: (0.0, 0.0),
-        rwt: (rwt, 0.001),
+        turnaround: (tt.0, tt.0 - tt.1, tt.0 + tt.1),
+        makespan: (1.0, 1.0, 1.0),
+        waiting: (0.0, 0.0, 0.0),
+        rwt: (rwt, rwt - 0.001, rwt + 0.001),
     }
 }
 

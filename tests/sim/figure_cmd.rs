@@ -58,7 +58,7 @@ fn data_grid_seeds_auto_adds_seeds_while_a_finding_is_open() {
     std::fs::write(d.join("dd.json"), r#"{"family": "data_grid", "data_grid": {"jobs": 150}}"#).unwrap();
     let t = run(&d, &["figure", "data_grid", "9", "--base", "dd.json", "--seeds", "auto", "--out", "a"]);
     let csv = std::fs::read_to_string(d.join("a-fig9.csv")).unwrap();
-    let cell = |l: &str| bagsim::stats::csv_cells(l).unwrap()[5].parse::<usize>().unwrap();
+    let cell = |l: &str| bagsim::stats::csv_cells(l).unwrap()[6].parse::<usize>().unwrap();
     let seeds: Vec<usize> = csv.lines().skip(1).map(cell).collect();
     assert!(seeds.windows(2).all(|w| w[0] == w[1]), "{csv}");
     assert!([5, 10, 20, 30].contains(&seeds[0]), "{csv}");

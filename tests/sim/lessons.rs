@@ -80,19 +80,26 @@ fn a_broken_lesson_is_refused_with_a_reason() {
     assert!(good.your_own_scenario("x").is_none());
 }
 
-/// The claim's verdict on numbers worked by hand. Two seeds per variant: values a, a ± 1 have mean a and half-width
-/// t_{0.975,1} · 1/√2 · √2 = 12.706, so means 20 apart overlap and means 30 apart do not.
+/// The claim's verdict on numbers worked by hand. Two seeds per variant at level k: values g·e^∓0.05 around
+/// g = 10 · 4^(k/30). Their logarithms are 0.1 apart: s² = 0.1²/2 = 0.005, so the modified Cox interval is
+/// g · exp(s²/2 ± t_{0.975,1} · √(s²/2 + s⁴/2)) = g · exp(0.0025 ± 12.706205 · 0.050125) = g · exp(0.0025 ± 0.636897):
+/// g · 0.53026 to g · 1.89534, a ratio of 3.574; the mean is g · cosh 0.05 = 1.00125 g. Levels 30 apart (g four
+/// times as large) are apart; levels 20 apart (2.52 times) overlap. At level 0: 10.01 (95%: 5.30 – 18.95); at
+/// level 20, g = 25.198: 25.23 (95%: 13.36 – 47.76).
 #[test]
 fn a_claim_is_checked_on_the_intervals() {
     let mut l = lessons::find("load").unwrap();
     l.seeds = 2;
-    let at = |means: [f64; 3]| -> Vec<f64> { means.iter().flat_map(|m| [m - 1.0, m + 1.0]).collect() };
+    let g = |k: f64| 10.0 * 4f64.powf(k / 30.0);
+    let at = |levels: [f64; 3]| -> Vec<f64> {
+        levels.iter().flat_map(|&k| [g(k) * (-0.05f64).exp(), g(k) * 0.05f64.exp()]).collect()
+    };
     l.claim = Claim::Increasing;
     let v = l.verdict(&at([0.0, 30.0, 60.0]));
     assert!(matches!(v, Verdict::Holds(_)), "{v:?}");
     let v = l.verdict(&at([0.0, 20.0, 60.0]));
     assert!(
-        matches!(&v, Verdict::NotResolved(s) if s.contains("load 50% at 0 ± 12.71") && s.contains("load 70% at 20.00 ± 12.71") && !s.contains("load 90%")),
+        matches!(&v, Verdict::NotResolved(s) if s.contains("load 50% at 10.01 (95%: 5.30 – 18.95)") && s.contains("load 70% at 25.23 (95%: 13.36 – 47.76)") && !s.contains("load 90%")),
         "{v:?}"
     );
     let v = l.verdict(&at([0.0, 60.0, 30.0]));
@@ -110,5 +117,5 @@ fn a_claim_is_checked_on_the_intervals() {
     // One seed gives no interval, so nothing is separated.
     l.seeds = 1;
     l.claim = Claim::Increasing;
-    assert!(matches!(l.verdict(&[0.0, 30.0, 60.0]), Verdict::NotResolved(_)));
+    assert!(matches!(l.verdict(&[g(0.0), g(30.0), g(60.0)]), Verdict::NotResolved(_)));
 }

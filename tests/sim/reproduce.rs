@@ -107,9 +107,11 @@ fn csv_holds_each_seed_and_the_t_interval() {
     let i = Interval::of(&seeds);
     assert_eq!(cells[0], 4.0);
     assert!((cells[1] - 3.6).abs() < 1e-12);
-    // s = √(0.2/3) = 0.258199, s/√4 = 0.129099, t(0.975, 3) = 3.182446: half-width 0.410852.
-    assert!((cells[3] - cells[1] - 0.410_852).abs() < 1e-6, "{row}");
-    assert!((cells[2] - i.low()).abs() < 1e-12 && (cells[3] - i.high()).abs() < 1e-12);
+    // NSL is positive: the modified Cox interval. y = ln 3.3, ln 3.5, ln 3.7, ln 3.9 = 1.193922, 1.252763,
+    // 1.308333, 1.360977: ȳ = 1.278999, s² = 0.00516905; centre ȳ + s²/2 = 1.281583; spread t(0.975, 3) ·
+    // √(s²/4 + s⁴/6) = 3.182446 · 0.036010 = 0.114600; bounds exp(1.166984) = 3.21229 and exp(1.396183) = 4.03975.
+    assert!((cells[2] - 3.21229).abs() < 1e-5 && (cells[3] - 4.03975).abs() < 1e-5, "{row}");
+    assert!((cells[2] - i.low).abs() < 1e-12 && (cells[3] - i.high).abs() < 1e-12);
 }
 
 #[test]

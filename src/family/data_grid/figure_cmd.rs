@@ -104,7 +104,7 @@ fn finish_figure(out: &mut dyn FigureOut, p: &Plan, results: &[Result<f64, Strin
         let cells: Vec<String> = bars
             .iter()
             .enumerate()
-            .map(|(s, i)| format!("{} {} ± {}", series_name(s), show(i.mean, 4), show(i.half_width, 4)))
+            .map(|(s, i)| format!("{} {} ({} – {})", series_name(s), show(i.mean, 4), show(i.low, 4), show(i.high, 4)))
             .collect();
         say!(out, "  {}: {}", f.groups[g].0, cells.join(", "));
     }

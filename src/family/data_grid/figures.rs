@@ -25,6 +25,15 @@ impl Metric {
         }
     }
 
+    /// The 95% interval over seeds that fits the metric (stats::interval): utilization is a share of 1, the
+    /// turnarounds are positive.
+    pub fn interval(self, values: &[f64]) -> Interval {
+        match self {
+            Metric::Utilization => Interval::of_share(values, 1.0),
+            Metric::MeanTurnaround | Metric::WorstTurnaround => Interval::of(values),
+        }
+    }
+
     /// The figure's value of a run; none (NaN, left out of the bar's interval) for a run that finished no job, so
     /// that no finding is judged on it.
     pub fn of(self, r: &DataGridReport) -> f64 {
@@ -197,23 +206,27 @@ pub struct FigureResult<'a> {
 impl<'a> FigureResult<'a> {
     /// The intervals of `values[group][series]` (the seeds' values of each bar).
     pub fn of(figure: &'a Figure, values: &[Vec<Vec<f64>>]) -> FigureResult<'a> {
-        FigureResult { figure, bars: values.iter().map(|g| g.iter().map(|s| Interval::of(s)).collect()).collect() }
+        FigureResult {
+            figure,
+            bars: values.iter().map(|g| g.iter().map(|s| figure.metric.interval(s)).collect()).collect(),
+        }
     }
 
-    /// The CSV: group, scheme, mean, half-width, seeds.
+    /// The CSV: group, scheme, mean, the 95% interval's bounds, seeds.
     pub fn csv(&self, values: &[Vec<Vec<f64>>]) -> String {
         let values_title = crate::stats::csv_field(&format!("values ({})", self.figure.metric.title()));
-        let mut out = format!("figure,group,scheme,mean,half_width_95,seeds,{values_title}\n");
+        let mut out = format!("figure,group,scheme,mean,ci95_low,ci95_high,seeds,{values_title}\n");
         for (g, bars) in self.bars.iter().enumerate() {
             for (s, i) in bars.iter().enumerate() {
                 let v: Vec<String> = values[g][s].iter().map(f64::to_string).collect();
                 out.push_str(&format!(
-                    "{},{},{},{},{},{},{}\n",
+                    "{},{},{},{},{},{},{},{}\n",
                     self.figure.number,
                     crate::stats::csv_field(self.figure.groups[g].0),
                     series_name(s),
                     i.mean,
-                    i.half_width,
+                    i.low,
+                    i.high,
                     values[g][s].len(),
                     v.join(" ")
                 ));
@@ -229,7 +242,7 @@ impl<'a> FigureResult<'a> {
             .bars
             .iter()
             .flat_map(|g| {
-                g.iter().map(|i| Cell::Value { mean: i.mean, half_width: i.half_width, note: format!("{} seeds", i.n) })
+                g.iter().map(|i| Cell::Value { mean: i.mean, low: i.low, high: i.high, note: format!("{} seeds", i.n) })
             })
             .collect();
         Bars {

@@ -16,8 +16,8 @@ fn bar(bars: &[Bar], mix: Mix, p: BotSelection) -> Option<&Bar> {
     bars.iter().find(|b| b.mix == mix && b.policy.builtin() == Some(p))
 }
 
-fn interval(x: (f64, f64), n: usize) -> Interval {
-    Interval { mean: x.0, half_width: x.1, n }
+fn interval(x: (f64, f64, f64), n: usize) -> Interval {
+    Interval { mean: x.0, low: x.1, high: x.2, n }
 }
 
 /// How the turnaround of `a` stands to `b`'s, where resolved: Less = a is better (lower).

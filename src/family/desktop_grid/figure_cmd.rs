@@ -22,11 +22,11 @@ macro_rules! say {
     }};
 }
 
-fn cell(b: &(f64, f64), unbounded: bool, scale: f64) -> String {
+fn cell(b: &(f64, f64, f64), unbounded: bool, scale: f64) -> String {
     if unbounded {
         "unbounded".to_string()
     } else {
-        format!("{} ±{}", show(b.0 * scale, 1), show(b.1 * scale, 1))
+        format!("{} ({}–{})", show(b.0 * scale, 1), show(b.1 * scale, 1), show(b.2 * scale, 1))
     }
 }
 
@@ -97,7 +97,7 @@ fn finish_figure(
     for b in bars {
         say!(
             out,
-            "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}  {} ({}/{}; {} ±{})",
+            "{:<8} {:<11} {:>4}{} {:>22} {:>22} {:>22} {:>16}  {} ({}/{}; {} ({} – {}))",
             b.mix.label(),
             b.policy.label(),
             b.seeds,
@@ -111,7 +111,8 @@ fn finish_figure(
             b.saturated_seeds,
             b.seeds,
             show(b.growth.0, 3),
-            show(b.growth.1, 3)
+            show(b.growth.1, 3),
+            show(b.growth.2, 3)
         );
     }
     if bars.iter().any(|b| b.cap_hit) {
@@ -167,9 +168,10 @@ pub fn figure_plan(which: &str, base: &DesktopGridConfig, rule: CiRule) -> Figur
     Ok(FigurePlan { kind: Kind::DgFigure, spec, axes, points })
 }
 
-/// A bar as a shard keeps it: its pairs with an undefined mean or width as null.
+/// A bar as a shard keeps it: its (mean, low, high) triples with an undefined number as null.
 fn bar_to_value(b: &Bar) -> Value {
-    let pair = |p: (f64, f64)| serde_json::json!([p.0.is_finite().then_some(p.0), p.1.is_finite().then_some(p.1)]);
+    let some = |x: f64| x.is_finite().then_some(x);
+    let pair = |p: (f64, f64, f64)| serde_json::json!([some(p.0), some(p.1), some(p.2)]);
     let mut v = serde_json::to_value(b).expect("plain data");
     for (k, p) in [
         ("growth", b.growth),
@@ -188,8 +190,11 @@ fn bar_of_value(v: &Value) -> Result<Bar, String> {
     let nan = |x: &Value| x.as_f64().unwrap_or(f64::NAN);
     let mut pairs = Vec::new();
     for k in ["growth", "turnaround", "makespan", "waiting", "rwt"] {
-        pairs.push((nan(&v[k][0]), nan(&v[k][1])));
-        v[k] = serde_json::json!([0.0, 0.0]);
+        let (mean, a, b) = (nan(&v[k][0]), nan(&v[k][1]), nan(&v[k][2]));
+        // A shard written before the bounds holds (mean, half-width) of a t interval.
+        let old = v[k].as_array().is_some_and(|x| x.len() == 2);
+        pairs.push(if old { (mean, mean - a, mean + a) } else { (mean, a, b) });
+        v[k] = serde_json::json!([0.0, 0.0, 0.0]);
     }
     let mut b: Bar = serde_json::from_value(v).map_err(|e| format!("not a desktop-grid bar: {e}"))?;
     (b.growth, b.turnaround, b.makespan, b.waiting, b.rwt) = (pairs[0], pairs[1], pairs[2], pairs[3], pairs[4]);

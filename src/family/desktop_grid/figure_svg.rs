@@ -7,10 +7,10 @@ use super::bot_selection::{BotPolicy, BotSelection};
 use super::figures::{Bar, FigurePreset};
 use crate::stats::bars_svg::{stack, Bars, Cell};
 
-/// An index a figure can show: name, title, value of a bar (mean, half-width), unit factor, unit, and whether a
+/// An index a figure can show: name, title, value of a bar (mean, 95% low, 95% high), unit factor, unit, and whether a
 /// saturated bar's value is unbounded (turnaround and waiting; the execution makespan of the finished BoTs and the
 /// RWT stay numbers).
-pub type Index = (&'static str, &'static str, fn(&Bar) -> (f64, f64), f64, &'static str, bool);
+pub type Index = (&'static str, &'static str, fn(&Bar) -> (f64, f64, f64), f64, &'static str, bool);
 
 pub const INDICES: [Index; 4] = [
     ("tt", "Turnaround time (TT)", |b| b.turnaround, 1.0 / 3600.0, "h", true),
@@ -33,9 +33,10 @@ fn chart_of(f: &FigurePreset, series: &[BotPolicy], bars: &[Option<Result<Bar, S
         Some(Err(_)) => Cell::Failed,
         Some(Ok(b)) if can_be_unbounded && b.unbounded => Cell::Unbounded,
         Some(Ok(b)) => {
-            let (m, hw) = pick(b);
+            let (m, low, high) = pick(b);
             let cap = if b.cap_hit { ", seed cap reached" } else { "" };
-            Cell::Value { mean: m * scale, half_width: hw * scale, note: format!("{} seeds{cap}", b.seeds) }
+            let note = format!("{} seeds{cap}", b.seeds);
+            Cell::Value { mean: m * scale, low: low * scale, high: high * scale, note }
         }
     };
     let mut cells: Vec<Cell> = bars.iter().map(cell).collect();

@@ -106,11 +106,11 @@ impl Saturation {
 
     /// The verdict of an interval of the relative growth over the seeds.
     pub fn of(growth: &Interval) -> Saturation {
-        if !growth.half_width.is_finite() {
+        if !growth.has_bounds() {
             Saturation::NotResolved
-        } else if growth.low() > Self::THRESHOLD {
+        } else if growth.low > Self::THRESHOLD {
             Saturation::Unbounded
-        } else if growth.high() < Self::THRESHOLD {
+        } else if growth.high < Self::THRESHOLD {
             Saturation::Bounded
         } else {
             Saturation::NotResolved
@@ -138,23 +138,24 @@ pub struct Bar {
     /// The bar's saturation verdict over its seeds; `unbounded` is `saturation == Unbounded`.
     pub saturation: Saturation,
     pub unbounded: bool,
-    /// (mean, 95% half-width) of the relative growth of the BoTs in the system.
-    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
-    pub growth: (f64, f64),
+    /// (mean, 95% low, 95% high) of the relative growth of the BoTs in the system (a signed quantity: t interval).
+    #[serde(deserialize_with = "crate::stats::bounds_or_undefined")]
+    pub growth: (f64, f64, f64),
     /// The seed cap was reached before every interval was within the relative error.
     pub cap_hit: bool,
-    /// (mean, 95% half-width) of the mean TT, execution makespan, WT (s) and RWT.
-    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
-    pub turnaround: (f64, f64),
-    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
-    pub makespan: (f64, f64),
-    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
-    pub waiting: (f64, f64),
-    #[serde(deserialize_with = "crate::stats::pair_or_undefined")]
-    pub rwt: (f64, f64),
+    /// (mean, 95% low, 95% high) of the mean TT, execution makespan, WT (s) and RWT (nonnegative: stats::interval).
+    #[serde(deserialize_with = "crate::stats::bounds_or_undefined")]
+    pub turnaround: (f64, f64, f64),
+    #[serde(deserialize_with = "crate::stats::bounds_or_undefined")]
+    pub makespan: (f64, f64, f64),
+    #[serde(deserialize_with = "crate::stats::bounds_or_undefined")]
+    pub waiting: (f64, f64, f64),
+    #[serde(deserialize_with = "crate::stats::bounds_or_undefined")]
+    pub rwt: (f64, f64, f64),
 }
 
-/// The confidence rule: 95% intervals within `rel` of the mean, with `min_seeds` to `max_seeds` seeds.
+/// The confidence rule: 95% intervals within `rel` of the mean (both bounds: an asymmetric interval's farther
+/// bound), with `min_seeds` to `max_seeds` seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CiRule {
     pub min_seeds: usize,
@@ -169,9 +170,10 @@ impl Default for CiRule {
     }
 }
 
-/// Whether an interval satisfies the rule (half-width ≤ `rel` × |mean|; a zero mean with zero width does).
+/// Whether an interval satisfies the rule (each bound within `rel` × |mean| of the mean; a zero mean with zero
+/// width does).
 fn precise(i: &Interval, rel: f64) -> bool {
-    i.half_width.is_finite() && i.half_width <= rel * i.mean.abs()
+    i.has_bounds() && i.reach() <= rel * i.mean.abs()
 }
 
 /// Runs seeds 1, 2, … of one bar (at least `min_seeds`, at most `max_seeds`) until its saturation is resolved and,
@@ -201,7 +203,9 @@ pub fn run_bar(
         g.push(m.relative_growth);
         let n = tt.len();
         let ints = [Interval::of(&tt), Interval::of(&ms), Interval::of(&wt), Interval::of(&rwt)];
-        let growth = Interval::of(&g);
+        // The growth is a slope and may be negative (a queue that drains): the plain t interval, a one-sample t
+        // test of the mean growth against the threshold (docs/desktop_grid.md, "Saturation of a bar").
+        let growth = Interval::of_signed(&g);
         let saturation = Saturation::of(&growth);
         let done = n >= min
             && match saturation {
@@ -210,7 +214,7 @@ pub fn run_bar(
                 Saturation::NotResolved => false,
             };
         if done || n >= max_seeds.max(min) {
-            let p = |i: &Interval| (i.mean, i.half_width);
+            let p = |i: &Interval| (i.mean, i.low, i.high);
             return Ok(Bar {
                 mix,
                 policy: policy.clone(),
@@ -267,11 +271,11 @@ impl BarJob {
 pub fn bars_csv(bars: &[Bar]) -> String {
     let n = crate::stats::csv_number;
     let mut s = String::from(
-        "mix,policy,seeds,saturated_seeds,saturation,growth_mean,growth_hw,unbounded,cap_hit,tt_mean,tt_hw,makespan_mean,makespan_hw,wt_mean,wt_hw,rwt_mean,rwt_hw\n",
+        "mix,policy,seeds,saturated_seeds,saturation,growth_mean,growth_low,growth_high,unbounded,cap_hit,tt_mean,tt_low,tt_high,makespan_mean,makespan_low,makespan_high,wt_mean,wt_low,wt_high,rwt_mean,rwt_low,rwt_high\n",
     );
     for b in bars {
         s.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             b.mix.label(),
             b.policy.label(),
             b.seeds,
@@ -279,16 +283,21 @@ pub fn bars_csv(bars: &[Bar]) -> String {
             b.saturation.label(),
             n(b.growth.0),
             n(b.growth.1),
+            n(b.growth.2),
             b.unbounded,
             b.cap_hit,
             n(b.turnaround.0),
             n(b.turnaround.1),
+            n(b.turnaround.2),
             n(b.makespan.0),
             n(b.makespan.1),
+            n(b.makespan.2),
             n(b.waiting.0),
             n(b.waiting.1),
+            n(b.waiting.2),
             n(b.rwt.0),
-            n(b.rwt.1)
+            n(b.rwt.1),
+            n(b.rwt.2)
         ));
     }
     s

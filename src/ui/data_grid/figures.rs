@@ -101,7 +101,7 @@ pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
                         <tr>
                             <th scope="row">{g.0}</th>
                             {bars.iter().zip(Scheme::ALL).map(|(i, s)| view! {
-                                <td data-scheme=s.name() data-mean=i.mean.to_string()>{format!("{:.4} ± {:.4}", i.mean, i.half_width)}</td>
+                                <td data-scheme=s.name() data-mean=i.mean.to_string()>{format!("{:.4} ({:.4} – {:.4})", i.mean, i.low, i.high)}</td>
                             }).collect_view()}
                         </tr>
                     }
@@ -111,7 +111,7 @@ pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
                 r.claims().into_iter().map(|(paper, ours, verdict)| Claim { paper, ours, verdict }).collect();
             Some(view! {
                 <table id="dd-figure-table">
-                    <caption>{format!("Fig. {}: {} ({}), mean ± 95% interval over {SEEDS} seeds", f.number, f.caption, f.metric.title())}</caption>
+                    <caption>{format!("Fig. {}: {} ({}), mean (95% interval) over {SEEDS} seeds", f.number, f.caption, f.metric.title())}</caption>
                     <thead><tr><th scope="col">"setting"</th>{Scheme::ALL.iter().map(|s| view! { <th scope="col">{s.label()}</th> }).collect_view()}</tr></thead>
                     <tbody>{rows}</tbody>
                 </table>

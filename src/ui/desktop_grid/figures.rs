@@ -89,11 +89,11 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
                 .flatten()
                 .map(|b| {
                     let (_, _, pick, scale, unit, can_be_unbounded) = INDICES[index.get()];
-                    let (m, hw) = pick(b);
+                    let (m, low, high) = pick(b);
                     let value = if can_be_unbounded && b.unbounded {
                         "unbounded".to_string()
                     } else {
-                        format!("{:.3} ± {:.3} {unit}", m * scale, hw * scale)
+                        format!("{:.3} ({:.3} – {:.3}) {unit}", m * scale, low * scale, high * scale)
                     };
                     view! {
                         <tr data-mix=b.mix.name() data-policy=b.policy.name() data-mean=m.to_string()
@@ -156,7 +156,7 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
             <p id="dg-figure-status" aria-live="polite">{move || status.get()}</p>
             <div class="dg-figure-svg" id="dg-figure-svg" inner_html=move || svg().unwrap_or_default()></div>
             <table class="dg-figure-table">
-                <caption>"The bars as numbers (mean ± 95% half-width)"</caption>
+                <caption>"The bars as numbers (mean, 95% interval)"</caption>
                 <thead><tr><th>"Mix"</th><th>"Policy"</th><th>"Value"</th><th>"Seeds"</th><th>"Saturation (seeds saturated)"</th></tr></thead>
                 <tbody>{csv_rows}</tbody>
             </table>

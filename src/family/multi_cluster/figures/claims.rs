@@ -32,8 +32,8 @@ fn fmt(i: &Interval) -> String {
     } else {
         3
     };
-    if i.half_width.is_finite() {
-        format!("{:.*} ± {:.*}", d, i.mean, d, i.half_width)
+    if i.has_bounds() {
+        format!("{:.*} ({:.*} – {:.*})", d, i.mean, d, i.low, d, i.high)
     } else {
         format!("{:.*}", d, i.mean)
     }
@@ -295,7 +295,7 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
             let fin = |name: &str| mean(series(r, name), last, Metric::Finished);
             // Nothing finished under any architecture (a horizon shorter than a task) is no data.
             let no_data = !defined(&[fin("fcondor"), fin("sep-c"), fin("csp")])
-                || ["fcondor", "sep-c", "csp"].iter().all(|a| fin(a).high() <= 0.0);
+                || ["fcondor", "sep-c", "csp"].iter().all(|a| fin(a).high <= 0.0);
             vec![
                 rank_claim(r, says[0], "csp", 0, Metric::Nsl, &all_x),
                 rank_claim(r, says[0], "sep-c", 2, Metric::Nsl, &all_x),
@@ -310,7 +310,7 @@ fn checked(r: &FigureResult) -> Vec<Claim> {
                     ),
                     verdict: if no_data {
                         Verdict::NoData
-                    } else if fin("fcondor").high() < 0.6 && fin("sep-c").high() < 0.7 {
+                    } else if fin("fcondor").high < 0.6 && fin("sep-c").high < 0.7 {
                         Verdict::Agrees
                     } else {
                         Verdict::Disagrees

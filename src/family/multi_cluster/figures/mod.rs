@@ -416,6 +416,15 @@ impl Metric {
             Metric::Finished => "Finished tasks",
         }
     }
+
+    /// The 95% interval over seeds that fits the metric (stats::interval): the finished fraction is a share of 1,
+    /// the makespan and the NSL are positive.
+    pub fn interval(self, values: &[f64]) -> Interval {
+        match self {
+            Metric::Finished => Interval::of_share(values, 1.0),
+            Metric::Makespan | Metric::Nsl => Interval::of(values),
+        }
+    }
 }
 
 /// The results of a figure's runs: per series and x, one value per seed, in seed order.
@@ -502,7 +511,7 @@ impl FigureResult {
     }
 
     pub fn interval(&self, series: usize, x: usize, metric: Metric) -> Interval {
-        Interval::of(&self.values(series, x, metric))
+        metric.interval(&self.values(series, x, metric))
     }
 
     /// Per seed, the mean of a metric over the x positions `xs` (the "overall" value of a series in a sweep);
@@ -512,7 +521,7 @@ impl FigureResult {
         let per_seed: Vec<f64> = (0..self.seeds as usize)
             .map(|k| per_x.iter().map(|v| v[k]).sum::<f64>() / xs.len().max(1) as f64)
             .collect();
-        Interval::of(&per_seed)
+        metric.interval(&per_seed)
     }
 
     /// The figure's numbers as CSV: one line per series, x and metric, with the mean, the 95% interval and each
@@ -529,7 +538,7 @@ impl FigureResult {
             for x in 0..self.x_count() {
                 for &m in metrics {
                     let v = self.values(s, x, m);
-                    let i = Interval::of(&v);
+                    let i = m.interval(&v);
                     let x_value =
                         if self.figure.axis == Axis::SizeClass { self.figure.xs[0] } else { self.figure.xs[x] };
                     out.push_str(&format!(
@@ -541,8 +550,8 @@ impl FigureResult {
                         m.name(),
                         i.n,
                         num(i.mean),
-                        num(i.low()),
-                        num(i.high())
+                        num(i.low),
+                        num(i.high)
                     ));
                     for x in v {
                         out.push(',');

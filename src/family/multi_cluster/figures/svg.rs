@@ -93,8 +93,8 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
     let ns = f.series.len();
     let cells: Vec<Vec<crate::stats::Interval>> =
         (0..ns).map(|k| (0..nx).map(|x| r.interval(k, x, metric)).collect()).collect();
-    let highs = cells.iter().flatten().map(|i| if i.half_width.is_finite() { i.high() } else { i.mean });
-    let lows = cells.iter().flatten().map(|i| if i.half_width.is_finite() { i.low() } else { i.mean });
+    let highs = cells.iter().flatten().map(|i| if i.has_bounds() { i.high } else { i.mean });
+    let lows = cells.iter().flatten().map(|i| if i.has_bounds() { i.low } else { i.mean });
     let max = highs.filter(|v| v.is_finite()).fold(0.0f64, f64::max);
     let min_pos = lows.filter(|v| v.is_finite() && *v > 0.0).fold(f64::INFINITY, f64::min);
     let log = max > 0.0 && min_pos.is_finite() && max / min_pos > 100.0;
@@ -179,8 +179,8 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
                 let _ = write!(path, "{}{:.2},{:.2}", if path.is_empty() { "M" } else { " L" }, cx, y);
                 s.push_str(&marker(k, cx, y, colour));
             }
-            if i.half_width.is_finite() {
-                let (ya, yb) = (y_of(i.low()), y_of(i.high()));
+            if i.has_bounds() {
+                let (ya, yb) = (y_of(i.low), y_of(i.high));
                 let _ = write!(
                     s,
                     r##"<path d="M{cx:.2},{ya:.2} L{cx:.2},{yb:.2} M{:.2},{ya:.2} L{:.2},{ya:.2} M{:.2},{yb:.2} L{:.2},{yb:.2}" stroke="{}" fill="none"/>"##,
