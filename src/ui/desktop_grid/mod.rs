@@ -20,6 +20,7 @@ use crate::script::ScriptSource;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::lazy::LazyPanel;
+use crate::ui::split::Part;
 use crate::ui::measured;
 use crate::ui::script_box::{policy_field, PolicyKey};
 use leptos::prelude::*;
@@ -388,7 +389,7 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present, st: DgPage) -> 
                         </figure>
                     }).collect_view()}
                 </div>
-                <LazyPanel name="dg-figures"/>
+                <LazyPanel part=Part::DgFigures/>
             </div>
         </Show>
     }
