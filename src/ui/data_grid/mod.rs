@@ -19,8 +19,8 @@ use crate::script::ScriptSource;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::lazy::LazyPanel;
-use crate::ui::split::Part;
 use crate::ui::script_box::{policy_field, PolicyKey};
+use crate::ui::split::Part;
 use leptos::prelude::*;
 
 /// The run's samples and finished jobs, outside the reactive graph (a run streams thousands).
