@@ -7,6 +7,7 @@ use super::client::{Client, Event};
 use super::family_switch::{self, FamilyPanel, FamilySwitch};
 use super::lab::{fmt_time, reveal, send, Hooks, Lab, Status, CLIENT};
 use super::lazy::LazyPanel;
+use super::split::Part;
 use super::{
     budget, data_grid, desktop_grid, download, form, later, lessons, multi_cluster, not_modelled, present, references,
     replay, run_tools, script_box, tab_speed::TabSpeed, trace_lab,
@@ -437,15 +438,15 @@ fn App() -> impl IntoView {
                     </Show>
                     <Show when=move || table_on.get()><multi_cluster::ClassTable lab=lab/></Show>
                     <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
-                    <Show when=move || sweep_on.get()><LazyPanel name="sweep"/></Show>
+                    <Show when=move || sweep_on.get()><LazyPanel part=Part::Sweep/></Show>
                 </FamilyPanel>
-                <Show when=move || sweep_on.get()><LazyPanel name="study"/></Show>
+                <Show when=move || sweep_on.get()><LazyPanel part=Part::Study/></Show>
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
-        <Show when=move || lessons_on.get()><LazyPanel name="lessons"/></Show>
+        <Show when=move || lessons_on.get()><LazyPanel part=Part::Lessons/></Show>
         <FamilyPanel lab=lab family=Family::MultiCluster>
-            <Show when=move || paper_on.get()><LazyPanel name="paper"/></Show>
+            <Show when=move || paper_on.get()><LazyPanel part=Part::Paper/></Show>
         </FamilyPanel>
         <Show when=move || footer_on.get()><footer>
             <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>

@@ -2,29 +2,17 @@
 //! load sweep, the workload views, the data grid's comparison of the schemes and the study viewer live in a second
 //! wasm module (`bin/panels.rs`, mounted by `panels.rs`), which `assets/panels_loader.js` fetches the first time one
 //! of them is shown. The page's own module is smaller by what only they use, and its first screen comes sooner;
-//! the panels see what they need of the page through `shown.rs`.
+//! the panels see what they need of the page through `shown.rs`. `split/` names the parts and the messages.
 
+use super::split::Part;
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The parts the panels' module mounts: the name the page asks for, and what the placeholder says meanwhile.
-pub const PANELS: [(&str, &str); 9] = [
-    ("views/trace-views", "the trace's workload views"),
-    ("views/scenario-views", "the scenario's workload views"),
-    ("sweep", "the load sweep"),
-    ("lessons", "the lessons"),
-    ("paper", "the paper figures"),
-    ("study", "the study viewer"),
-    ("dg-figures", "the paper figures"),
-    ("dd-figures", "the paper figures"),
-    ("dd-compare", "the comparison of the schemes"),
-];
-
-/// A placeholder that the panels' module fills with the panel `name` once it has loaded.
+/// A placeholder that the panels' module fills with `part` once it has loaded.
 #[component]
-pub fn LazyPanel(name: &'static str) -> impl IntoView {
-    let what = PANELS.iter().find(|p| p.0 == name).map_or("this part of the page", |p| p.1);
+pub fn LazyPanel(part: Part) -> impl IntoView {
+    let (name, what) = (part.name(), part.what());
     let id = format!("lazy-{name}");
     let failed = RwSignal::new(None::<String>);
     let node = NodeRef::<leptos::html::Div>::new();

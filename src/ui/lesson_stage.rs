@@ -1,11 +1,12 @@
 //! The lessons' panel lives in the page's second module (`lazy.rs`); projector mode, the lesson it steps through
 //! and the lab it opens a scenario in are the page's. This is what passes between them, through the window
-//! (`shown.rs`): the page publishes the stage (projector mode on or off, the lesson and part shown) and what the
-//! address asked for when it opened; the panel asks the page to change the stage or to open a scenario.
+//! as messages (`split::message`): the page tells the stage (projector mode on or off, the lesson and part shown)
+//! and what the address asked for when it opened; the panel asks the page to change the stage or to open a
+//! scenario.
 
 use super::lab::Lab;
 use super::present::{Present, LESSON_PARTS as PARTS};
-use super::shown;
+use super::split::{self, Channel, ToPage as Ask, ToPanels};
 use crate::registry::Scenario;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -38,45 +39,19 @@ pub fn requested() -> Option<Requested> {
 
 /// Projector mode, and the lesson it steps through with the part shown (0-based).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-struct State {
+pub struct StageState {
     on: bool,
     lesson: Option<(String, usize)>,
 }
 
-/// What the lessons' panel asks of the page.
-#[derive(Debug, Serialize, Deserialize)]
-enum Ask {
-    /// Projector mode on or off.
-    Projector(bool),
-    /// Step through this lesson from this part, or stop stepping.
-    Lesson(Option<(String, usize)>),
-    /// The next (+1) or previous (−1) part.
-    Step(i32),
-    /// "Write your own policy": this scenario (JSON) in the lab, then the script box `box_id` brought into view.
-    Open { scenario: String, box_id: String },
-    /// A message for the lab's lesson field.
-    Refused(String),
-}
-
-/// The window's properties and events: the stage (page → panel), what the address asked for (page → panel, read
-/// once), and an ask (panel → page).
-const STATE: (&str, &str) = ("bagsimStage", "bagsim-stage");
-const ASKED: &str = "bagsimLessonAsked";
-const ASK: (&str, &str) = ("bagsimAsk", "bagsim-ask");
-
 /// The page's side: publishes the stage while the page lives and `asked` once, and does what the panel asks.
 pub fn serve(present: Present, lab: Lab, asked: Option<Requested>) {
-    if let Ok(json) = serde_json::to_string(&asked) {
-        shown::post(ASKED, "", &json);
-    }
+    split::tell(&ToPanels::LessonAsked(asked));
     Effect::new(move |_| {
-        let state = State { on: present.on.get(), lesson: present.lesson.get() };
-        if let Ok(json) = serde_json::to_string(&state) {
-            shown::post(STATE.0, STATE.1, &json);
-        }
+        split::tell(&ToPanels::Stage(StageState { on: present.on.get(), lesson: present.lesson.get() }));
     });
-    shown::listen(ASK.1, move || {
-        let Some(ask) = shown::read(ASK.0).and_then(|t| serde_json::from_str::<Ask>(&t).ok()) else { return };
+    split::listen(Channel::Ask, move || {
+        let Some(ask) = split::last::<Ask>(Channel::Ask) else { return };
         let refuse = |e: String| {
             lab.errors.update(|m| {
                 m.insert("lesson".into(), e);
@@ -109,15 +84,18 @@ pub fn serve(present: Present, lab: Lab, asked: Option<Requested>) {
 /// The panel's side: the stage as the page has it, kept in step, and the way to ask for another.
 #[derive(Clone, Copy)]
 pub struct Stage {
-    state: RwSignal<State>,
+    state: RwSignal<StageState>,
 }
 
 impl Stage {
     /// The stage as the page published it, followed from then on.
     pub fn mirror() -> Stage {
-        let read = || shown::read(STATE.0).and_then(|t| serde_json::from_str::<State>(&t).ok()).unwrap_or_default();
+        let read = || match split::last(Channel::Stage) {
+            Some(ToPanels::Stage(s)) => s,
+            _ => StageState::default(),
+        };
         let state = RwSignal::new(read());
-        shown::listen(STATE.1, move || {
+        split::listen(Channel::Stage, move || {
             let next = read();
             if state.with_untracked(|s| *s != next) {
                 state.set(next);
@@ -128,7 +106,10 @@ impl Stage {
 
     /// What the address asked for when the page opened (`?lesson=ID&step=K`).
     pub fn asked() -> Option<Requested> {
-        shown::read(ASKED).and_then(|t| serde_json::from_str(&t).ok()).flatten()
+        match split::last(Channel::LessonAsked) {
+            Some(ToPanels::LessonAsked(asked)) => asked,
+            _ => None,
+        }
     }
 
     /// Whether projector mode is on (untracked).
@@ -147,9 +128,7 @@ impl Stage {
     }
 
     fn ask(self, ask: &Ask) {
-        if let Ok(json) = serde_json::to_string(ask) {
-            shown::post(ASK.0, ASK.1, &json);
-        }
+        split::ask(ask);
     }
 
     pub fn set_projector(self, on: bool) {

@@ -34,6 +34,7 @@ mod run_tools;
 mod script_box;
 mod section;
 mod shown;
+mod split;
 mod study;
 mod tab_speed;
 mod trace_lab;

@@ -3,30 +3,33 @@
 //! follows it through a `shown::mirror` of its own (one listener each, four in all).
 
 use super::shown;
+use super::split::Part;
 use leptos::prelude::*;
 
-/// Mounts the panel `name` into `element` (the page's placeholder, whose "Loading…" it replaces).
+/// Mounts the part named `name` into `element` (the page's placeholder, whose "Loading…" it replaces); a name that
+/// is no [`Part`]'s is refused with a message.
 pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
     console_error_panic_hook::set_once();
+    let part = Part::from_name(name)?;
     element.set_inner_html("");
-    match name {
-        "paper" => leptos::mount::mount_to(element, super::multi_cluster::paper::PaperFigures).forget(),
-        "study" => leptos::mount::mount_to(element, super::study::OpenStudy).forget(),
-        "dg-figures" => {
+    match part {
+        Part::Paper => leptos::mount::mount_to(element, super::multi_cluster::paper::PaperFigures).forget(),
+        Part::Study => leptos::mount::mount_to(element, super::study::OpenStudy).forget(),
+        Part::DgFigures => {
             let scenario = shown::mirror();
             leptos::mount::mount_to(element, move || {
                 view! { <super::desktop_grid::figures::DgFigures scenario=scenario/> }
             })
             .forget()
         }
-        "dd-figures" => {
+        Part::DdFigures => {
             let scenario = shown::mirror();
             leptos::mount::mount_to(element, move || {
                 view! { <super::data_grid::figures::DataGridFigures scenario=scenario/> }
             })
             .forget()
         }
-        "lessons" => {
+        Part::Lessons => {
             let stage = super::lesson_stage::Stage::mirror();
             let initial = super::lesson_stage::Stage::asked();
             leptos::mount::mount_to(element, move || {
@@ -34,29 +37,28 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             })
             .forget()
         }
-        "sweep" => {
+        Part::Sweep => {
             let (scenario, form_ok) = (shown::mirror(), shown::form_ok());
             leptos::mount::mount_to(element, move || {
                 view! { <super::multi_cluster::sweep::Sweep scenario=scenario form_ok=form_ok/> }
             })
             .forget()
         }
-        "views/trace-views" | "views/scenario-views" => {
-            let id = if name == "views/trace-views" { "trace-views" } else { "scenario-views" };
+        Part::TraceViews | Part::ScenarioViews => {
+            let id = if part == Part::TraceViews { "trace-views" } else { "scenario-views" };
             let (views, jobs) = super::views::mirror(id);
             leptos::mount::mount_to(element, move || {
                 view! { <super::views::ViewsPanel views=views jobs=jobs id=id/> }
             })
             .forget()
         }
-        "dd-compare" => {
+        Part::DdCompare => {
             let scenario = shown::mirror();
             leptos::mount::mount_to(element, move || {
                 view! { <super::data_grid::compare::Compare scenario=scenario/> }
             })
             .forget()
         }
-        _ => return Err(format!("{name:?} is not a panel of this page")),
     }
     Ok(())
 }

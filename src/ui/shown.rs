@@ -1,30 +1,23 @@
-//! What the page shows, as the panels of the second wasm module see it (`lazy.rs`, `panels.rs`): the scenario and
-//! projector mode. The two modules share no memory; the page writes the scenario as JSON into a property of the
-//! window and fires an event on the window after every change, and the panels' module keeps a signal of its own
-//! in step with it.
+//! What the page shows, as the panels of the second wasm module see it (`lazy.rs`, `panels.rs`): the scenario,
+//! projector mode, whether the form is accepted and the imported trace's file. The page tells the first three as
+//! messages (`split::ToPanels`) and the panels' module keeps a signal of its own in step with each; the trace file,
+//! a JavaScript object, is left in a property of the window of its own. `post_value` and `listen` are the window's
+//! plumbing under both.
 
 use super::pool::TraceFile;
+use super::split::{self, Channel, ToPanels};
 use crate::registry::Scenario;
 use crate::trace::Format;
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The window's property that holds the scenario shown, as JSON, and the event fired after it or projector mode
-/// changed.
-const SCENARIO: (&str, &str) = ("bagsimScenario", "bagsim-shown");
-
-/// Writes `text` into the window's property `key`, then fires `event` on the window (none if empty); the listeners
-/// of both modules run before this returns.
-pub fn post(key: &str, event: &str, text: &str) {
-    post_value(key, event, &JsValue::from_str(text));
-}
-
-/// [`post`] of any JavaScript value (data `serde_wasm_bindgen` wrote, a `File`).
+/// Writes `value` (data `serde_wasm_bindgen` wrote, a `File`) into the window's property `key`, then fires `event`
+/// on the window; the listeners of both modules run before this returns.
 pub fn post_value(key: &str, event: &str, value: &JsValue) {
     let Some(window) = web_sys::window() else { return };
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str(key), value);
-    if let (false, Ok(e)) = (event.is_empty(), web_sys::Event::new(event)) {
+    if let Ok(e) = web_sys::Event::new(event) {
         let _ = window.dispatch_event(&e);
     }
 }
@@ -32,11 +25,6 @@ pub fn post_value(key: &str, event: &str, value: &JsValue) {
 /// The window's property `key`, whatever it holds (undefined if nothing).
 pub fn read_value(key: &str) -> JsValue {
     web_sys::window().and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str(key)).ok()).unwrap_or_default()
-}
-
-/// The text in the window's property `key`, if any.
-pub fn read(key: &str) -> Option<String> {
-    read_value(key).as_string()
 }
 
 /// Calls `f` after every `event` fired on the window, for the page's life.
@@ -48,24 +36,22 @@ pub fn listen(event: &str, f: impl FnMut() + 'static) {
     f.forget();
 }
 
-/// The page's side: writes the scenario shown where the panels' module reads it, and tells it.
+/// The page's side: tells the panels the scenario shown.
 pub fn publish(scenario: &Scenario) {
-    if let Ok(json) = serde_json::to_string(scenario) {
-        post(SCENARIO.0, SCENARIO.1, &json);
-    }
+    split::tell(&ToPanels::Shown(Box::new(scenario.clone())));
 }
 
 /// The page's side, when projector mode changes: the panels follow it (the root's `present` class says which).
 pub fn projector_changed() {
-    if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new(SCENARIO.1)) {
-        let _ = window.dispatch_event(&event);
-    }
+    Channel::Shown.ping();
 }
 
-/// The scenario the page shows (the default one before the page has written it, or if what it wrote does not
-/// read).
+/// The scenario the page shows (the default one before the page has told it, or if what it wrote does not read).
 fn scenario() -> Scenario {
-    read(SCENARIO.0).and_then(|json| Scenario::from_json(&json).ok()).unwrap_or_default()
+    match split::last(Channel::Shown) {
+        Some(ToPanels::Shown(s)) => *s,
+        _ => Scenario::default(),
+    }
 }
 
 /// Whether the page is in projector mode.
@@ -81,7 +67,7 @@ fn projector() -> bool {
 pub fn mirror() -> Signal<Scenario> {
     let shown = RwSignal::new(scenario());
     super::chart_style::set_projector(projector());
-    listen(SCENARIO.1, move || {
+    split::listen(Channel::Shown, move || {
         super::chart_style::set_projector(projector());
         let next = scenario();
         if shown.with_untracked(|s| *s != next) {
@@ -91,19 +77,16 @@ pub fn mirror() -> Signal<Scenario> {
     shown.into()
 }
 
-/// The window's property that says whether every control of the form holds an accepted value.
-const FORM_OK: &str = "bagsimFormOk";
-
 /// The page's side: whether the form's controls all hold accepted values (a sweep is not started otherwise).
 pub fn publish_form(ok: bool) {
-    post(FORM_OK, SCENARIO.1, if ok { "1" } else { "0" });
+    split::tell(&ToPanels::FormOk(ok));
 }
 
 /// The panels' side: whether the form's controls all hold accepted values, kept in step.
 pub fn form_ok() -> Signal<bool> {
-    let read = || read(FORM_OK).is_none_or(|v| v == "1");
+    let read = || !matches!(split::last(Channel::FormOk), Some(ToPanels::FormOk(false)));
     let ok = RwSignal::new(read());
-    listen(SCENARIO.1, move || {
+    split::listen(Channel::FormOk, move || {
         let next = read();
         if ok.get_untracked() != next {
             ok.set(next);

@@ -20,6 +20,7 @@ use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::lazy::LazyPanel;
 use crate::ui::script_box::{policy_field, PolicyKey};
+use crate::ui::split::Part;
 use leptos::prelude::*;
 
 /// The run's samples and finished jobs, outside the reactive graph (a run streams thousands).
@@ -316,8 +317,8 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present, st: DdPag
                 <crate::ui::run_tools::RunTools lab=lab prefix="dd-" done=done
                     rows=Some("Per-job results (CSV)") charts=charts_list()/>
                 <pinned::DdPinBar done=done st=st/>
-                <LazyPanel name="dd-compare"/>
-                <LazyPanel name="dd-figures"/>
+                <LazyPanel part=Part::DdCompare/>
+                <LazyPanel part=Part::DdFigures/>
             </div>
         </Show>
     }

@@ -22,6 +22,7 @@ use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::lazy::LazyPanel;
 use crate::ui::measured;
 use crate::ui::script_box::{policy_field, PolicyKey};
+use crate::ui::split::Part;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use wasm_bindgen::JsCast;
@@ -388,7 +389,7 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present, st: DgPage) -> 
                         </figure>
                     }).collect_view()}
                 </div>
-                <LazyPanel name="dg-figures"/>
+                <LazyPanel part=Part::DgFigures/>
             </div>
         </Show>
     }

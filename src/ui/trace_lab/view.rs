@@ -216,7 +216,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
                 <h3>"Fitted model row"</h3>
                 {fit_view}
                 <crate::ui::fit_plots::CandidatesPanel candidates=t.candidates.into() id="trace-candidates"/>
-                <crate::ui::lazy::LazyPanel name="views/trace-views"/>
+                <crate::ui::lazy::LazyPanel part=crate::ui::split::Part::TraceViews/>
                 <div class="trace-actions">
                     <button id="trace-use" disabled=move || delta_error().is_some() on:click=move |_| t.use_trace()
                         title="Replay the trace's own submit and run times on the platform set under Platform.">"Run this trace"</button>
@@ -233,7 +233,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
             <p class="help">"The same views of the workload the next run would simulate (generated, or the trace it replays)."
                 " "<button id="scenario-views-button" class="small" disabled=move || !ready() on:click=move |_| t.ask_scenario_views()>"Show its views"</button>
                 " "<span id="scenario-views-message">{move || t.scenario_message.get()}</span></p>
-            <crate::ui::lazy::LazyPanel name="views/scenario-views"/>
+            <crate::ui::lazy::LazyPanel part=crate::ui::split::Part::ScenarioViews/>
             {scenario_fit_view}
             <crate::ui::fit_plots::CandidatesPanel candidates=scenario_candidates id="scenario-candidates"/>
         </details>
