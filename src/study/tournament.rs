@@ -81,8 +81,8 @@ pub fn to_csv(standings: &[Standing]) -> String {
             if s.builtin { "built-in" } else { "script" },
             s.interval.n,
             csv_number(s.interval.mean),
-            csv_number(s.interval.low()),
-            csv_number(s.interval.high()),
+            csv_number(s.interval.low),
+            csv_number(s.interval.high),
             s.tied_above,
             s.reason.as_deref().map_or(String::new(), quote),
         ));
@@ -102,8 +102,8 @@ pub fn to_table(standings: &[Standing], metric: &str, digits: usize) -> String {
             (Some(r), None) => {
                 let rank = if s.tied_above { format!("={r}") } else { r.to_string() };
                 let i = &s.interval;
-                let range = if i.low().is_finite() {
-                    format!("[{:.digits$} – {:.digits$}]", i.low(), i.high())
+                let range = if i.low.is_finite() {
+                    format!("[{:.digits$} – {:.digits$}]", i.low, i.high)
                 } else {
                     "[one seed: no interval]".to_string()
                 };
