@@ -61,11 +61,6 @@ pub enum ToWorker {
     ExportReport {
         run_id: u32,
     },
-    /// Send the per-task (per-job) records of the last finished run in Batsim's `jobs.csv` columns, as `bagsim run
-    /// --jobs` writes them (the worker runs its scenario again, writing them: same scenario and seed, same bytes).
-    ExportJobs {
-        run_id: u32,
-    },
     /// Start importing a trace file (SWF or GWF, plain or gzip) under `name`; the previous import, if any, is kept
     /// until this one succeeds.
     ImportBegin {
@@ -180,11 +175,6 @@ pub enum FromWorker<F = AnyFigureResult> {
     ReportJson {
         run_id: u32,
         json: String,
-    },
-    /// The per-task (per-job) records of the last finished run, Batsim's `jobs.csv`.
-    JobsCsv {
-        run_id: u32,
-        csv: String,
     },
     /// An import's progress: bytes received so far and what the parser has found.
     ImportProgress {

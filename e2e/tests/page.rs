@@ -30,7 +30,7 @@ const CONTROLS: [&str; 10] = [
 ];
 
 /// The other ids of the DOM contract (buttons and live figures).
-const CONTRACT_IDS: [&str; 11] = [
+const CONTRACT_IDS: [&str; 10] = [
     "#pause",
     "#resume",
     "#cancel",
@@ -38,7 +38,6 @@ const CONTRACT_IDS: [&str; 11] = [
     "#share",
     "#export-json",
     "#export-csv",
-    "#export-jobs",
     "#status",
     "#sim-time",
     "#events-per-s",
@@ -170,15 +169,6 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     let (name, png) = captured_download(client, 4, WAIT).await;
     assert_eq!(name, "bagsim-chart-nsl-class.png");
     assert!(png.starts_with("data:image/png;base64,") && png.len() > 5000, "not a PNG chart: {png:.100}");
-
-    // The per-task records, Batsim's jobs.csv: the bytes `bagsim run --jobs` writes for the same scenario.
-    click(client, "#export-jobs").await;
-    let (name, page_jobs) = captured_download(client, 5, WAIT).await;
-    assert_eq!(name, "bagsim-batsim-jobs.csv");
-    let mut run = bagsim::registry::AnyRun::build(scenario, None).expect("builds natively");
-    let native_jobs = bagsim::family::contract::jobs_in_memory(&mut run).expect("the records are made");
-    assert!(page_jobs == native_jobs, "the page's jobs.csv differs from the native one");
-    println!("per-task records: {} lines, equal to the native jobs.csv", page_jobs.lines().count());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,7 +10,7 @@ fn main() {}
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use bagsim::family::contract::{jobs_in_memory, Budget, FamilyRun};
+    use bagsim::family::contract::{Budget, FamilyRun};
     use bagsim::protocol::{FromWorker, Progress, ToWorker};
     use bagsim::registry::{AnyReport, AnyRun};
     use bagsim::run;
@@ -35,17 +35,12 @@ mod worker {
         demo_clock: f64,
         chunk: u64,
         wall: f64,
-        /// The scenario, kept for the per-task records, which run it again.
-        scenario: Box<bagsim::scenario::Scenario>,
     }
-
-    /// The last finished run: its id, the run, the report it sent and its scenario.
-    type Last = (u32, AnyRun, AnyReport, Box<bagsim::scenario::Scenario>);
 
     thread_local! {
         static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
         /// The last finished run and the report it sent, kept for the exports.
-        static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
+        static LAST: RefCell<Option<(u32, AnyRun, AnyReport)>> = const { RefCell::new(None) };
         static YIELD_PORT: RefCell<Option<web_sys::MessagePort>> = const { RefCell::new(None) };
         static TIMER_PENDING: RefCell<bool> = const { RefCell::new(false) };
         /// An import in progress: its id, the name it will have, the parser, and when it began (ms).
@@ -122,7 +117,6 @@ mod worker {
                                 demo_clock: 0.0,
                                 chunk: 20_000,
                                 wall: 0.0,
-                                scenario,
                             })
                         });
                         schedule(0);
@@ -159,7 +153,7 @@ mod worker {
             }
             ToWorker::ExportBots { run_id } => {
                 let csv = LAST
-                    .with(|l| l.borrow().as_ref().filter(|(id, ..)| *id == run_id).map(|(_, run, ..)| run.rows_csv()));
+                    .with(|l| l.borrow().as_ref().filter(|(id, ..)| *id == run_id).map(|(_, run, _)| run.rows_csv()));
                 match csv {
                     Some(Some(csv)) => post(&FromWorker::BotsCsv { run_id, csv }),
                     Some(None) => {
@@ -173,7 +167,7 @@ mod worker {
                     l.borrow()
                         .as_ref()
                         .filter(|(id, ..)| *id == run_id)
-                        .map(|(_, run, report, _)| run.full_report(report.clone()).to_json())
+                        .map(|(_, run, report)| run.full_report(report.clone()).to_json())
                 });
                 match json {
                     Some(Ok(json)) => post(&FromWorker::ReportJson { run_id, json }),
@@ -181,24 +175,6 @@ mod worker {
                         post(&FromWorker::Failed { run_id, message: format!("cannot write the report: {e}") })
                     }
                     None => post(&FromWorker::Failed { run_id, message: "that run is no longer kept".into() }),
-                }
-            }
-            ToWorker::ExportJobs { run_id } => {
-                let scenario = LAST.with(|l| l.borrow().as_ref().filter(|(id, ..)| *id == run_id).map(|l| l.3.clone()));
-                let Some(scenario) = scenario else {
-                    post(&FromWorker::Failed { run_id, message: "that run is no longer kept".into() });
-                    return;
-                };
-                let built = TRACE.with(|t| {
-                    let t = t.borrow();
-                    AnyRun::build(&scenario, t.as_ref().map(|(name, trace)| (name.as_str(), trace)))
-                });
-                let csv = built
-                    .map_err(|e| e.to_string())
-                    .and_then(|mut run| jobs_in_memory(&mut run).map_err(|e| e.to_string()));
-                match csv {
-                    Ok(csv) => post(&FromWorker::JobsCsv { run_id, csv }),
-                    Err(message) => post(&FromWorker::Failed { run_id, message }),
                 }
             }
             ToWorker::ImportBegin { import_id, name, format, size: _ } => {
@@ -395,7 +371,7 @@ mod worker {
                 let sent = Box::new(report.clone().lean());
                 post(&FromWorker::Finished { run_id: cur.run_id, report: sent, report_s });
                 let finished = guard.take().expect("current run");
-                LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.run, report, finished.scenario)));
+                LAST.with(|l| *l.borrow_mut() = Some((finished.run_id, finished.run, report)));
                 None
             } else {
                 Some(if cur.speed.is_some() { TICK_MS } else { 0 })

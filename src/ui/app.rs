@@ -9,8 +9,8 @@ use super::lab::{fmt_time, reveal, send, Hooks, Lab, Status, CLIENT};
 use super::lazy::LazyPanel;
 use super::split::Part;
 use super::{
-    budget, data_grid, desktop_grid, download, form, later, lessons, multi_cluster, not_modelled, present, references,
-    replay, run_tools, script_box, tab_speed::TabSpeed, trace_lab,
+    budget, data_grid, desktop_grid, download, form, later, lessons, multi_cluster, not_modelled, present, replay,
+    run_tools, script_box, trace_lab,
 };
 use crate::family::multi_cluster::platform;
 use crate::protocol::{FromWorker, PageMessage, ToWorker};
@@ -69,8 +69,6 @@ struct Pages {
     mc: multi_cluster::McPage,
     dg: desktop_grid::DgPage,
     dd: data_grid::DdPage,
-    /// This tab's measured speed (also in the context, for the estimate before Run).
-    speed: TabSpeed,
 }
 
 /// The scenarios of the pinned runs of `family`, oldest first (a link holds them, ui/replay.rs).
@@ -118,8 +116,6 @@ fn start_run(pages: Pages, lab: Lab) {
     lab.note.set(String::new());
     lab.phase_times.set((None, None));
     lab.draw_ms.set((0.0, 0.0));
-    let events = budget::estimate(&scenario).map(|e| e.events);
-    pages.speed.started(events, lab.speed.get_untracked().is_none());
     multi_cluster::on_start(pages.mc, &scenario);
     lab.report.set(None);
     lab.progress.set(None);
@@ -198,8 +194,6 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
         FromWorker::Finished { run_id, report, report_s } if run_id == current => {
             lab.status.set(Status::Finished);
             lab.phase_times.update(|t| t.1 = Some(report_s));
-            let generate_s = lab.phase_times.get_untracked().0.unwrap_or(0.0);
-            pages.speed.finished(generate_s + report.wall_time_s() + report_s);
             let generated = lab.phase_times.get_untracked().0.map_or(String::new(), |g| {
                 format!(" (workload generated in {g:.2} s, report computed in {report_s:.2} s)")
             });
@@ -227,9 +221,6 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
             };
             download::text(name, "text/csv", &csv);
         }
-        FromWorker::JobsCsv { run_id, csv } if run_id == current => {
-            download::text("bagsim-batsim-jobs.csv", "text/csv", &csv);
-        }
         FromWorker::ReportJson { run_id, json } if run_id == current => {
             download::text("bagsim-report.json", "application/json", &json);
         }
@@ -244,7 +235,6 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
 
 #[component]
 fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
-    let tab = TabSpeed::get();
     let speeds: [(&str, Option<f64>); 5] = [
         ("as fast as possible", None),
         ("1 hour per second", Some(3600.0)),
@@ -262,9 +252,6 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
                 on:click=move |_| lab.start_run()>"Run"</button>
             <button id="pause" disabled=move || lab.status.get() != Status::Running
                 on:click=move |_| {
-                    if let Some(t) = tab {
-                        t.untimed();
-                    }
                     send(&ToWorker::Pause { run_id: lab.run_id.get_untracked() })
                 }>"Pause"</button>
             <button id="resume" disabled=move || lab.status.get() != Status::Paused
@@ -279,11 +266,6 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
                     let i: usize = event_target_value(&ev).parse().unwrap_or(0);
                     let speed = speeds[i.min(speeds.len() - 1)].1;
                     lab.speed.set(speed);
-                    if speed.is_some() {
-                        if let Some(t) = tab {
-                        t.untimed();
-                    }
-                    }
                     send(&ToWorker::Speed { run_id: lab.run_id.get_untracked(), speed });
                 }>
                     {speeds.iter().enumerate().map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> }).collect_view()}
@@ -316,13 +298,8 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
 fn App() -> impl IntoView {
     // Read before the scenario replaces the address (`remember`).
     let lesson = super::lesson_stage::requested();
-    let speed = TabSpeed::provide();
-    let pages = Pages {
-        mc: multi_cluster::McPage::new(),
-        dg: desktop_grid::DgPage::new(),
-        dd: data_grid::DdPage::new(),
-        speed,
-    };
+    let pages =
+        Pages { mc: multi_cluster::McPage::new(), dg: desktop_grid::DgPage::new(), dd: data_grid::DdPage::new() };
     let lab = Lab::new(Hooks {
         start_run: Callback::new(move |lab| start_run(pages, lab)),
         pinned_scenarios: Callback::new(move |family| pinned_scenarios(pages, family)),
@@ -450,7 +427,7 @@ fn App() -> impl IntoView {
         </FamilyPanel>
         <Show when=move || footer_on.get()><footer>
             <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
-            <references::References/>
+            <LazyPanel part=Part::References/>
         </footer></Show>
     }
 }

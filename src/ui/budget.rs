@@ -11,7 +11,7 @@ use leptos::prelude::*;
 
 /// The scenario's estimate, with the size of the trace it names when the Workload lab has imported it; None when
 /// the scenario names a trace that is not imported (its run would be refused for that).
-pub(crate) fn estimate(s: &Scenario) -> Option<Estimate> {
+fn estimate(s: &Scenario) -> Option<Estimate> {
     match registry::trace_named(s) {
         Some(name) => trace_lab::imported_size(name).map(|size| registry::estimate(s, Some(&size))),
         None => Some(registry::estimate(s, None)),
@@ -41,9 +41,7 @@ fn missing_trace(s: &Scenario) -> String {
 /// "Before Run: at most about … events …", or the refusal a run would meet.
 #[component]
 pub(crate) fn EstimateLine(lab: Lab) -> impl IntoView {
-    let speed = super::tab_speed::TabSpeed::get();
     let line = Memo::new(move |_| {
-        let seconds_per_event = speed.and_then(|s| s.seconds_per_event());
         lab.scenario.with(|s| {
             if s.validate().is_err() {
                 return (false, String::new());
@@ -52,7 +50,7 @@ pub(crate) fn EstimateLine(lab: Lab) -> impl IntoView {
                 None => (true, format!("Before Run: {}", missing_trace(s))),
                 Some(e) => match e.check() {
                     Err(err) => (true, format!("Before Run: over budget, Run is refused: {err}")),
-                    Ok(()) => (false, format!("Before Run: {}.", e.summary_timed(seconds_per_event))),
+                    Ok(()) => (false, format!("Before Run: {}.", e.summary())),
                 },
             }
         })

@@ -36,7 +36,6 @@ mod section;
 mod shown;
 mod split;
 mod study;
-mod tab_speed;
 mod trace_lab;
 mod views;
 

@@ -15,6 +15,7 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
     match part {
         Part::Paper => leptos::mount::mount_to(element, super::multi_cluster::paper::PaperFigures).forget(),
         Part::Study => leptos::mount::mount_to(element, super::study::OpenStudy).forget(),
+        Part::References => leptos::mount::mount_to(element, super::references::References).forget(),
         Part::DgFigures => {
             let scenario = shown::mirror();
             leptos::mount::mount_to(element, move || {

@@ -43,11 +43,6 @@ pub(crate) fn chart_png(id: &str) {
     }
 }
 
-/// What the per-task records' button gives.
-pub(crate) const JOBS_TITLE: &str = "One row per task (per job in the data grid) in Batsim's jobs.csv columns, as \
-     `bagsim run --jobs` writes them, for evalys and the tools that read Batsim's output (docs/jobs.md); the run is \
-     made again to write them, so a long run takes as long again";
-
 /// The tools under a family's results; `prefix` starts their ids (`dg-`), `done` says whether a run has ended,
 /// `rows` names the family's per-row CSV (None: it has none) and `charts` lists its canvases (id, title).
 #[component]
@@ -69,10 +64,6 @@ pub(crate) fn RunTools(
                 <button id=format!("{prefix}export-csv") disabled=move || !done.get()
                     on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>{label}</button>
             })}
-            <button id=format!("{prefix}export-jobs") disabled=move || !done.get() title=JOBS_TITLE
-                on:click=move |_| send(&ToWorker::ExportJobs { run_id: lab.run_id.get_untracked() })>
-                "Records (jobs.csv)"
-            </button>
             {charts.into_iter().map(|(id, title)| view! {
                 <button class="small" id=format!("{id}-png") disabled=move || !done.get()
                     aria-label=format!("download {title} as PNG") on:click=move |_| chart_png(id)>{format!("{title} (PNG)")}</button>

@@ -99,32 +99,16 @@ pub struct SystemFigures {
     /// Busy processor-seconds / (processors × end time), replicas included: over the whole run, drain included.
     pub utilization: f64,
     /// The first and the last BoT's submission, s: the submission period a user reads the load over.
-    #[serde(
-        default = "crate::stats::undefined",
-        skip_serializing_if = "crate::stats::is_undefined",
-        deserialize_with = "crate::stats::number_or_undefined"
-    )]
+    #[serde(default = "crate::stats::undefined", skip_serializing_if = "crate::stats::is_undefined")]
     pub first_submission: f64,
-    #[serde(
-        default = "crate::stats::undefined",
-        skip_serializing_if = "crate::stats::is_undefined",
-        deserialize_with = "crate::stats::number_or_undefined"
-    )]
+    #[serde(default = "crate::stats::undefined", skip_serializing_if = "crate::stats::is_undefined")]
     pub last_submission: f64,
     /// Busy processor-seconds / (processors × (last − first submission)), replicas included: the utilization while
     /// work was being submitted, the one the load (work submitted over capacity in that period) predicts.
-    #[serde(
-        default = "crate::stats::undefined",
-        skip_serializing_if = "crate::stats::is_undefined",
-        deserialize_with = "crate::stats::number_or_undefined"
-    )]
+    #[serde(default = "crate::stats::undefined", skip_serializing_if = "crate::stats::is_undefined")]
     pub utilization_submitting: f64,
     /// The same after the last submission to the end of the run (the drain); undefined with no time after it.
-    #[serde(
-        default = "crate::stats::undefined",
-        skip_serializing_if = "crate::stats::is_undefined",
-        deserialize_with = "crate::stats::number_or_undefined"
-    )]
+    #[serde(default = "crate::stats::undefined", skip_serializing_if = "crate::stats::is_undefined")]
     pub utilization_drain: f64,
     pub processors: u64,
     /// Events processed (arrivals, completions, periodic passes, monitoring refreshes).

@@ -3,67 +3,22 @@
 
 use super::McPage;
 use crate::family::contract::factor_words as nsl_text;
-use crate::family::contract::group_digits;
 use crate::ui::lab::{fmt_time, Lab};
 use leptos::prelude::*;
 
-/// A share as the cards print it.
-fn percent(x: f64, digits: usize) -> String {
-    if x.is_finite() {
-        format!("{:.digits$}%", 100.0 * x)
-    } else {
-        "—".into()
-    }
-}
-
-/// The card values, each with a line saying what it is over and in what unit: the final report when there is
-/// one, else live figures from the stream.
-fn card_values(lab: &Lab, mc: McPage) -> [(f64, String, String); 5] {
+/// The card values: the final report when there is one, else live figures from the stream.
+fn card_values(lab: &Lab, mc: McPage) -> [(f64, String); 5] {
     if let Some(r) = lab.report.get() {
         let m = &r.metrics;
         let sys = &m.system;
-        // The utilization the load speaks of: while work was being submitted; the drain and the whole run beside it.
-        let (util, util_note) = if sys.utilization_submitting.is_finite() {
-            let drain = if sys.utilization_drain.is_finite() {
-                format!(
-                    "; drain after it {} over {}",
-                    percent(sys.utilization_drain, 1),
-                    fmt_time(sys.end_time - sys.last_submission)
-                )
-            } else {
-                String::new()
-            };
-            let period = fmt_time(sys.last_submission - sys.first_submission);
-            (
-                sys.utilization_submitting,
-                format!("while submitting ({period}){drain}; whole run {}", percent(sys.utilization, 1)),
-            )
-        } else {
-            (sys.utilization, "over the whole run, from the first submission to the end".to_string())
-        };
-        let bots = format!("per BoT, {} finished", group_digits(&m.overall.finished.to_string()));
+        let util = if sys.utilization_submitting.is_finite() { sys.utilization_submitting } else { sys.utilization };
         return [
-            (
-                m.tasks.finished_fraction,
-                format!("{:.2}%", 100.0 * m.tasks.finished_fraction),
-                format!("of {} tasks submitted", group_digits(&m.tasks.tasks.to_string())),
-            ),
-            (util, percent(util, 1), util_note),
-            (
-                m.overall.makespan.mean,
-                fmt_time(m.overall.makespan.mean),
-                format!("{bots}; median {}", fmt_time(m.overall.makespan.p50)),
-            ),
-            (
-                m.overall.nsl.mean,
-                nsl_text(m.overall.nsl.mean),
-                format!("{bots}; median {} (below 1×: tasks ran side by side)", nsl_text(m.overall.nsl.p50)),
-            ),
-            (
-                m.tasks.wait.mean,
-                fmt_time(m.tasks.wait.mean),
-                format!("per started task; median {}", fmt_time(m.tasks.wait.p50)),
-            ),
+            (m.tasks.finished_fraction, format!("{:.2}%", 100.0 * m.tasks.finished_fraction)),
+            // While work was submitted (the load's period), else the whole run (README, "Metrics").
+            (util, format!("{:.1}%", 100.0 * util)),
+            (m.overall.makespan.mean, fmt_time(m.overall.makespan.mean)),
+            (m.overall.nsl.mean, nsl_text(m.overall.nsl.mean)),
+            (m.tasks.wait.mean, fmt_time(m.tasks.wait.mean)),
         ];
     }
     lab.version.track();
@@ -73,13 +28,12 @@ fn card_values(lab: &Lab, mc: McPage) -> [(f64, String, String); 5] {
         let util = l.current.mean_utilization();
         let (ms, nsl, wait) = l.current.bot_means();
         let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
-        let live = "live: per BoT finished so far".to_string();
         [
-            (fin, show(fin, &|v| format!("{:.2}%", 100.0 * v)), "live: of the tasks submitted".into()),
-            (util, show(util, &|v| format!("{:.1}%", 100.0 * v)), "live: over the run so far".into()),
-            (ms, show(ms, &fmt_time), live.clone()),
-            (nsl, show(nsl, &nsl_text), live.clone()),
-            (wait, show(wait, &fmt_time), live),
+            (fin, show(fin, &|v| format!("{:.2}%", 100.0 * v))),
+            (util, show(util, &|v| format!("{:.1}%", 100.0 * v))),
+            (ms, show(ms, &fmt_time)),
+            (nsl, show(nsl, &nsl_text)),
+            (wait, show(wait, &fmt_time)),
         ]
     })
 }
@@ -100,9 +54,8 @@ const GLOSSARY: [(&str, &str, &str); 7] = [
     (
         "Utilization",
         "gl-utilization",
-        "busy processor-seconds over the processor-seconds the platform had while work was being submitted (from \
-         the first submission to the last), the period the load is set over; the drain after it and the whole run \
-         are shown beside it.",
+        "busy processor-seconds over the processor-seconds the platform had while work was submitted (from the \
+         first submission to the last), the period the load is set over; bagsim run prints the drain after it apart.",
     ),
     (
         "Makespan",
@@ -168,7 +121,6 @@ pub(crate) fn Cards(lab: Lab, mc: McPage) -> impl IntoView {
                                     on:click=move |_| show_entry(open, entry)>"?"</button>
                             </div>
                             <div class="card-value">{move || values.with(|v| v[i].1.clone())}</div>
-                            <div class="card-note">{move || values.with(|v| v[i].2.clone())}</div>
                         </div>
                     }
                 })

@@ -22,7 +22,7 @@ use crate::ui::download;
 use crate::ui::lab::{fmt_time, now_ms, send, Lab, Throttle};
 use crate::ui::measured;
 use crate::ui::present;
-use crate::ui::run_tools::{swatch, JOBS_TITLE};
+use crate::ui::run_tools::swatch;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use std::cell::Cell;
@@ -324,11 +324,6 @@ pub(crate) fn Compare(lab: Lab, mc: McPage) -> impl IntoView {
                 on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
             <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
-            <button id="export-jobs" title=JOBS_TITLE
-                disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
-                on:click=move |_| send(&ToWorker::ExportJobs { run_id: lab.run_id.get_untracked() })>
-                "Per-task records (jobs.csv)"
-            </button>
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">
                 <li id="current-run-label">{move || {

@@ -8,10 +8,10 @@
 //! | module   | holds                                                                                        |
 //! |----------|----------------------------------------------------------------------------------------------|
 //! | `app`    | the controls of the three families, the run bar, cards and live charts, pins, the table of   |
-//! |          | classes, the workload lab's import (`trace_lab/`), sharing and export, the references        |
+//! |          | classes, the workload lab's import (`trace_lab/`), sharing and export                       |
 //! | `panels` | every [`Part`]: `lessons.rs`, `multi_cluster/paper.rs` and `readings.rs`, `multi_cluster/`   |
 //! |          | `sweep.rs`, `study.rs`, `views.rs`, `desktop_grid/figures.rs`, `data_grid/figures.rs` and    |
-//! |          | `compare.rs`                                                                                 |
+//! |          | `compare.rs`, `references.rs`                                                                |
 //! | both     | this module, `lazy.rs` (the page's placeholder), `shown.rs` and `lesson_stage.rs` (each      |
 //! |          | module's side of a message), and what the parts share with the page (charts, forms)      |
 //!
@@ -43,10 +43,12 @@ pub enum Part {
     DdFigures,
     /// The data grid's comparison of the schemes.
     DdCompare,
+    /// The references at the foot of the page.
+    References,
 }
 
 impl Part {
-    pub const ALL: [Part; 9] = [
+    pub const ALL: [Part; 10] = [
         Part::TraceViews,
         Part::ScenarioViews,
         Part::Sweep,
@@ -56,6 +58,7 @@ impl Part {
         Part::DgFigures,
         Part::DdFigures,
         Part::DdCompare,
+        Part::References,
     ];
 
     /// The name the page's placeholder carries (its id is `lazy-NAME`, which the browser tests select) and the
@@ -71,6 +74,7 @@ impl Part {
             Part::DgFigures => "dg-figures",
             Part::DdFigures => "dd-figures",
             Part::DdCompare => "dd-compare",
+            Part::References => "references",
         }
     }
 
@@ -84,6 +88,7 @@ impl Part {
             Part::Paper | Part::DgFigures | Part::DdFigures => "the paper figures",
             Part::Study => "the study viewer",
             Part::DdCompare => "the comparison of the schemes",
+            Part::References => "the references",
         }
     }
 
