@@ -166,6 +166,6 @@ mod tests {
         assert_eq!(lines[2], ",\"z\",script,0,,,,false,\"exceeded, budget\"");
         let table = to_table(&s, "mean_makespan", 1);
         assert!(table.contains("   1  a \"x\"  script    2.0 ["), "{table}");
-        assert!(table.contains("   —  z       script    not ranked: exceeded, budget"), "{table}");
+        assert!(table.contains("   —  z      script    not ranked: exceeded, budget"), "{table}");
     }
 }
