@@ -3,7 +3,8 @@
 #   1. plan a small sweep in 3 shards, `bagsim slurm`, submit: the array runs the shards, the merge job follows
 #      (afterok); the merged CSV and JSON equal a local `bagsim sweep` byte for byte but for wall times; one value
 #      of the scheduling axis is a script file (examples/policies/fplt.rhai, carried in the manifest), whose rows
-#      equal the built-in FPLT's but for their label;
+#      equal the built-in FPLT's but for their label; with `bagsim slurm --jobs-csv` each shard writes its points'
+#      per-task records, byte for byte those of `bagsim sweep --jobs-csv`;
 #   2. a second study submitted held, one array index cancelled (scancel JOB_1), the rest released: the merge job
 #      never starts, `bagsim merge` names shard 1 and exits non-zero; `sbatch --array=1` re-runs it and `bagsim
 #      merge` completes the study, equal to the local sweep again.
@@ -62,11 +63,11 @@ cat >"$work/base.json" <<'EOF'
 EOF
 script=examples/policies/fplt.rhai
 sets=(--set load=0.3,0.9 --set "scheduling=ECT,FPLT,$script")
-"$BAGSIM" sweep "$work/base.json" "${sets[@]}" --jobs 2 --out "$work/local" 2>/dev/null
+"$BAGSIM" sweep "$work/base.json" "${sets[@]}" --jobs 2 --out "$work/local" --jobs-csv "$work/local" 2>/dev/null
 
 say "1. a study of 6 runs in 3 shards, submitted as bagsim slurm writes it"
 "$BAGSIM" sweep "$work/base.json" "${sets[@]}" --plan 3 --out "$work/a" >/dev/null
-"$BAGSIM" slurm "$work/a.manifest.json" --time 00:05:00 >/dev/null
+"$BAGSIM" slurm "$work/a.manifest.json" --time 00:05:00 --jobs-csv >/dev/null
 submitted=$(sh "$work/a.submit.sh")
 say "$submitted"
 merge=$(printf '%s\n' "$submitted" | sed -n 's/.*merge: job \([0-9]*\).*/\1/p')
@@ -75,6 +76,10 @@ wait_done "$merge" 120
 [ -f "$work/a.csv" ] || die "the merge job wrote no a.csv: $(cat "$work/a.merge.log" 2>/dev/null)"
 same_as_local "$work/a"
 say "   merged by the afterok job; equal to the local sweep but for wall times"
+for k in 0 1 2 3 4 5; do
+  cmp "$work/a.point-$k.jobs.csv" "$work/local.point-$k.jobs.csv" || die "point $k's per-task records differ from the local sweep's"
+done
+say "   each shard wrote its points' per-task records (--jobs-csv), byte for byte the local sweep's"
 # The rows of a policy, without their scheduling label (column 2) and wall time.
 rows_of() { no_wall_csv "$1" | awk -F, -v p="$2" 'NR > 1 && $2 == p' | cut -d, -f1,3-; }
 [ "$(rows_of "$work/a.csv" FPLT | wc -l)" -eq 2 ] || die "a.csv has not the two FPLT rows"

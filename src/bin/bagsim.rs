@@ -277,6 +277,10 @@ mod cli {
             /// The bagsim the jobs run (default: this one).
             #[arg(long)]
             bagsim: Option<PathBuf>,
+            /// Each shard also writes its points' per-task records beside the study, STEM.point-K.jobs.csv (as
+            /// `bagsim sweep --jobs-csv STEM` does; a sweep's study only).
+            #[arg(long)]
+            jobs_csv: bool,
         },
         /// Re-run an experiment of [Iosup08] §5 (fig3 … fig11, or all) with several seeds per point:
         /// writes STEM-FIG.csv (means, 95% intervals, every seed), STEM-FIG.svg (the figure) and STEM-FIG.md
@@ -548,8 +552,8 @@ mod cli {
             },
             Command::Merge { manifest, out } => study::merge(&manifest, out.as_deref()),
             Command::Tournament(args) => super::tournament::tournament(&args),
-            Command::Slurm { manifest, time, cpus, partition, extra, bagsim } => {
-                study::slurm(&manifest, &study::SlurmOptions { time, cpus, partition, extra, bagsim })
+            Command::Slurm { manifest, time, cpus, partition, extra, bagsim, jobs_csv } => {
+                study::slurm(&manifest, &study::SlurmOptions { time, cpus, partition, extra, bagsim, jobs_csv })
             }
             Command::Trace {
                 file,

@@ -74,5 +74,17 @@ fn jobs_csv_is_refused_where_it_makes_no_sense() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("is a figure's study (kind \"reproduce\")"), "{err}");
     assert!(!d.join("fig.shard-0.json").exists(), "refused before it runs");
+    // `bagsim slurm --jobs-csv` refuses the figure's study too, before writing a script; a sweep's study gets the
+    // option on its shards' command line.
+    let o = bagsim(&d, &["slurm", "fig.manifest.json", "--jobs-csv"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is a figure's study (kind \"reproduce\")"), "{err}");
+    assert!(!d.join("fig.sbatch").exists(), "refused before it writes");
+    ok(bagsim(&d, &["sweep", "dg.json", "--set", "seed=5,6", "--out", "sw", "--plan", "2"]));
+    ok(bagsim(&d, &["slurm", "sw.manifest.json", "--jobs-csv"]));
+    let script = std::fs::read_to_string(d.join("sw.sbatch")).unwrap();
+    let stem = d.join("sw").canonicalize().unwrap_or_else(|_| std::fs::canonicalize(&d).unwrap().join("sw"));
+    assert!(script.contains(&format!("--jobs-csv '{}'\n", stem.display())), "{script}");
     std::fs::remove_dir_all(&d).ok();
 }

@@ -214,21 +214,27 @@ fn read_manifest(path: &Path) -> Outcome<Manifest> {
     Ok(Manifest::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
+/// `--jobs-csv` is for a sweep's study: a figure's points are figure runs over many seeds, not one scenario each.
+fn refuse_records_of_figures(m: &Manifest, manifest: &Path) -> Outcome {
+    if Family::of_study(m.kind).is_some() {
+        return Err(format!(
+            "--jobs-csv: {} is a figure's study (kind {}), whose points are figure runs over many seeds, not one \
+             scenario each; per-task records are written for a sweep's points (and one run's: bagsim run --jobs)",
+            manifest.display(),
+            serde_json::to_string(&m.kind).expect("a name")
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// `bagsim sweep --manifest M [--shard I]`: runs one shard and writes its outcome beside the manifest, failed
 /// points included (then exits non-zero, so a job array marks the task failed); with `records` (`--jobs-csv
 /// STEM`), each of its points' per-task records to `STEM.point-K.jobs.csv`.
 pub fn shard(manifest: &Path, shard: Option<usize>, jobs: Option<usize>, records: Option<&Path>) -> Outcome {
     let m = read_manifest(manifest)?;
     if let Some(stem) = records {
-        if Family::of_study(m.kind).is_some() {
-            return Err(format!(
-                "--jobs-csv: {} is a figure's study (kind {}), whose points are figure runs over many seeds, not one \
-                 scenario each; per-task records are written for a sweep's points (and one run's: bagsim run --jobs)",
-                manifest.display(),
-                serde_json::to_string(&m.kind).expect("a name")
-            )
-            .into());
-        }
+        refuse_records_of_figures(&m, manifest)?;
         check_output("--jobs-csv", stem)?;
     }
     let i = match shard {
@@ -322,6 +328,8 @@ pub struct SlurmOptions {
     pub partition: Option<String>,
     pub extra: Vec<String>,
     pub bagsim: Option<PathBuf>,
+    /// `--jobs-csv`: each shard writes its points' per-task records beside the study.
+    pub jobs_csv: bool,
 }
 
 /// A word for a POSIX shell, in single quotes.
@@ -369,12 +377,17 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Outcome {
         return Err(format!("{}: bagsim_version is not a version", manifest.display()).into());
     }
     check_output("the manifest's directory", &stem)?;
+    if o.jobs_csv {
+        refuse_records_of_figures(&m, &manifest)?;
+    }
     let bagsim = match &o.bagsim {
         Some(p) => p.clone(),
         None => std::env::current_exe().map_err(|e| format!("where is this bagsim? {e}; give --bagsim"))?,
     };
     let (bagsim, man, st) =
         (quote(&bagsim.to_string_lossy()), quote(&manifest.to_string_lossy()), stem.to_string_lossy().to_string());
+    // The shards' records: STEM.point-K.jobs.csv beside the study, K the point's index in the whole study.
+    let records = if o.jobs_csv { format!(" --jobs-csv {}", quote(&st)) } else { String::new() };
     let mut common = String::new();
     if let Some(p) = &o.partition {
         common.push_str(&format!("#SBATCH --partition={p}\n"));
@@ -392,7 +405,7 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Outcome {
          #SBATCH --time={time}\n\
          #SBATCH --output={st}.shard-%a.log\n\
          {common}\
-         exec {bagsim} sweep --manifest {man} --shard \"$SLURM_ARRAY_TASK_ID\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\"\n",
+         exec {bagsim} sweep --manifest {man} --shard \"$SLURM_ARRAY_TASK_ID\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\"{records}\n",
         study = m.study,
         points = m.points.len(),
         n = m.shards,
@@ -424,11 +437,12 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Outcome {
          merge=$(sbatch --parsable --dependency=afterok:\"$array\" {mrg})\n\
          merge=${{merge%%;*}}\n\
          echo \"shards: job $array (array 0-{last}); merge: job $merge, after every shard has succeeded\"\n\
-         echo \"results: {st}.csv and {st}.json\"\n",
+         echo \"results: {st}.csv and {st}.json{rec}\"\n",
         study = m.study,
         arr = quote(&format!("{st}.sbatch")),
         mrg = quote(&format!("{st}.merge.sbatch")),
         last = m.shards - 1,
+        rec = if o.jobs_csv { format!("; per-task records: {st}.point-K.jobs.csv") } else { String::new() },
     );
     for (suffix, text) in [(".sbatch", &array), (".merge.sbatch", &merge), (".submit.sh", &submit)] {
         let path = PathBuf::from(format!("{st}{suffix}"));
