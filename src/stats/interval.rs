@@ -160,12 +160,60 @@ impl Interval {
     pub fn separated_from(&self, other: &Interval) -> bool {
         self.high < other.low || other.high < self.low
     }
+
+    /// How many seeds each would need for two overlapping intervals to part, if their means and spreads held: the
+    /// reaches that face each other (from each mean towards the other's) shrink as t_{0.975,n−1}/√n does, and the
+    /// first n up to [`MAX_PROJECTED_SEEDS`] at which their sum falls below the gap between the means is the answer.
+    /// A projection for planning, not a promise (the means move as seeds are added). None when the intervals are
+    /// already apart, either has no bounds, the means are equal, or it takes more than the cap.
+    pub fn seeds_to_part(&self, other: &Interval) -> Option<usize> {
+        if self.separated_from(other) || !self.has_bounds() || !other.has_bounds() {
+            return None;
+        }
+        let (lo, hi) = if self.mean <= other.mean { (self, other) } else { (other, self) };
+        let gap = hi.mean - lo.mean;
+        if gap.is_nan() || gap <= 0.0 {
+            return None;
+        }
+        // The reach of `i` at m seeds, scaled from its own n.
+        let at = |i: &Interval, reach: f64, m: usize| {
+            reach * t975(m - 1) / t975(i.n - 1) * libm::sqrt(i.n as f64 / m as f64)
+        };
+        let (up, down) = (lo.high - lo.mean, hi.mean - hi.low);
+        (lo.n.max(hi.n) + 1..=MAX_PROJECTED_SEEDS).find(|&m| at(lo, up, m) + at(hi, down, m) < gap)
+    }
 }
+
+/// The most seeds [`Interval::seeds_to_part`] projects to.
+pub const MAX_PROJECTED_SEEDS: usize = 1000;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::Rng;
+
+    /// Two t intervals of 5 seeds, means 10 and 12, each reaching 2 (so they overlap by 2): at m seeds each reach is
+    /// 2 · t(m−1)/t(4) · √(5/m); the sum falls below the gap 2 where t(m−1)/√m < t(4)/(2√5) = 2.776445/4.472136 =
+    /// 0.620829. t(15)/√16 = 2.131450/4 = 0.532862 < 0.620829 and t(12)/√13 = 2.178813/3.605551 = 0.604293 <
+    /// 0.620829, t(11)/√12 = 2.200985/3.464102 = 0.635370 > 0.620829: 13 seeds.
+    #[test]
+    fn seeds_to_part_two_overlapping_intervals_by_hand() {
+        let a = Interval { n: 5, mean: 10.0, low: 8.0, high: 12.0 };
+        let b = Interval { n: 5, mean: 12.0, low: 10.0, high: 14.0 };
+        assert_eq!(a.seeds_to_part(&b), Some(13));
+        assert_eq!(b.seeds_to_part(&a), Some(13), "symmetric");
+        // Apart already, equal means, no bounds: no projection.
+        let c = Interval { n: 5, mean: 20.0, low: 19.0, high: 21.0 };
+        assert_eq!(a.seeds_to_part(&c), None);
+        assert_eq!(a.seeds_to_part(&Interval { n: 5, mean: 10.0, low: 9.0, high: 11.0 }), None);
+        assert_eq!(a.seeds_to_part(&Interval { n: 1, mean: 11.0, low: f64::NAN, high: f64::NAN }), None);
+        // Barely different means need more than the cap.
+        let d = Interval { n: 5, mean: 10.0001, low: 8.0, high: 12.0 };
+        assert_eq!(a.seeds_to_part(&d), None);
+        // The projection is where the scaled reaches first fit: one seed fewer does not.
+        let at = |m: usize| 2.0 * t975(m - 1) / t975(4) * (5.0 / m as f64).sqrt();
+        assert!(at(13) * 2.0 < 2.0 && at(12) * 2.0 >= 2.0);
+    }
 
     /// A fixed sample worked by hand: 2, 4, 4, 4, 5, 5, 7, 9 has mean 5, sample variance 32/7, s/√n =
     /// √(32/7)/√8 = √(4/7) = 0.7559289460, and t_{0.975,7} = 2.364624252, so the half-width is 1.787488.

@@ -8,7 +8,7 @@ pub mod verdict;
 pub mod window;
 
 pub use interval::Interval;
-pub use verdict::{judge, Claim, Verdict};
+pub use verdict::{judge, Claim, Parting, Verdict};
 
 use serde::{Deserialize, Serialize};
 

@@ -46,6 +46,50 @@ pub fn judge(compared: &[super::Interval], judged: impl FnOnce() -> Verdict) -> 
     }
 }
 
+/// What more seeds would do for a finding left open by overlapping intervals: the most seeds any of its open pairs
+/// would need to part, projected by [`super::Interval::seeds_to_part`] (if their means and spreads held), or that
+/// some pair would not part within [`super::interval::MAX_PROJECTED_SEEDS`] (equal or very close means).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Parting {
+    most: Option<usize>,
+    beyond: bool,
+}
+
+impl Parting {
+    /// Counts the pair `a`, `b` if its intervals overlap (both with bounds); a pair already apart adds nothing.
+    pub fn add(&mut self, a: &super::Interval, b: &super::Interval) {
+        if a.separated_from(b) || !a.has_bounds() || !b.has_bounds() {
+            return;
+        }
+        match a.seeds_to_part(b) {
+            Some(m) => self.most = Some(self.most.map_or(m, |k| k.max(m))),
+            None => self.beyond = true,
+        }
+    }
+
+    /// The pair's projection on its own.
+    pub fn of(a: &super::Interval, b: &super::Interval) -> Parting {
+        let mut p = Parting::default();
+        p.add(a, b);
+        p
+    }
+
+    /// The words appended to a finding ("; …"), empty when no open pair was counted.
+    pub fn note(&self) -> String {
+        match (self.beyond, self.most) {
+            (true, _) => format!(
+                "; what would resolve it: not more seeds alone (some means are too close for {} seeds to part their \
+                 intervals)",
+                super::interval::MAX_PROJECTED_SEEDS
+            ),
+            (false, Some(m)) => {
+                format!("; what would resolve it: about {m} seeds per point, if the means and spreads held")
+            }
+            (false, None) => String::new(),
+        }
+    }
+}
+
 /// One finding of a paper and ours next to it: what we measured and how it stands.
 #[derive(Clone, Debug)]
 pub struct Claim {
@@ -70,6 +114,28 @@ pub fn findings_markdown(heading: &str, setup: &[(&str, String)], claims: &[Clai
         out.push_str(&format!("| \"{}\" | {} | {} |\n", c.paper, c.ours.replace('|', "/"), c.verdict.label()));
     }
     out
+}
+
+#[cfg(test)]
+mod parting_tests {
+    use super::*;
+    use crate::stats::Interval;
+
+    #[test]
+    fn a_finding_needs_the_seeds_of_its_hardest_pair() {
+        let i = |mean: f64, reach: f64| Interval { n: 5, mean, low: mean - reach, high: mean + reach };
+        let mut p = Parting::default();
+        assert_eq!(p.note(), "", "nothing counted, nothing said");
+        p.add(&i(10.0, 2.0), &i(30.0, 2.0));
+        assert_eq!(p.note(), "", "a pair apart adds nothing");
+        p.add(&i(10.0, 2.0), &i(12.0, 2.0)); // 13 seeds (interval.rs works it by hand)
+        assert!(p.note().contains("about 13 seeds"), "{}", p.note());
+        p.add(&i(10.0, 2.0), &i(11.0, 2.0)); // half the gap: more seeds
+        let more = i(10.0, 2.0).seeds_to_part(&i(11.0, 2.0)).unwrap();
+        assert!(more > 13 && p.note().contains(&format!("about {more} seeds")), "{}", p.note());
+        p.add(&i(10.0, 2.0), &i(10.0, 2.0));
+        assert!(p.note().contains("not more seeds alone"), "{}", p.note());
+    }
 }
 
 #[cfg(test)]

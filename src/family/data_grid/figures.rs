@@ -309,7 +309,15 @@ impl<'a> FigureResult<'a> {
         );
         let mut out = Vec::new();
         match f.number {
-            4 | 5 | 6 | 8 => out.push((f.findings[0].to_string(), ours, both(beats(st), beats(no)))),
+            4 | 5 | 6 | 8 => {
+                let v = both(beats(st), beats(no));
+                let mut parting = crate::stats::Parting::default();
+                for b in self.bars.iter().filter(|_| v == Verdict::Unresolved) {
+                    parting.add(&b[da], &b[st]);
+                    parting.add(&b[da], &b[no]);
+                }
+                out.push((f.findings[0].to_string(), format!("{ours}{}", parting.note()), v))
+            }
             7 => {
                 // start_time_no_data_aware under requested (group 0) against accurate (group 1) estimates.
                 let (req, acc) = (&self.bars[0][st], &self.bars[1][st]);
@@ -326,7 +334,12 @@ impl<'a> FigureResult<'a> {
                     f.findings[0].to_string(),
                     match v {
                         Verdict::NoData => "start_time_no_data_aware: no data (no run finished a job)".to_string(),
-                        _ => format!("start_time_no_data_aware: requested {:.0}, accurate {:.0}", req.mean, acc.mean),
+                        _ => format!(
+                            "start_time_no_data_aware: requested {:.0}, accurate {:.0}{}",
+                            req.mean,
+                            acc.mean,
+                            crate::stats::Parting::of(req, acc).note()
+                        ),
                     },
                     v,
                 ));
@@ -345,7 +358,12 @@ impl<'a> FigureResult<'a> {
                         v = Verdict::Unresolved;
                     }
                 }
-                out.push((f.findings[0].to_string(), format!("finish_time_data_aware {}", listing(da)), v));
+                let mut parting = crate::stats::Parting::default();
+                if v == Verdict::Unresolved {
+                    self.bars.windows(2).for_each(|w| parting.add(&w[0][da], &w[1][da]));
+                }
+                let ours = format!("finish_time_data_aware {}{}", listing(da), parting.note());
+                out.push((f.findings[0].to_string(), ours, v));
             }
             _ => {}
         }

@@ -8,7 +8,7 @@
 use super::bot_selection::BotSelection::{self, *};
 use super::figures::{Bar, FigurePreset, Saturation};
 use super::workload::Mix;
-use crate::stats::{Claim, Interval, Verdict};
+use crate::stats::{Claim, Interval, Parting, Verdict};
 use std::cmp::Ordering;
 
 /// The bar of a mix and a policy among a figure's bars.
@@ -68,7 +68,7 @@ fn tt_text(b: &Bar) -> String {
 /// Every policy of `better` has a lower turnaround than every policy of `worse` on every mix of `mixes`.
 fn better(bars: &[Bar], paper: &str, mixes: &[Mix], better: &[BotSelection], worse: &[BotSelection]) -> Claim {
     let (mut yes, mut no, mut open, mut missing) = (0, 0, 0, Vec::new());
-    let mut ours = Vec::new();
+    let (mut ours, mut parting) = (Vec::new(), Parting::default());
     for &m in mixes {
         let mut row = Vec::new();
         for &a in better {
@@ -82,7 +82,12 @@ fn better(bars: &[Bar], paper: &str, mixes: &[Mix], better: &[BotSelection], wor
                 match tt_order(x, y) {
                     Some(Ordering::Less) => yes += 1,
                     Some(_) => no += 1,
-                    None => open += 1,
+                    None => {
+                        open += 1;
+                        if (x.saturation, y.saturation) == (Saturation::Bounded, Saturation::Bounded) {
+                            parting.add(&interval(x.turnaround, x.seeds), &interval(y.turnaround, y.seeds));
+                        }
+                    }
                 }
             }
         }
@@ -94,10 +99,11 @@ fn better(bars: &[Bar], paper: &str, mixes: &[Mix], better: &[BotSelection], wor
         ours.push(format!("{}: {}", m.label(), row.join(", ")));
     }
     let verdict = tally(yes, no, open, &missing);
+    let parting = if verdict == Verdict::Unresolved { parting.note() } else { String::new() };
     Claim {
         paper: paper.into(),
         ours: format!(
-            "TT {} ({yes} pairs as stated, {no} the other way, {open} not resolved){}",
+            "TT {} ({yes} pairs as stated, {no} the other way, {open} not resolved){}{parting}",
             ours.join("; "),
             no_data_note(&missing)
         ),
@@ -180,7 +186,7 @@ fn identical(bars: &[Bar], paper: &str, mixes: &[Mix], a: BotSelection, b: BotSe
 /// Every policy of `lower` wastes a smaller share of machine time (RWT) than every policy of `higher`, on every mix.
 fn less_waste(bars: &[Bar], paper: &str, mixes: &[Mix], lower: &[BotSelection], higher: &[BotSelection]) -> Claim {
     let (mut yes, mut no, mut open, mut missing) = (0, 0, 0, Vec::new());
-    let mut ours = Vec::new();
+    let (mut ours, mut parting) = (Vec::new(), Parting::default());
     for &m in mixes {
         for &a in lower {
             for &b in higher {
@@ -194,7 +200,10 @@ fn less_waste(bars: &[Bar], paper: &str, mixes: &[Mix], lower: &[BotSelection], 
                 match (i.separated_from(&j), i.mean < j.mean) {
                     (true, true) => yes += 1,
                     (true, false) => no += 1,
-                    _ => open += 1,
+                    _ => {
+                        open += 1;
+                        parting.add(&i, &j);
+                    }
                 }
             }
         }
@@ -208,10 +217,11 @@ fn less_waste(bars: &[Bar], paper: &str, mixes: &[Mix], lower: &[BotSelection], 
         ours.push(format!("{}: {}", m.label(), row.join(", ")));
     }
     let verdict = tally(yes, no, open, &missing);
+    let parting = if verdict == Verdict::Unresolved { parting.note() } else { String::new() };
     Claim {
         paper: paper.into(),
         ours: format!(
-            "RWT {} ({yes} pairs as stated, {no} the other way, {open} not resolved){}",
+            "RWT {} ({yes} pairs as stated, {no} the other way, {open} not resolved){}{parting}",
             ours.join("; "),
             no_data_note(&missing)
         ),

@@ -393,7 +393,7 @@ pub fn PaperFigures() -> impl IntoView {
                     <p class="paper-note" id="paper-base" data-base=move || Base::of(&base_of_period(p.period.get())).name()>{move || {
                         let base = Base::of(&base_of_period(p.period.get()));
                         let cli = if base == Base::Month { "" } else { " These are the quick base's verdicts: `bagsim figure multi_cluster` and docs/model.md judge on the month, the first choice of \"Runs of\"." };
-                        format!("Verdicts on {}.{cli}", base.name())
+                        format!("Verdicts on {}.{cli} A finding \"not resolved\" names the intervals that overlap and what would resolve it: about how many seeds per point would part them if their means and spreads held (the seeds field above), or that more seeds alone would not.", base.name())
                     }}</p>
                     <table class="paper-claims" id="paper-claims">
                         <thead><tr><th>"The paper reports"</th><th>"bagsim"</th><th>"Verdict"</th></tr></thead>

@@ -5,7 +5,7 @@
 
 use super::{FigureId, FigureResult, Metric};
 use crate::stats::Interval;
-pub use crate::stats::{Claim, Verdict};
+pub use crate::stats::{Claim, Parting, Verdict};
 
 /// Whether every interval has a value: a finding is never judged on a series without one (a point at which no run
 /// finished a BoT has no mean makespan or NSL).
@@ -71,14 +71,17 @@ fn rank_claim(r: &FigureResult, paper: &str, name: &str, rank: usize, metric: Me
             Verdict::Agrees
         } else {
             let names: Vec<String> = near.iter().map(|&k| format!("{}'s", f.series[all[k].0])).collect();
-            let ours = format!("{ours}; its 95% interval overlaps {}", names.join(" and "));
+            let mut parting = Parting::default();
+            near.iter().for_each(|&k| parting.add(&all[k].1, &me));
+            let ours = format!("{ours}; its 95% interval overlaps {}{}", names.join(" and "), parting.note());
             return Claim { paper: paper.into(), ours, verdict: Verdict::Unresolved };
         }
     } else if all[rank].1.separated_from(&me) {
         Verdict::Disagrees
     } else {
         let other = f.series[all[rank].0];
-        let ours = format!("{ours}; its 95% interval overlaps that of {other}, ranked {}", rank + 1);
+        let parting = Parting::of(&all[rank].1, &me).note();
+        let ours = format!("{ours}; its 95% interval overlaps that of {other}, ranked {}{parting}", rank + 1);
         return Claim { paper: paper.into(), ours, verdict: Verdict::Unresolved };
     };
     Claim { paper: paper.into(), ours, verdict }
@@ -328,19 +331,22 @@ fn rank_among(r: &FigureResult, paper: &str, name: &str, among: &[&str], metric:
     let pos = all.iter().position(|(n, _)| *n == name).expect("listed");
     let listing: Vec<String> = all.iter().map(|(n, i)| format!("{n} {}", fmt(i))).collect();
     let ours = format!("overall NSL, lowest first: {}", listing.join(", "));
-    let open = |other: &str| format!("{ours}; the 95% intervals of {name} and {other} overlap");
+    let open = |other: &(&str, Interval)| {
+        let parting = Parting::of(&all[pos].1, &other.1).note();
+        format!("{ours}; the 95% intervals of {name} and {} overlap{parting}", other.0)
+    };
     let (ours, verdict) = if !defined(&all.iter().map(|(_, i)| *i).collect::<Vec<_>>()) {
         (format!("{ours}; {NO_VALUE}"), Verdict::NoData)
     } else if pos == 0 {
         if all[1].1.separated_from(&all[0].1) {
             (ours, Verdict::Agrees)
         } else {
-            (open(all[1].0), Verdict::Unresolved)
+            (open(&all[1]), Verdict::Unresolved)
         }
     } else if all[0].1.separated_from(&all[pos].1) {
         (ours, Verdict::Disagrees)
     } else {
-        (open(all[0].0), Verdict::Unresolved)
+        (open(&all[0]), Verdict::Unresolved)
     };
     Claim { paper: paper.into(), ours, verdict }
 }
@@ -360,6 +366,7 @@ fn pair_claim(r: &FigureResult, paper: &str, better: &str, worse: &str, metric: 
     let mut ours = format!("overall {}: {better} {}, {worse} {}", metric.title().to_lowercase(), fmt(&a), fmt(&b));
     if verdict == Verdict::Unresolved && defined(&[a, b]) {
         ours.push_str("; the two 95% intervals overlap");
+        ours.push_str(&Parting::of(&a, &b).note());
     } else if !defined(&[a, b]) {
         ours = format!("{ours}; {NO_VALUE}");
     }
