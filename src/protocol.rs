@@ -11,20 +11,7 @@ use crate::workload::fit_workload::FitCandidates;
 use crate::workload::views::WorkloadViews;
 use serde::{Deserialize, Serialize};
 
-/// A scenario crosses the boundary under its family's tag (`Scenario::serialize_tagged`), which the worker reads
-/// without buffering the message.
-mod tagged {
-    use crate::scenario::Scenario;
-
-    #[allow(clippy::borrowed_box)]
-    pub fn serialize<S: serde::Serializer>(s: &Box<Scenario>, serializer: S) -> Result<S::Ok, S::Error> {
-        s.serialize_tagged(serializer)
-    }
-
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Box<Scenario>, D::Error> {
-        Scenario::deserialize_tagged(deserializer).map(Box::new)
-    }
-}
+use crate::scenario::tagged;
 
 /// Page → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -154,3 +154,18 @@ mod tests {
         assert!(matches!(budget, Ok(Err(ref e)) if e.kind == OverBudget), "{budget:?}");
     }
 }
+
+/// A boxed scenario as it crosses the worker boundary (`#[serde(with = "crate::scenario::tagged")]`): under its
+/// family's tag (`Scenario::serialize_tagged`), which the worker reads without buffering the message.
+pub mod tagged {
+    use super::Scenario;
+
+    #[allow(clippy::borrowed_box)]
+    pub fn serialize<S: serde::Serializer>(s: &Box<Scenario>, serializer: S) -> Result<S::Ok, S::Error> {
+        s.serialize_tagged(serializer)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Box<Scenario>, D::Error> {
+        Scenario::deserialize_tagged(deserializer).map(Box::new)
+    }
+}

@@ -194,12 +194,44 @@ pub(crate) fn shorten_quotes(message: &str) -> String {
 pub fn factor_words(v: f64) -> String {
     if !v.is_finite() {
         "—".into()
-    } else if v >= 999.95 {
-        format!("{}×", group_digits(&format!("{v:.0}")))
-    } else if v >= 9.995 {
-        format!("{v:.1}×")
     } else {
-        format!("{v:.2}×")
+        format!("{}×", number_words(v))
+    }
+}
+
+/// The one format of a measured number in the page's and the CLI's tables and cards: three significant digits, and
+/// from 1 000 on the whole number in groups of three ("907 825", "27.3", "0.316", "0.00123"); "—" for no value.
+/// Below 10⁻⁶ (or from 10¹⁵) in scientific notation.
+pub fn number_words(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        return "0".into();
+    }
+    if !(1e-6..1e15).contains(&a) {
+        return format!("{x:.2e}");
+    }
+    if a >= 999.5 {
+        let s = format!("{x:.0}");
+        let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("−", d));
+        return format!("{sign}{}", group_digits(digits));
+    }
+    // Decimals for three significant digits; one fewer when rounding carries into a new digit (9.996 → 10.0).
+    let mut d = (2 - libm::floor(libm::log10(a)) as i32).max(0) as usize;
+    let mut s = format!("{a:.d$}");
+    if d > 0 && s.trim_start_matches(['0', '.']).chars().filter(char::is_ascii_digit).count() > 3 {
+        d -= 1;
+        s = format!("{a:.d$}");
+    }
+    if s == "1000" {
+        s = "1 000".into();
+    }
+    if x < 0.0 {
+        format!("−{s}")
+    } else {
+        s
     }
 }
 
@@ -213,8 +245,29 @@ mod tests {
         assert_eq!(factor_words(999.96), "1 000×");
         assert_eq!(factor_words(9.996), "10.0×");
         assert_eq!(factor_words(27.349), "27.3×");
-        assert_eq!(factor_words(0.316), "0.32×");
+        assert_eq!(factor_words(0.316), "0.316×");
         assert_eq!(factor_words(f64::NAN), "—");
+    }
+
+    #[test]
+    fn numbers_have_three_significant_digits_and_grouped_thousands() {
+        use super::number_words as n;
+        assert_eq!(n(907_825.203), "907 825");
+        assert_eq!(n(35_230.0), "35 230");
+        assert_eq!(n(999.4), "999");
+        assert_eq!(n(999.6), "1 000");
+        assert_eq!(n(123.456), "123");
+        assert_eq!(n(27.349), "27.3");
+        assert_eq!(n(9.996), "10.0");
+        assert_eq!(n(3.14659), "3.15");
+        assert_eq!(n(0.31649), "0.316");
+        assert_eq!(n(0.099_96), "0.100");
+        assert_eq!(n(0.001_234_5), "0.00123");
+        assert_eq!(n(-42.42), "−42.4");
+        assert_eq!(n(-1_234_567.0), "−1 234 567");
+        assert_eq!(n(0.0), "0");
+        assert_eq!(n(2.5e-9), "2.50e-9");
+        assert_eq!(n(f64::INFINITY), "—");
     }
 
     use super::*;

@@ -107,7 +107,7 @@ async fn every_family_has_its_tools_and_its_own_run_bar() {
 
         // The data grid has the same tools under the same names.
         set_control(&client, "#family", "data_grid").await;
-        for id in ["#dd-share", "#dd-export-json", "#dd-export-csv"] {
+        for id in ["#dd-share", "#dd-export-json", "#dd-export-csv", "#dd-export-jobs"] {
             assert!(exists(&client, id).await, "the data grid has no {id}");
         }
         assert_eq!(status(&client).await, "ready");

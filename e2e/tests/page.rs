@@ -30,7 +30,7 @@ const CONTROLS: [&str; 10] = [
 ];
 
 /// The other ids of the DOM contract (buttons and live figures).
-const CONTRACT_IDS: [&str; 10] = [
+const CONTRACT_IDS: [&str; 11] = [
     "#pause",
     "#resume",
     "#cancel",
@@ -38,6 +38,7 @@ const CONTRACT_IDS: [&str; 10] = [
     "#share",
     "#export-json",
     "#export-csv",
+    "#export-jobs",
     "#status",
     "#sim-time",
     "#events-per-s",
@@ -169,6 +170,18 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     let (name, png) = captured_download(client, 4, WAIT).await;
     assert_eq!(name, "bagsim-chart-nsl-class.png");
     assert!(png.starts_with("data:image/png;base64,") && png.len() > 5000, "not a PNG chart: {png:.100}");
+
+    // The per-task records, Batsim's jobs.csv: the bytes `bagsim run --jobs` writes for the same scenario (made by
+    // the second module's worker, which runs the scenario shown again).
+    click(client, "#export-jobs").await;
+    let (name, page_jobs) = captured_download(client, 5, Duration::from_secs(60)).await;
+    assert_eq!(name, "bagsim-jobs.csv");
+    let mut run = bagsim::registry::AnyRun::build(scenario, None).expect("builds natively");
+    let native_jobs = bagsim::family::contract::jobs_in_memory(&mut run).expect("the records are made");
+    assert!(page_jobs == native_jobs, "the page's jobs.csv differs from the native one");
+    let said = text(client, "#records-status").await.unwrap_or_default();
+    assert!(said.contains("Downloaded bagsim-jobs.csv"), "the records' status says {said:?}");
+    println!("per-task records: {} lines, equal to the native jobs.csv; {said}", page_jobs.lines().count());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

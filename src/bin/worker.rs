@@ -204,7 +204,11 @@ mod worker {
                 post(&FromWorker::Views { request_id, result, fit });
             }
             ToWorker::Figure { job_id, job } => {
-                let result = job.run(&|| now_ms() / 1000.0).map(Box::new);
+                let result = TRACE.with(|t| {
+                    let t = t.borrow();
+                    job.run(&|| now_ms() / 1000.0, t.as_ref().map(|(name, trace)| (name.as_str(), trace)))
+                });
+                let result = result.map(Box::new);
                 post(&FromWorker::FigureDone { job_id, result });
             }
             ToWorker::CheckScript { check_id, family, key, source } => {

@@ -103,24 +103,58 @@ pub fn sweep_header(family: Family) -> String {
     family.sweep_header()
 }
 
-/// One job of a family's paper figure that a worker runs whole, with the family's own code (a desktop-grid bar adds
-/// seeds until its intervals are narrow enough). A multi-cluster figure's jobs are plain runs (`ToWorker::Run`).
+/// One job that a pool's worker (`ui/pool.rs`) runs whole and the page's own worker never does: a job of a family's
+/// paper figure, with the family's own code (a desktop-grid bar adds seeds until its intervals are narrow enough; a
+/// multi-cluster figure's jobs are plain runs, `ToWorker::Run`), or a scenario's per-task records.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AnyFigureJob {
     DesktopGrid(Box<BarJob>),
+    /// The per-task (per-job) records of a run of this scenario in Batsim's `jobs.csv` columns, the bytes `bagsim run
+    /// --jobs` writes (`family::contract::jobs_in_memory`): the page's download of a run's records.
+    Records(#[serde(with = "crate::scenario::tagged")] Box<crate::scenario::Scenario>),
 }
 
-/// What a figure job gives.
+/// What such a job gives.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AnyFigureResult {
     DesktopGrid(Box<Bar>),
+    /// The CSV text of `AnyFigureJob::Records`.
+    Records(String),
+}
+
+impl AnyFigureResult {
+    /// A desktop-grid bar, if that is what came.
+    pub fn bar(self) -> Option<Bar> {
+        match self {
+            AnyFigureResult::DesktopGrid(bar) => Some(*bar),
+            AnyFigureResult::Records(_) => None,
+        }
+    }
+
+    /// A run's per-task records, if that is what came.
+    pub fn records(self) -> Option<String> {
+        match self {
+            AnyFigureResult::Records(csv) => Some(csv),
+            AnyFigureResult::DesktopGrid(_) => None,
+        }
+    }
 }
 
 impl AnyFigureJob {
-    /// Runs the job; `clock` gives seconds.
-    pub fn run(&self, clock: &dyn Fn() -> f64) -> Result<AnyFigureResult, String> {
+    /// Runs the job; `clock` gives seconds; `imported` is the trace the worker holds (a scenario may replay it).
+    pub fn run(
+        &self,
+        clock: &dyn Fn() -> f64,
+        imported: Option<(&str, &crate::trace::Trace)>,
+    ) -> Result<AnyFigureResult, String> {
         match self {
             AnyFigureJob::DesktopGrid(job) => job.run(clock).map(|b| AnyFigureResult::DesktopGrid(Box::new(b))),
+            AnyFigureJob::Records(scenario) => {
+                let mut run = AnyRun::build(scenario, imported).map_err(|e| e.to_string())?;
+                crate::family::contract::jobs_in_memory(&mut run)
+                    .map(AnyFigureResult::Records)
+                    .map_err(|e| e.to_string())
+            }
         }
     }
 }

@@ -158,17 +158,18 @@ pub(crate) fn send(msg: &ToWorker) {
     });
 }
 
-/// A duration, in the unit that reads best.
+/// A duration, in the unit that reads best, as every number is shown (`words::number_words`).
 pub(crate) fn fmt_time(s: f64) -> String {
-    if s < 120.0 {
-        format!("{s:.1} s")
+    let (v, unit) = if s < 120.0 {
+        (s, "s")
     } else if s < 7200.0 {
-        format!("{:.1} min", s / 60.0)
+        (s / 60.0, "min")
     } else if s < 2.0 * 86_400.0 {
-        format!("{:.1} h", s / 3600.0)
+        (s / 3600.0, "h")
     } else {
-        format!("{:.1} days", s / 86_400.0)
-    }
+        (s / 86_400.0, "days")
+    };
+    format!("{} {unit}", crate::words::number_words(v))
 }
 
 /// Runs each step (render a part of the page, start the worker, draw the charts) in a task of its own, in order.

@@ -28,6 +28,7 @@ mod pins;
 mod pool;
 mod present;
 mod readings;
+mod records;
 mod references;
 mod replay;
 mod run_tools;

@@ -16,6 +16,10 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
         Part::Paper => leptos::mount::mount_to(element, super::multi_cluster::paper::PaperFigures).forget(),
         Part::Study => leptos::mount::mount_to(element, super::study::OpenStudy).forget(),
         Part::References => leptos::mount::mount_to(element, super::references::References).forget(),
+        Part::Records => {
+            let scenario = shown::mirror();
+            leptos::mount::mount_to(element, move || view! { <super::records::Records scenario=scenario/> }).forget()
+        }
         Part::DgFigures => {
             let scenario = shown::mirror();
             leptos::mount::mount_to(element, move || {

@@ -2,6 +2,8 @@
 //! JSON (as `bagsim run --out` writes it), its rows as CSV where the family has them, and each chart as a PNG.
 
 use super::download;
+use super::lazy::LazyPanel;
+use super::split::Part;
 use crate::protocol::ToWorker;
 use crate::ui::address::remember;
 use crate::ui::lab::{send, Lab};
@@ -54,6 +56,8 @@ pub(crate) fn RunTools(
     charts: Vec<(&'static str, &'static str)>,
 ) -> impl IntoView {
     let note = RwSignal::new(String::new());
+    // The per-task records are made by the second module (`records.rs`), loaded the first time they are asked for.
+    let records = RwSignal::new(false);
     view! {
         <div class="compare run-tools">
             <button id=format!("{prefix}share") on:click=move |_| note.set(copy_link(lab))>"Copy link"</button>
@@ -64,11 +68,15 @@ pub(crate) fn RunTools(
                 <button id=format!("{prefix}export-csv") disabled=move || !done.get()
                     on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>{label}</button>
             })}
+            <button id=format!("{prefix}export-jobs") disabled=move || !done.get() hidden=move || records.get()
+                title="Each task's record in Batsim's jobs.csv columns, as `bagsim run --jobs` writes it: the scenario shown is run again"
+                on:click=move |_| records.set(true)>"Per-task records (CSV)"</button>
             {charts.into_iter().map(|(id, title)| view! {
                 <button class="small" id=format!("{id}-png") disabled=move || !done.get()
                     aria-label=format!("download {title} as PNG") on:click=move |_| chart_png(id)>{format!("{title} (PNG)")}</button>
             }).collect_view()}
             <span class="note" role="status">{move || note.get()}</span>
+            {move || records.get().then(|| view! { <LazyPanel part=Part::Records/> })}
         </div>
     }
 }

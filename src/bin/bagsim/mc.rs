@@ -74,15 +74,9 @@ pub fn print_summary(r: &Report) {
     say!("{:<8} {:>7} {:>9} {:>14} {:>10}", "class", "BoTs", "finished", "mean MS [s]", "mean NSL");
     for g in &m.per_class {
         // A class none of whose BoTs finished has no mean: a dash, as in the report, never NaN.
-        let mean = |x: f64, digits: usize| if x.is_finite() { format!("{x:.digits$}") } else { "—".into() };
-        say!(
-            "{:<8} {:>7} {:>9} {:>14} {:>10}",
-            g.class,
-            g.bots,
-            g.finished,
-            mean(g.makespan.mean, 1),
-            mean(g.nsl.mean, 3)
-        );
+        // In the page's format (words::number_words): a class none of whose BoTs finished shows a dash.
+        let mean = bagsim::words::number_words;
+        say!("{:<8} {:>7} {:>9} {:>14} {:>10}", g.class, g.bots, g.finished, mean(g.makespan.mean), mean(g.nsl.mean));
     }
     say!(
         "events: {} ({} skipped cancellations); wall time {:.3} s",

@@ -321,7 +321,7 @@ pub fn cards(r: &DataGridReport) -> Vec<(&'static str, &'static str, &'static st
             "Utilization",
             "Σ runtime × processors / Σ over sites (makespan × processors) (§IV-B)",
             m.utilization,
-            format!("{:.1}%", 100.0 * m.utilization),
+            format!("{}%", crate::words::number_words(100.0 * m.utilization)),
         ),
     ]
 }

@@ -9,8 +9,8 @@ use crate::family::desktop_grid::claims::claims;
 use crate::family::desktop_grid::figure_svg::{chart, INDICES};
 use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule};
 use crate::family::desktop_grid::measured::{rows, MEASURED_ON, NONE, TALLIES};
+use crate::registry::AnyFigureJob;
 use crate::registry::Scenario;
-use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::{badge, findings_rows};
 use leptos::prelude::*;
@@ -47,7 +47,7 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
         shown_figure.set(Some(f.number));
         status.set(format!("0 of {n} bars computed…"));
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let r = outcome.figure().map(|AnyFigureResult::DesktopGrid(bar)| *bar);
+            let r = outcome.figure().and_then(|r| r.bar().ok_or_else(|| "not a bar".to_string()));
             bars.update(|b| {
                 if let Some(slot) = b.get_mut(i) {
                     *slot = Some(r);

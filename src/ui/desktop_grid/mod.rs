@@ -209,7 +209,7 @@ fn cards(r: &DgReport) -> Vec<Card> {
             help: "machine time of useless replicas / machine time of all replicas",
             value: m.rwt,
             shown: if m.rwt.is_finite() {
-                format!("{:.2}%", 100.0 * m.rwt)
+                format!("{}%", crate::words::number_words(100.0 * m.rwt))
             } else {
                 "undefined (no replica ran)".into()
             },
@@ -219,7 +219,7 @@ fn cards(r: &DgReport) -> Vec<Card> {
             title: "Effective power ΣEP",
             help: "Σ P_i · A_i over the machines (Anglano & Canonico 2009, Eq. 9)",
             value: w.effective_power,
-            shown: format!("{:.1}", w.effective_power),
+            shown: crate::words::number_words(w.effective_power),
         },
         Card {
             id: "dg-card-c",
@@ -233,7 +233,7 @@ fn cards(r: &DgReport) -> Vec<Card> {
             title: "BoT arrival rate λ",
             help: "λ = L / C, BoTs per second (Eq. 7); shown per hour",
             value: w.bot_rate,
-            shown: format!("{:.3} BoTs/h", w.bot_rate * 3600.0),
+            shown: format!("{} BoTs/h", crate::words::number_words(w.bot_rate * 3600.0)),
         },
     ]
 }

@@ -7,8 +7,8 @@ use crate::family::desktop_grid::readings::READINGS;
 use crate::family::desktop_grid::study::{plan, Plan};
 use crate::readings::flips;
 use crate::readings::{combinations, parse_axis, ReadingsTable};
+use crate::registry::AnyFigureJob;
 use crate::registry::Scenario;
-use crate::registry::{AnyFigureJob, AnyFigureResult};
 use crate::ui::pool::{Job, OnDone, Pool};
 use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
 use leptos::prelude::*;
@@ -50,7 +50,7 @@ pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSign
             p.jobs.iter().map(|(_, j)| Job::Figure(AnyFigureJob::DesktopGrid(Box::new(j.clone())))).collect();
         let n = jobs.len();
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let r = outcome.figure().map(|AnyFigureResult::DesktopGrid(bar)| *bar);
+            let r = outcome.figure().and_then(|r| r.bar().ok_or_else(|| "not a bar".to_string()));
             let finished = state.try_update_value(|s| {
                 let st = s.as_mut()?;
                 *st.results.get_mut(i)? = Some(r);

@@ -6,6 +6,11 @@ use crate::family::contract::factor_words as nsl_text;
 use crate::ui::lab::{fmt_time, Lab};
 use leptos::prelude::*;
 
+/// A fraction as a percentage, as every number is shown.
+fn percent(v: f64) -> String {
+    format!("{}%", crate::words::number_words(100.0 * v))
+}
+
 /// The card values: the final report when there is one, else live figures from the stream.
 fn card_values(lab: &Lab, mc: McPage) -> [(f64, String); 5] {
     if let Some(r) = lab.report.get() {
@@ -13,9 +18,9 @@ fn card_values(lab: &Lab, mc: McPage) -> [(f64, String); 5] {
         let sys = &m.system;
         let util = if sys.utilization_submitting.is_finite() { sys.utilization_submitting } else { sys.utilization };
         return [
-            (m.tasks.finished_fraction, format!("{:.2}%", 100.0 * m.tasks.finished_fraction)),
+            (m.tasks.finished_fraction, percent(m.tasks.finished_fraction)),
             // While work was submitted (the load's period), else the whole run (README, "Metrics").
-            (util, format!("{:.1}%", 100.0 * util)),
+            (util, percent(util)),
             (m.overall.makespan.mean, fmt_time(m.overall.makespan.mean)),
             (m.overall.nsl.mean, nsl_text(m.overall.nsl.mean)),
             (m.tasks.wait.mean, fmt_time(m.tasks.wait.mean)),
@@ -29,8 +34,8 @@ fn card_values(lab: &Lab, mc: McPage) -> [(f64, String); 5] {
         let (ms, nsl, wait) = l.current.bot_means();
         let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
         [
-            (fin, show(fin, &|v| format!("{:.2}%", 100.0 * v))),
-            (util, show(util, &|v| format!("{:.1}%", 100.0 * v))),
+            (fin, show(fin, &percent)),
+            (util, show(util, &percent)),
             (ms, show(ms, &fmt_time)),
             (nsl, show(nsl, &nsl_text)),
             (wait, show(wait, &fmt_time)),

@@ -23,6 +23,7 @@ use crate::ui::lab::{fmt_time, now_ms, send, Lab, Throttle};
 use crate::ui::measured;
 use crate::ui::present;
 use crate::ui::run_tools::swatch;
+use crate::words::number_words;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use std::cell::Cell;
@@ -354,7 +355,7 @@ pub(crate) fn ClassTable(lab: Lab) -> impl IntoView {
                     {r.metrics.per_class.iter().chain(std::iter::once(&r.metrics.overall)).map(|g| view! {
                         <tr><td>{g.class.clone()}</td><td>{g.bots}</td><td>{g.finished}</td>
                         <td>{fmt_time(g.makespan.mean)}</td><td>{fmt_time(g.makespan.p90)}</td>
-                        <td>{format!("{:.3}", g.nsl.mean)}</td><td>{format!("{:.3}", g.nsl.p90)}</td><td>{fmt_time(g.wait.mean)}</td></tr>
+                        <td>{number_words(g.nsl.mean)}</td><td>{number_words(g.nsl.p90)}</td><td>{fmt_time(g.wait.mean)}</td></tr>
                     }).collect_view()}
                 </tbody>
             </table>

@@ -53,7 +53,7 @@ pub fn tables(id: &str, runs: &[&RunData]) -> Vec<Table> {
                     row.extend(means.iter().map(|m| {
                         m.iter().find(|c| c.0 == i).map_or("—".to_string(), |c| {
                             if nsl {
-                                format!("{:.3}", c.1)
+                                crate::words::number_words(c.1)
                             } else {
                                 fmt_time(c.2)
                             }

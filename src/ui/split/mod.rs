@@ -11,7 +11,7 @@
 //! |          | classes, the workload lab's import (`trace_lab/`), sharing and export                       |
 //! | `panels` | every [`Part`]: `lessons.rs`, `multi_cluster/paper.rs` and `readings.rs`, `multi_cluster/`   |
 //! |          | `sweep.rs`, `study.rs`, `views.rs`, `desktop_grid/figures.rs`, `data_grid/figures.rs` and    |
-//! |          | `compare.rs`, `references.rs`                                                                |
+//! |          | `compare.rs`, `references.rs`, `records.rs`                                                  |
 //! | both     | this module, `lazy.rs` (the page's placeholder), `shown.rs` and `lesson_stage.rs` (each      |
 //! |          | module's side of a message), and what the parts share with the page (charts, forms)      |
 //!
@@ -45,10 +45,13 @@ pub enum Part {
     DdCompare,
     /// The references at the foot of the page.
     References,
+    /// The per-task records of the scenario shown, made by a worker of the part's own and downloaded
+    /// (`records.rs`), asked for by a family's run tools.
+    Records,
 }
 
 impl Part {
-    pub const ALL: [Part; 10] = [
+    pub const ALL: [Part; 11] = [
         Part::TraceViews,
         Part::ScenarioViews,
         Part::Sweep,
@@ -59,6 +62,7 @@ impl Part {
         Part::DdFigures,
         Part::DdCompare,
         Part::References,
+        Part::Records,
     ];
 
     /// The name the page's placeholder carries (its id is `lazy-NAME`, which the browser tests select) and the
@@ -75,6 +79,7 @@ impl Part {
             Part::DdFigures => "dd-figures",
             Part::DdCompare => "dd-compare",
             Part::References => "references",
+            Part::Records => "records",
         }
     }
 
@@ -89,6 +94,7 @@ impl Part {
             Part::Study => "the study viewer",
             Part::DdCompare => "the comparison of the schemes",
             Part::References => "the references",
+            Part::Records => "the per-task records",
         }
     }
 
