@@ -201,37 +201,26 @@ pub fn factor_words(v: f64) -> String {
 
 /// The one format of a measured number in the page's and the CLI's tables and cards: three significant digits, and
 /// from 1 000 on the whole number in groups of three ("907 825", "27.3", "0.316", "0.00123"); "—" for no value.
-/// Below 10⁻⁶ (or from 10¹⁵) in scientific notation.
+/// Below 10⁻⁶ in scientific notation.
 pub fn number_words(x: f64) -> String {
-    if !x.is_finite() {
-        return "—".into();
-    }
     let a = x.abs();
-    if a == 0.0 {
-        return "0".into();
-    }
-    if !(1e-6..1e15).contains(&a) {
-        return format!("{x:.2e}");
-    }
-    if a >= 999.5 {
-        let s = format!("{x:.0}");
-        let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("−", d));
-        return format!("{sign}{}", group_digits(digits));
-    }
-    // Decimals for three significant digits; one fewer when rounding carries into a new digit (9.996 → 10.0).
-    let mut d = (2 - libm::floor(libm::log10(a)) as i32).max(0) as usize;
-    let mut s = format!("{a:.d$}");
-    if d > 0 && s.trim_start_matches(['0', '.']).chars().filter(char::is_ascii_digit).count() > 3 {
-        d -= 1;
-        s = format!("{a:.d$}");
-    }
-    if s == "1000" {
-        s = "1 000".into();
-    }
-    if x < 0.0 {
-        format!("−{s}")
+    let sign = if x < 0.0 { "−" } else { "" };
+    if !x.is_finite() {
+        "—".into()
+    } else if a == 0.0 {
+        "0".into()
+    } else if a >= 999.5 {
+        format!("{sign}{}", group_digits(&format!("{a:.0}")))
+    } else if a < 1e-6 {
+        format!("{x:.2e}")
     } else {
-        s
+        // Three significant digits: 0 decimals from 99.95 on (it rounds to three digits), one more per decade below.
+        let (mut d, mut from) = (0, 99.95);
+        while a < from {
+            d += 1;
+            from /= 10.0;
+        }
+        format!("{sign}{a:.d$}")
     }
 }
 

@@ -176,8 +176,11 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     click(client, "#export-jobs").await;
     let (name, page_jobs) = captured_download(client, 5, Duration::from_secs(60)).await;
     assert_eq!(name, "bagsim-jobs.csv");
-    let mut run = bagsim::registry::AnyRun::build(scenario, None).expect("builds natively");
-    let native_jobs = bagsim::family::contract::jobs_in_memory(&mut run).expect("the records are made");
+    let native_jobs = {
+        // A run is not Send: it lives only in this block, between two awaits.
+        let mut run = bagsim::registry::AnyRun::build(scenario, None).expect("builds natively");
+        bagsim::family::contract::jobs_in_memory(&mut run).expect("the records are made")
+    };
     assert!(page_jobs == native_jobs, "the page's jobs.csv differs from the native one");
     let said = text(client, "#records-status").await.unwrap_or_default();
     assert!(said.contains("Downloaded bagsim-jobs.csv"), "the records' status says {said:?}");

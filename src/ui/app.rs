@@ -127,6 +127,8 @@ fn start_run(pages: Pages, lab: Lab) {
     if !pinned {
         remember(lab, &scenario);
     }
+    // The run's own scenario, for its per-task records (`records.rs`), whatever the form holds later.
+    super::split::tell(&super::split::ToPanels::Ran(Box::new(scenario.clone())));
     send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: lab.speed.get_untracked(), live: true });
 }
 

@@ -56,8 +56,6 @@ pub(crate) fn RunTools(
     charts: Vec<(&'static str, &'static str)>,
 ) -> impl IntoView {
     let note = RwSignal::new(String::new());
-    // The per-task records are made by the second module (`records.rs`), loaded the first time they are asked for.
-    let records = RwSignal::new(false);
     view! {
         <div class="compare run-tools">
             <button id=format!("{prefix}share") on:click=move |_| note.set(copy_link(lab))>"Copy link"</button>
@@ -68,16 +66,25 @@ pub(crate) fn RunTools(
                 <button id=format!("{prefix}export-csv") disabled=move || !done.get()
                     on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>{label}</button>
             })}
-            <button id=format!("{prefix}export-jobs") disabled=move || !done.get() hidden=move || records.get()
-                title="Each task's record in Batsim's jobs.csv columns, as `bagsim run --jobs` writes it: the scenario shown is run again"
-                on:click=move |_| records.set(true)>"Per-task records (CSV)"</button>
+            <RecordsButton prefix=prefix done=done/>
             {charts.into_iter().map(|(id, title)| view! {
                 <button class="small" id=format!("{id}-png") disabled=move || !done.get()
                     aria-label=format!("download {title} as PNG") on:click=move |_| chart_png(id)>{format!("{title} (PNG)")}</button>
             }).collect_view()}
             <span class="note" role="status">{move || note.get()}</span>
-            {move || records.get().then(|| view! { <LazyPanel part=Part::Records/> })}
         </div>
+    }
+}
+
+/// "Per-task records (CSV)": the records are made by the second module (`records.rs`), loaded the first time they
+/// are asked for, which then offers "Download again" in the button's place.
+#[component]
+pub(crate) fn RecordsButton(prefix: &'static str, done: Signal<bool>) -> impl IntoView {
+    let asked = RwSignal::new(false);
+    view! {
+        <button id=format!("{prefix}export-jobs") disabled=move || !done.get() hidden=move || asked.get()
+            title="as bagsim run --jobs writes them" on:click=move |_| asked.set(true)>"Per-task records (CSV)"</button>
+        {move || asked.get().then(|| view! { <LazyPanel part=Part::Records/> })}
     }
 }
 

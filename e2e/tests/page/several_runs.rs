@@ -182,7 +182,8 @@ async fn a_paper_figure_matches_the_native_reproduction() {
         // What we measured, word for word the native finding's, with what would resolve an open one (#45 item 9).
         let ours = js(
             &client,
-            "return [...document.querySelectorAll('#paper-claims tbody tr')].map(r => r.querySelector('td:not(.quote)').textContent);",
+            "return [...document.querySelectorAll('#paper-claims tbody tr')]\
+             .map(r => r.querySelector('td:not(.quote)').textContent);",
             vec![],
         )
         .await;
@@ -190,7 +191,7 @@ async fn a_paper_figure_matches_the_native_reproduction() {
         let want: Vec<&str> = natives.iter().map(|c| c.ours.as_str()).collect();
         assert_eq!(ours, want, "the findings' texts differ from the native ones");
         for c in natives.iter().filter(|c| c.verdict.label() == "not resolved" && c.ours.contains("overlap")) {
-            assert!(c.ours.contains("what would resolve it"), "an open finding does not say what would resolve it: {}", c.ours);
+            assert!(c.ours.contains("what would resolve it"), "an open finding says nothing of what would: {}", c.ours);
         }
 
         capture_downloads(&client).await;

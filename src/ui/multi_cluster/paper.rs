@@ -299,6 +299,11 @@ fn download(p: Paper, csv: bool) {
 }
 
 /// The section: picker, seeds, Run and Cancel, the live figure, and the "Paper and bagsim" panel.
+/// What a finding left open says (`stats::Parting`).
+const RESOLVE: &str = "A finding \"not resolved\" names the intervals that overlap and what would resolve it: about \
+    how many seeds per point would part them if their means and spreads held (the seeds field above), or that more \
+    seeds alone would not.";
+
 #[component]
 pub fn PaperFigures() -> impl IntoView {
     let p = Paper::new();
@@ -393,7 +398,7 @@ pub fn PaperFigures() -> impl IntoView {
                     <p class="paper-note" id="paper-base" data-base=move || Base::of(&base_of_period(p.period.get())).name()>{move || {
                         let base = Base::of(&base_of_period(p.period.get()));
                         let cli = if base == Base::Month { "" } else { " These are the quick base's verdicts: `bagsim figure multi_cluster` and docs/model.md judge on the month, the first choice of \"Runs of\"." };
-                        format!("Verdicts on {}.{cli} A finding \"not resolved\" names the intervals that overlap and what would resolve it: about how many seeds per point would part them if their means and spreads held (the seeds field above), or that more seeds alone would not.", base.name())
+                        format!("Verdicts on {}.{cli} {RESOLVE}", base.name())
                     }}</p>
                     <table class="paper-claims" id="paper-claims">
                         <thead><tr><th>"The paper reports"</th><th>"bagsim"</th><th>"Verdict"</th></tr></thead>

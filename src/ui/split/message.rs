@@ -23,6 +23,8 @@ pub enum ToPanels {
     Stage(StageState),
     /// The lesson the address asked for when the page opened (written once).
     LessonAsked(Option<Requested>),
+    /// The scenario of the run started last (its per-task records are made from it).
+    Ran(#[serde(with = "scenario_text")] Box<Scenario>),
 }
 
 /// Part → page: what a part asks of the page.
@@ -48,6 +50,7 @@ pub enum Channel {
     FormOk,
     Stage,
     LessonAsked,
+    Ran,
     Ask,
 }
 
@@ -58,6 +61,7 @@ impl ToPanels {
             ToPanels::FormOk(_) => Channel::FormOk,
             ToPanels::Stage(_) => Channel::Stage,
             ToPanels::LessonAsked(_) => Channel::LessonAsked,
+            ToPanels::Ran(_) => Channel::Ran,
         }
     }
 }
@@ -70,6 +74,7 @@ impl Channel {
             Channel::FormOk => ("bagsimFormOk", "bagsim-form-ok"),
             Channel::Stage => ("bagsimStage", "bagsim-stage"),
             Channel::LessonAsked => ("bagsimLessonAsked", "bagsim-lesson-asked"),
+            Channel::Ran => ("bagsimRan", "bagsim-ran"),
             Channel::Ask => ("bagsimAsk", "bagsim-ask"),
         }
     }
