@@ -83,7 +83,7 @@ pub(crate) fn RecordsButton(prefix: &'static str, done: Signal<bool>) -> impl In
     let asked = RwSignal::new(false);
     view! {
         <button id=format!("{prefix}export-jobs") disabled=move || !done.get() hidden=move || asked.get()
-            title="as bagsim run --jobs writes them" on:click=move |_| asked.set(true)>"Per-task records (CSV)"</button>
+            on:click=move |_| asked.set(true)>"Per-task records (CSV)"</button>
         {move || asked.get().then(|| view! { <LazyPanel part=Part::Records/> })}
     }
 }

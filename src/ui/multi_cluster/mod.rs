@@ -321,7 +321,7 @@ pub(crate) fn Compare(lab: Lab, mc: McPage) -> impl IntoView {
             }>"Clear pinned"</button>
             <button id="share" on:click=move |_| share_note.set(crate::ui::run_tools::copy_link(lab))>"Copy link"</button>
             <button id="export-json" disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
-                title="The full report, as `bagsim run --out` writes it (the worker adds the predictors' accuracy)"
+                title="The full report, as `bagsim run --out` writes it"
                 on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
             <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
