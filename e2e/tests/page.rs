@@ -185,6 +185,8 @@ async fn check_exports(client: &Client, scenario: &Scenario) {
     let said = text(client, "#records-status").await.unwrap_or_default();
     assert!(said.contains("Downloaded bagsim-jobs.csv"), "the records' status says {said:?}");
     println!("per-task records: {} lines, equal to the native jobs.csv; {said}", page_jobs.lines().count());
+    js(client, "document.querySelector('#records').scrollIntoView({block: 'center'}); return true;", vec![]).await;
+    println!("screenshot: {}", screenshot(client, "records.png").await.display());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
