@@ -329,19 +329,8 @@ pub fn interval_text(i: &Interval) -> String {
     }
 }
 
-/// A number for a class: three significant digits, no exponent for everyday sizes.
+/// A number for a class, as the page and the CLI show every number (`words::number_words`: three significant
+/// digits, thousands apart).
 pub fn readable(x: f64) -> String {
-    if !x.is_finite() {
-        return "—".into();
-    }
-    let a = x.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if a >= 100.0 {
-        format!("{x:.0}")
-    } else if a >= 1.0 {
-        format!("{x:.2}")
-    } else {
-        format!("{x:.3}")
-    }
+    crate::words::number_words(x)
 }

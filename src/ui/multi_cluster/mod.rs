@@ -23,6 +23,7 @@ use crate::ui::lab::{fmt_time, now_ms, send, Lab, Throttle};
 use crate::ui::measured;
 use crate::ui::present;
 use crate::ui::run_tools::swatch;
+use crate::ui::run_tools::RecordsButton;
 use crate::words::number_words;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -325,7 +326,7 @@ pub(crate) fn Compare(lab: Lab, mc: McPage) -> impl IntoView {
                 on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
             <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
-            <crate::ui::run_tools::RecordsButton prefix="" done=Signal::derive(move || lab.report.with(Option::is_some))/>
+            <RecordsButton prefix="" done=Signal::derive(move || lab.report.with(Option::is_some))/>
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">
                 <li id="current-run-label">{move || {
