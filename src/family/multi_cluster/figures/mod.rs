@@ -7,6 +7,7 @@ pub mod claims;
 /// The figures as a command: native only (its runs go to a thread pool).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cmd;
+mod from_csv;
 pub mod measured;
 mod point;
 pub mod study;
