@@ -40,6 +40,12 @@ pub enum ToWorker {
         run_id: u32,
         speed: Option<f64>,
     },
+    /// Estimate a run of this scenario before Run (docs/budget.md): the worker answers `Estimated`, its time at
+    /// the speed of the last run it timed, on the trace it holds when the scenario names one.
+    Estimate {
+        #[serde(with = "tagged")]
+        scenario: Box<Scenario>,
+    },
     /// Send the per-BoT results of the last finished run as CSV.
     ExportBots {
         run_id: u32,
@@ -157,6 +163,12 @@ pub enum FromWorker<F = AnyFigureResult> {
     BotsCsv {
         run_id: u32,
         csv: String,
+    },
+    /// The estimate asked for by `Estimate`: the line shown under the run bar ("Before Run: …"), and whether the
+    /// run would be refused (over budget, or a trace that is not imported).
+    Estimated {
+        line: String,
+        over: bool,
     },
     /// The full report of the last finished run, pretty-printed JSON.
     ReportJson {

@@ -35,6 +35,9 @@ mod worker {
         demo_clock: f64,
         chunk: u64,
         wall: f64,
+        /// While the run goes as fast as it can, never paused or slowed: the events its estimate gave and the
+        /// seconds it took to generate its workload, to time this tab (`SECONDS_PER_EVENT`).
+        timing: Option<(f64, f64)>,
     }
 
     thread_local! {
@@ -47,6 +50,20 @@ mod worker {
         static IMPORT: RefCell<Option<(u32, String, Parser, f64)>> = const { RefCell::new(None) };
         /// The imported trace and its name: runs whose `workload.trace.path` is that name replay it.
         static TRACE: RefCell<Option<(String, Trace)>> = const { RefCell::new(None) };
+        /// This tab's speed, from the last run timed: its wall time (generation, simulation and report, the three
+        /// the page shows) over the events its estimate gave. The estimate is an upper bound; a rate taken against
+        /// the same bound carries its slack.
+        static SECONDS_PER_EVENT: RefCell<Option<f64>> = const { RefCell::new(None) };
+    }
+
+    /// The estimate of `scenario` on the trace this worker holds, as the page shows it before Run.
+    fn estimated(scenario: &bagsim::scenario::Scenario) -> (String, bool) {
+        let spe = SECONDS_PER_EVENT.with(|s| *s.borrow());
+        TRACE.with(|t| {
+            let t = t.borrow();
+            let imported = t.as_ref().map(|(name, trace)| (name.as_str(), &trace.report.size));
+            bagsim::registry::before_run(scenario, imported, spe)
+        })
     }
 
     fn scope() -> DedicatedWorkerGlobalScope {
@@ -104,9 +121,18 @@ mod worker {
                     AnyRun::build(&scenario, t.as_ref().map(|(name, trace)| (name.as_str(), trace)))
                 });
                 match built {
-                    Err(e) => post(&FromWorker::Failed { run_id, message: e.to_string() }),
+                    Err(e) => post(&FromWorker::Failed { run_id, message: bagsim::registry::refusal(&e) }),
                     Ok(run) => {
-                        post(&FromWorker::Started { run_id, start: run.start(), generate_s: (now_ms() - t0) / 1000.0 });
+                        let generate_s = (now_ms() - t0) / 1000.0;
+                        post(&FromWorker::Started { run_id, start: run.start(), generate_s });
+                        let events = TRACE.with(|t| {
+                            let t = t.borrow();
+                            let named = scenario.trace_named();
+                            let held = t.as_ref().filter(|(name, _)| Some(name.as_str()) == named);
+                            bagsim::registry::estimate(&scenario, held.map(|(_, trace)| &trace.report.size)).events
+                        });
+                        let timing =
+                            (speed.is_none() && events.is_finite() && events > 0.0).then_some((events, generate_s));
                         CURRENT.with(|c| {
                             *c.borrow_mut() = Some(Current {
                                 run_id,
@@ -117,6 +143,7 @@ mod worker {
                                 demo_clock: 0.0,
                                 chunk: 20_000,
                                 wall: 0.0,
+                                timing,
                             })
                         });
                         schedule(0);
@@ -125,7 +152,12 @@ mod worker {
             }
             ToWorker::Pause { run_id } => {
                 if same_run(run_id) {
-                    CURRENT.with(|c| c.borrow_mut().as_mut().map(|c| c.paused = true));
+                    CURRENT.with(|c| {
+                        c.borrow_mut().as_mut().map(|c| {
+                            c.paused = true;
+                            c.timing = None;
+                        })
+                    });
                     post(&FromWorker::Paused { run_id });
                 }
             }
@@ -147,9 +179,14 @@ mod worker {
                         if let Some(c) = c.borrow_mut().as_mut() {
                             c.speed = speed;
                             c.demo_clock = c.run.header().now;
+                            c.timing = None;
                         }
                     });
                 }
+            }
+            ToWorker::Estimate { scenario } => {
+                let (line, over) = estimated(&scenario);
+                post(&FromWorker::Estimated { line, over });
             }
             ToWorker::ExportBots { run_id } => {
                 let csv = LAST
@@ -372,6 +409,10 @@ mod worker {
                 let t0 = now_ms();
                 let report = cur.run.report(cur.wall);
                 let report_s = (now_ms() - t0) / 1000.0;
+                if let Some((events, generate_s)) = cur.timing {
+                    let total = generate_s + cur.wall + report_s;
+                    SECONDS_PER_EVENT.with(|s| *s.borrow_mut() = (total > 0.0).then_some(total / events));
+                }
                 let sent = Box::new(report.clone().lean());
                 post(&FromWorker::Finished { run_id: cur.run_id, report: sent, report_s });
                 let finished = guard.take().expect("current run");

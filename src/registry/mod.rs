@@ -76,6 +76,44 @@ pub fn estimate(s: &Scenario, trace: Option<&TraceSize>) -> crate::family::contr
     s.estimate(trace)
 }
 
+/// The line shown under the page's run bar before Run ("Before Run: …"), and whether Run would be refused: the
+/// estimate on the trace the scenario names when `imported` holds it (its name and size), its time from
+/// `seconds_per_event` (the last run timed in this tab, `Estimate::summary_timed`). A scenario that names a trace
+/// not imported is refused, as is one over budget, naming the key that drives it.
+pub fn before_run(
+    s: &Scenario,
+    imported: Option<(&str, &TraceSize)>,
+    seconds_per_event: Option<f64>,
+) -> (String, bool) {
+    let size = match s.trace_named() {
+        None => None,
+        Some(name) => match imported.filter(|(n, _)| *n == name) {
+            Some((_, size)) => Some(size),
+            None => return (format!("Before Run: {}", missing_trace(name)), true),
+        },
+    };
+    let e = s.estimate(size);
+    match e.check() {
+        Err(err) => (format!("Before Run: over budget, Run is refused: {err}"), true),
+        Ok(()) => (format!("Before Run: {}.", e.summary_timed(seconds_per_event)), false),
+    }
+}
+
+/// What a scenario that replays `name`, a trace not imported in the page, needs (a link or a reload keeps the
+/// settings, not the file).
+pub fn missing_trace(name: &str) -> String {
+    format!("this scenario replays {name}, which is not loaded here: import the file in the Workload lab, then Run.")
+}
+
+/// Why the page's worker refuses to build a run, as the page says it: a run over budget is "refused before it
+/// started", naming the key that drives it (the estimate under the run bar gives the count and the limit).
+pub fn refusal(e: &ScenarioError) -> String {
+    match e.kind {
+        ErrorKind::OverBudget => format!("Refused before it started: over budget at {} (see below).", e.field),
+        _ => e.to_string(),
+    }
+}
+
 /// The trace a scenario's run reads, by the name the scenario gives it, when it is not the bundled log.
 pub fn trace_named(s: &Scenario) -> Option<&str> {
     s.trace_named()

@@ -104,12 +104,6 @@ fn start_run(pages: Pages, lab: Lab) {
         return;
     }
     let (scenario, pinned) = replay::next(lab);
-    // Over budget: refused here, before a worker is asked (docs/budget.md).
-    if let Some(why) = budget::refusal(&scenario) {
-        lab.status.set(Status::Failed);
-        lab.message.set(why);
-        return;
-    }
     let run_id = lab.run_id.get_untracked() + 1;
     lab.run_id.set(run_id);
     lab.crashed.set(None);
@@ -223,6 +217,7 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
             };
             download::text(name, "text/csv", &csv);
         }
+        FromWorker::Estimated { line, over } => lab.estimate.set((over, line)),
         FromWorker::ReportJson { run_id, json } if run_id == current => {
             download::text("bagsim-report.json", "application/json", &json);
         }
@@ -285,7 +280,8 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
                 let left = if !finished() && h.now > 0.0 && wall > 0.0 && h.finished_tasks < h.tasks { (h.horizon - h.now) / (h.now / wall) } else { f64::NAN };
                 let left = if left.is_finite() { format!(", at most {} left", fmt_time(left)) } else { String::new() };
                 let unit = family_switch::work_unit(lab.scenario.with_untracked(|s| s.family()));
-                format!("{:.2} M events/s, {} events, {} of {} {unit} done, {} queued, {} running{left}", rate / 1e6, h.events, h.finished_tasks, h.tasks, h.queued, h.busy)
+                let n = |v: u64| crate::words::number_words(v as f64);
+                format!("{} events/s, {} events, {} of {} {unit} done, {} queued, {} running{left}", n(rate as u64), n(h.events), n(h.finished_tasks), n(h.tasks), n(h.queued), n(h.busy))
             }))}</span>
         </div>
         <div id="message" class="message">{move || lab.message.get()}

@@ -97,6 +97,8 @@ pub struct Lab {
     /// and the lesson and its step (1-based) when it steps through one, so that a reload or a copied link opens the
     /// same view (ui/present.rs sets it, ui/address.rs writes it).
     pub address_extra: RwSignal<String>,
+    /// The worker's estimate of the scenario shown, before Run (`budget.rs`): over budget (Run refused), and its line.
+    pub estimate: RwSignal<(bool, String)>,
     /// What the page's shell does for every family (`app.rs`), handed to the modules below it.
     pub hooks: Hooks,
 }
@@ -136,6 +138,7 @@ impl Lab {
             draw_ms: RwSignal::new((0.0, 0.0)),
             replay: RwSignal::new(Vec::new()),
             address_extra: RwSignal::new(String::new()),
+            estimate: RwSignal::new((false, String::new())),
             hooks,
         }
     }

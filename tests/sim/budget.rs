@@ -276,3 +276,37 @@ fn long_runs_are_warned_before_they_start() {
     let (_, quiet) = desktop_grid::simulation(&DgScenario::new(1, DesktopGridConfig::default())).unwrap();
     assert!(!quiet.warnings.iter().any(|w| w.starts_with("a long run")));
 }
+
+/// The line the page shows before Run (`registry::before_run`, made by the page's worker): the estimate within
+/// budget, its time a guess until a run is timed and then from the rate given; over budget, refused naming the key;
+/// a scenario that replays a trace not imported, refused saying to import it. The worker's refusal of a run over
+/// budget names the same key (`registry::refusal`).
+#[test]
+fn the_line_before_run_says_what_the_worker_will_do() {
+    use bagsim::registry::{before_run, refusal};
+    let day = mc(r#"{"workload": {"submission_period": 86400}}"#);
+    let events = estimate(&day, None).events;
+    let (line, over) = before_run(&day, None, None);
+    assert!(!over && line.starts_with("Before Run: at most about"), "{line}");
+    assert!(line.ends_with("(a guess until a run in this tab is timed)."), "{line}");
+    // Timed at 2 µs an estimated event: the line's time is the events at that rate, as seconds_words writes it.
+    let (line, over) = before_run(&day, None, Some(2e-6));
+    let words = bagsim::words::seconds_words(events * 2e-6);
+    assert!(!over && line.contains(&format!("{words} in this tab (at the speed of this tab's last run)")), "{line}");
+
+    let big = dg(reproducer(9e10));
+    let (line, over) = before_run(&big, None, Some(1e-6));
+    assert!(over && line.contains("Run is refused") && line.contains("desktop_grid.horizon"), "{line}");
+    let e = AnyRun::build(&big, None).err().expect("refused");
+    assert_eq!(refusal(&e), "Refused before it started: over budget at desktop_grid.horizon (see below).");
+
+    let replay = mc(r#"{"workload": {"trace": {"path": "mine.swf"}}}"#);
+    let (line, over) = before_run(&replay, None, None);
+    assert!(over && line.contains("mine.swf") && line.contains("not loaded"), "{line}");
+    let size =
+        TraceSize { jobs: 10, serial_jobs: 10, processors: 10, work: 1e4, first_submit: 0.0, last_submit: 3600.0 };
+    let (line, over) = before_run(&replay, Some(("other.swf", &size)), None);
+    assert!(over && line.contains("mine.swf"), "another trace imported: {line}");
+    let (line, over) = before_run(&replay, Some(("mine.swf", &size)), None);
+    assert!(!over && line.starts_with("Before Run: at most about"), "the trace imported: {line}");
+}

@@ -11,19 +11,46 @@ fn percent(v: f64) -> String {
     format!("{}%", crate::words::number_words(100.0 * v))
 }
 
-/// The card values: the final report when there is one, else live figures from the stream.
-fn card_values(lab: &Lab, mc: McPage) -> [(f64, String); 5] {
+/// The card values, each with a line in words saying what it is over and in what unit: the final report when
+/// there is one, else live figures from the stream.
+fn card_values(lab: &Lab, mc: McPage) -> [(f64, String, String); 5] {
     if let Some(r) = lab.report.get() {
         let m = &r.metrics;
         let sys = &m.system;
-        let util = if sys.utilization_submitting.is_finite() { sys.utilization_submitting } else { sys.utilization };
+        let n = crate::words::number_words;
+        // The utilization the load speaks of, while work was submitted; the drain after it said apart.
+        let (util, util_note) = if sys.utilization_submitting.is_finite() {
+            let drain = sys.utilization_drain;
+            let drain =
+                if drain.is_finite() { format!("; the drain after it {}", percent(drain)) } else { String::new() };
+            let period = fmt_time(sys.last_submission - sys.first_submission);
+            (sys.utilization_submitting, format!("while work was submitted ({period}){drain}"))
+        } else {
+            (sys.utilization, "over the whole run".to_string())
+        };
+        let bots = format!("per BoT, over {} finished", n(m.overall.finished as f64));
         return [
-            (m.tasks.finished_fraction, percent(m.tasks.finished_fraction)),
-            // While work was submitted (the load's period), else the whole run (README, "Metrics").
-            (util, percent(util)),
-            (m.overall.makespan.mean, fmt_time(m.overall.makespan.mean)),
-            (m.overall.nsl.mean, nsl_text(m.overall.nsl.mean)),
-            (m.tasks.wait.mean, fmt_time(m.tasks.wait.mean)),
+            (
+                m.tasks.finished_fraction,
+                percent(m.tasks.finished_fraction),
+                format!("of {} tasks", n(m.tasks.tasks as f64)),
+            ),
+            (util, percent(util), util_note),
+            (
+                m.overall.makespan.mean,
+                fmt_time(m.overall.makespan.mean),
+                format!("{bots}; median {}", fmt_time(m.overall.makespan.p50)),
+            ),
+            (
+                m.overall.nsl.mean,
+                nsl_text(m.overall.nsl.mean),
+                format!("{bots}; median {}; below 1×: tasks ran side by side", nsl_text(m.overall.nsl.p50)),
+            ),
+            (
+                m.tasks.wait.mean,
+                fmt_time(m.tasks.wait.mean),
+                format!("per task; median {}", fmt_time(m.tasks.wait.p50)),
+            ),
         ];
     }
     lab.version.track();
@@ -33,12 +60,13 @@ fn card_values(lab: &Lab, mc: McPage) -> [(f64, String); 5] {
         let util = l.current.mean_utilization();
         let (ms, nsl, wait) = l.current.bot_means();
         let show = |v: f64, f: &dyn Fn(f64) -> String| if v.is_nan() { "—".to_string() } else { f(v) };
+        let live = || "live: per BoT finished so far".to_string();
         [
-            (fin, show(fin, &percent)),
-            (util, show(util, &percent)),
-            (ms, show(ms, &fmt_time)),
-            (nsl, show(nsl, &nsl_text)),
-            (wait, show(wait, &fmt_time)),
+            (fin, show(fin, &percent), "live: of the tasks submitted".into()),
+            (util, show(util, &percent), "live: over the run so far".into()),
+            (ms, show(ms, &fmt_time), live()),
+            (nsl, show(nsl, &nsl_text), live()),
+            (wait, show(wait, &fmt_time), live()),
         ]
     })
 }
@@ -60,7 +88,7 @@ const GLOSSARY: [(&str, &str, &str); 7] = [
         "Utilization",
         "gl-utilization",
         "busy processor-seconds over the processor-seconds the platform had while work was submitted (from the \
-         first submission to the last), the period the load is set over; bagsim run prints the drain after it apart.",
+         first submission to the last), the period the load is set over; the card says the drain after it apart.",
     ),
     (
         "Makespan",
@@ -126,6 +154,7 @@ pub(crate) fn Cards(lab: Lab, mc: McPage) -> impl IntoView {
                                     on:click=move |_| show_entry(open, entry)>"?"</button>
                             </div>
                             <div class="card-value">{move || values.with(|v| v[i].1.clone())}</div>
+                            <div class="card-note">{move || values.with(|v| v[i].2.clone())}</div>
                         </div>
                     }
                 })

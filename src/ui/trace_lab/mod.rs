@@ -102,12 +102,6 @@ struct TraceLab {
     handle_ms: RwSignal<f64>,
 }
 
-/// The size of the trace imported under `name`, if that is the trace imported (a run's estimate before Run).
-pub(crate) fn imported_size(name: &str) -> Option<crate::trace::TraceSize> {
-    let lab = STATE.with(Cell::get)?;
-    lab.imported.with(|i| i.as_ref().filter(|(n, _, _)| n == name).map(|(_, r, _)| r.size))
-}
-
 /// The Δs of the "BoTs against Δ" table, seconds.
 const DELTAS: [f64; 8] = [0.0, 10.0, 30.0, 60.0, 100.0, 300.0, 900.0, 3600.0];
 
