@@ -263,6 +263,7 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present, st: DdPag
                         <div class="card" id=id title=help data-value=value.to_string()>
                             <div class="card-title">{title}</div>
                             <div class="card-value">{shown}</div>
+                            <div class="card-note">{help}</div>
                         </div>
                     }
                 })

@@ -349,6 +349,7 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present, st: DgPage) -> 
                                 data-saturated=saturated.to_string()>
                                 <div class="card-title">{c.title}</div>
                                 <div class="card-value">{c.shown}</div>
+                                <div class="card-note">{c.help}</div>
                             </div>
                         }
                     })
