@@ -4,6 +4,8 @@
 //! runs failed (a script that does not compile, makes an impossible decision or exceeds its budget) is listed after
 //! the ranked ones with its reason; it never stops the others.
 
+use crate::family::contract::Tournament;
+use crate::scenario::Scenario;
 use crate::stats::{csv_number, Interval};
 
 /// One entry and what its runs gave: the column's value per seed, or the first failure.
@@ -123,6 +125,73 @@ pub fn to_table(standings: &[Standing], metric: &str, digits: usize) -> String {
     out
 }
 
+/// One entry as it is raced: its name, whether it is a family's built-in, and its value of the family's scripted
+/// key as JSON (a built-in's name, or `{"script": SOURCE}`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contender {
+    pub name: String,
+    pub builtin: bool,
+    pub value: serde_json::Value,
+}
+
+/// The contenders of a tournament: the family's built-ins first (when `builtins`), then each script `(name,
+/// source)`, a name already taken made unique with the script's position (as `bagsim tournament` names its files).
+pub fn contenders(spec: &Tournament, scripts: &[(String, String)], builtins: bool) -> Vec<Contender> {
+    let mut out: Vec<Contender> = Vec::new();
+    if builtins {
+        out.extend(spec.builtins.iter().map(|b| Contender {
+            name: b.to_string(),
+            builtin: true,
+            value: crate::readings::json_value(b),
+        }));
+    }
+    for (i, (name, source)) in scripts.iter().enumerate() {
+        let name = if out.iter().any(|c| c.name == *name) { format!("{name} ({})", i + 1) } else { name.clone() };
+        out.push(Contender { name, builtin: false, value: serde_json::json!({ "script": source }) });
+    }
+    out
+}
+
+/// The runs of a tournament, as `bagsim tournament` makes them (a sweep of the family's scripted key and the seed,
+/// `study::plan_with`): for every contender and seed 1 … `seeds`, the contender's index and the scenario to run;
+/// and the contenders that cannot run, with why (a script that is refused before it runs: the others still race).
+pub fn runs(base: &Scenario, spec: &Tournament, contenders: &[Contender], seeds: u32) -> Planned {
+    let seeds: Vec<String> = (1..=seeds).map(|s| s.to_string()).collect();
+    let mut planned = Planned::default();
+    for (k, c) in contenders.iter().enumerate() {
+        let value =
+            |path: &str, v: &str| Ok(if path == "seed" { crate::readings::json_value(v) } else { c.value.clone() });
+        let axes = vec![(spec.key.to_string(), vec![c.name.clone()]), ("seed".to_string(), seeds.clone())];
+        let points = super::plan_with(base, axes, 1, &value).and_then(|m| {
+            (0..m.points.len())
+                .map(|i| Scenario::from_json(&m.point(i)?.job.to_string()).map_err(|e| e.to_string()))
+                .collect::<Result<Vec<Scenario>, String>>()
+        });
+        match points {
+            Ok(points) => planned.runs.extend(points.into_iter().map(|s| (k, s))),
+            Err(e) => planned.refused.push((k, e.replace(&format!("--set {}={}: ", spec.key, c.name), ""))),
+        }
+    }
+    planned
+}
+
+/// A tournament's runs (`runs`): (contender, scenario) for each run, and (contender, why) for each refused one.
+#[derive(Debug, Default)]
+pub struct Planned {
+    pub runs: Vec<(usize, Scenario)>,
+    pub refused: Vec<(usize, String)>,
+}
+
+/// The value of sweep column `column` in a run's sweep row: NaN for an empty cell (nothing to average), None when
+/// the row has no such column or it is not a number.
+pub fn cell(row: &str, column: usize) -> Option<f64> {
+    let cells = crate::stats::csv_cells(row)?;
+    match cells.get(column)?.as_str() {
+        "" => Some(f64::NAN),
+        text => text.parse().ok(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +223,36 @@ mod tests {
         // Higher is better: the order turns round, failures stay last.
         let names: Vec<String> = standings(&entries, true).into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["d", "c", "b", "a", "broken", "idle"]);
+    }
+
+    #[test]
+    fn the_runs_are_every_contender_at_every_seed_with_its_value() {
+        use crate::registry::Family;
+        let spec = Family::MultiCluster.tournament().expect("the multi-cluster family races scripts");
+        let fifo =
+            "fn order() { \"fcfs\" }\nfn estimate() { \"known\" }\nfn choose(e, view) { start(view.fastest_free()) }";
+        let scripts = vec![("mine".to_string(), fifo.to_string()), ("mine".into(), "fn order() { 1 }".into())];
+        let all = contenders(&spec, &scripts, true);
+        assert_eq!(all.len(), spec.builtins.len() + 2);
+        assert_eq!(all[spec.builtins.len() + 1].name, "mine (2)", "a name taken is made unique");
+        let base = Scenario::default();
+        let planned = runs(&base, &spec, &all, 3);
+        let runs = planned.runs;
+        // The second script defines no `choose`: refused before it runs, the others planned.
+        assert_eq!(planned.refused.len(), 1, "{:?}", planned.refused);
+        assert_eq!(planned.refused[0].0, all.len() - 1);
+        assert!(planned.refused[0].1.starts_with("scheduling.script:"), "{}", planned.refused[0].1);
+        assert_eq!(runs.len(), (all.len() - 1) * 3);
+        for (k, c) in all.iter().enumerate().take(all.len() - 1) {
+            let mine: Vec<&Scenario> = runs.iter().filter(|r| r.0 == k).map(|r| &r.1).collect();
+            let seeds: Vec<u64> = mine.iter().map(|s| s.seed()).collect();
+            assert_eq!(seeds, [1, 2, 3], "{}", c.name);
+            let json = serde_json::to_value(mine[0]).expect("plain data");
+            assert_eq!(json.get(spec.key), Some(&c.value), "{}: its value of {}", c.name, spec.key);
+        }
+        assert_eq!(cell("a,2.5,,x", 1), Some(2.5));
+        assert!(cell("a,2.5,,x", 2).is_some_and(f64::is_nan));
+        assert_eq!((cell("a,2.5,,x", 3), cell("a,2.5", 7)), (None, None));
     }
 
     #[test]

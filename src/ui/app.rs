@@ -416,6 +416,7 @@ fn App() -> impl IntoView {
                     <Show when=move || sweep_on.get()><LazyPanel part=Part::Sweep/></Show>
                 </FamilyPanel>
                 <Show when=move || sweep_on.get()><LazyPanel part=Part::Study/></Show>
+                <Show when=move || sweep_on.get()><LazyPanel part=Part::Tournament/></Show>
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.

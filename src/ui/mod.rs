@@ -37,6 +37,7 @@ mod section;
 mod shown;
 mod split;
 mod study;
+mod tournament;
 mod trace_lab;
 mod views;
 

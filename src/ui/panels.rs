@@ -57,6 +57,11 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             })
             .forget()
         }
+        Part::Tournament => {
+            let scenario = shown::mirror();
+            leptos::mount::mount_to(element, move || view! { <super::tournament::Tournament scenario=scenario/> })
+                .forget()
+        }
         Part::DdCompare => {
             let scenario = shown::mirror();
             leptos::mount::mount_to(element, move || {

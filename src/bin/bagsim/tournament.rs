@@ -156,11 +156,5 @@ pub fn tournament(r: &Args) -> Outcome {
 /// The value of sweep column `column` in a point's result (`RunRow`: the CSV row and the report); NaN when the cell
 /// is empty (nothing to average); None when the result holds no such row.
 fn cell(v: &Value, column: usize) -> Option<f64> {
-    let cells = bagsim::stats::csv_cells(v.get("row")?.as_str()?)?;
-    let text = cells.get(column)?;
-    if text.is_empty() {
-        Some(f64::NAN)
-    } else {
-        text.parse().ok()
-    }
+    bagsim::study::tournament::cell(v.get("row")?.as_str()?, column)
 }

@@ -48,10 +48,12 @@ pub enum Part {
     /// The per-task records of the scenario shown, made by a worker of the part's own and downloaded
     /// (`records.rs`), asked for by a family's run tools.
     Records,
+    /// The tournament of policies: the students' scripts raced against the built-ins on the scenario shown.
+    Tournament,
 }
 
 impl Part {
-    pub const ALL: [Part; 11] = [
+    pub const ALL: [Part; 12] = [
         Part::TraceViews,
         Part::ScenarioViews,
         Part::Sweep,
@@ -63,6 +65,7 @@ impl Part {
         Part::DdCompare,
         Part::References,
         Part::Records,
+        Part::Tournament,
     ];
 
     /// The name the page's placeholder carries (its id is `lazy-NAME`, which the browser tests select) and the
@@ -80,6 +83,7 @@ impl Part {
             Part::DdCompare => "dd-compare",
             Part::References => "references",
             Part::Records => "records",
+            Part::Tournament => "tournament",
         }
     }
 
@@ -95,6 +99,7 @@ impl Part {
             Part::DdCompare => "the comparison of the schemes",
             Part::References => "the references",
             Part::Records => "the per-task records",
+            Part::Tournament => "the tournament",
         }
     }
 
