@@ -1,8 +1,8 @@
 //! The tournament of policies in headless Chromium: the project's example scripts and a broken one, picked through
 //! the file input, are raced against the built-ins on the scenario shown; the standings equal those computed here
 //! natively with the same library (`study::tournament`: the same runs, the same column, the same ranking), the
-//! FPLT and ECT scripts score exactly as the built-ins they rewrite, and the broken script is listed with its
-//! reason while the others are ranked.
+//! FPLT and ECT scripts (and the FPLT script of a pasted share link) score exactly as the built-ins they rewrite, and
+//! the broken script is listed with its reason while the others are ranked.
 //!
 //! Run with scripts/test-browser.sh (it builds the page first).
 
@@ -31,10 +31,15 @@ async fn the_class_scripts_race_as_natively_and_a_broken_one_is_named() {
 
     // The same tournament natively: 2 seeds, ranked by the family's column.
     let spec = base.family().tournament().expect("the multi-cluster family races scripts");
-    let scripts: Vec<(String, String)> = files
+    let mut scripts: Vec<(String, String)> = files
         .iter()
         .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(p).unwrap()))
         .collect();
+    // A student's share link: the scenario with the FPLT script as its scheduling policy.
+    let mut shared = serde_json::from_str::<serde_json::Value>(SCENARIO).unwrap();
+    shared["scheduling"] = serde_json::json!({ "script": scripts[0].1 });
+    let shared = Scenario::from_json(&shared.to_string()).unwrap();
+    scripts.push(("link 1".into(), scripts[0].1.clone()));
     let racing = contenders(&spec, &scripts, true);
     let planned = runs(&base, &spec, &racing, 2);
     let column = base.family().sweep_header().split(',').position(|c| c == spec.metric).unwrap();
@@ -66,6 +71,8 @@ async fn the_class_scripts_race_as_natively_and_a_broken_one_is_named() {
             text(&client, "#tournament-scripts").await.filter(|t| t.contains("broken"))
         })
         .await;
+        let link = format!("{base_url}?scenario={}", scenario_param(&shared));
+        set_control(&client, "#tournament-links", &link).await;
         set_control(&client, "#tournament-seeds", "2").await;
         click(&client, "#tournament-run").await;
         // Natively the broken script is refused as it is planned; the page, which has no script engine, plans its
@@ -97,6 +104,7 @@ async fn the_class_scripts_race_as_natively_and_a_broken_one_is_named() {
         let mean = |name: &str| native.iter().find(|s| s.name == name).map(|s| s.interval.mean).unwrap();
         assert_eq!(mean("fplt"), mean("FPLT"), "the FPLT script scores as the built-in");
         assert_eq!(mean("ect"), mean("ECT"), "the ECT script scores as the built-in");
+        assert_eq!(mean("link 1"), mean("FPLT"), "the FPLT script of a share link scores as the built-in");
         let broken = rows.iter().find(|r| r.0 == "broken").expect("the broken script is listed");
         assert_eq!(broken.1, "—");
         assert!(broken.3.contains("order"), "the broken script's reason: {}", broken.3);
