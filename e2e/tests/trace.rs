@@ -292,8 +292,8 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         click(&client, "#trace-split").await;
         click(&client, "#trace-use").await;
         run_to_the_end(&client).await;
-        let said = js(&client, "return [...document.querySelectorAll('.warning')].map(w => w.textContent).join(' | ');", vec![])
-            .await;
+        let all = "return [...document.querySelectorAll('.warning')].map(w => w.textContent).join(' | ');";
+        let said = js(&client, all, vec![]).await;
         let said = said.as_str().unwrap_or_default().to_string();
         assert!(said.contains("only 147 of the log's 3 145 jobs are simulated (95% left out)"), "{said}");
         assert!(said.contains("split") && said.contains("data-grid family"), "{said}");

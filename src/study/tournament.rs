@@ -162,15 +162,26 @@ pub fn runs(base: &Scenario, spec: &Tournament, contenders: &[Contender], seeds:
         let value =
             |path: &str, v: &str| Ok(if path == "seed" { crate::readings::json_value(v) } else { c.value.clone() });
         let axes = vec![(spec.key.to_string(), vec![c.name.clone()]), ("seed".to_string(), seeds.clone())];
-        let points = super::plan_with(base, axes, 1, &value).and_then(|m| {
-            (0..m.points.len())
-                .map(|i| Scenario::from_json(&m.point(i)?.job.to_string()).map_err(|e| e.to_string()))
-                .collect::<Result<Vec<Scenario>, String>>()
-        });
-        match points {
-            Ok(points) => planned.runs.extend(points.into_iter().map(|s| (k, s))),
-            Err(e) => planned.refused.push((k, e.replace(&format!("--set {}={}: ", spec.key, c.name), ""))),
+        let refuse = |e: String| (k, e.replace(&format!("--set {}={}: ", spec.key, c.name), ""));
+        let m = match super::plan_with(base, axes, 1, &value) {
+            Ok(m) => m,
+            Err(e) => {
+                planned.refused.push(refuse(e));
+                continue;
+            }
+        };
+        let mut points = Vec::with_capacity(m.points.len());
+        for i in 0..m.points.len() {
+            match m.point(i).and_then(|p| Scenario::from_json(&p.job.to_string()).map_err(|e| e.to_string())) {
+                Ok(s) => points.push((k, s)),
+                Err(e) => {
+                    planned.refused.push(refuse(e));
+                    points.clear();
+                    break;
+                }
+            }
         }
+        planned.runs.extend(points);
     }
     planned
 }

@@ -23,15 +23,23 @@ const MAX_SCRIPT: usize = 1 << 20;
 /// The scripts taken in, each with its name: a file's stem, or "link N" for a pasted share link.
 type Scripts = Vec<(String, String)>;
 
+/// Why a pasted line gives no policy.
+enum NoPolicy {
+    /// It is not a bagsim link (the reason the link's reader gave).
+    NotALink(String),
+    /// Its scenario's value of the family's key is not a script.
+    NotAScript,
+}
+
 /// The scripted policy a share link holds: the value of the family's key in the link's scenario, when a script.
-fn script_of_link(link: &str, spec: &Spec) -> Result<String, String> {
+fn script_of_link(link: &str, spec: &Spec) -> Result<String, NoPolicy> {
     let param = link.split(['?', '&']).find_map(|p| p.strip_prefix("scenario=")).unwrap_or(link.trim());
-    let s = crate::share::from_link(param.trim()).map_err(|e| format!("not a bagsim link ({e})"))?;
-    let json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+    let s = crate::share::from_link(param.trim()).map_err(|e| NoPolicy::NotALink(e.to_string()))?;
+    let json = serde_json::to_value(&s).map_err(|e| NoPolicy::NotALink(e.to_string()))?;
     let value = json.get(spec.key);
     match value.and_then(|v| v.get("script")).and_then(|v| v.as_str()) {
         Some(source) => Ok(source.to_string()),
-        None => Err(format!("its scenario's {} is not a script", spec.key)),
+        None => Err(NoPolicy::NotAScript),
     }
 }
 
@@ -78,11 +86,16 @@ fn standings_view(table: Vec<Standing>, metric: String) -> impl IntoView {
                 ),
                 (_, reason) => ("—".into(), "not ranked".into(), reason.clone().unwrap_or_default()),
             };
-            let (name, shown_rank) = (s.name.clone(), rank.clone());
+            let (name, shown_rank, ranked) = (s.name.clone(), rank.clone(), s.reason.is_none());
+            // A reason reads as a sentence: it takes the interval's and the seeds' columns and wraps.
+            let last = if ranked {
+                view! { <td>{range}</td><td>{i.n}</td> }.into_any()
+            } else {
+                view! { <td class="reason" colspan="2">{range}</td> }.into_any()
+            };
             view! {
                 <tr data-name=name data-mean=i.mean.to_string() data-rank=rank>
-                    <td>{shown_rank}</td><td>{s.name}</td><td>{kind}</td><td>{value}</td><td>{range}</td>
-                    <td>{i.n}</td>
+                    <td>{shown_rank}</td><td>{s.name}</td><td>{kind}</td><td>{value}</td>{last}
                 </tr>
             }
         })
@@ -131,7 +144,10 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
         for (k, line) in links.get_untracked().lines().filter(|l| !l.trim().is_empty()).enumerate() {
             match script_of_link(line, &spec) {
                 Ok(source) => all.push((format!("link {}", k + 1), source)),
-                Err(e) => return said.set(format!("Link {}: {e}", k + 1)),
+                Err(NoPolicy::NotALink(e)) => return said.set(format!("Link {}: not a bagsim link ({e})", k + 1)),
+                Err(NoPolicy::NotAScript) => {
+                    return said.set(format!("Link {}: its scenario's {} is not a script", k + 1, spec.key))
+                }
             }
         }
         let field = chosen();
@@ -180,6 +196,10 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
         let higher = spec.get().is_some_and(|s| s.higher_is_better.contains(&chosen().as_str()));
         standings(&entries.get(), higher)
     };
+    let progress = move || match done.get() {
+        (_, 0) => String::new(),
+        (d, t) => format!("{d} of {t} runs"),
+    };
     let drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
@@ -220,7 +240,8 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
                     }).collect_view()}
                 </select>
                 <label><input type="checkbox" id="tournament-builtins" prop:checked=move || builtins.get()
-                    on:change=move |ev| builtins.set(event_target_checked(&ev))/>" the built-ins as reference rows"</label>
+                    on:change=move |ev| builtins.set(event_target_checked(&ev))/>
+                    " the built-ins as reference rows"</label>
             </div>
             <p id="tournament-scripts" class="help">{move || scripts.with(|s| if s.is_empty() {
                 "No script yet.".to_string()
@@ -231,8 +252,8 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
             <button id="tournament-clear" on:click=move |_| { scripts.set(Vec::new()); entries.set(Vec::new()); }>
                 "Clear"</button>
             <p id="tournament-said" class="error" role="alert">{move || said.get()}</p>
-            <p id="tournament-status" data-done=move || done.get().0.to_string() data-total=move || done.get().1.to_string()>
-                {move || { let (d, t) = done.get(); if t == 0 { String::new() } else { format!("{d} of {t} runs") } }}</p>
+            <p id="tournament-status" data-done=move || done.get().0.to_string()
+                data-total=move || done.get().1.to_string()>{progress}</p>
             {move || (!entries.with(Vec::is_empty)).then(|| standings_view(table(), chosen()))}
             <button id="tournament-csv" disabled=move || entries.with(Vec::is_empty)
                 on:click=move |_| download::text("bagsim-tournament.csv", "text/csv", &to_csv(&table()))>

@@ -7,6 +7,30 @@
 use super::{Axis, Figure, FigureResult, Metric, RunResult};
 use crate::workload::size_class::SIZE_CLASSES;
 
+/// Why a figure's CSV cannot be read back: the line and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FigureCsvError(pub String);
+
+impl std::fmt::Display for FigureCsvError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FigureCsvError {}
+
+impl From<String> for FigureCsvError {
+    fn from(message: String) -> Self {
+        FigureCsvError(message)
+    }
+}
+
+impl From<&str> for FigureCsvError {
+    fn from(message: &str) -> Self {
+        FigureCsvError(message.to_string())
+    }
+}
+
 /// Per (series, x, metric): the per-seed values, None until its row is read.
 type Grid = Vec<Vec<[Option<Vec<f64>>; 3]>>;
 
@@ -14,7 +38,7 @@ impl FigureResult {
     /// The results of `figure` as its CSV gives them: every series, x and metric of the figure must have its row,
     /// with one value per seed column (empty for an undefined mean). A row of another figure, an unknown series,
     /// x or metric, a missing row or a value that is not a number is refused with its line.
-    pub fn from_csv(figure: Figure, text: &str) -> Result<FigureResult, String> {
+    pub fn from_csv(figure: Figure, text: &str) -> Result<FigureResult, FigureCsvError> {
         let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
         let (_, header) = lines.next().ok_or("the CSV is empty: expected its header line first")?;
         let columns: Vec<&str> = header.split(',').map(str::trim).collect();
@@ -28,7 +52,7 @@ impl FigureResult {
         }
         let mut grid: Grid = vec![vec![Default::default(); figure.x_names.len()]; figure.series.len()];
         for (i, line) in lines {
-            let at = |what: String| format!("line {}: {what}", i + 1);
+            let at = |what: String| FigureCsvError(format!("line {}: {what}", i + 1));
             let cells: Vec<&str> = line.split(',').map(str::trim).collect();
             if cells.len() != columns.len() {
                 return Err(at(format!("{} cells, the header has {}", cells.len(), columns.len())));
@@ -48,7 +72,7 @@ impl FigureResult {
                     "" => Ok(f64::NAN),
                     v => v.parse::<f64>().map_err(|_| at(format!("`{v}` in column {} is not a number", columns[c]))),
                 })
-                .collect::<Result<Vec<f64>, String>>()?;
+                .collect::<Result<Vec<f64>, FigureCsvError>>()?;
             if grid[s][xi][m].replace(values).is_some() {
                 return Err(at(format!("a second row for {} at {} ({})", cells[series], cells[x], cells[metric])));
             }
@@ -60,14 +84,15 @@ impl FigureResult {
 }
 
 /// Puts the grid's values into `result`'s runs: one run per series, point and seed.
-fn fill(result: &mut FigureResult, grid: &Grid) -> Result<(), String> {
+fn fill(result: &mut FigureResult, grid: &Grid) -> Result<(), FigureCsvError> {
     let f = result.figure.clone();
     let per_class = f.axis == Axis::SizeClass;
     let metrics: &[Metric] = if per_class { &[Metric::Makespan, Metric::Nsl] } else { &Metric::ALL };
-    let value = |s: usize, x: usize, m: Metric, k: usize| -> Result<f64, String> {
+    let value = |s: usize, x: usize, m: Metric, k: usize| -> Result<f64, FigureCsvError> {
         let at = Metric::ALL.iter().position(|a| *a == m).unwrap_or(0);
         grid[s][x][at].as_ref().map(|v| v[k]).ok_or_else(|| {
-            format!("no row for {} at {} ({}): the CSV must hold every one", f.series[s], f.x_names[x], m.name())
+            let (series, x) = (f.series[s], &f.x_names[x]);
+            FigureCsvError(format!("no row for {series} at {x} ({}): the CSV must hold every one", m.name()))
         })
     };
     for s in 0..f.series.len() {
@@ -160,7 +185,7 @@ mod tests {
     #[test]
     fn a_bad_csv_is_refused_with_its_line() {
         let csv = made_up(FigureId::Fig4, 2).to_csv();
-        let refused = |text: &str| FigureResult::from_csv(FigureId::Fig4.figure(), text).unwrap_err();
+        let refused = |text: &str| FigureResult::from_csv(FigureId::Fig4.figure(), text).unwrap_err().to_string();
         let lines: Vec<&str> = csv.lines().collect();
         let without_last = lines[..lines.len() - 1].join("\n");
         assert!(refused(&without_last).starts_with("no row for "), "{}", refused(&without_last));
