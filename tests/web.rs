@@ -73,6 +73,7 @@ fn to_worker_name(m: &ToWorker) -> &'static str {
         ToWorker::Resume { .. } => "Resume",
         ToWorker::Cancel { .. } => "Cancel",
         ToWorker::Speed { .. } => "Speed",
+        ToWorker::Estimate { .. } => "Estimate",
         ToWorker::ExportBots { .. } => "ExportBots",
         ToWorker::ExportReport { .. } => "ExportReport",
         ToWorker::ImportBegin { .. } => "ImportBegin",
@@ -98,6 +99,7 @@ fn from_worker_name(m: &FromWorker) -> &'static str {
         FromWorker::Cancelled { .. } => "Cancelled",
         FromWorker::Failed { .. } => "Failed",
         FromWorker::BotsCsv { .. } => "BotsCsv",
+        FromWorker::Estimated { .. } => "Estimated",
         FromWorker::ReportJson { .. } => "ReportJson",
         FromWorker::Panicked { .. } => "Panicked",
         FromWorker::ImportProgress { .. } => "ImportProgress",
@@ -137,6 +139,7 @@ fn every_to_worker_message_round_trips() {
             source: "fn choose(e, v) {\n  wait()\n}".into(),
         },
         ToWorker::Crash,
+        ToWorker::Estimate { scenario: Box::new(tiny_dg_scenario()) },
         ToWorker::Figure {
             job_id: 3,
             job: Box::new(AnyFigureJob::DesktopGrid(Box::new(bagsim::family::desktop_grid::figures::BarJob {
@@ -149,7 +152,7 @@ fn every_to_worker_message_round_trips() {
         },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(to_worker_name).collect();
-    assert_eq!(names.len(), 16, "not every ToWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 17, "not every ToWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }
@@ -259,6 +262,7 @@ fn every_from_worker_message_round_trips() {
         FromWorker::Failed { run_id: 5, message: "workload.load: 1.5 is out of range; allowed 0.05–0.99".into() },
         FromWorker::BotsCsv { run_id: 6, csv: "bot,size,makespan\n0,3,12.5\n".into() },
         FromWorker::ReportJson { run_id: 7, json: "{\"bagsim_version\": \"0.1.0\"}".into() },
+        FromWorker::Estimated { line: "Before Run: at most about 417 000 events …".into(), over: false },
         FromWorker::Panicked { message: "index out of bounds: the len is 3 but the index is 7".into() },
         FromWorker::ImportProgress { import_id: 1, bytes: 1 << 33, lines: 3194, jobs: 3145, skipped: 25 },
         FromWorker::Imported {
@@ -296,7 +300,7 @@ fn every_from_worker_message_round_trips() {
         },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();
-    assert_eq!(names.len(), 17, "not every FromWorker variant is tested: {names:?}");
+    assert_eq!(names.len(), 18, "not every FromWorker variant is tested: {names:?}");
     for m in &messages {
         round_trip(m);
     }

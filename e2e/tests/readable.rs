@@ -295,6 +295,15 @@ async fn one_tab_and_enter_reach_run() {
         link.send_keys("\u{E007}").await.expect("Enter");
         let focused = js(&client, "return document.activeElement.id", vec![]).await;
         assert_eq!(focused.as_str(), Some("run"), "Enter on the skip link focuses {focused:?}");
+        // The same at a phone's width, on the page opened afresh (Tab goes on from where the focus last was).
+        client.set_window_size(360, 800).await.expect("a phone's width");
+        open_ready(&client, &base).await;
+        js(&client, "document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);", vec![]).await;
+        let body = client.find(e2e::fantoccini::Locator::Css("body")).await.expect("a body");
+        body.send_keys("\u{E004}").await.expect("Tab");
+        let first = js(&client, "return document.activeElement.className", vec![]).await;
+        assert_eq!(first.as_str(), Some("skip-link"), "the first Tab at 360 px reaches {first:?}");
+        println!("screenshot: {}", screenshot(&client, "skip-link-360.png").await.display());
     })
     .await;
 }

@@ -75,6 +75,10 @@ async fn a_log_with_parallel_jobs_is_replayed_whole_in_the_data_grid() {
         assert!(transfer.contains("— (no job)") && !transfer.contains("NaN"), "the transfer card reads {transfer:?}");
         js(&client, "document.querySelector('#dd-card-transfer').scrollIntoView({block: 'center'});", vec![]).await;
         println!("screenshot: {}", screenshot(&client, "trace-replay-no-data.png").await.display());
+        client.set_window_size(360, 800).await.expect("a phone's width");
+        js(&client, "document.querySelector('#dd-card-transfer').scrollIntoView({block: 'center'});", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "trace-replay-no-data-360.png").await.display());
+        client.set_window_size(1400, 1000).await.expect("the desktop width again");
 
         // The multi-cluster replay's link opened afresh: the trace is not loaded (the data grid's is the bundled log,
         // under the same name), which the page says before Run, and Run is refused.

@@ -207,6 +207,10 @@ async fn a_paper_figure_matches_the_native_reproduction() {
         js(&client, "document.querySelector('#paper').scrollIntoView(); return true;", vec![]).await;
         let shot = screenshot(&client, "paper-figure.png").await;
         println!("screenshot: {}", shot.display());
+        // The findings at a phone's width, an open one with what would resolve it (#45 item 9).
+        client.set_window_size(360, 800).await.expect("a phone's width");
+        js(&client, "document.querySelector('#paper-claims').scrollIntoView(); return true;", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "paper-figure-360.png").await.display());
     })
     .await;
 }
