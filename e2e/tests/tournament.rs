@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use bagsim::registry::run_any;
 use bagsim::scenario::Scenario;
-use bagsim::study::tournament::{cell, contenders, runs, standings, Entry};
+use bagsim::study::tournament::{cell, contenders, runs, standings};
 use e2e::fantoccini::Locator;
 use e2e::*;
 
@@ -43,13 +43,7 @@ async fn the_class_scripts_race_as_natively_and_a_broken_one_is_named() {
     let racing = contenders(&spec, &scripts, true);
     let planned = runs(&base, &spec, &racing, 2);
     let column = base.family().sweep_header().split(',').position(|c| c == spec.metric).unwrap();
-    let mut entries: Vec<Entry> = racing
-        .iter()
-        .map(|c| Entry { name: c.name.clone(), builtin: c.builtin, values: Vec::new(), failure: None })
-        .collect();
-    for (k, why) in planned.refused {
-        entries[k].failure = Some(why);
-    }
+    let mut entries = bagsim::study::tournament::entries(&racing, &planned.refused);
     for (k, s) in &planned.runs {
         let report = run_any(s).unwrap_or_else(|e| panic!("{}: {e}", entries[*k].name));
         entries[*k].values.push(cell(&report.sweep_row(), column).unwrap());

@@ -56,14 +56,15 @@ mod worker {
         static SECONDS_PER_EVENT: RefCell<Option<f64>> = const { RefCell::new(None) };
     }
 
+    /// `f` of the name and size of the trace this worker holds, if any.
+    fn with_imported<T>(f: impl FnOnce(Option<(&str, &bagsim::trace::TraceSize)>) -> T) -> T {
+        TRACE.with(|t| f(t.borrow().as_ref().map(|(name, trace)| (name.as_str(), &trace.report.size))))
+    }
+
     /// The estimate of `scenario` on the trace this worker holds, as the page shows it before Run.
     fn estimated(scenario: &bagsim::scenario::Scenario) -> (String, bool) {
         let spe = SECONDS_PER_EVENT.with(|s| *s.borrow());
-        TRACE.with(|t| {
-            let t = t.borrow();
-            let imported = t.as_ref().map(|(name, trace)| (name.as_str(), &trace.report.size));
-            bagsim::registry::before_run(scenario, imported, spe)
-        })
+        with_imported(|imported| bagsim::registry::before_run(scenario, imported, spe))
     }
 
     fn scope() -> DedicatedWorkerGlobalScope {
@@ -125,11 +126,8 @@ mod worker {
                     Ok(run) => {
                         let generate_s = (now_ms() - t0) / 1000.0;
                         post(&FromWorker::Started { run_id, start: run.start(), generate_s });
-                        let events = TRACE.with(|t| {
-                            let t = t.borrow();
-                            let named = scenario.trace_named();
-                            let held = t.as_ref().filter(|(name, _)| Some(name.as_str()) == named);
-                            bagsim::registry::estimate(&scenario, held.map(|(_, trace)| &trace.report.size)).events
+                        let events = with_imported(|imported| {
+                            bagsim::registry::estimate_imported(&scenario, imported).map_or(f64::NAN, |e| e.events)
                         });
                         let timing =
                             (speed.is_none() && events.is_finite() && events > 0.0).then_some((events, generate_s));

@@ -85,17 +85,24 @@ pub fn before_run(
     imported: Option<(&str, &TraceSize)>,
     seconds_per_event: Option<f64>,
 ) -> (String, bool) {
-    let size = match s.trace_named() {
-        None => None,
-        Some(name) => match imported.filter(|(n, _)| *n == name) {
-            Some((_, size)) => Some(size),
-            None => return (format!("Before Run: {}", missing_trace(name)), true),
-        },
+    let Some(e) = estimate_imported(s, imported) else {
+        return (format!("Before Run: {}", missing_trace(s.trace_named().unwrap_or("a trace"))), true);
     };
-    let e = s.estimate(size);
     match e.check() {
         Err(err) => (format!("Before Run: over budget, Run is refused: {err}"), true),
         Ok(()) => (format!("Before Run: {}.", e.summary_timed(seconds_per_event)), false),
+    }
+}
+
+/// The estimate of `s` where the page's worker holds the trace `imported` (its name and size): on that trace when
+/// `s` replays it; None when `s` names a trace that is not the one imported.
+pub fn estimate_imported(
+    s: &Scenario,
+    imported: Option<(&str, &TraceSize)>,
+) -> Option<crate::family::contract::Estimate> {
+    match s.trace_named() {
+        None => Some(s.estimate(None)),
+        Some(name) => imported.filter(|(n, _)| *n == name).map(|(_, size)| s.estimate(Some(size))),
     }
 }
 

@@ -193,6 +193,18 @@ pub struct Planned {
     pub refused: Vec<(usize, String)>,
 }
 
+/// The entries of `contenders` before any run has ended: no values yet, and the reason of each refused one.
+pub fn entries(contenders: &[Contender], refused: &[(usize, String)]) -> Vec<Entry> {
+    let mut out: Vec<Entry> = contenders
+        .iter()
+        .map(|c| Entry { name: c.name.clone(), builtin: c.builtin, values: Vec::new(), failure: None })
+        .collect();
+    for (k, why) in refused {
+        out[*k].failure = Some(why.clone());
+    }
+    out
+}
+
 /// The value of sweep column `column` in a run's sweep row: NaN for an empty cell (nothing to average), None when
 /// the row has no such column or it is not a number.
 pub fn cell(row: &str, column: usize) -> Option<f64> {

@@ -158,14 +158,7 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
             return said.set("Nothing to race: add scripts, or keep the built-ins.".into());
         }
         let planned = scenario.with_untracked(|base| runs(base, &spec, &racing, n));
-        let mut start: Vec<Entry> = racing
-            .iter()
-            .map(|c| Entry { name: c.name.clone(), builtin: c.builtin, values: Vec::new(), failure: None })
-            .collect();
-        for (k, why) in planned.refused {
-            start[k].failure = Some(why);
-        }
-        entries.set(start);
+        entries.set(crate::study::tournament::entries(&racing, &planned.refused));
         let owners: Vec<usize> = planned.runs.iter().map(|r| r.0).collect();
         done.set((0, owners.len()));
         said.set(String::new());
