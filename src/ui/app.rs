@@ -1,21 +1,16 @@
 //! The page's shell: the app (the run bar, the family switch and every part of the page, revealed one task after
-//! another), the simulation worker and what its messages do, and running a scenario; the only part of the page
-//! that dispatches to each family's module.
+//! another), the simulation worker and what its messages do, and running a scenario. It knows no family: it asks
+//! the page's list of families (`families.rs`) through their contract (`contract.rs`).
 
 use super::address::{self, remember};
 use super::client::{Client, Event};
-use super::family_switch::{self, FamilyPanel, FamilySwitch};
-use super::lab::{fmt_time, reveal, send, Hooks, Lab, Status, CLIENT};
+use super::contract::Families;
+use super::family_switch::{panels, FamilySwitch, Slot};
+use super::lab::{fmt_time, reveal, send, Hooks, Lab, Reveal, Status, CLIENT};
 use super::lazy::LazyPanel;
 use super::split::Part;
-use super::{
-    budget, data_grid, desktop_grid, download, form, later, lessons, multi_cluster, not_modelled, present, replay,
-    run_tools, script_box, trace_lab,
-};
-use crate::family::multi_cluster::platform;
+use super::{budget, download, families, later, lessons, present, replay, run_tools, script_box, trace_lab};
 use crate::protocol::{FromWorker, PageMessage, ToWorker};
-use crate::registry::Family;
-use crate::registry::{AnyDetail, AnyReport};
 use crate::scenario::Scenario;
 use crate::share;
 use gloo_storage::{LocalStorage, Storage};
@@ -25,7 +20,7 @@ use wasm_bindgen::JsCast;
 
 /// Reads `?scenario=` (with its pinned runs, `&pin=`) and `?autorun=1`, else the last scenario from localStorage;
 /// on a first open (neither, and no `?lesson=`), the first-open runs unless `?autorun=0`.
-fn initial_scenario(lab: &Lab, mc: multi_cluster::McPage) -> Scenario {
+fn initial_scenario(lab: &Lab) -> Scenario {
     let window = web_sys::window().expect("a window");
     let search = window.location().search().unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
@@ -56,36 +51,9 @@ fn initial_scenario(lab: &Lab, mc: multi_cluster::McPage) -> Scenario {
     match stored() {
         Some(s) => s,
         None if get("autorun").as_deref() != Some("0") && get("lesson").is_none() => {
-            multi_cluster::first_open::start(*lab, mc)
+            lab.families.all().iter().find_map(|f| f.first_open()).unwrap_or_default()
         }
         None => Scenario::default(),
-    }
-}
-
-/// The live state of the families whose results keep it outside their components (made once by the app, handed
-/// to their results and to the worker's messages).
-#[derive(Clone, Copy)]
-struct Pages {
-    mc: multi_cluster::McPage,
-    dg: desktop_grid::DgPage,
-    dd: data_grid::DdPage,
-}
-
-/// The scenarios of the pinned runs of `family`, oldest first (a link holds them, ui/replay.rs).
-fn pinned_scenarios(pages: Pages, family: Family) -> Vec<Scenario> {
-    match family {
-        Family::MultiCluster => multi_cluster::pinned_scenarios(pages.mc),
-        Family::DesktopGrid => desktop_grid::pinned_scenarios(pages.dg),
-        Family::DataGrid => data_grid::pinned_scenarios(pages.dd),
-    }
-}
-
-/// Pins the run of `family` that has just finished, as its "Pin this run" does.
-fn pin_finished(pages: Pages, lab: Lab, family: Family) {
-    match family {
-        Family::MultiCluster => multi_cluster::pin(pages.mc, lab),
-        Family::DesktopGrid => desktop_grid::pin_finished(pages.dg),
-        Family::DataGrid => data_grid::pin_finished(pages.dd),
     }
 }
 
@@ -99,7 +67,7 @@ fn expose_crash_hook() {
 }
 
 /// Runs the scenario shown, or first the link's pinned runs still waiting (ui/replay.rs).
-fn start_run(pages: Pages, lab: Lab) {
+fn start_run(lab: Lab) {
     if !lab.errors.with_untracked(|e| e.is_empty()) {
         return;
     }
@@ -110,13 +78,11 @@ fn start_run(pages: Pages, lab: Lab) {
     lab.note.set(String::new());
     lab.phase_times.set((None, None));
     lab.draw_ms.set((0.0, 0.0));
-    multi_cluster::on_start(pages.mc, &scenario);
-    lab.report.set(None);
+    lab.families.of(scenario.family()).on_start(&scenario);
     lab.progress.set(None);
     lab.warnings.set(Vec::new());
     lab.status.set(Status::Generating);
     lab.message.set("generating the workload…".into());
-    lab.version.update(|v| *v += 1);
     lab.run_family.set(scenario.family());
     if !pinned {
         remember(lab, &scenario);
@@ -126,7 +92,7 @@ fn start_run(pages: Pages, lab: Lab) {
     send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: lab.speed.get_untracked(), live: true });
 }
 
-fn on_event(lab: Lab, pages: Pages, ev: Event) {
+fn on_event(lab: Lab, ev: Event) {
     match ev {
         Event::Died(why) => {
             // The run is lost; Run stays disabled until the replacement worker says Ready (messages sent before
@@ -138,11 +104,11 @@ fn on_event(lab: Lab, pages: Pages, ev: Event) {
             lab.message.set(format!("The simulation worker stopped ({why}); starting a new one…"));
             trace_lab::on_worker_died();
         }
-        Event::Message(m) => on_message(lab, pages, m),
+        Event::Message(m) => on_message(lab, m),
     }
 }
 
-fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
+fn on_message(lab: Lab, m: PageMessage) {
     let current = lab.run_id.get_untracked();
     match m {
         FromWorker::Ready if lab.status.get_untracked() == Status::Loading => {
@@ -165,19 +131,14 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
         FromWorker::Started { run_id, start, generate_s } if run_id == current => {
             lab.status.set(Status::Running);
             lab.phase_times.set((Some(generate_s), None));
-            let family = lab.scenario.with_untracked(|s| s.family());
-            lab.message.set(replay::running_text(lab, family_switch::started_text(family, &start, generate_s)));
+            let family = lab.families.of(lab.run_family.get_untracked());
+            lab.message.set(replay::running_text(lab, family.started_text(&start, generate_s)));
             lab.warnings.set(start.warnings);
         }
         FromWorker::Progress(p) if p.run_id == current => {
             let mut p = *p;
-            match p.detail.take() {
-                Some(AnyDetail::MultiCluster(d)) => {
-                    multi_cluster::on_progress(pages.mc, lab, p.header.finished_tasks == p.header.tasks, d)
-                }
-                Some(AnyDetail::DesktopGrid(d)) => desktop_grid::on_progress(pages.dg, lab, &p.header, d),
-                Some(AnyDetail::DataGrid(d)) => data_grid::on_progress(pages.dd, lab, &p.header, d),
-                None => {}
+            if let Some(detail) = p.detail.take() {
+                lab.families.of(lab.run_family.get_untracked()).on_progress(&p.header, detail);
             }
             lab.progress.set(Some(p));
         }
@@ -198,11 +159,7 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
                 report.end_time() / 86_400.0,
                 report.wall_time_s()
             ));
-            match *report {
-                AnyReport::MultiCluster(r) => multi_cluster::on_finished(pages.mc, lab, r),
-                AnyReport::DesktopGrid(r) => desktop_grid::on_finished(pages.dg, r),
-                AnyReport::DataGrid(r) => data_grid::on_finished(pages.dd, r),
-            }
+            lab.families.of(lab.run_family.get_untracked()).on_finished(*report);
             replay::on_finished(lab);
         }
         FromWorker::Failed { run_id, message } if run_id == current || run_id == 0 => {
@@ -211,10 +168,7 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
             replay::on_stopped(lab);
         }
         FromWorker::BotsCsv { run_id, csv } if run_id == current => {
-            let name = match lab.scenario.with_untracked(|s| s.family()) {
-                Family::DataGrid => "bagsim-jobs.csv",
-                _ => "bagsim-bots.csv",
-            };
+            let name = lab.families.of(lab.run_family.get_untracked()).rows_file();
             download::text(name, "text/csv", &csv);
         }
         FromWorker::Estimated { line, over } => lab.estimate.set((over, line)),
@@ -231,7 +185,7 @@ fn on_message(lab: Lab, pages: Pages, m: PageMessage) {
 }
 
 #[component]
-fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
+fn RunBar(lab: Lab) -> impl IntoView {
     let speeds: [(&str, Option<f64>); 5] = [
         ("as fast as possible", None),
         ("1 hour per second", Some(3600.0)),
@@ -269,7 +223,7 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
                 </select>
             </label>
             <span id="status" role="status" class=move || format!("status {}", lab.status.get().as_str())>{move || lab.status.get().as_str()}</span>
-            <present::PresentButton p=present/>
+            <present::PresentButton/>
         </div>
         <div class="progressline">
             <progress id="progress" aria-label="simulated time" max="1000" prop:value=move || if finished() { 1000.0 } else { progress_value() }></progress>
@@ -279,7 +233,7 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
                 let rate = if wall > 0.0 { h.events as f64 / wall } else { 0.0 };
                 let left = if !finished() && h.now > 0.0 && wall > 0.0 && h.finished_tasks < h.tasks { (h.horizon - h.now) / (h.now / wall) } else { f64::NAN };
                 let left = if left.is_finite() { format!(", at most {} left", fmt_time(left)) } else { String::new() };
-                let unit = family_switch::work_unit(lab.scenario.with_untracked(|s| s.family()));
+                let unit = lab.families.of(lab.scenario.with_untracked(|s| s.family())).work_unit();
                 let n = |v: u64| crate::words::number_words(v as f64);
                 format!("{} events/s, {} events, {} of {} {unit} done, {} queued, {} running{left}", n(rate as u64), n(h.events), n(h.finished_tasks), n(h.tasks), n(h.queued), n(h.busy))
             }))}</span>
@@ -296,33 +250,28 @@ fn RunBar(lab: Lab, present: present::Present) -> impl IntoView {
 fn App() -> impl IntoView {
     // Read before the scenario replaces the address (`remember`).
     let lesson = super::lesson_stage::requested();
-    let pages =
-        Pages { mc: multi_cluster::McPage::new(), dg: desktop_grid::DgPage::new(), dd: data_grid::DdPage::new() };
-    let lab = Lab::new(Hooks {
-        start_run: Callback::new(move |lab| start_run(pages, lab)),
-        pinned_scenarios: Callback::new(move |family| pinned_scenarios(pages, family)),
-        pin_finished: Callback::new(move |(lab, family)| pin_finished(pages, lab, family)),
-    });
+    // The shell's state first, then the families' stores, which read it from context, then projector mode.
+    let families = Families::new();
+    let lab = Lab::new(Hooks { start_run: Callback::new(start_run) }, families);
+    let stage = Reveal::new();
+    provide_context(lab);
+    provide_context(stage);
+    families.register(families::list());
     // Before the scenario is written back into the address, which drops `?present=1`.
-    let present = present::Present::start(lab, |family| match family {
-        Family::MultiCluster => multi_cluster::CHARTS.to_vec(),
-        Family::DesktopGrid => desktop_grid::charts_list(),
-        Family::DataGrid => data_grid::charts_list(),
-    });
-    let initial = initial_scenario(&lab, pages.mc);
+    let present = present::Present::start(lab);
+    provide_context(present);
+    let initial = initial_scenario(&lab);
     lab.scenario.set(initial.clone());
     // The panels of the page's second module (`lazy.rs`) follow the scenario shown.
     Effect::new(move |_| lab.scenario.with(super::shown::publish));
     Effect::new(move |_| super::shown::publish_form(lab.errors.with(|e| e.is_empty())));
     // The first view (run bar, cards) comes first, in the task after the mount; then each other part of the page is
-    // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for long
-    // (the first call of any code also compiles it, in the browsers that compile WebAssembly lazily). The lessons and
-    // the paper figures come after the simulator, so rendering them later moves nothing in view; a lesson asked for by
-    // the address is part of the first view. On a first open the parts below the first screen wait until its result is
-    // in or the visitor acts (`later.rs`).
-    let [first_view, charts_on, controls_on, lessons_on, paper_on, table_on, trace_on, sweep_on, footer_on] =
-        [(); 9].map(|_| RwSignal::new(false));
-    lessons_on.set(lesson.is_some());
+    // rendered in a task of its own, and the worker and the charts start last, so that no task holds the page for
+    // long (the first call of any code also compiles it, in the browsers that compile WebAssembly lazily). The
+    // lessons and the paper figures come after the simulator, so rendering them later moves nothing in view; a
+    // lesson asked for by the address is part of the first view. On a first open the parts below the first screen
+    // wait until its result is in or the visitor acts (`later.rs`).
+    stage.lessons.set(lesson.is_some());
     lessons::wire_intro_link();
     // The lessons' panel is the second module's: it sees projector mode and the address's lesson through the window.
     super::lesson_stage::serve(present, lab, lesson.clone());
@@ -331,7 +280,7 @@ fn App() -> impl IntoView {
     // cards are built and the page takes the static skeleton's place, at once: no frame shows both or neither, so
     // nothing in view moves. The scenario goes into the address and the browser's storage next.
     let replace_skeleton = move || {
-        first_view.set(true);
+        stage.first_view.set(true);
         if let Some(skeleton) = document().get_element_by_id("skeleton") {
             skeleton.remove();
         }
@@ -339,35 +288,29 @@ fn App() -> impl IntoView {
             let _ = app.remove_attribute("hidden");
         }
     };
-    let mut stages: Vec<Box<dyn FnOnce()>> =
-        vec![Box::new(replace_skeleton), Box::new(move || remember(lab, &initial)), show(charts_on), show(controls_on)];
+    let mut stages: Vec<Box<dyn FnOnce()>> = vec![
+        Box::new(replace_skeleton),
+        Box::new(move || remember(lab, &initial)),
+        show(stage.charts),
+        show(stage.controls),
+    ];
     let below: Vec<Box<dyn FnOnce()>> =
-        [lessons_on, table_on, sweep_on, trace_on, paper_on, footer_on].into_iter().map(show).collect();
-    let first_open = multi_cluster::first_open::active(pages.mc);
-    if first_open {
+        [stage.lessons, stage.table, stage.sweep, stage.trace, stage.paper, stage.footer]
+            .into_iter()
+            .map(show)
+            .collect();
+    let all = families.all();
+    if all.iter().any(|f| f.first_open_active()) {
         later::hold(below);
     } else {
         stages.extend(below);
     }
-    stages.push(Box::new(move || start_worker(lab, pages)));
-    // The empty charts, one per task; the next redraw (a run) draws them all. A first open's run draws them within
-    // a second or two: empty axes first would only hold the page longer.
-    if !first_open {
-        for (id, _) in multi_cluster::CHARTS {
-            stages.push(Box::new(move || {
-                multi_cluster::with_runs(pages.mc, |runs| multi_cluster::draw_on_canvas(id, runs))
-            }));
-        }
-    }
+    stages.push(Box::new(move || start_worker(lab)));
+    stages.extend(all.iter().flat_map(|f| f.after_start()));
     request_animation_frame(move || reveal(stages));
-    let processors = move || {
-        lab.scenario.with(|s| {
-            form::mc(s)
-                .platform
-                .clusters()
-                .map(|c| (c.len(), c.iter().map(|c| u64::from(c.processors)).sum::<u64>(), platform::capacity(&c)))
-        })
-    };
+    // The switch waits for the controls' stage on the first family, whose controls are built then; on another
+    // family it comes with the page.
+    let first = all.first().map(|f| f.family());
     view! {
         // The title and the explanation are the static shell of index.html, painted before any wasm runs.
         {move || lab.banner.get().map(|b| view! {
@@ -375,65 +318,32 @@ fn App() -> impl IntoView {
         })}
         <main>
             <aside class="controls" aria-label="scenario">
-                <Show when=move || controls_on.get() || lab.scenario.with(|s| s.family() != Family::MultiCluster)>
+                <Show when=move || stage.controls.get() || lab.scenario.with(|s| Some(s.family()) != first)>
                     <FamilySwitch lab=lab/>
                 </Show>
-                <FamilyPanel lab=lab family=Family::DesktopGrid>
-                    <desktop_grid::DgControls lab=lab/>
-                    <not_modelled::NotModelled family=Family::DesktopGrid/>
-                </FamilyPanel>
-                <FamilyPanel lab=lab family=Family::DataGrid>
-                    <data_grid::DataGridControls lab=lab/>
-                    <not_modelled::NotModelled family=Family::DataGrid/>
-                </FamilyPanel>
-                <FamilyPanel lab=lab family=Family::MultiCluster>
-                    <Show when=move || controls_on.get()>
-                        <multi_cluster::controls::Controls lab=lab/>
-                        <div class="platform-summary">{move || match processors() {
-                            Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
-                            Err(e) => e,
-                        }}</div>
-                        <not_modelled::NotModelled family=Family::MultiCluster/>
-                    </Show>
-                </FamilyPanel>
+                {panels(lab, Slot::Controls)}
             </aside>
             <section class="results" aria-label="results">
-                <Show when=move || first_view.get()><RunBar lab=lab present=present/></Show>
-                <FamilyPanel lab=lab family=Family::DesktopGrid>
-                    <desktop_grid::DgResults lab=lab present=present st=pages.dg/>
-                </FamilyPanel>
-                <FamilyPanel lab=lab family=Family::DataGrid>
-                    <data_grid::DataGridResults lab=lab present=present st=pages.dd/>
-                </FamilyPanel>
-                <FamilyPanel lab=lab family=Family::MultiCluster>
-                    <Show when=move || first_view.get()><multi_cluster::cards::Cards lab=lab mc=pages.mc/></Show>
-                    <Show when=move || charts_on.get()>
-                        <multi_cluster::Compare lab=lab mc=pages.mc/>
-                        <multi_cluster::Charts lab=lab present=present mc=pages.mc/>
-                    </Show>
-                    <Show when=move || table_on.get()><multi_cluster::ClassTable lab=lab/></Show>
-                    <Show when=move || trace_on.get()><trace_lab::TraceLabView lab=lab/></Show>
-                    <Show when=move || sweep_on.get()><LazyPanel part=Part::Sweep/></Show>
-                </FamilyPanel>
-                <Show when=move || sweep_on.get()><LazyPanel part=Part::Study/></Show>
-                <Show when=move || sweep_on.get()><LazyPanel part=Part::Tournament/></Show>
+                <Show when=move || stage.first_view.get()><RunBar lab=lab/></Show>
+                {panels(lab, Slot::Results)}
+                <Show when=move || stage.sweep.get()><LazyPanel part=Part::Study/></Show>
+                <Show when=move || stage.sweep.get()><LazyPanel part=Part::Tournament/></Show>
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
-        <Show when=move || lessons_on.get()><LazyPanel part=Part::Lessons/></Show>
-        <FamilyPanel lab=lab family=Family::MultiCluster>
-            <Show when=move || paper_on.get()><LazyPanel part=Part::Paper/></Show>
-        </FamilyPanel>
-        <Show when=move || footer_on.get()><footer>
-            <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
+        <Show when=move || stage.lessons.get()><LazyPanel part=Part::Lessons/></Show>
+        {panels(lab, Slot::Below)}
+        <Show when=move || stage.footer.get()><footer>
+            <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull \
+                shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
             <LazyPanel part=Part::References/>
         </footer></Show>
     }
 }
 
 /// Starts the simulation worker; Run stays disabled until it says Ready.
-fn start_worker(lab: Lab, pages: Pages) {
-    let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| on_event(lab, pages, ev));
+fn start_worker(lab: Lab) {
+    let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| on_event(lab, ev));
     match Client::new(handler) {
         Ok(c) => {
             CLIENT.with(|slot| *slot.borrow_mut() = Some(c));

@@ -4,26 +4,10 @@
 //! family's settings are kept while another is shown.
 
 use super::form::{apply, error_view};
-use crate::protocol::{Progress, ToWorker};
+use crate::protocol::ToWorker;
 use crate::registry::{Family, Scenario};
-use crate::ui::lab::{send, Lab, Status};
+use crate::ui::lab::{send, Bar, Lab, Status};
 use leptos::prelude::*;
-use std::cell::RefCell;
-
-thread_local! {
-    /// The scenarios of the families not shown, as they were left (a scenario holds only its own family's section).
-    static STASH: RefCell<Vec<Scenario>> = const { RefCell::new(Vec::new()) };
-    /// The run bar of each family not shown, as it was left.
-    static BARS: RefCell<Vec<(Family, Bar)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// What the run bar says of a family's last run: its status, message, warnings and progress.
-struct Bar {
-    status: Status,
-    message: String,
-    warnings: Vec<String>,
-    progress: Option<Progress>,
-}
 
 /// The run bar follows the family shown: the family left keeps its bar (a run of it still going is cancelled, so
 /// that no message of it reaches the other family's bar), and the family shown gets its own back, or a fresh one.
@@ -44,29 +28,18 @@ fn switch_bar(lab: Lab, from: Family, to: Family) {
         warnings: lab.warnings.get_untracked(),
         progress: lab.progress.get_untracked(),
     };
-    let back = BARS.with(|b| {
-        let mut b = b.borrow_mut();
-        let back = b.iter().position(|(f, _)| *f == to).map(|i| b.swap_remove(i).1);
-        b.push((from, left));
+    let back = lab.kept.try_update_value(|k| {
+        let back = k.bars.iter().position(|(f, _)| *f == to).map(|i| k.bars.swap_remove(i).1);
+        k.bars.push((from, left));
         back
     });
+    let back = back.flatten();
     let bar =
         back.unwrap_or(Bar { status: Status::Ready, message: String::new(), warnings: Vec::new(), progress: None });
     lab.status.set(bar.status);
     lab.message.set(bar.message);
     lab.warnings.set(bar.warnings);
     lab.progress.set(bar.progress);
-}
-
-/// The families the page offers, with their menu labels.
-const FAMILIES: [(Family, &str, &str); 3] = [
-    (Family::MultiCluster, "multi_cluster", "Multi-cluster grid (Iosup et al. 2008)"),
-    (Family::DesktopGrid, "desktop_grid", "Desktop grid (Anglano & Canonico 2009)"),
-    (Family::DataGrid, "data_grid", "Data grid (Liu et al. 2010)"),
-];
-
-fn key(family: Family) -> &'static str {
-    FAMILIES.iter().find(|f| f.0 == family).map_or("multi_cluster", |f| f.1)
 }
 
 /// The "Grid family" select.
@@ -78,19 +51,17 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
         lab.errors.set(Default::default());
         let from = lab.scenario.with_untracked(|s| s.family());
         apply(lab, "family", |s| {
-            let to =
-                FAMILIES.iter().find(|f| f.1 == text).ok_or_else(|| format!("{text:?} is not a scenario family"))?.0;
+            let to = lab.families.by_key(&text).ok_or_else(|| format!("{text:?} is not a scenario family"))?.family();
             if to == s.family() {
                 return Ok(());
             }
             // The family's scenario as it was left, with the seed shown now.
-            STASH.with(|st| {
-                let mut st = st.borrow_mut();
-                let kept = st.iter().position(|k| k.family() == to).map(|i| st.swap_remove(i));
-                let mut next = kept.unwrap_or_else(|| Scenario::default_for(to));
-                next.set_seed(s.seed());
-                st.push(std::mem::replace(s, next));
-            });
+            let seed = s.seed();
+            let left = std::mem::replace(s, Scenario::default_for(to));
+            if let Some(kept) = lab.kept.try_update_value(|k| k.swap(left, to)).flatten() {
+                *s = kept;
+            }
+            s.set_seed(seed);
             Ok(())
         });
         let to = lab.scenario.with_untracked(|s| s.family());
@@ -101,8 +72,10 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
     view! {
         <div class="family-switch field">
             <label for="family" title="which kind of grid the scenario simulates">"Grid family"</label>
-            <select id="family" prop:value=move || key(family.get()) on:change=switch>
-                {FAMILIES.iter().map(|&(_, value, label)| view! { <option value=value>{label}</option> }).collect_view()}
+            <select id="family" prop:value=move || family.get().name() on:change=switch>
+                {lab.families.all().iter().map(|f| {
+                    view! { <option value=f.family().name()>{f.label()}</option> }
+                }).collect_view()}
             </select>
             {error_view(lab, "family")}
         </div>
@@ -118,10 +91,8 @@ pub(crate) fn open_scenario(lab: Lab, next: Scenario) {
     apply(lab, "family", |s| {
         let left = std::mem::replace(s, next);
         if to != from {
-            STASH.with(|st| {
-                let mut st = st.borrow_mut();
-                st.retain(|k| k.family() != to && k.family() != from);
-                st.push(left);
+            lab.kept.update_value(|k| {
+                k.swap(left, to);
             });
         }
         Ok(())
@@ -131,18 +102,41 @@ pub(crate) fn open_scenario(lab: Lab, next: Scenario) {
     }
 }
 
+/// Which part of a family's page a [`FamilyPanel`] holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Controls,
+    Results,
+    Below,
+}
+
 /// One family's part of the page, shown while the scenario is of that family. It is built the first time its
 /// family is shown (a page opened on one family does not build the others' controls and charts while it loads)
 /// and kept from then on.
 #[component]
-pub fn FamilyPanel(lab: Lab, family: Family, children: ChildrenFn) -> impl IntoView {
+pub fn FamilyPanel(lab: Lab, family: Family, part: Slot) -> impl IntoView {
     let shown = Memo::new(move |_| lab.scenario.with(|s| s.family() == family));
     let built = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get());
+    let built_part = move || {
+        let page = lab.families.of(family);
+        match part {
+            Slot::Controls => page.controls(),
+            Slot::Results => page.results(),
+            Slot::Below => page.below(),
+        }
+    };
     view! {
-        <div class="family-panel" data-family=key(family) style:display=move || if shown.get() { "contents" } else { "none" }>
-            <Show when=move || built.get()>{children()}</Show>
+        <div class="family-panel" data-family=family.name()
+            style:display=move || if shown.get() { "contents" } else { "none" }>
+            <Show when=move || built.get()>{built_part}</Show>
         </div>
     }
+}
+
+/// Every family's panel of one slot, in the order of the page's list.
+pub(crate) fn panels(lab: Lab, slot: Slot) -> impl IntoView {
+    let families: Vec<Family> = lab.families.all().iter().map(|f| f.family()).collect();
+    families.into_iter().map(|family| view! { <FamilyPanel lab=lab family=family part=slot/> }).collect_view()
 }
 
 /// Shows `next` as the scenario, of the same family or another: the family left keeps its scenario and its run
@@ -151,38 +145,12 @@ pub(crate) fn show_scenario(lab: Lab, next: Scenario) {
     let (from, to) = (lab.scenario.with_untracked(|s| s.family()), next.family());
     let left = lab.scenario.get_untracked();
     if to != from {
-        STASH.with(|st| {
-            let mut st = st.borrow_mut();
-            st.retain(|k| k.family() != to && k.family() != from);
-            st.push(left);
+        lab.kept.update_value(|k| {
+            k.swap(left, to);
         });
     }
     lab.scenario.set(next);
     if to != from {
         switch_bar(lab, from, to);
-    }
-}
-
-/// What a family's runs are made of, in the run bar ("tasks", or a data grid's "jobs").
-pub(crate) fn work_unit(family: Family) -> &'static str {
-    match family {
-        Family::DataGrid => "jobs",
-        Family::MultiCluster | Family::DesktopGrid => "tasks",
-    }
-}
-
-/// The run bar's line when a run's workload is ready, in its family's terms.
-pub(crate) fn started_text(family: Family, start: &crate::family::contract::Start, generate_s: f64) -> String {
-    let took = format!("generated in {generate_s:.2} s");
-    match family {
-        Family::MultiCluster => {
-            format!("{} BoTs, {} tasks, achieved load {:.4} ({took})", start.bots, start.tasks, start.achieved_load)
-        }
-        Family::DesktopGrid => {
-            format!("{} BoTs, {} tasks, load factor L {:.4} ({took})", start.bots, start.tasks, start.achieved_load)
-        }
-        Family::DataGrid => {
-            format!("{} jobs, offered load {:.4} (read in {generate_s:.2} s)", start.tasks, start.achieved_load)
-        }
     }
 }

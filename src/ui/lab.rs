@@ -3,9 +3,9 @@
 //! message to the worker (`send`), the redraw throttle, the clock and the time in words. Knows no family's module.
 
 use super::client::Client;
+use super::contract::Families;
 use crate::protocol::{Progress, ToWorker};
 use crate::registry::Family;
-use crate::run::Report;
 use crate::scenario::Scenario;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -64,6 +64,62 @@ thread_local! {
     pub(crate) static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
 }
 
+/// What the switch keeps of the families not shown, as they were left (`family_switch.rs`).
+#[derive(Default)]
+pub(crate) struct Kept {
+    /// Their scenarios (a scenario holds only its own family's section).
+    pub scenarios: Vec<Scenario>,
+    /// Their run bars.
+    pub bars: Vec<(Family, Bar)>,
+}
+
+impl Kept {
+    /// Keeps `left` (of the family left) and takes out the scenario kept for `to`, if any.
+    pub(crate) fn swap(&mut self, left: Scenario, to: Family) -> Option<Scenario> {
+        let kept = self.scenarios.iter().position(|k| k.family() == to).map(|i| self.scenarios.swap_remove(i));
+        let from = left.family();
+        self.scenarios.retain(|k| k.family() != from);
+        self.scenarios.push(left);
+        kept
+    }
+}
+
+/// What the run bar says of a family's last run: its status, message, warnings and progress.
+pub(crate) struct Bar {
+    pub status: Status,
+    pub message: String,
+    pub warnings: Vec<String>,
+    pub progress: Option<Progress>,
+}
+
+/// Which parts of the page are built yet: the shell (`app.rs`) builds them one per task, in this order, and
+/// provides this through context, so that each family's parts follow the same stages.
+#[derive(Clone, Copy)]
+pub struct Reveal {
+    /// The run bar and the cards.
+    pub first_view: RwSignal<bool>,
+    pub charts: RwSignal<bool>,
+    pub controls: RwSignal<bool>,
+    pub lessons: RwSignal<bool>,
+    /// The paper figures.
+    pub paper: RwSignal<bool>,
+    /// The table of size classes.
+    pub table: RwSignal<bool>,
+    /// The workload lab.
+    pub trace: RwSignal<bool>,
+    /// The sweep, the study viewer and the tournament.
+    pub sweep: RwSignal<bool>,
+    pub footer: RwSignal<bool>,
+}
+
+impl Reveal {
+    pub(crate) fn new() -> Reveal {
+        let [first_view, charts, controls, lessons, paper, table, trace, sweep, footer] =
+            [(); 9].map(|_| RwSignal::new(false));
+        Reveal { first_view, charts, controls, lessons, paper, table, trace, sweep, footer }
+    }
+}
+
 /// The page's reactive state; every field is a signal (or a callback of `Hooks`), so the struct is Copy and is
 /// passed by copy, as a prop or an argument, to every part of the page that reads or changes it.
 #[derive(Clone, Copy)]
@@ -74,9 +130,7 @@ pub struct Lab {
     pub message: RwSignal<String>,
     pub banner: RwSignal<Option<String>>,
     pub progress: RwSignal<Option<Progress>>,
-    pub report: RwSignal<Option<Box<Report>>>,
     pub run_id: RwSignal<u32>,
-    pub version: RwSignal<u64>,
     pub speed: RwSignal<Option<f64>>,
     pub pinned_labels: RwSignal<Vec<String>>,
     pub warnings: RwSignal<Vec<String>>,
@@ -101,22 +155,22 @@ pub struct Lab {
     pub estimate: RwSignal<(bool, String)>,
     /// What the page's shell does for every family (`app.rs`), handed to the modules below it.
     pub hooks: Hooks,
+    /// The page's families (`families.rs`), asked for by the family of the scenario shown or run.
+    pub families: Families,
+    /// The scenarios and run bars of the families not shown (`family_switch.rs`).
+    pub(crate) kept: StoredValue<Kept, LocalStorage>,
 }
 
 /// What the page's shell (`app.rs`) does for the modules below it, which name the shell nowhere: start a run (and
-/// the link's pinned runs first), and each family's pinned runs, as the family's own module keeps them.
+/// the link's pinned runs first).
 #[derive(Clone, Copy)]
 pub struct Hooks {
     /// Runs the scenario shown, or first the link's pinned runs still waiting (ui/replay.rs).
     pub start_run: Callback<Lab>,
-    /// The scenarios of the pinned runs of a family, oldest first.
-    pub pinned_scenarios: Callback<Family, Vec<Scenario>>,
-    /// Pins the run of a family that has just finished, as its "Pin this run" does.
-    pub pin_finished: Callback<(Lab, Family)>,
 }
 
 impl Lab {
-    pub(crate) fn new(hooks: Hooks) -> Self {
+    pub(crate) fn new(hooks: Hooks, families: Families) -> Self {
         Lab {
             scenario: RwSignal::new(Scenario::default()),
             errors: RwSignal::new(BTreeMap::new()),
@@ -124,9 +178,7 @@ impl Lab {
             message: RwSignal::new(String::new()),
             banner: RwSignal::new(None),
             progress: RwSignal::new(None),
-            report: RwSignal::new(None),
             run_id: RwSignal::new(0),
-            version: RwSignal::new(0),
             speed: RwSignal::new(None),
             pinned_labels: RwSignal::new(Vec::new()),
             warnings: RwSignal::new(Vec::new()),
@@ -140,6 +192,8 @@ impl Lab {
             address_extra: RwSignal::new(String::new()),
             estimate: RwSignal::new((false, String::new())),
             hooks,
+            families,
+            kept: StoredValue::new_local(Kept::default()),
         }
     }
 

@@ -306,27 +306,12 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
     }
 }
 
-/// The page's script box of each key a lesson may ask the class to write, its first example, and the box's id.
-fn your_own_box(family: &str, key: &str) -> Option<(&'static str, &'static str)> {
-    match (family, key) {
-        ("multi_cluster", "scheduling") => Some((super::multi_cluster::script_editor::EXAMPLES[0].1, "script-editor")),
-        ("multi_cluster", "selection") => {
-            Some((super::multi_cluster::script_editor::SELECTION_EXAMPLES[0].1, "selection-script-editor"))
-        }
-        ("desktop_grid", "bot_selection") => {
-            Some((super::desktop_grid::BOT_SELECTION_EXAMPLES[0].1, "dg-policy-script-editor"))
-        }
-        ("data_grid", "scheme") => Some((super::data_grid::SCHEME_EXAMPLES[0].1, "dd-scheme-script-editor")),
-        _ => None,
-    }
-}
-
 /// "Write your own policy": the lesson's scenario in the lab, its `your_own` key a script from the family's first
 /// example, and the script's box brought into view.
 fn write_your_own(stage: Stage, l: &Lesson) {
     let Some(key) = l.your_own.as_deref() else { return };
-    let Ok(family) = l.scenario(0, 1).map(|s| s.family().name()) else { return };
-    let Some((example, box_id)) = your_own_box(family, key) else { return };
+    let Ok(family) = l.scenario(0, 1).map(|s| s.family()) else { return };
+    let Some((example, box_id)) = super::families::your_own_box(family, key) else { return };
     match l.your_own_scenario(example) {
         Some(Ok(s)) => stage.open(&s, box_id),
         Some(Err(e)) => stage.refuse(e),

@@ -12,40 +12,20 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
     console_error_panic_hook::set_once();
     let part = Part::from_name(name)?;
     element.set_inner_html("");
+    // A family's own parts (its paper figures, its tools) are mounted by its folder.
+    let Some(element) = super::families::mount_part(part, element) else { return Ok(()) };
     match part {
-        Part::Paper => leptos::mount::mount_to(element, super::multi_cluster::paper::PaperFigures).forget(),
         Part::Study => leptos::mount::mount_to(element, super::study::OpenStudy).forget(),
         Part::References => leptos::mount::mount_to(element, super::references::References).forget(),
         Part::Records => {
             let scenario = shown::mirror();
             leptos::mount::mount_to(element, move || view! { <super::records::Records scenario=scenario/> }).forget()
         }
-        Part::DgFigures => {
-            let scenario = shown::mirror();
-            leptos::mount::mount_to(element, move || {
-                view! { <super::desktop_grid::figures::DgFigures scenario=scenario/> }
-            })
-            .forget()
-        }
-        Part::DdFigures => {
-            let scenario = shown::mirror();
-            leptos::mount::mount_to(element, move || {
-                view! { <super::data_grid::figures::DataGridFigures scenario=scenario/> }
-            })
-            .forget()
-        }
         Part::Lessons => {
             let stage = super::lesson_stage::Stage::mirror();
             let initial = super::lesson_stage::Stage::asked();
             leptos::mount::mount_to(element, move || {
                 view! { <super::lessons::Lessons initial=initial.clone() stage=stage/> }
-            })
-            .forget()
-        }
-        Part::Sweep => {
-            let (scenario, form_ok) = (shown::mirror(), shown::form_ok());
-            leptos::mount::mount_to(element, move || {
-                view! { <super::multi_cluster::sweep::Sweep scenario=scenario form_ok=form_ok/> }
             })
             .forget()
         }
@@ -62,13 +42,8 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             leptos::mount::mount_to(element, move || view! { <super::tournament::Tournament scenario=scenario/> })
                 .forget()
         }
-        Part::DdCompare => {
-            let scenario = shown::mirror();
-            leptos::mount::mount_to(element, move || {
-                view! { <super::data_grid::compare::Compare scenario=scenario/> }
-            })
-            .forget()
-        }
+        // Mounted above, by their family.
+        Part::Paper | Part::Sweep | Part::DgFigures | Part::DdFigures | Part::DdCompare => {}
     }
     Ok(())
 }

@@ -3,7 +3,6 @@
 //! the lesson's "Present this lesson"), the arrow keys step through the lesson's parts instead (`lessons.rs`).
 
 use super::charts;
-use crate::registry::Family;
 use crate::ui::lab::Lab;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -26,27 +25,24 @@ pub struct Present {
     /// charts.
     pub lesson: RwSignal<Option<(String, usize)>>,
     lab: Lab,
-    /// The charts it steps through for each family: canvas id and title.
-    charts: fn(Family) -> Vec<(&'static str, &'static str)>,
 }
 
 impl Present {
     /// Reads `?present=1` from the page's address, applies the mode to the document and listens to the arrow keys.
-    /// `charts` lists the charts it steps through for each family (canvas id, title).
-    pub fn start(lab: Lab, charts: fn(Family) -> Vec<(&'static str, &'static str)>) -> Present {
+    /// Each family's page lists the charts it steps through (`PageFamily::charts`).
+    pub fn start(lab: Lab) -> Present {
         let wanted = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
             .and_then(|p| p.get("present"))
             .is_some_and(|v| v == "1");
-        let p =
-            Present { on: RwSignal::new(wanted), index: RwSignal::new(0), lesson: RwSignal::new(None), lab, charts };
+        let p = Present { on: RwSignal::new(wanted), index: RwSignal::new(0), lesson: RwSignal::new(None), lab };
         // Another family shows its own charts from the first.
         Effect::new(move |_| {
             lab.scenario.with(|s| s.family());
             p.index.set(0);
         });
-        Effect::new(move |before: Option<bool>| {
+        Effect::new(move |_| {
             let on = p.on.get();
             charts::set_projector(on);
             if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
@@ -56,11 +52,6 @@ impl Present {
             // Leaving projector mode leaves the lesson's steps too.
             if !on {
                 p.lesson.set(None);
-            }
-            // The canvases change size with the mode, which clears them: redraw once they have (at start, the
-            // page draws them itself).
-            if before.is_some() {
-                set_timeout(move || lab.version.update(|v| *v += 1), std::time::Duration::ZERO);
             }
             on
         });
@@ -117,7 +108,7 @@ impl Present {
 
     /// The charts of the family shown.
     pub fn list(self) -> Vec<(&'static str, &'static str)> {
-        (self.charts)(self.lab.scenario.with(|s| s.family()))
+        self.lab.families.of(self.lab.scenario.with(|s| s.family())).charts()
     }
 
     /// Whether chart `i` of the family shown is the one projector mode shows.
@@ -150,11 +141,7 @@ impl Present {
         self.index.update(|i| *i = ((*i as i32 + by).rem_euclid(n)) as usize);
         // Bring the chart shown into view (below the cards, which stay at the top): the stepper of the family
         // shown, whose id starts with its prefix.
-        let prefix = match self.lab.scenario.with_untracked(|s| s.family()) {
-            Family::MultiCluster => "",
-            Family::DesktopGrid => "dg-",
-            Family::DataGrid => "dd-",
-        };
+        let prefix = self.lab.families.of(self.lab.scenario.with_untracked(|s| s.family())).prefix();
         if let Some(stepper) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(&format!("{prefix}chart-prev")))
@@ -167,7 +154,8 @@ impl Present {
 
 /// The projector-mode button of the run bar.
 #[component]
-pub fn PresentButton(p: Present) -> impl IntoView {
+pub fn PresentButton() -> impl IntoView {
+    let p = expect_context::<Present>();
     view! {
         <button id="present" aria-pressed=move || p.on.get().to_string()
             title="Large type, thick lines, one chart at a time (arrow keys step through them); also ?present=1 in a link"
@@ -179,7 +167,8 @@ pub fn PresentButton(p: Present) -> impl IntoView {
 
 /// Previous / next and which chart is shown, in projector mode.
 #[component]
-pub fn ChartStepper(p: Present, #[prop(optional)] prefix: &'static str) -> impl IntoView {
+pub fn ChartStepper(#[prop(optional)] prefix: &'static str) -> impl IntoView {
+    let p = expect_context::<Present>();
     view! {
         <nav class="stepper" aria-label="charts" hidden=move || !p.on.get()>
             <button id=format!("{prefix}chart-prev") on:click=move |_| p.step(-1)>"◀ Previous chart"</button>

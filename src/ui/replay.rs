@@ -14,7 +14,7 @@ pub(crate) const MAX_PINS: usize = super::charts::PALETTE.len() - 1;
 
 /// The pinned runs a link to `s` holds: those of its family, then the opened link's own still waiting to run.
 fn pins(lab: Lab, s: &Scenario) -> Vec<Scenario> {
-    let mut all = lab.hooks.pinned_scenarios.run(s.family());
+    let mut all = lab.families.of(s.family()).pinned_scenarios();
     lab.replay.with_untracked(|waiting| all.extend(waiting.iter().filter(|p| p.family() == s.family()).cloned()));
     all
 }
@@ -79,7 +79,7 @@ pub(crate) fn running_text(lab: Lab, text: String) -> String {
     if waiting == 0 {
         return text;
     }
-    let total = waiting + lab.hooks.pinned_scenarios.run(lab.run_family.get_untracked()).len();
+    let total = waiting + lab.families.of(lab.run_family.get_untracked()).pinned_scenarios().len();
     format!("pinned run {} of {total} from the link: {text}", total - waiting + 1)
 }
 
@@ -89,7 +89,7 @@ pub(crate) fn on_finished(lab: Lab) {
     if lab.replay.with_untracked(Vec::is_empty) {
         return;
     }
-    lab.hooks.pin_finished.run((lab, lab.run_family.get_untracked()));
+    lab.families.of(lab.run_family.get_untracked()).pin_finished();
     lab.replay.update(|w| {
         w.remove(0);
     });

@@ -8,17 +8,19 @@ pub(crate) mod compare;
 pub(crate) mod figures;
 mod pinned;
 
-pub(crate) use pinned::{pin_finished, pinned_scenarios};
+use pinned::{pin_finished, pinned_scenarios};
 
-use crate::family::contract::Header;
+use crate::family::contract::{Header, Start};
 use crate::family::data_grid::scheme::SchemePolicy;
 use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Pending, Sample};
-use crate::registry::Family;
+use crate::registry::{AnyDetail, AnyReport, Family};
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
+use crate::ui::contract::PageFamily;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::lazy::LazyPanel;
+use crate::ui::not_modelled::NotModelled;
 use crate::ui::script_box::{policy_field, PolicyKey};
 use crate::ui::split::Part;
 use leptos::prelude::*;
@@ -35,10 +37,12 @@ struct Live {
     pinned: Vec<crate::ui::pins::PinnedRun<Sample>>,
 }
 
-/// The data-grid results' state: made once by the page's shell (`app.rs`), which hands it to the results and to
-/// the worker's messages, whatever component is mounted. Every field is a handle, so it is passed by copy.
+/// The data-grid family's store on the page: made once by the page's list of families (`families.rs`), it is the
+/// family's [`PageFamily`]. Every field is a handle, so it is passed by copy.
 #[derive(Clone, Copy)]
 pub struct DdPage {
+    /// The page's shared state (the scenario shown, the run bar).
+    lab: Lab,
     header: RwSignal<Option<Header>>,
     report: RwSignal<Option<Box<DataGridReport>>>,
     version: RwSignal<u64>,
@@ -51,8 +55,10 @@ pub struct DdPage {
 }
 
 impl DdPage {
+    /// The store, within the shell's reactive owner (it reads the page's state from context).
     pub fn new() -> DdPage {
         DdPage {
+            lab: expect_context::<Lab>(),
             header: RwSignal::new(None),
             report: RwSignal::new(None),
             version: RwSignal::new(0),
@@ -99,7 +105,7 @@ fn redraw(st: DdPage, force: bool) {
 /// The scenario's data-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
 /// The metascheduling scripts a user starts from ([Liu10]'s finish_time_data_aware written as a script).
-pub(crate) const SCHEME_EXAMPLES: [(&str, &str); 1] =
+const SCHEME_EXAMPLES: [(&str, &str); 1] =
     [("finish_time_data_aware", include_str!("../../../examples/policies/finish_time_data_aware.rhai"))];
 
 fn dg(s: &mut Scenario) -> Result<&mut DataGridConfig, String> {
@@ -223,7 +229,8 @@ pub(crate) fn charts_list() -> Vec<(&'static str, &'static str)> {
 }
 
 #[component]
-pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present, st: DdPage) -> impl IntoView {
+pub fn DataGridResults(lab: Lab, st: DdPage) -> impl IntoView {
+    let present = expect_context::<crate::ui::present::Present>();
     {
         Effect::new(move |prev: Option<u32>| {
             let id = lab.run_id.get();
@@ -294,7 +301,7 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present, st: DdPag
             <div class="dg-results" id="dd-results">
                 <p class="dg-live" id="dd-live" aria-live="polite">{live}</p>
                 <div class="cards" id="dd-cards">{cards}</div>
-                <crate::ui::present::ChartStepper p=present prefix="dd-"/>
+                <crate::ui::present::ChartStepper prefix="dd-"/>
                 <div class="charts">
                     {charts::CHARTS.iter().enumerate().map(|(i, &(id, title))| view! {
                         <figure class=move || if present.is_current(i) { "chart current" } else { "chart" }>
@@ -323,4 +330,88 @@ pub fn DataGridResults(lab: Lab, present: crate::ui::present::Present, st: DdPag
             </div>
         </Show>
     }
+}
+
+impl PageFamily for DdPage {
+    fn family(&self) -> Family {
+        Family::DataGrid
+    }
+
+    fn label(&self) -> &'static str {
+        "Data grid (Liu et al. 2010)"
+    }
+
+    fn prefix(&self) -> &'static str {
+        "dd-"
+    }
+
+    fn controls(&self) -> AnyView {
+        let lab = self.lab;
+        view! {
+            <DataGridControls lab=lab/>
+            <NotModelled family=Family::DataGrid/>
+        }
+        .into_any()
+    }
+
+    fn results(&self) -> AnyView {
+        let (lab, st) = (self.lab, *self);
+        view! { <DataGridResults lab=lab st=st/> }.into_any()
+    }
+
+    fn charts(&self) -> Vec<(&'static str, &'static str)> {
+        charts_list()
+    }
+
+    fn work_unit(&self) -> &'static str {
+        "jobs"
+    }
+
+    fn rows_file(&self) -> &'static str {
+        "bagsim-jobs.csv"
+    }
+
+    fn started_text(&self, start: &Start, generate_s: f64) -> String {
+        format!("{} jobs, offered load {:.4} (read in {generate_s:.2} s)", start.tasks, start.achieved_load)
+    }
+
+    fn on_progress(&self, header: &Header, detail: AnyDetail) {
+        if let AnyDetail::DataGrid(d) = detail {
+            on_progress(*self, self.lab, header, d);
+        }
+    }
+
+    fn on_finished(&self, report: AnyReport) {
+        if let AnyReport::DataGrid(r) = report {
+            on_finished(*self, r);
+        }
+    }
+
+    fn pinned_scenarios(&self) -> Vec<Scenario> {
+        pinned_scenarios(*self)
+    }
+
+    fn pin_finished(&self) {
+        pin_finished(*self);
+    }
+}
+
+/// Mounts the family's parts of the page's second module, its paper figures and its comparison of the schemes;
+/// gives `element` back for any other part.
+pub(crate) fn mount_part(part: Part, element: web_sys::HtmlElement) -> Option<web_sys::HtmlElement> {
+    let scenario = match part {
+        Part::DdFigures | Part::DdCompare => crate::ui::shown::mirror(),
+        _ => return Some(element),
+    };
+    if part == Part::DdFigures {
+        leptos::mount::mount_to(element, move || view! { <figures::DataGridFigures scenario=scenario/> }).forget();
+    } else {
+        leptos::mount::mount_to(element, move || view! { <compare::Compare scenario=scenario/> }).forget();
+    }
+    None
+}
+
+/// The script box of the policy key a lesson may ask the class to write: its first example and the box's id.
+pub(crate) fn your_own_box(key: &str) -> Option<(&'static str, &'static str)> {
+    (key == "scheme").then_some((SCHEME_EXAMPLES[0].1, "dd-scheme-script-editor"))
 }

@@ -5,22 +5,24 @@
 pub(crate) mod figures;
 mod pinned;
 
-pub(crate) use pinned::{pin_finished, pinned_scenarios};
+use pinned::{pin_finished, pinned_scenarios};
 mod readings;
 
-use crate::family::contract::Header;
+use crate::family::contract::{Header, Start};
 use crate::family::desktop_grid::availability::AvailabilityLevel;
 use crate::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
 use crate::family::desktop_grid::config::{CheckpointStore, Heterogeneity, LongIdleRule};
 use crate::family::desktop_grid::workload::Mix;
 use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
-use crate::registry::Family;
+use crate::registry::{AnyDetail, AnyReport, Family};
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
+use crate::ui::contract::PageFamily;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::lazy::LazyPanel;
 use crate::ui::measured;
+use crate::ui::not_modelled::NotModelled;
 use crate::ui::script_box::{policy_field, PolicyKey};
 use crate::ui::split::Part;
 use leptos::prelude::*;
@@ -52,10 +54,12 @@ struct Live {
     pinned: Vec<crate::ui::pins::PinnedRun<DgSample>>,
 }
 
-/// The desktop-grid results' state: made once by the page's shell (`app.rs`), which hands it to the results and
-/// to the worker's messages, whatever component is mounted. Every field is a handle, so it is passed by copy.
+/// The desktop-grid family's store on the page: made once by the page's list of families (`families.rs`), it is
+/// the family's [`PageFamily`]. Every field is a handle, so it is passed by copy.
 #[derive(Clone, Copy)]
 pub struct DgPage {
+    /// The page's shared state (the scenario shown, the run bar).
+    lab: Lab,
     progress: RwSignal<Option<Standing>>,
     report: RwSignal<Option<Box<DgReport>>>,
     version: RwSignal<u64>,
@@ -65,8 +69,10 @@ pub struct DgPage {
 }
 
 impl DgPage {
+    /// The store, within the shell's reactive owner (it reads the page's state from context).
     pub fn new() -> DgPage {
         DgPage {
+            lab: expect_context::<Lab>(),
             progress: RwSignal::new(None),
             report: RwSignal::new(None),
             version: RwSignal::new(0),
@@ -241,8 +247,7 @@ fn cards(r: &DgReport) -> Vec<Card> {
 /// The scenario's desktop-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
 /// The BoT-selection scripts a user starts from ([Anglano09]'s RR-NRF written as a script).
-pub(crate) const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] =
-    [("RR-NRF", include_str!("../../../examples/policies/rr_nrf.rhai"))];
+const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] = [("RR-NRF", include_str!("../../../examples/policies/rr_nrf.rhai"))];
 
 fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, String> {
     let family = s.family().name();
@@ -312,7 +317,8 @@ pub fn DgControls(lab: Lab) -> impl IntoView {
 
 /// The cards and the live charts of a desktop-grid run.
 #[component]
-pub fn DgResults(lab: Lab, present: crate::ui::present::Present, st: DgPage) -> impl IntoView {
+pub fn DgResults(lab: Lab, st: DgPage) -> impl IntoView {
+    let present = expect_context::<crate::ui::present::Present>();
     // A new run empties the results.
     {
         Effect::new(move |prev: Option<u32>| {
@@ -381,7 +387,7 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present, st: DgPage) -> 
                 <div class="cards" id="dg-cards">{show_cards}</div>
                 <crate::ui::run_tools::RunTools lab=lab prefix="dg-" done=done rows=None charts=charts_list()/>
                 <pinned::DgPinBar done=done st=st/>
-                <crate::ui::present::ChartStepper p=present prefix="dg-"/>
+                <crate::ui::present::ChartStepper prefix="dg-"/>
                 <div class="charts">
                     {CHARTS.iter().enumerate().map(|(i, &(id, title, _, _))| view! {
                         <figure class=move || if present.is_current(i) { "chart current" } else { "chart" }>
@@ -394,4 +400,78 @@ pub fn DgResults(lab: Lab, present: crate::ui::present::Present, st: DgPage) -> 
             </div>
         </Show>
     }
+}
+
+impl PageFamily for DgPage {
+    fn family(&self) -> Family {
+        Family::DesktopGrid
+    }
+
+    fn label(&self) -> &'static str {
+        "Desktop grid (Anglano & Canonico 2009)"
+    }
+
+    fn prefix(&self) -> &'static str {
+        "dg-"
+    }
+
+    fn controls(&self) -> AnyView {
+        let lab = self.lab;
+        view! {
+            <DgControls lab=lab/>
+            <NotModelled family=Family::DesktopGrid/>
+        }
+        .into_any()
+    }
+
+    fn results(&self) -> AnyView {
+        let (lab, st) = (self.lab, *self);
+        view! { <DgResults lab=lab st=st/> }.into_any()
+    }
+
+    fn charts(&self) -> Vec<(&'static str, &'static str)> {
+        charts_list()
+    }
+
+    fn started_text(&self, start: &Start, generate_s: f64) -> String {
+        format!(
+            "{} BoTs, {} tasks, load factor L {:.4} (generated in {generate_s:.2} s)",
+            start.bots, start.tasks, start.achieved_load
+        )
+    }
+
+    fn on_progress(&self, header: &Header, detail: AnyDetail) {
+        if let AnyDetail::DesktopGrid(d) = detail {
+            on_progress(*self, self.lab, header, d);
+        }
+    }
+
+    fn on_finished(&self, report: AnyReport) {
+        if let AnyReport::DesktopGrid(r) = report {
+            on_finished(*self, r);
+        }
+    }
+
+    fn pinned_scenarios(&self) -> Vec<Scenario> {
+        pinned_scenarios(*self)
+    }
+
+    fn pin_finished(&self) {
+        pin_finished(*self);
+    }
+}
+
+/// Mounts the family's part of the page's second module, its paper figures; gives `element` back for any other.
+pub(crate) fn mount_part(part: Part, element: web_sys::HtmlElement) -> Option<web_sys::HtmlElement> {
+    if part != Part::DgFigures {
+        return Some(element);
+    }
+    let scenario = crate::ui::shown::mirror();
+    leptos::mount::mount_to(element, move || view! { <figures::DgFigures scenario=scenario/> }).forget();
+    None
+}
+
+/// The script box of the policy key a lesson may ask the class to write: its first example and the box's id.
+pub(crate) fn your_own_box(key: &str) -> Option<(&'static str, &'static str)> {
+    (key == "bot_selection").then_some((BOT_SELECTION_EXAMPLES[0].1, "dg-policy-script-editor"))
 }

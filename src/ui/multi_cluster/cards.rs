@@ -14,7 +14,7 @@ fn percent(v: f64) -> String {
 /// The card values, each with a line in words saying what it is over and in what unit: the final report when
 /// there is one, else live figures from the stream.
 fn card_values(lab: &Lab, mc: McPage) -> [(f64, String, String); 5] {
-    if let Some(r) = lab.report.get() {
+    if let Some(r) = mc.report.get() {
         let m = &r.metrics;
         let sys = &m.system;
         let n = crate::words::number_words;
@@ -53,7 +53,7 @@ fn card_values(lab: &Lab, mc: McPage) -> [(f64, String, String); 5] {
             ),
         ];
     }
-    lab.version.track();
+    mc.version.track();
     let p = lab.progress.get();
     mc.live.with_value(|l| {
         let fin = p.as_ref().map_or(f64::NAN, |p| p.header.finished_tasks as f64 / p.header.tasks.max(1) as f64);
@@ -160,12 +160,12 @@ pub(crate) fn Cards(lab: Lab, mc: McPage) -> impl IntoView {
                 })
                 .collect_view()}
             <div class="card" id="card-wall" title="wall-clock time the worker spent simulating (not generating the workload or computing the report)"
-                data-value=move || lab.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))
+                data-value=move || mc.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))
                 data-generate=move || lab.phase_times.get().0.map_or(String::new(), |t| t.to_string())
                 data-report=move || lab.phase_times.get().1.map_or(String::new(), |t| t.to_string())>
                 <div class="card-title">"Wall time"</div>
                 <div class="card-value">
-                    {move || lab.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))}
+                    {move || mc.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))}
                 </div>
             </div>
         </div>

@@ -3,21 +3,24 @@
 //! (`paper.rs`).
 
 pub(crate) mod cards;
+pub(crate) mod charts;
 pub(crate) mod controls;
 pub(crate) mod first_open;
 pub(crate) mod numbers;
+mod page;
+
+pub(crate) use page::{mount_part, your_own_box};
 pub(crate) mod paper;
 pub(crate) mod readings;
 pub(crate) mod script_editor;
 pub(crate) mod sweep;
 
 use crate::family::multi_cluster::live::McDetail;
+use crate::family::multi_cluster::run::Report;
 use crate::family::multi_cluster::simulation::Sample;
 use crate::protocol::ToWorker;
 use crate::registry::Family;
-use crate::run::Report;
 use crate::scenario::Scenario;
-use crate::ui::charts::{self, RunData};
 use crate::ui::download;
 use crate::ui::lab::{fmt_time, now_ms, send, Lab, Throttle};
 use crate::ui::measured;
@@ -25,6 +28,7 @@ use crate::ui::present;
 use crate::ui::run_tools::swatch;
 use crate::ui::run_tools::RecordsButton;
 use crate::words::number_words;
+use charts::RunData;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use std::cell::Cell;
@@ -45,11 +49,18 @@ struct Live {
     pinned: Vec<Pinned>,
 }
 
-/// The multi-cluster results' state outside the reactive graph: made once by the page's shell (`app.rs`), which
-/// hands it to the results and to the worker's messages. Every field is a handle, so it is passed by copy.
+/// The multi-cluster family's store on the page: made once by the page's list of families (`families.rs`), it is
+/// the family's [`PageFamily`](crate::ui::contract::PageFamily) (`page.rs`). Every field is a handle, so it is
+/// passed by copy.
 #[derive(Clone, Copy)]
 pub struct McPage {
-    /// The current and pinned runs' series and the load sweep's reports; `lab.version` tells the charts to redraw.
+    /// The page's shared state (the scenario shown, the run bar).
+    lab: Lab,
+    /// The current run's report, once it is in.
+    report: RwSignal<Option<Box<Report>>>,
+    /// Counts the redraws asked for: the charts, the cards and the numbers follow it.
+    version: RwSignal<u64>,
+    /// The current and pinned runs' series and the load sweep's reports; `version` tells the charts to redraw.
     live: StoredValue<Live, LocalStorage>,
     /// The redraws' throttle, and the state of a redraw under way.
     redraw: StoredValue<Throttle, LocalStorage>,
@@ -59,8 +70,12 @@ pub struct McPage {
 }
 
 impl McPage {
+    /// The store, within the shell's reactive owner (it reads the page's state from context).
     pub fn new() -> McPage {
         McPage {
+            lab: expect_context::<Lab>(),
+            report: RwSignal::new(None),
+            version: RwSignal::new(0),
             live: StoredValue::new_local(Live::default()),
             redraw: StoredValue::new_local(Throttle::new()),
             redrawing: StoredValue::new_local(Redraw::default()),
@@ -71,6 +86,7 @@ impl McPage {
 
 /// A new run starts: its live data replaces the current run's (pinned runs stay); `s` names it in the legends.
 pub(crate) fn on_start(mc: McPage, s: &Scenario) {
+    mc.report.set(None);
     let label = s.multi_cluster().map_or_else(|| "current run".to_string(), run_label);
     mc.live.update_value(|l| l.current = RunData::new(&label, 0));
 }
@@ -87,24 +103,24 @@ pub(crate) fn run_label(s: &crate::scenario::McScenario) -> String {
 }
 
 /// New samples and finished BoTs of the current run.
-pub(crate) fn on_progress(mc: McPage, lab: Lab, finished: bool, d: McDetail) {
+pub(crate) fn on_progress(mc: McPage, finished: bool, d: McDetail) {
     mc.live.update_value(|l| l.current.extend(&d.samples, &d.bots));
-    redraw(mc, lab, finished);
+    redraw(mc, finished);
 }
 
 /// The current run's report.
 pub(crate) fn on_finished(mc: McPage, lab: Lab, r: Box<Report>) {
-    lab.report.set(Some(r));
-    redraw(mc, lab, true);
+    mc.report.set(Some(r));
+    redraw(mc, true);
     first_open::on_finished(mc, lab);
 }
 
 /// Asks the charts to redraw, at most four times a second while a run streams; a `force`d redraw (the end of a
 /// run) is asked for at once and begins at once, ending a redraw under way.
-pub(crate) fn redraw(mc: McPage, lab: Lab, force: bool) {
+pub(crate) fn redraw(mc: McPage, force: bool) {
     if mc.redraw.with_value(|t| t.due(force)) {
         mc.redrawing.with_value(|r| r.forced.set(force));
-        lab.version.update(|v| *v += 1);
+        mc.version.update(|v| *v += 1);
     }
 }
 
@@ -115,10 +131,10 @@ pub(crate) fn pinned_scenarios(mc: McPage) -> Vec<Scenario> {
 
 /// Pins the finished current run (also a link's pinned runs, ui/replay.rs).
 pub(crate) fn pin(mc: McPage, lab: Lab) {
-    let Some(report) = lab.report.get_untracked() else { return };
+    let Some(report) = mc.report.get_untracked() else { return };
     let label = run_label(&report.scenario);
     mc.live.update_value(|l| {
-        if l.pinned.len() >= charts::PALETTE.len() - 1 {
+        if l.pinned.len() >= crate::ui::charts::PALETTE.len() - 1 {
             l.pinned.remove(0);
         }
         let colour = 1 + l.pinned.len();
@@ -127,7 +143,7 @@ pub(crate) fn pin(mc: McPage, lab: Lab) {
         let labels = l.pinned.iter().map(|p| p.data.label.clone()).collect();
         lab.pinned_labels.set(labels);
     });
-    lab.version.update(|v| *v += 1);
+    mc.version.update(|v| *v += 1);
 }
 
 /// Calls `f` with the runs drawn (borrowed, not copied): the pinned ones, then the current one, which is drawn
@@ -186,7 +202,7 @@ pub(crate) fn draw_on_canvas(id: &str, runs: &[&RunData]) {
 fn export_chart(mc: McPage, id: &str, svg: bool) {
     if svg {
         let mut out = String::new();
-        charts::set_scale(1.0);
+        crate::ui::charts::set_scale(1.0);
         with_runs(mc, |runs| {
             let backend = measured::Measured(SVGBackend::with_string(&mut out, (900, 450)));
             draw_chart(id, &backend.into_drawing_area(), runs);
@@ -258,10 +274,11 @@ fn begin(mc: McPage, lab: Lab) {
 }
 
 #[component]
-pub(crate) fn Charts(lab: Lab, present: present::Present, mc: McPage) -> impl IntoView {
+pub(crate) fn Charts(lab: Lab, mc: McPage) -> impl IntoView {
+    let present = expect_context::<present::Present>();
     Effect::new(move |_| {
         // The first view is painted before the charts are drawn (`App` bumps the version once it is).
-        if lab.version.get() == 0 {
+        if mc.version.get() == 0 {
             return;
         }
         let forced = mc.redrawing.with_value(|r| r.forced.replace(false));
@@ -271,13 +288,22 @@ pub(crate) fn Charts(lab: Lab, present: present::Present, mc: McPage) -> impl In
             mc.redrawing.with_value(|r| r.again.set(true));
         }
     });
+    // The canvases change size with projector mode, which clears them: redraw once they have (at start, the page
+    // draws them itself).
+    Effect::new(move |before: Option<bool>| {
+        let on = present.on.get();
+        if before.is_some() {
+            set_timeout(move || mc.version.update(|v| *v += 1), std::time::Duration::ZERO);
+        }
+        on
+    });
     // The first chart is built with the section, the others one per task, so that none holds the page for long.
     let built = RwSignal::new(1usize);
     for k in 2..=CHARTS.len() {
         set_timeout(move || built.set(k), std::time::Duration::ZERO);
     }
     view! {
-        <present::ChartStepper p=present/>
+        <present::ChartStepper/>
         <div class="charts" id="charts" data-draw-ms=move || lab.draw_ms.get().0.to_string()
             data-draw-ms-max=move || lab.draw_ms.get().1.to_string()>
             {CHARTS.iter().enumerate().map(|(i, &(id, title))| {
@@ -298,7 +324,7 @@ pub(crate) fn Charts(lab: Lab, present: present::Present, mc: McPage) -> impl In
                         <figcaption>{title}
                             <button class="small" id=format!("{id}-png") aria-label=format!("download {title} as PNG") on:click=move |_| export_chart(mc, id, false)>"PNG"</button>
                             <button class="small" id=format!("{id}-svg") aria-label=format!("download {title} as SVG") on:click=move |_| export_chart(mc, id, true)>"SVG"</button>
-                            <numbers::ChartNumbers lab=lab id=id title=title mc=mc/>
+                            <numbers::ChartNumbers id=id title=title mc=mc/>
                         </figcaption>
                     </figure>
                     </Show>
@@ -313,24 +339,24 @@ pub(crate) fn Compare(lab: Lab, mc: McPage) -> impl IntoView {
     let share_note = RwSignal::new(String::new());
     view! {
         <div class="compare">
-            <button id="pin" disabled=move || lab.report.with(|r| r.is_none()) on:click=move |_| pin(mc, lab)
+            <button id="pin" disabled=move || mc.report.with(|r| r.is_none()) on:click=move |_| pin(mc, lab)
                 title="Keep this run on the charts to compare it with the next ones">"Pin this run"</button>
             <button id="unpin" disabled=move || lab.pinned_labels.with(|p| p.is_empty()) on:click=move |_| {
                 mc.live.update_value(|l| l.pinned.clear());
                 lab.pinned_labels.set(Vec::new());
-                lab.version.update(|v| *v += 1);
+                mc.version.update(|v| *v += 1);
             }>"Clear pinned"</button>
             <button id="share" on:click=move |_| share_note.set(crate::ui::run_tools::copy_link(lab))>"Copy link"</button>
-            <button id="export-json" disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
+            <button id="export-json" disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 title="The full report, as `bagsim run --out` writes it"
                 on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
-            <button id="export-csv" disabled=move || lab.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
+            <button id="export-csv" disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
-            <RecordsButton prefix="" done=Signal::derive(move || lab.report.with(Option::is_some))/>
+            <RecordsButton prefix="" done=Signal::derive(move || mc.report.with(Option::is_some))/>
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">
                 <li id="current-run-label">{move || {
-                    lab.version.track();
+                    mc.version.track();
                     let label = mc.live.with_value(|l| l.current.label.clone());
                     // Before the first run there is no line on the charts to name.
                     if label.is_empty() {
@@ -348,9 +374,9 @@ pub(crate) fn Compare(lab: Lab, mc: McPage) -> impl IntoView {
 }
 
 #[component]
-pub(crate) fn ClassTable(lab: Lab) -> impl IntoView {
+pub(crate) fn ClassTable(mc: McPage) -> impl IntoView {
     view! {
-        {move || lab.report.get().map(|r| view! {
+        {move || mc.report.get().map(|r| view! {
             <table class="classes" id="class-table">
                 <thead><tr><th>"size class"</th><th>"BoTs"</th><th>"finished"</th><th>"mean MS"</th><th>"p90 MS"</th><th>"mean NSL"</th><th>"p90 NSL"</th><th>"mean wait"</th></tr></thead>
                 <tbody>

@@ -1,9 +1,9 @@
 //! The text alternative of each chart: a "Numbers" toggle that shows, as a table, the values the chart plots,
 //! computed from the same run data by the same functions the drawing uses.
 
+use super::charts::{self, RunData};
 use super::{with_runs, McPage};
-use crate::ui::charts::{self, RunData};
-use crate::ui::lab::{fmt_time, Lab};
+use crate::ui::lab::fmt_time;
 use crate::ui::pins::NumbersToggle;
 use crate::workload::size_class::SIZE_CLASSES;
 use leptos::prelude::*;
@@ -96,7 +96,7 @@ pub fn tables(id: &str, runs: &[&RunData]) -> Vec<Table> {
 
 /// The "Numbers" button of chart `id` (in its caption) and, when pressed, the tables of its plotted values.
 #[component]
-pub fn ChartNumbers(lab: Lab, id: &'static str, title: &'static str, mc: McPage) -> impl IntoView {
+pub fn ChartNumbers(id: &'static str, title: &'static str, mc: McPage) -> impl IntoView {
     let tables = Callback::new(move |()| with_runs(mc, |runs| tables(id, runs)));
-    view! { <NumbersToggle id=id title=title version=Signal::derive(move || lab.version.get()) tables=tables/> }
+    view! { <NumbersToggle id=id title=title version=Signal::derive(move || mc.version.get()) tables=tables/> }
 }
