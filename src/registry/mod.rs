@@ -126,6 +126,15 @@ pub fn trace_named(s: &Scenario) -> Option<&str> {
     s.trace_named()
 }
 
+/// A log's rigid jobs replayed whole, each on as many processors as it asked: the data grid's scenario of one site
+/// of `processors` processors, no input data and `jobs` jobs of the log `trace` (the workload lab's "replay in
+/// the data grid").
+pub fn rigid_replay(trace: String, processors: u32, jobs: u32, seed: u64) -> Scenario {
+    let sites = vec![processors];
+    let cfg = crate::family::data_grid::DataGridConfig { trace, sites, data_share: 0.0, jobs, ..Default::default() };
+    Scenario::DataGrid(crate::family::data_grid::DataGridScenario::new(seed, cfg))
+}
+
 /// Runs a scenario of any family natively.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_any(s: &Scenario) -> Result<AnyReport, ScenarioError> {

@@ -6,10 +6,10 @@ use super::address::{self, remember};
 use super::client::{Client, Event};
 use super::contract::Families;
 use super::family_switch::{panels, FamilySwitch, Slot};
-use super::lab::{fmt_time, reveal, send, Hooks, Lab, Reveal, Status, CLIENT};
+use super::lab::{fmt_time, reveal, Heard, Hooks, Lab, Reveal, Status};
 use super::lazy::LazyPanel;
 use super::split::Part;
-use super::{budget, download, families, later, lessons, present, replay, run_tools, script_box, trace_lab};
+use super::{budget, download, families, later, lessons, present, replay, run_tools, script_box};
 use crate::protocol::{FromWorker, PageMessage, ToWorker};
 use crate::scenario::Scenario;
 use crate::share;
@@ -59,9 +59,9 @@ fn initial_scenario(lab: &Lab) -> Scenario {
 
 /// `window.__bagsimCrashWorker()` makes the simulation worker panic (fault injection for the browser test of the
 /// page's recovery; harmless otherwise: it ends the visitor's own run, as a crash would).
-fn expose_crash_hook() {
+fn expose_crash_hook(lab: Lab) {
     let Some(window) = web_sys::window() else { return };
-    let hook = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| send(&ToWorker::Crash));
+    let hook = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || lab.send(&ToWorker::Crash));
     let _ = js_sys::Reflect::set(&window, &"__bagsimCrashWorker".into(), hook.as_ref());
     hook.forget();
 }
@@ -89,7 +89,7 @@ fn start_run(lab: Lab) {
     }
     // The run's own scenario, for its per-task records (`records.rs`), whatever the form holds later.
     super::split::tell(&super::split::ToPanels::Ran(Box::new(scenario.clone())));
-    send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: lab.speed.get_untracked(), live: true });
+    lab.send(&ToWorker::Run { run_id, scenario: Box::new(scenario), speed: lab.speed.get_untracked(), live: true });
 }
 
 fn on_event(lab: Lab, ev: Event) {
@@ -102,7 +102,7 @@ fn on_event(lab: Lab, ev: Event) {
             lab.status.set(Status::Loading);
             lab.crashed.set(Some(why.clone()));
             lab.message.set(format!("The simulation worker stopped ({why}); starting a new one…"));
-            trace_lab::on_worker_died();
+            lab.hand_on(Heard::Died);
         }
         Event::Message(m) => on_message(lab, m),
     }
@@ -127,7 +127,6 @@ fn on_message(lab: Lab, m: PageMessage) {
             }
         }
         FromWorker::Panicked { message } => lab.crashed.set(Some(message)),
-        m @ FromWorker::ScriptChecked { .. } => script_box::on_checked(m),
         FromWorker::Started { run_id, start, generate_s } if run_id == current => {
             lab.status.set(Status::Running);
             lab.phase_times.set((Some(generate_s), None));
@@ -175,17 +174,20 @@ fn on_message(lab: Lab, m: PageMessage) {
         FromWorker::ReportJson { run_id, json } if run_id == current => {
             download::text("bagsim-report.json", "application/json", &json);
         }
-        m @ (FromWorker::ImportProgress { .. }
+        // A script's verdict, the workload lab's import: the parts that asked listen.
+        m @ (FromWorker::ScriptChecked { .. }
+        | FromWorker::ImportProgress { .. }
         | FromWorker::Imported { .. }
         | FromWorker::ImportFailed { .. }
         | FromWorker::TraceBots { .. }
-        | FromWorker::Views { .. }) => trace_lab::on_message(m),
+        | FromWorker::Views { .. }) => lab.hand_on(Heard::Message(m)),
         _ => {}
     }
 }
 
 #[component]
-fn RunBar(lab: Lab) -> impl IntoView {
+fn RunBar() -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let speeds: [(&str, Option<f64>); 5] = [
         ("as fast as possible", None),
         ("1 hour per second", Some(3600.0)),
@@ -203,21 +205,21 @@ fn RunBar(lab: Lab) -> impl IntoView {
                 on:click=move |_| lab.start_run()>"Run"</button>
             <button id="pause" disabled=move || lab.status.get() != Status::Running
                 on:click=move |_| {
-                    send(&ToWorker::Pause { run_id: lab.run_id.get_untracked() })
+                    lab.send(&ToWorker::Pause { run_id: lab.run_id.get_untracked() })
                 }>"Pause"</button>
             <button id="resume" disabled=move || lab.status.get() != Status::Paused
                 on:click=move |_| {
                     lab.status.set(Status::Running);
-                    send(&ToWorker::Resume { run_id: lab.run_id.get_untracked() })
+                    lab.send(&ToWorker::Resume { run_id: lab.run_id.get_untracked() })
                 }>"Resume"</button>
             <button id="cancel" disabled=move || !matches!(lab.status.get(), Status::Running | Status::Paused | Status::Generating)
-                on:click=move |_| send(&ToWorker::Cancel { run_id: lab.run_id.get_untracked() })>"Cancel"</button>
+                on:click=move |_| lab.send(&ToWorker::Cancel { run_id: lab.run_id.get_untracked() })>"Cancel"</button>
             <label class="speed">"Speed "
                 <select id="speed" on:change=move |ev| {
                     let i: usize = event_target_value(&ev).parse().unwrap_or(0);
                     let speed = speeds[i.min(speeds.len() - 1)].1;
                     lab.speed.set(speed);
-                    send(&ToWorker::Speed { run_id: lab.run_id.get_untracked(), speed });
+                    lab.send(&ToWorker::Speed { run_id: lab.run_id.get_untracked(), speed });
                 }>
                     {speeds.iter().enumerate().map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> }).collect_view()}
                 </select>
@@ -242,7 +244,7 @@ fn RunBar(lab: Lab) -> impl IntoView {
             <Show when=move || lab.note.with(|n| !n.is_empty())><p class="explain" id="run-note">{move || lab.note.get()}</p></Show>
             {move || run_tools::warnings_view(lab.warnings.get())}
         </div>
-        <budget::EstimateLine lab=lab/>
+        <budget::EstimateLine/>
     }
 }
 
@@ -272,7 +274,8 @@ fn App() -> impl IntoView {
     // lesson asked for by the address is part of the first view. On a first open the parts below the first screen
     // wait until its result is in or the visitor acts (`later.rs`).
     stage.lessons.set(lesson.is_some());
-    lessons::wire_intro_link();
+    lessons::wire_intro_link(stage);
+    script_box::Checks::start(lab);
     // The lessons' panel is the second module's: it sees projector mode and the address's lesson through the window.
     super::lesson_stage::serve(present, lab, lesson.clone());
     let show = |on: RwSignal<bool>| Box::new(move || on.set(true)) as Box<dyn FnOnce()>;
@@ -301,7 +304,7 @@ fn App() -> impl IntoView {
             .collect();
     let all = families.all();
     if all.iter().any(|f| f.first_open_active()) {
-        later::hold(below);
+        later::hold(stage, below);
     } else {
         stages.extend(below);
     }
@@ -319,12 +322,12 @@ fn App() -> impl IntoView {
         <main>
             <aside class="controls" aria-label="scenario">
                 <Show when=move || stage.controls.get() || lab.scenario.with(|s| Some(s.family()) != first)>
-                    <FamilySwitch lab=lab/>
+                    <FamilySwitch/>
                 </Show>
                 {panels(lab, Slot::Controls)}
             </aside>
             <section class="results" aria-label="results">
-                <Show when=move || stage.first_view.get()><RunBar lab=lab/></Show>
+                <Show when=move || stage.first_view.get()><RunBar/></Show>
                 {panels(lab, Slot::Results)}
                 <Show when=move || stage.sweep.get()><LazyPanel part=Part::Study/></Show>
                 <Show when=move || stage.sweep.get()><LazyPanel part=Part::Tournament/></Show>
@@ -346,8 +349,8 @@ fn start_worker(lab: Lab) {
     let handler: Rc<dyn Fn(Event)> = Rc::new(move |ev| on_event(lab, ev));
     match Client::new(handler) {
         Ok(c) => {
-            CLIENT.with(|slot| *slot.borrow_mut() = Some(c));
-            expose_crash_hook();
+            lab.client.set_value(Some(c));
+            expose_crash_hook(lab);
         }
         Err(_) => {
             lab.status.set(Status::Failed);

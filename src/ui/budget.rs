@@ -4,16 +4,17 @@
 //! again whenever the scenario or the run's status changes (a finished run gives the tab's speed).
 
 use crate::protocol::ToWorker;
-use crate::ui::lab::{send, Lab};
+use crate::ui::lab::Lab;
 use leptos::prelude::*;
 
 /// "Before Run: at most about … events …", or the refusal a run would meet.
 #[component]
-pub(crate) fn EstimateLine(lab: Lab) -> impl IntoView {
+pub(crate) fn EstimateLine() -> impl IntoView {
+    let lab = expect_context::<Lab>();
     Effect::new(move |_| {
         lab.status.track();
         lab.scenario.with(|s| match s.validate() {
-            Ok(()) => send(&ToWorker::Estimate { scenario: Box::new(s.clone()) }),
+            Ok(()) => lab.send(&ToWorker::Estimate { scenario: Box::new(s.clone()) }),
             Err(_) => lab.estimate.set((false, String::new())),
         })
     });

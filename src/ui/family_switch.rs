@@ -6,7 +6,7 @@
 use super::form::{apply, error_view};
 use crate::protocol::ToWorker;
 use crate::registry::{Family, Scenario};
-use crate::ui::lab::{send, Bar, Lab, Status};
+use crate::ui::lab::{Bar, Lab, Status};
 use leptos::prelude::*;
 
 /// The run bar follows the family shown: the family left keeps its bar (a run of it still going is cancelled, so
@@ -17,7 +17,7 @@ fn switch_bar(lab: Lab, from: Family, to: Family) {
         return;
     }
     if matches!(status, Status::Running | Status::Paused | Status::Generating) {
-        send(&ToWorker::Cancel { run_id: lab.run_id.get_untracked() });
+        lab.send(&ToWorker::Cancel { run_id: lab.run_id.get_untracked() });
         lab.run_id.update(|id| *id += 1);
         status = Status::Cancelled;
         lab.message.set("cancelled: the family was switched during the run".into());
@@ -44,7 +44,8 @@ fn switch_bar(lab: Lab, from: Family, to: Family) {
 
 /// The "Grid family" select.
 #[component]
-pub fn FamilySwitch(lab: Lab) -> impl IntoView {
+pub fn FamilySwitch() -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let family = Memo::new(move |_| lab.scenario.with(|s| s.family()));
     let switch = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
@@ -77,7 +78,7 @@ pub fn FamilySwitch(lab: Lab) -> impl IntoView {
                     view! { <option value=f.family().name()>{f.label()}</option> }
                 }).collect_view()}
             </select>
-            {error_view(lab, "family")}
+            {error_view("family")}
         </div>
     }
 }
@@ -114,7 +115,8 @@ pub(crate) enum Slot {
 /// family is shown (a page opened on one family does not build the others' controls and charts while it loads)
 /// and kept from then on.
 #[component]
-pub fn FamilyPanel(lab: Lab, family: Family, part: Slot) -> impl IntoView {
+pub fn FamilyPanel(family: Family, part: Slot) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let shown = Memo::new(move |_| lab.scenario.with(|s| s.family() == family));
     let built = Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get());
     let built_part = move || {
@@ -136,7 +138,7 @@ pub fn FamilyPanel(lab: Lab, family: Family, part: Slot) -> impl IntoView {
 /// Every family's panel of one slot, in the order of the page's list.
 pub(crate) fn panels(lab: Lab, slot: Slot) -> impl IntoView {
     let families: Vec<Family> = lab.families.all().iter().map(|f| f.family()).collect();
-    families.into_iter().map(|family| view! { <FamilyPanel lab=lab family=family part=slot/> }).collect_view()
+    families.into_iter().map(|family| view! { <FamilyPanel family=family part=slot/> }).collect_view()
 }
 
 /// Shows `next` as the scenario, of the same family or another: the family left keeps its scenario and its run

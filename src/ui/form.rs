@@ -33,7 +33,8 @@ pub(crate) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenar
 }
 
 /// The error line of the control that sets `field`: the message of its last rejected edit, or nothing.
-pub(crate) fn error_view(lab: Lab, field: &'static str) -> impl IntoView {
+pub(crate) fn error_view(field: &'static str) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     view! {
         <div class="field-error" data-field=field>{move || lab.errors.with(|e| e.get(field).cloned().unwrap_or_default())}</div>
     }
@@ -88,13 +89,13 @@ pub(crate) fn help_text(text: &'static str) -> impl IntoView {
 }
 
 /// A labelled control with its help text and its error line.
-pub(crate) fn field(lab: Lab, c: Ctl, input: AnyView) -> impl IntoView {
+pub(crate) fn field(c: Ctl, input: AnyView) -> impl IntoView {
     view! {
         <div class="field">
             <label for=c.id title=c.help>{c.label}</label>
             {input}
             <div class="help">{help_text(c.help)}</div>
-            {error_view(lab, c.path)}
+            {error_view(c.path)}
         </div>
     }
 }
@@ -102,13 +103,8 @@ pub(crate) fn field(lab: Lab, c: Ctl, input: AnyView) -> impl IntoView {
 pub(crate) type Edit = fn(&mut Scenario, &str) -> Result<(), String>;
 
 /// A number input bound to `path`; `get` shows the scenario's value.
-pub(crate) fn number_field(
-    lab: Lab,
-    c: Ctl,
-    step: &'static str,
-    get: fn(&Scenario) -> String,
-    edit: Edit,
-) -> impl IntoView {
+pub(crate) fn number_field(c: Ctl, step: &'static str, get: fn(&Scenario) -> String, edit: Edit) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let value = Memo::new(move |_| lab.scenario.with(get));
     let path = c.path;
     let input = view! {
@@ -116,7 +112,7 @@ pub(crate) fn number_field(
             on:change=move |ev| { let text = event_target_value(&ev); apply(lab, path, |s| edit(s, &text)) }/>
     }
     .into_any();
-    field(lab, c, input)
+    field(c, input)
 }
 
 /// The choices of a select: every value, its name in the scenario, its label.
@@ -124,12 +120,12 @@ pub(crate) type Choices<T> = (&'static [T], fn(T) -> &'static str, fn(T) -> Stri
 
 /// A select bound to `path`; `get` reads the value from the scenario, `set` writes it (or says why it cannot).
 pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
-    lab: Lab,
     c: Ctl,
     (all, name, show): Choices<T>,
     get: fn(&Scenario) -> T,
     set: fn(&mut Scenario, T) -> Result<(), String>,
 ) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let path = c.path;
     let value = Memo::new(move |_| lab.scenario.with(|s| name(get(s))));
     let input = view! {
@@ -145,7 +141,7 @@ pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
         </select>
     }
     .into_any();
-    field(lab, c, input)
+    field(c, input)
 }
 
 /// The page's multi-cluster section, or the family's defaults while another family is shown (its panel stays in the

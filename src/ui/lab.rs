@@ -1,14 +1,16 @@
-//! The page's state and the helpers every part of it uses: where the run stands (`Status`), the signals of the
-//! lab (`Lab`, shared by copy: every field is a signal), what the shell does for the parts below it (`Hooks`), the
-//! message to the worker (`send`), the redraw throttle, the clock and the time in words. Knows no family's module.
+//! The shell's state and the helpers every part of the page uses: where the run stands (`Status`), the shell's
+//! signals and handles (`Lab`, provided through Leptos's context), the stages the page is built in (`Reveal`),
+//! what the switch keeps of the families not shown (`Kept`), what the shell does for the parts below it (`Hooks`),
+//! the worker (`Lab::send`) and the parts that listen to it (`Lab::listen`), the redraw throttle, the clock and the
+//! time in words. Knows no family.
 
 use super::client::Client;
 use super::contract::Families;
-use crate::protocol::{Progress, ToWorker};
+use crate::protocol::{PageMessage, Progress, ToWorker};
 use crate::registry::Family;
 use crate::scenario::Scenario;
 use leptos::prelude::*;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -60,10 +62,6 @@ impl Throttle {
     }
 }
 
-thread_local! {
-    pub(crate) static CLIENT: RefCell<Option<Rc<Client>>> = const { RefCell::new(None) };
-}
-
 /// What the switch keeps of the families not shown, as they were left (`family_switch.rs`).
 #[derive(Default)]
 pub(crate) struct Kept {
@@ -92,6 +90,9 @@ pub(crate) struct Bar {
     pub progress: Option<Progress>,
 }
 
+/// Parts of the page to build, one per task, in order.
+pub(crate) type Stages = Vec<Box<dyn FnOnce()>>;
+
 /// Which parts of the page are built yet: the shell (`app.rs`) builds them one per task, in this order, and
 /// provides this through context, so that each family's parts follow the same stages.
 #[derive(Clone, Copy)]
@@ -110,18 +111,22 @@ pub struct Reveal {
     /// The sweep, the study viewer and the tournament.
     pub sweep: RwSignal<bool>,
     pub footer: RwSignal<bool>,
+    /// On a first open, the stages held until its result is in or the visitor acts (`later.rs`).
+    pub(crate) held: StoredValue<Option<Stages>, LocalStorage>,
 }
 
 impl Reveal {
     pub(crate) fn new() -> Reveal {
         let [first_view, charts, controls, lessons, paper, table, trace, sweep, footer] =
             [(); 9].map(|_| RwSignal::new(false));
-        Reveal { first_view, charts, controls, lessons, paper, table, trace, sweep, footer }
+        let held = StoredValue::new_local(None);
+        Reveal { first_view, charts, controls, lessons, paper, table, trace, sweep, footer, held }
     }
 }
 
-/// The page's reactive state; every field is a signal (or a callback of `Hooks`), so the struct is Copy and is
-/// passed by copy, as a prop or an argument, to every part of the page that reads or changes it.
+/// The shell's state: every field is a signal or a handle, so the struct is Copy. The shell provides it through
+/// context; a component reads it with `expect_context::<Lab>()`, and what runs later (an event handler, a worker's
+/// message) holds the copy it was given. Each family's own state is its store (`contract::PageFamily`).
 #[derive(Clone, Copy)]
 pub struct Lab {
     pub scenario: RwSignal<Scenario>,
@@ -159,7 +164,21 @@ pub struct Lab {
     pub families: Families,
     /// The scenarios and run bars of the families not shown (`family_switch.rs`).
     pub(crate) kept: StoredValue<Kept, LocalStorage>,
+    /// The simulation worker, once started (`app.rs`).
+    pub(crate) client: StoredValue<Option<Rc<Client>>, LocalStorage>,
+    /// The parts of the page that hear the worker's messages the shell hands on (`Lab::listen`).
+    listeners: StoredValue<Vec<Listener>, LocalStorage>,
 }
+
+/// What the shell hands on to the parts that listen: a message of the worker it does not handle itself, or the
+/// worker's death (every listener hears it).
+pub(crate) enum Heard {
+    Message(PageMessage),
+    Died,
+}
+
+/// A part of the page that hears the worker: it takes what is for it and gives back the rest.
+pub(crate) type Listener = Rc<dyn Fn(Heard) -> Option<Heard>>;
 
 /// What the page's shell (`app.rs`) does for the modules below it, which name the shell nowhere: start a run (and
 /// the link's pinned runs first).
@@ -194,6 +213,8 @@ impl Lab {
             hooks,
             families,
             kept: StoredValue::new_local(Kept::default()),
+            client: StoredValue::new_local(None),
+            listeners: StoredValue::new_local(Vec::new()),
         }
     }
 
@@ -201,18 +222,36 @@ impl Lab {
     pub fn start_run(self) {
         self.hooks.start_run.run(self)
     }
+
+    /// Sends `msg` to the simulation worker (lost before it has started, as it says Ready first).
+    pub(crate) fn send(self, msg: &ToWorker) {
+        self.client.with_value(|c| {
+            if let Some(c) = c {
+                c.send(msg)
+            }
+        });
+    }
+
+    /// Hands the worker's messages the shell does not handle, and its death, to `listener` too.
+    pub(crate) fn listen(self, listener: Listener) {
+        self.listeners.update_value(|l| l.push(listener));
+    }
+
+    /// Hands `heard` to each listener in turn, until one takes it.
+    pub(crate) fn hand_on(self, heard: Heard) {
+        let listeners = self.listeners.get_value();
+        let mut left = Some(heard);
+        for l in listeners {
+            match left.take() {
+                Some(h) => left = l(h),
+                None => return,
+            }
+        }
+    }
 }
 
 pub(crate) fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-pub(crate) fn send(msg: &ToWorker) {
-    CLIENT.with(|c| {
-        if let Some(c) = c.borrow().as_ref() {
-            c.send(msg)
-        }
-    });
 }
 
 /// A duration, in the unit that reads best, as every number is shown (`words::number_words`).
@@ -230,7 +269,7 @@ pub(crate) fn fmt_time(s: f64) -> String {
 }
 
 /// Runs each step (render a part of the page, start the worker, draw the charts) in a task of its own, in order.
-pub(crate) fn reveal(mut stages: Vec<Box<dyn FnOnce()>>) {
+pub(crate) fn reveal(mut stages: Stages) {
     if stages.is_empty() {
         return;
     }

@@ -23,11 +23,11 @@ const RUN_PART: usize = 2;
 /// The intro's link to the lessons (index.html, `#to-lessons`): it builds them now if a first open holds them back
 /// (`later.rs`), opens the section and brings it into view with the focus on its title; a plain `#lessons` link
 /// would find the section closed, or not built yet.
-pub fn wire_intro_link() {
+pub fn wire_intro_link(reveal: crate::ui::lab::Reveal) {
     let Some(link) = document().get_element_by_id("to-lessons") else { return };
-    let on_click = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+    let on_click = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
         e.prevent_default();
-        crate::ui::later::release();
+        crate::ui::later::release(reveal);
         // The lessons come with the page's second module (`lazy.rs`): up to half a minute on a slow network.
         open_when_built(300);
     });

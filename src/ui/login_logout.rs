@@ -51,7 +51,8 @@ fn preset(name: &str) -> Option<Vec<UserRates>> {
 }
 
 #[component]
-pub fn LoginLogoutEditor(lab: Lab) -> impl IntoView {
+pub fn LoginLogoutEditor() -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let copies = RwSignal::new("2".to_string());
     let rate_input = move |i: usize, which: &'static str, value: f64| {
         let id = format!("ll-{which}-{i}");
@@ -138,7 +139,7 @@ pub fn LoginLogoutEditor(lab: Lab) -> impl IntoView {
                             });
                         }>"Make copies"</button>
                     </div>
-                    {error_view(lab, FIELD)}
+                    {error_view(FIELD)}
                 </div>
             }
         })

@@ -40,7 +40,6 @@ mod shown;
 mod split;
 mod study;
 mod tournament;
-mod trace_lab;
 mod views;
 
 pub use app::mount;

@@ -6,7 +6,7 @@ use super::lazy::LazyPanel;
 use super::split::Part;
 use crate::protocol::ToWorker;
 use crate::ui::address::remember;
-use crate::ui::lab::{send, Lab};
+use crate::ui::lab::Lab;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -49,22 +49,22 @@ pub(crate) fn chart_png(id: &str) {
 /// `rows` names the family's per-row CSV (None: it has none) and `charts` lists its canvases (id, title).
 #[component]
 pub(crate) fn RunTools(
-    lab: Lab,
     prefix: &'static str,
     done: Signal<bool>,
     rows: Option<&'static str>,
     charts: Vec<(&'static str, &'static str)>,
 ) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let note = RwSignal::new(String::new());
     view! {
         <div class="compare run-tools">
             <button id=format!("{prefix}share") on:click=move |_| note.set(copy_link(lab))>"Copy link"</button>
             <button id=format!("{prefix}export-json") disabled=move || !done.get()
                 title="The full report, as `bagsim run --out` writes it"
-                on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
+                on:click=move |_| lab.send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
             {rows.map(|label| view! {
                 <button id=format!("{prefix}export-csv") disabled=move || !done.get()
-                    on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>{label}</button>
+                    on:click=move |_| lab.send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>{label}</button>
             })}
             <RecordsButton prefix=prefix done=done/>
             {charts.into_iter().map(|(id, title)| view! {

@@ -4,11 +4,11 @@
 //! part of the scenario, so Run, Pin, Copy link and the exports carry it like any other setting. Knows no family:
 //! each family's controls give the key, the examples and how the scenario holds the script.
 
-use crate::protocol::{FromWorker, PageMessage, ToWorker};
+use crate::protocol::{FromWorker, ToWorker};
 use crate::registry::Family;
-use crate::ui::lab::{send, Lab, Status};
+use crate::ui::lab::{Heard, Lab, Status};
 use leptos::prelude::*;
-use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 /// What the worker said of one box's latest edit.
 #[derive(Clone)]
@@ -19,42 +19,52 @@ struct Verdict {
     said: ArcRwSignal<Option<Option<String>>>,
 }
 
-thread_local! {
-    /// One verdict per box, by its element id (a box built again keeps its verdict).
-    static VERDICTS: RefCell<Vec<(&'static str, Verdict)>> = const { RefCell::new(Vec::new()) };
-    static NEXT: Cell<u32> = const { Cell::new(1) };
+/// The script boxes' checks: one verdict per box, by its element id (a box built again keeps its verdict), and
+/// the number of the next check. Made by the shell, provided through context, and told the worker's answers.
+#[derive(Clone, Copy)]
+pub(crate) struct Checks {
+    lab: Lab,
+    verdicts: StoredValue<Vec<(&'static str, Verdict)>, LocalStorage>,
+    next: StoredValue<u32, LocalStorage>,
 }
 
-fn verdict(id: &'static str) -> Verdict {
-    VERDICTS.with(|v| {
-        let mut v = v.borrow_mut();
-        if let Some((_, found)) = v.iter().find(|(k, _)| *k == id) {
-            return found.clone();
-        }
-        let new = Verdict { asked: ArcRwSignal::new(0), said: ArcRwSignal::new(None) };
-        v.push((id, new.clone()));
-        new
-    })
-}
+impl Checks {
+    /// Provides the checks to the page's script boxes and listens to the worker's verdicts.
+    pub(crate) fn start(lab: Lab) {
+        let checks = Checks { lab, verdicts: StoredValue::new_local(Vec::new()), next: StoredValue::new_local(1) };
+        provide_context(checks);
+        lab.listen(Rc::new(move |heard| match heard {
+            Heard::Message(FromWorker::ScriptChecked { check_id, error }) => {
+                checks.on_checked(check_id, error);
+                None
+            }
+            other => Some(other),
+        }));
+    }
 
-/// Asks the worker to compile `source` as the script of `family`'s `key`.
-fn check(id: &'static str, family: Family, key: &'static str, source: &str) {
-    let check_id = NEXT.with(|n| {
-        let next = n.get();
-        n.set(next + 1);
-        next
-    });
-    let v = verdict(id);
-    v.asked.set(check_id);
-    v.said.set(None);
-    send(&ToWorker::CheckScript { check_id, family, key: key.into(), source: source.to_string() });
-}
+    fn verdict(self, id: &'static str) -> Verdict {
+        let found = self.verdicts.with_value(|v| v.iter().find(|(k, _)| *k == id).map(|(_, f)| f.clone()));
+        found.unwrap_or_else(|| {
+            let new = Verdict { asked: ArcRwSignal::new(0), said: ArcRwSignal::new(None) };
+            self.verdicts.update_value(|v| v.push((id, new.clone())));
+            new
+        })
+    }
 
-/// The worker's answer (`Lab::on_message` passes it on), to the box that asked.
-pub(crate) fn on_checked(m: PageMessage) {
-    if let FromWorker::ScriptChecked { check_id, error } = m {
-        VERDICTS.with(|v| {
-            if let Some((_, found)) = v.borrow().iter().find(|(_, f)| f.asked.get_untracked() == check_id) {
+    /// Asks the worker to compile `source` as the script of `family`'s `key`.
+    fn check(self, id: &'static str, family: Family, key: &'static str, source: &str) {
+        let check_id = self.next.get_value();
+        self.next.set_value(check_id + 1);
+        let v = self.verdict(id);
+        v.asked.set(check_id);
+        v.said.set(None);
+        self.lab.send(&ToWorker::CheckScript { check_id, family, key: key.into(), source: source.to_string() });
+    }
+
+    /// The worker's answer, to the box that asked.
+    fn on_checked(self, check_id: u32, error: Option<String>) {
+        self.verdicts.with_value(|v| {
+            if let Some((_, found)) = v.iter().find(|(_, f)| f.asked.get_untracked() == check_id) {
                 found.said.set(Some(error));
             }
         });
@@ -66,7 +76,6 @@ pub(crate) fn on_checked(m: PageMessage) {
 /// (`#{id}-status`) and the example buttons (`#{id}-example-NAME`); `box_id` the whole box.
 #[component]
 pub(crate) fn ScriptBox(
-    lab: Lab,
     family: Family,
     key: &'static str,
     id: &'static str,
@@ -76,6 +85,7 @@ pub(crate) fn ScriptBox(
     source: Memo<Option<String>>,
     set: Callback<String>,
 ) -> impl IntoView {
+    let (lab, checks) = (expect_context::<Lab>(), expect_context::<Checks>());
     // Each script the scenario takes (typed, chosen, or opened by a link) is checked once the worker listens, and
     // again by a worker that replaced one that stopped.
     Effect::new(move |prev: Option<(bool, Option<String>)>| {
@@ -84,12 +94,12 @@ pub(crate) fn ScriptBox(
         let asked_before = prev.as_ref().is_some_and(|(was_ready, was)| *was_ready && was == &now);
         if ready && !asked_before {
             if let Some(text) = &now {
-                check(id, family, key, text);
+                checks.check(id, family, key, text);
             }
         }
         (ready, now)
     });
-    let said = verdict(id).said;
+    let said = checks.verdict(id).said;
     let words = move || match said.get() {
         None => ("script-status", "checking the script…".to_string()),
         Some(None) => ("script-status", "the script compiles; Run runs it in the worker".to_string()),
@@ -133,10 +143,10 @@ pub(crate) struct PolicyKey<T: 'static> {
 
 /// A policy menu with a last entry "Your own policy (a script)" and, under it while chosen, the script's box.
 pub(crate) fn policy_field<T: Copy + PartialEq + Send + Sync + 'static>(
-    lab: Lab,
     c: crate::ui::form::Ctl,
     k: PolicyKey<T>,
 ) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     use crate::ui::form::{apply, field, select_options};
     let (all, name, show) = k.choices;
     let (builtin, set_builtin, set_script, path) = (k.builtin, k.set_builtin, k.set_script, c.path);
@@ -163,9 +173,9 @@ pub(crate) fn policy_field<T: Copy + PartialEq + Send + Sync + 'static>(
             {select_options(all, name, show)}
             <option value="script">"Your own policy (a script)"</option>
         </select>
-        <ScriptBox lab=lab family=k.family key=k.key id=ids box_id=box_id label="Your policy, a Rhai script"
+        <ScriptBox family=k.family key=k.key id=ids box_id=box_id label="Your policy, a Rhai script"
             examples=k.examples source=source set=set/>
     }
     .into_any();
-    field(lab, c, input)
+    field(c, input)
 }

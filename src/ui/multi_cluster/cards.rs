@@ -130,7 +130,8 @@ fn show_entry(open: RwSignal<bool>, id: &'static str) {
 }
 
 #[component]
-pub(crate) fn Cards(lab: Lab, mc: McPage) -> impl IntoView {
+pub(crate) fn Cards(mc: McPage) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let values = Memo::new(move |_| card_values(&lab, mc));
     let open = RwSignal::new(false);
     let cards = [

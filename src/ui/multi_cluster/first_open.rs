@@ -100,8 +100,8 @@ pub(crate) fn on_finished(mc: super::McPage, lab: Lab) {
                  the large ones, cannot finish theirs. Change anything and press Run."
                     .into(),
             );
-            crate::ui::later::release();
+            crate::ui::later::release(mc.reveal);
         }
-        _ => crate::ui::later::release(),
+        _ => crate::ui::later::release(mc.reveal),
     }
 }

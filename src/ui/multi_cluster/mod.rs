@@ -14,6 +14,7 @@ pub(crate) mod paper;
 pub(crate) mod readings;
 pub(crate) mod script_editor;
 pub(crate) mod sweep;
+mod trace_lab;
 
 use crate::family::multi_cluster::live::McDetail;
 use crate::family::multi_cluster::run::Report;
@@ -22,7 +23,7 @@ use crate::protocol::ToWorker;
 use crate::registry::Family;
 use crate::scenario::Scenario;
 use crate::ui::download;
-use crate::ui::lab::{fmt_time, now_ms, send, Lab, Throttle};
+use crate::ui::lab::{fmt_time, now_ms, Lab, Reveal, Throttle};
 use crate::ui::measured;
 use crate::ui::present;
 use crate::ui::run_tools::swatch;
@@ -56,6 +57,8 @@ struct Live {
 pub struct McPage {
     /// The page's shared state (the scenario shown, the run bar).
     lab: Lab,
+    /// The stages the page is built in (a first open holds some back).
+    reveal: Reveal,
     /// The current run's report, once it is in.
     report: RwSignal<Option<Box<Report>>>,
     /// Counts the redraws asked for: the charts, the cards and the numbers follow it.
@@ -74,6 +77,7 @@ impl McPage {
     pub fn new() -> McPage {
         McPage {
             lab: expect_context::<Lab>(),
+            reveal: expect_context::<Reveal>(),
             report: RwSignal::new(None),
             version: RwSignal::new(0),
             live: StoredValue::new_local(Live::default()),
@@ -274,7 +278,8 @@ fn begin(mc: McPage, lab: Lab) {
 }
 
 #[component]
-pub(crate) fn Charts(lab: Lab, mc: McPage) -> impl IntoView {
+pub(crate) fn Charts(mc: McPage) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let present = expect_context::<present::Present>();
     Effect::new(move |_| {
         // The first view is painted before the charts are drawn (`App` bumps the version once it is).
@@ -335,7 +340,8 @@ pub(crate) fn Charts(lab: Lab, mc: McPage) -> impl IntoView {
 }
 
 #[component]
-pub(crate) fn Compare(lab: Lab, mc: McPage) -> impl IntoView {
+pub(crate) fn Compare(mc: McPage) -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let share_note = RwSignal::new(String::new());
     view! {
         <div class="compare">
@@ -349,9 +355,9 @@ pub(crate) fn Compare(lab: Lab, mc: McPage) -> impl IntoView {
             <button id="share" on:click=move |_| share_note.set(crate::ui::run_tools::copy_link(lab))>"Copy link"</button>
             <button id="export-json" disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 title="The full report, as `bagsim run --out` writes it"
-                on:click=move |_| send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
+                on:click=move |_| lab.send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
             <button id="export-csv" disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
-                on:click=move |_| send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
+                on:click=move |_| lab.send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
             <RecordsButton prefix="" done=Signal::derive(move || mc.report.with(Option::is_some))/>
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">

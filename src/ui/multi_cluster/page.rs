@@ -2,6 +2,7 @@
 //! comparison of pinned runs, live charts, the size-class table, the workload lab and the load sweep) and its paper
 //! figures, each built at the shell's stage for it (`Reveal`), and what the shell's messages do to its store.
 
+use super::trace_lab;
 use super::{cards, controls, first_open, McPage};
 use crate::family::contract::{Header, Start};
 use crate::family::multi_cluster::platform;
@@ -12,8 +13,13 @@ use crate::ui::lab::Reveal;
 use crate::ui::lazy::LazyPanel;
 use crate::ui::not_modelled::NotModelled;
 use crate::ui::split::Part;
-use crate::ui::{form, shown, trace_lab};
+use crate::ui::{form, shown};
 use leptos::prelude::*;
+
+/// What the family does not model (docs/limits.md), under its controls.
+const NOT_MODELLED: &str =
+    "machine failures (every processor stays up), data and the network (a task moves no input or output), \
+     parallel jobs (a task uses one processor). See docs/limits.md.";
 
 impl PageFamily for McPage {
     fn family(&self) -> Family {
@@ -44,24 +50,24 @@ impl PageFamily for McPage {
         };
         view! {
             <Show when=move || reveal.controls.get()>
-                <controls::Controls lab=lab/>
+                <controls::Controls/>
                 <div class="platform-summary">{summary}</div>
-                <NotModelled family=Family::MultiCluster/>
+                <NotModelled id="not-modelled-mc" text=NOT_MODELLED/>
             </Show>
         }
         .into_any()
     }
 
     fn results(&self) -> AnyView {
-        let (mc, lab, reveal) = (*self, self.lab, expect_context::<Reveal>());
+        let (mc, reveal) = (*self, expect_context::<Reveal>());
         view! {
-            <Show when=move || reveal.first_view.get()><cards::Cards lab=lab mc=mc/></Show>
+            <Show when=move || reveal.first_view.get()><cards::Cards mc=mc/></Show>
             <Show when=move || reveal.charts.get()>
-                <super::Compare lab=lab mc=mc/>
-                <super::Charts lab=lab mc=mc/>
+                <super::Compare mc=mc/>
+                <super::Charts mc=mc/>
             </Show>
             <Show when=move || reveal.table.get()><super::ClassTable mc=mc/></Show>
-            <Show when=move || reveal.trace.get()><trace_lab::TraceLabView lab=lab/></Show>
+            <Show when=move || reveal.trace.get()><trace_lab::TraceLabView/></Show>
             <Show when=move || reveal.sweep.get()><LazyPanel part=Part::Sweep/></Show>
         }
         .into_any()

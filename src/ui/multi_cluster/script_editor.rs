@@ -23,7 +23,8 @@ pub(crate) fn default_script() -> SchedulingPolicy {
 
 /// The task-scheduling script's box, shown while the policy is a script.
 #[component]
-pub(crate) fn ScriptEditor(lab: Lab) -> impl IntoView {
+pub(crate) fn ScriptEditor() -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let sc = lab.scenario;
     let source = Memo::new(move |_| sc.with(|s| mc(s).scheduling.script().map(str::to_string)));
     let set = Callback::new(move |text: String| {
@@ -33,7 +34,7 @@ pub(crate) fn ScriptEditor(lab: Lab) -> impl IntoView {
         })
     });
     view! {
-        <ScriptBox lab=lab family=Family::MultiCluster key="scheduling" id="policy-script" box_id="script-editor"
+        <ScriptBox family=Family::MultiCluster key="scheduling" id="policy-script" box_id="script-editor"
             label="Your policy, a Rhai script" examples=&EXAMPLES source=source set=set/>
     }
 }
@@ -48,7 +49,8 @@ pub(crate) fn default_selection_script() -> SelectionPolicy {
 
 /// The task-selection script's box, shown while the selection is a script.
 #[component]
-pub(crate) fn SelectionEditor(lab: Lab) -> impl IntoView {
+pub(crate) fn SelectionEditor() -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let sc = lab.scenario;
     let source = Memo::new(move |_| sc.with(|s| mc(s).selection.script().map(str::to_string)));
     let set = Callback::new(move |text: String| {
@@ -58,7 +60,7 @@ pub(crate) fn SelectionEditor(lab: Lab) -> impl IntoView {
         })
     });
     view! {
-        <ScriptBox lab=lab family=Family::MultiCluster key="selection" id="selection-script"
+        <ScriptBox family=Family::MultiCluster key="selection" id="selection-script"
             box_id="selection-script-editor" label="Your task selection, a Rhai script" examples=&SELECTION_EXAMPLES
             source=source set=set/>
     }

@@ -8,7 +8,7 @@
 //! | module   | holds                                                                                        |
 //! |----------|----------------------------------------------------------------------------------------------|
 //! | `app`    | the controls of the three families, the run bar, cards and live charts, pins, the table of   |
-//! |          | classes, the workload lab's import (`trace_lab/`), sharing and export                       |
+//! |          | classes, the workload lab's import (`multi_cluster/trace_lab/`), sharing and export          |
 //! | `panels` | every [`Part`]: `lessons.rs`, `multi_cluster/paper.rs` and `readings.rs`, `multi_cluster/`   |
 //! |          | `sweep.rs`, `study.rs`, `views.rs`, `desktop_grid/figures.rs`, `data_grid/figures.rs` and    |
 //! |          | `compare.rs`, `references.rs`, `records.rs`                                                  |

@@ -1,7 +1,7 @@
 //! The workload lab's section: the file picker and drop zone, the import's progress and report, the BoTs and
 //! their fitted row, the runs of the trace, and the scenario's own workload views.
 
-use super::{parse_delta, Phase, TraceLab, STATE};
+use super::{parse_delta, Phase, TraceLab};
 use crate::trace::bots::DEFAULT_DELTA;
 use crate::ui::lab::Lab;
 use crate::workload::fit::{notation, FittedModel};
@@ -23,9 +23,11 @@ fn file_of_input(ev: &leptos::ev::Event) -> Option<web_sys::File> {
 
 /// The section.
 #[component]
-pub fn TraceLabView(lab: Lab) -> impl IntoView {
+pub fn TraceLabView() -> impl IntoView {
+    let lab = expect_context::<Lab>();
     let t = TraceLab {
         lab,
+        io: StoredValue::new_local(Default::default()),
         phase: RwSignal::new(Phase::Idle),
         import_id: RwSignal::new(0),
         file: RwSignal::new((String::new(), 0)),
@@ -49,7 +51,7 @@ pub fn TraceLabView(lab: Lab) -> impl IntoView {
         scenario_fit: RwSignal::new(None),
         handle_ms: RwSignal::new(0.0),
     };
-    STATE.with(|s| s.set(Some(t)));
+    t.listen();
     // The workload views are drawn by the page's second module (`ui/lazy.rs`) from what the lab hands it.
     crate::ui::views::publish("trace-views", t.views.into(), t.jobs.into());
     crate::ui::views::publish("scenario-views", t.scenario_views.into(), Signal::derive(|| None));

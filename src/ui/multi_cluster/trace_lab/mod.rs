@@ -15,14 +15,13 @@ use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc};
 use crate::trace::{Format, ImportReport};
 use crate::ui::address::remember;
 use crate::ui::form::mcm;
-use crate::ui::lab::{send, Lab};
+use crate::ui::lab::{Heard, Lab};
 use crate::workload::burstiness::JobsBurstiness;
 use crate::workload::fit::FittedModel;
 use crate::workload::fit_workload::FitCandidates;
 use crate::workload::model::Calibration;
 use crate::workload::views::WorkloadViews;
 use leptos::prelude::*;
-use std::cell::{Cell, RefCell};
 
 pub use view::TraceLabView;
 
@@ -56,18 +55,20 @@ struct Sending {
     offset: u64,
 }
 
-thread_local! {
-    static SENDING: RefCell<Option<Sending>> = const { RefCell::new(None) };
-    static NEXT_ID: Cell<u32> = const { Cell::new(0) };
-    static STATE: Cell<Option<TraceLab>> = const { Cell::new(None) };
+/// The file being sent and the numbers of the section's requests, outside the reactive graph.
+#[derive(Default)]
+struct Io {
+    sending: Option<Sending>,
+    next_id: u32,
     /// The file being imported (once the worker holds it, sweeps stream it to their pool workers: `shown.rs`).
-    static PENDING_FILE: RefCell<Option<(u32, super::pool::TraceFile)>> = const { RefCell::new(None) };
+    pending_file: Option<(u32, crate::ui::pool::TraceFile)>,
 }
 
 /// The section's reactive state.
 #[derive(Clone, Copy)]
 struct TraceLab {
     lab: Lab,
+    io: StoredValue<Io, LocalStorage>,
     phase: RwSignal<Phase>,
     /// The import in flight, or the last one that succeeded.
     import_id: RwSignal<u32>,
@@ -131,39 +132,33 @@ impl TraceLab {
             "batsim" => Format::Batsim,
             _ => Format::from_name(&name).unwrap_or(Format::Swf),
         };
-        let import_id = NEXT_ID.with(|n| {
-            n.set(n.get() + 1);
-            n.get()
-        });
-        if let Some(old) = SENDING.with(|s| s.borrow_mut().take()) {
-            send(&ToWorker::ImportCancel { import_id: old.import_id });
+        let import_id = self.next_id();
+        if let Some(old) = self.io.try_update_value(|io| io.sending.take()).flatten() {
+            self.lab.send(&ToWorker::ImportCancel { import_id: old.import_id });
         }
         self.import_id.set(import_id);
         self.file.set((name.clone(), file.size()));
         self.progress.set((0, 0, 0, 0));
         self.message.set(String::new());
         self.phase.set(Phase::Importing);
-        let pending = super::pool::TraceFile { name: name.clone(), format, file: file.clone() };
-        send(&ToWorker::ImportBegin { import_id, name, format, size: file.size() });
-        PENDING_FILE.with(|p| *p.borrow_mut() = Some((import_id, pending)));
-        SENDING.with(|s| *s.borrow_mut() = Some(Sending { import_id, file, offset: 0 }));
-        send_next(import_id);
+        let pending = crate::ui::pool::TraceFile { name: name.clone(), format, file: file.clone() };
+        self.lab.send(&ToWorker::ImportBegin { import_id, name, format, size: file.size() });
+        self.io.update_value(|io| io.pending_file = Some((import_id, pending)));
+        self.io.update_value(|io| io.sending = Some(Sending { import_id, file, offset: 0 }));
+        self.send_next(import_id);
     }
 
     /// Asks the worker for the views of the current scenario's workload (generated as a run would).
     fn ask_scenario_views(self) {
-        let request_id = NEXT_ID.with(|n| {
-            n.set(n.get() + 1);
-            n.get()
-        });
+        let request_id = self.next_id();
         self.scenario_request.set(request_id);
         self.scenario_message.set("generating the workload…".into());
-        send(&ToWorker::ScenarioViews { request_id, scenario: Box::new(self.lab.scenario.get_untracked()) });
+        self.lab.send(&ToWorker::ScenarioViews { request_id, scenario: Box::new(self.lab.scenario.get_untracked()) });
     }
 
     fn cancel(self) {
-        if let Some(old) = SENDING.with(|s| s.borrow_mut().take()) {
-            send(&ToWorker::ImportCancel { import_id: old.import_id });
+        if let Some(old) = self.io.try_update_value(|io| io.sending.take()).flatten() {
+            self.lab.send(&ToWorker::ImportCancel { import_id: old.import_id });
         }
         let back = if self.imported.with_untracked(Option::is_some) { Phase::Imported } else { Phase::Idle };
         self.phase.set(back);
@@ -178,9 +173,9 @@ impl TraceLab {
         }
         let import_id = self.import_id.get_untracked();
         self.by_delta.set(Vec::new());
-        send(&ToWorker::TraceBots { import_id, rule: self.rule(delta), fit: true });
+        self.lab.send(&ToWorker::TraceBots { import_id, rule: self.rule(delta), fit: true });
         for d in DELTAS.into_iter().filter(|&d| d != delta) {
-            send(&ToWorker::TraceBots { import_id, rule: self.rule(d), fit: false });
+            self.lab.send(&ToWorker::TraceBots { import_id, rule: self.rule(d), fit: false });
         }
     }
 
@@ -189,12 +184,13 @@ impl TraceLab {
         match m {
             FromWorker::ImportProgress { import_id, bytes, lines, jobs, skipped } if import_id == current => {
                 self.progress.set((bytes, lines, jobs, skipped));
-                send_next(import_id);
+                self.send_next(import_id);
             }
             FromWorker::Imported { import_id, name, report, import_s } if import_id == current => {
-                SENDING.with(|s| *s.borrow_mut() = None);
-                let file = PENDING_FILE.with(|p| p.borrow_mut().take()).filter(|(id, _)| *id == import_id);
-                super::shown::publish_trace_file(file.map(|(_, f)| f).as_ref());
+                self.io.update_value(|io| io.sending = None);
+                let file =
+                    self.io.try_update_value(|io| io.pending_file.take()).flatten().filter(|(id, _)| *id == import_id);
+                crate::ui::shown::publish_trace_file(file.map(|(_, f)| f).as_ref());
                 self.progress.set((report.input_bytes, report.lines, report.jobs, report.skipped));
                 self.imported.set(Some((name, *report, import_s)));
                 self.bots.set(None);
@@ -206,7 +202,7 @@ impl TraceLab {
                 self.ask_bots();
             }
             FromWorker::ImportFailed { import_id, message } if import_id == current => {
-                SENDING.with(|s| *s.borrow_mut() = None);
+                self.io.update_value(|io| io.sending = None);
                 let kept = self.imported.with_untracked(|i| i.as_ref().map(|(n, ..)| n.clone()));
                 self.phase.set(if kept.is_some() { Phase::Imported } else { Phase::Failed });
                 self.message.set(match kept {
@@ -282,14 +278,8 @@ impl TraceLab {
             return self.message.set("The log's header gives no MaxProcs: set the data grid's sites by hand.".into());
         };
         let seed = self.lab.scenario.with_untracked(|s| s.seed());
-        let cfg = crate::family::data_grid::DataGridConfig {
-            trace: name,
-            sites: vec![procs],
-            data_share: 0.0,
-            jobs: u32::try_from(report.jobs).unwrap_or(u32::MAX),
-            ..Default::default()
-        };
-        let s = crate::scenario::Scenario::DataGrid(crate::family::data_grid::DataGridScenario::new(seed, cfg));
+        let jobs = u32::try_from(report.jobs).unwrap_or(u32::MAX);
+        let s = crate::registry::rigid_replay(name, procs, jobs, seed);
         if let Err(e) = s.validate() {
             return self.message.set(format!("Not applied: {e}"));
         }
@@ -352,68 +342,85 @@ impl TraceLab {
             }
         }
     }
-}
 
-/// Reads the next slice of the file being sent and posts it; after the last slice, ends the import.
-fn send_next(import_id: u32) {
-    let next = SENDING.with(|s| {
-        let mut s = s.borrow_mut();
-        let sending = s.as_mut().filter(|x| x.import_id == import_id)?;
-        let size = sending.file.size();
-        if sending.offset >= size {
-            *s = None;
-            return Some(None);
-        }
-        let end = (sending.offset + SLICE).min(size);
-        let blob: gloo_file::Blob = sending.file.slice(sending.offset, end).into();
-        sending.offset = end;
-        Some(Some(blob))
-    });
-    match next {
-        None => {}
-        Some(None) => send(&ToWorker::ImportEnd { import_id }),
-        Some(Some(blob)) => wasm_bindgen_futures::spawn_local(async move {
-            match gloo_file::futures::read_as_bytes(&blob).await {
-                Ok(bytes) => {
-                    if SENDING.with(|s| s.borrow().as_ref().is_some_and(|x| x.import_id == import_id)) {
-                        send(&ToWorker::ImportChunk { import_id, bytes });
-                    }
-                }
-                Err(e) => {
-                    SENDING.with(|s| *s.borrow_mut() = None);
-                    send(&ToWorker::ImportCancel { import_id });
-                    if let Some(t) = STATE.with(Cell::get) {
-                        t.phase.set(if t.imported.with_untracked(Option::is_some) {
-                            Phase::Imported
-                        } else {
-                            Phase::Failed
-                        });
-                        t.message.set(format!("The file could not be read ({e}); nothing already loaded changed."));
-                    }
-                }
+    /// Reads the next slice of the file being sent and posts it; after the last slice, ends the import.
+    fn send_next(self, import_id: u32) {
+        let next = self.io.try_update_value(|io| {
+            let s = &mut io.sending;
+            let sending = s.as_mut().filter(|x| x.import_id == import_id)?;
+            let size = sending.file.size();
+            if sending.offset >= size {
+                *s = None;
+                return Some(None);
             }
-        }),
+            let end = (sending.offset + SLICE).min(size);
+            let blob: gloo_file::Blob = sending.file.slice(sending.offset, end).into();
+            sending.offset = end;
+            Some(Some(blob))
+        });
+        let next = next.flatten();
+        match next {
+            None => {}
+            Some(None) => self.lab.send(&ToWorker::ImportEnd { import_id }),
+            Some(Some(blob)) => wasm_bindgen_futures::spawn_local(async move {
+                match gloo_file::futures::read_as_bytes(&blob).await {
+                    Ok(bytes) => {
+                        if self.io.with_value(|io| io.sending.as_ref().is_some_and(|x| x.import_id == import_id)) {
+                            self.lab.send(&ToWorker::ImportChunk { import_id, bytes });
+                        }
+                    }
+                    Err(e) => {
+                        self.io.update_value(|io| io.sending = None);
+                        self.lab.send(&ToWorker::ImportCancel { import_id });
+                        let kept = self.imported.with_untracked(Option::is_some);
+                        self.phase.set(if kept { Phase::Imported } else { Phase::Failed });
+                        self.message.set(format!("The file could not be read ({e}); nothing already loaded changed."));
+                    }
+                }
+            }),
+        }
     }
-}
 
-/// Hands the worker's import messages to the section.
-pub fn on_message(m: PageMessage) {
-    if let Some(t) = STATE.with(Cell::get) {
-        t.on_message(m);
+    /// Listens to the worker: its import messages and its death.
+    fn listen(self) {
+        self.lab.listen(std::rc::Rc::new(move |heard| match heard {
+            Heard::Message(
+                m @ (FromWorker::ImportProgress { .. }
+                | FromWorker::Imported { .. }
+                | FromWorker::ImportFailed { .. }
+                | FromWorker::TraceBots { .. }
+                | FromWorker::Views { .. }),
+            ) => {
+                self.on_message(m);
+                None
+            }
+            Heard::Died => {
+                self.on_worker_died();
+                Some(Heard::Died)
+            }
+            other => Some(other),
+        }));
     }
-}
 
-/// The worker died: an import in flight is lost, and so is the imported trace (it lived in that worker).
-pub fn on_worker_died() {
-    let Some(t) = STATE.with(Cell::get) else { return };
-    SENDING.with(|s| *s.borrow_mut() = None);
-    super::shown::publish_trace_file(None);
-    if t.phase.get_untracked() == Phase::Importing || t.imported.with_untracked(Option::is_some) {
-        t.imported.set(None);
-        t.bots.set(None);
-        t.fit.set(None);
-        t.by_delta.set(Vec::new());
-        t.phase.set(Phase::Failed);
-        t.message.set("The simulation worker stopped, and the trace it held is gone: import the file again.".into());
+    /// The number of the section's next request (an import, the scenario's views).
+    fn next_id(self) -> u32 {
+        self.io.update_value(|io| io.next_id += 1);
+        self.io.with_value(|io| io.next_id)
+    }
+
+    /// The worker died: an import in flight is lost, and so is the imported trace (it lived in that worker).
+    fn on_worker_died(self) {
+        let t = self;
+        self.io.update_value(|io| io.sending = None);
+        crate::ui::shown::publish_trace_file(None);
+        if t.phase.get_untracked() == Phase::Importing || t.imported.with_untracked(Option::is_some) {
+            t.imported.set(None);
+            t.bots.set(None);
+            t.fit.set(None);
+            t.by_delta.set(Vec::new());
+            t.phase.set(Phase::Failed);
+            t.message
+                .set("The simulation worker stopped, and the trace it held is gone: import the file again.".into());
+        }
     }
 }
