@@ -24,6 +24,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod fit_bits;
 #[path = "sim/golden.rs"]
 mod golden;
+/// A throw-away family's page module, through the page's contract.
+#[path = "web/toy_page.rs"]
+mod toy_page;
 
 /// Rust value → JS value → Rust value. Compared through `Debug`, which prints every f64 exactly and NaN as NaN (a
 /// report may hold NaN, which `==` would call unequal to itself).

@@ -359,6 +359,54 @@ fn start_worker(lab: Lab) {
     }
 }
 
+/// A family's page module tried alone, as the toy family of `tests/web.rs` is: the family switch and every
+/// family's controls, results and parts below the simulator, each family's page made by `list` (within the bench's
+/// reactive owner, after the shell's state is provided), without the simulation worker, the run bar or the staged
+/// build (every stage is built at once).
+pub struct Bench {
+    lab: Lab,
+}
+
+impl Bench {
+    /// Starts a run of the scenario shown, as Run does (no worker hears it).
+    pub fn run(&self) {
+        start_run(self.lab);
+    }
+
+    /// Hands a message of the worker to the shell, as the page's worker would.
+    pub fn hear(&self, m: PageMessage) {
+        on_message(self.lab, m);
+    }
+}
+
+/// Mounts a [`Bench`] of the families `list` makes into `element`.
+pub fn mount_bench(list: fn() -> Vec<Rc<dyn super::contract::PageFamily>>, element: web_sys::HtmlElement) -> Bench {
+    let lab = RwSignal::new(None);
+    leptos::mount::mount_to(element, move || {
+        let families = Families::new();
+        let shell = Lab::new(Hooks { start_run: Callback::new(start_run) }, families);
+        let stage = Reveal::new();
+        for on in [stage.first_view, stage.charts, stage.controls, stage.table, stage.trace, stage.sweep, stage.paper] {
+            on.set(true);
+        }
+        provide_context(shell);
+        provide_context(stage);
+        families.register(list());
+        provide_context(present::Present::start(shell));
+        script_box::Checks::start(shell);
+        shell.status.set(Status::Ready);
+        lab.set(Some(shell));
+        view! {
+            <FamilySwitch/>
+            <aside class="controls">{panels(shell, Slot::Controls)}</aside>
+            <section class="results">{panels(shell, Slot::Results)}</section>
+            {panels(shell, Slot::Below)}
+        }
+    })
+    .forget();
+    Bench { lab: lab.get_untracked().expect("the bench's view is built as it is mounted") }
+}
+
 /// Mounts the page into index.html's `#app`, under the static shell: the title and the explanation stay, and the
 /// skeleton of the run bar and the cards makes way for the live ones in the next task (`App`).
 pub fn mount() {

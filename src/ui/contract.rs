@@ -12,7 +12,7 @@ use std::rc::Rc;
 /// One family's part of the page. Each family's page module implements it on its store (a Copy handle of signals
 /// and stored values, made once by the shell's registration list and provided to its components through Leptos's
 /// context), so the shell holds one list of them and asks it everything by the family shown or run.
-pub(crate) trait PageFamily {
+pub trait PageFamily {
     /// Which family this is.
     fn family(&self) -> Family;
     /// Its name in the family switch.
@@ -69,7 +69,7 @@ pub(crate) trait PageFamily {
 /// shell. It is made empty first and filled by [`Families::register`] once the shell's state exists, since the
 /// families' stores read that state and the state's hooks read the families.
 #[derive(Clone, Copy)]
-pub(crate) struct Families(StoredValue<Vec<Rc<dyn PageFamily>>, LocalStorage>);
+pub struct Families(StoredValue<Vec<Rc<dyn PageFamily>>, LocalStorage>);
 
 impl Families {
     pub(crate) fn new() -> Families {

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 /// Makes each family's store, in the switch's order. Called once by the shell, within its reactive owner, after
 /// it has provided its own state (the stores read it from context).
-pub(crate) fn list() -> Vec<Rc<dyn PageFamily>> {
+pub fn list() -> Vec<Rc<dyn PageFamily>> {
     vec![Rc::new(multi_cluster::McPage::new()), Rc::new(desktop_grid::DgPage::new()), Rc::new(data_grid::DdPage::new())]
 }
 
