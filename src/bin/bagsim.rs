@@ -9,14 +9,6 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "bagsim/data_grid.rs"]
-mod data_grid;
-
-#[cfg(not(target_arch = "wasm32"))]
-#[path = "bagsim/dg.rs"]
-mod dg;
-
-#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/error.rs"]
 mod error;
 
@@ -31,10 +23,6 @@ mod info;
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/jobs_out.rs"]
 mod jobs_out;
-
-#[cfg(not(target_arch = "wasm32"))]
-#[path = "bagsim/mc.rs"]
-mod mc;
 
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/out.rs"]

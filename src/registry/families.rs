@@ -357,6 +357,11 @@ macro_rules! families {
             }
 
             /// The report's CSV row in a sweep (the columns of `Family::sweep_header`).
+            /// The report as the readable lines `bagsim run` prints after a run.
+            pub fn summary(&self) -> Vec<String> {
+                match self { $( AnyReport::$variant(r) => <$def>::summary(r), )+ }
+            }
+
             pub fn sweep_row(&self) -> String {
                 match self { $( AnyReport::$variant(r) => <$def>::sweep_row(r), )+ }
             }
