@@ -61,7 +61,7 @@ pub fn lines(r: &DgReport) -> Vec<String> {
             k.replica_time
         ));
     } else {
-        out.push(format!("RWT: undefined (no replica ran)"));
+        out.push("RWT: undefined (no replica ran)".to_string());
     }
     out.push(format!(
         "replicas: {} started, {} cancelled, {} killed by failures; checkpoints {} taken, {} restored",
