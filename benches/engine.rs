@@ -292,7 +292,8 @@ fn main() {
         let bots: u32 = args[i + 3].parse().expect("BoTs");
         let (m, saturated) = measure_dg(&desktop_grid(mix, policy.clone(), bots));
         println!(
-            "desktop grid {} {}: {} tasks, {} events, {:.3} s, {:.2} Mevents/s, {:.0} sim B/task, saturated {saturated}",
+            "desktop grid {} {}: {} tasks, {} events, {:.3} s, {:.2} Mevents/s, {:.0} sim B/task, saturated \
+             {saturated}",
             mix.name(),
             policy.name(),
             m.tasks,
@@ -327,7 +328,10 @@ fn main() {
     println!();
     println!("## Desktop grid ([Anglano09]): Low-Avail Heterogeneous, load 0.95");
     println!();
-    println!("| mix | policy | BoTs | tasks | events | finished | saturated | s | Mevents/s | ns/event | sim B/task | peak B/task |");
+    println!(
+        "| mix | policy | BoTs | tasks | events | finished | saturated | s | Mevents/s | ns/event | sim B/task | peak \
+         B/task |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     let dg_cases: Vec<(Mix, BotSelection)> = if quick {
         vec![(Mix::Uniform, BotSelection::RrNrf)]

@@ -25,7 +25,8 @@ fn main() {
         let pr = bagsim::family::multi_cluster::policy::predictor::evaluate_all(bots, w.users as usize);
         let pred = t.elapsed().as_secs_f64();
         println!(
-            "generate {gen:.3} s, simulate {run:.3} s, metrics {metrics:.3} s, predictors {pred:.3} s ({} tasks, {} rows)",
+            "generate {gen:.3} s, simulate {run:.3} s, metrics {metrics:.3} s, predictors {pred:.3} s ({} tasks, {} \
+             rows)",
             m.tasks.tasks,
             pr.len()
         );

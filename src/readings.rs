@@ -449,7 +449,8 @@ pub fn flips(table: &ReadingsTable) -> Vec<Flip> {
         .collect()
 }
 
-/// The flips of `table` as a Markdown section (appended to the Markdown table of `bagsim reproduce` and `bagsim dg-figure` with `--readings`).
+/// The flips of `table` as a Markdown section (appended to the Markdown table of `bagsim reproduce` and `bagsim
+/// dg-figure` with `--readings`).
 pub fn flips_markdown(table: &ReadingsTable) -> String {
     let mut out = String::from("\n## Which reading flips each finding\n\n| the paper reports | verdict |\n|---|---|\n");
     for f in flips(table) {

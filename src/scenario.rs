@@ -3,38 +3,15 @@
 //! (`multi_cluster::config::McScenario`, `desktop_grid::DgScenario`, `data_grid::DataGridScenario`), with its keys,
 //! defaults, checks and `--doc` entries; this module re-exports them under their old names.
 
-use crate::family::contract::ErrorKind;
-
 pub use crate::family::contract::{Param, ScenarioError};
-pub use crate::family::multi_cluster::config::{
-    ArchitectureConfig, McScenario, PredictorConfig, TraceConfig, WorkloadConfig, DAY, MAX_PERIOD,
+pub use crate::registry::{
+    ArchitectureConfig, Family, McScenario, PredictorConfig, Scenario, TraceConfig, WorkloadConfig, DAY, MAX_PERIOD,
 };
-pub use crate::registry::{Family, Scenario};
-
-impl From<McScenario> for Scenario {
-    fn from(multi_cluster: McScenario) -> Scenario {
-        Scenario::MultiCluster(multi_cluster)
-    }
-}
 
 /// The parameters of a family's scenarios (`bagsim scenario --doc --family`): `seed` and `family`, then the family's
 /// own keys.
 pub fn params(family: Family) -> Vec<&'static Param> {
     family.params()
-}
-
-impl Scenario {
-    /// The multi-cluster section, for what only that family has (workload generation and views); an error names
-    /// the scenario's family otherwise.
-    pub fn as_multi_cluster(&self) -> Result<&McScenario, ScenarioError> {
-        self.multi_cluster().ok_or_else(|| {
-            ScenarioError::new(
-                ErrorKind::Inconsistent,
-                "family",
-                format!("{} has no multi-cluster workload; this needs family multi_cluster", self.family().name()),
-            )
-        })
-    }
 }
 
 #[cfg(test)]
@@ -74,22 +51,6 @@ mod tests {
         // A desktop-grid scenario is its seed and its own section: none of the multi-cluster keys.
         assert!(dg.iter().all(|p| p == "seed" || p == "family" || p.starts_with("desktop_grid.")), "{dg:?}");
         assert!(documented.iter().all(|d| !d.path.starts_with("workload")), "multi-cluster keys in the list");
-    }
-
-    /// The documented lists of policies name every policy of the enums (the menus and the parser use the enums).
-    #[test]
-    fn documented_policies_are_the_enums() {
-        use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
-        use crate::family::multi_cluster::policy::selection::SelectionPolicy;
-        let allowed = |path: &str| {
-            crate::family::multi_cluster::config::PARAMS.iter().find(|p| p.path == path).expect("documented").allowed
-        };
-        let listed = |text: &str| text.split(", ").map(str::to_string).collect::<Vec<_>>();
-        let scheduling: Vec<String> =
-            SchedulingPolicy::MENU.iter().map(|p| if p.kind() == "WQR" { "WQR-n" } else { p.name() }.into()).collect();
-        assert_eq!(listed(allowed("scheduling")), scheduling);
-        let selection: Vec<String> = SelectionPolicy::ALL.iter().map(|p| p.name().to_string()).collect();
-        assert_eq!(listed(allowed("selection")), selection);
     }
 
     /// A number or null where a name is expected names the field and its allowed names (the bad-input issue's

@@ -44,13 +44,13 @@ pub async fn captured_download(client: &Client, n: usize, timeout: Duration) -> 
     wait_for(client, timeout, &format!("download #{n}"), || async {
         let v = js(
             client,
-            "const d = (window.__bagsimDownloads || [])[arguments[0]]; return d && d.text !== null ? [d.name, d.text] : null;",
+            "const d = (window.__bagsimDownloads || [])[arguments[0]]; return d && d.text !== null ? [d.name, d.text] \
+             : null;",
             vec![json!(n - 1)],
         )
         .await;
-        v.as_array().map(|a| {
-            (a[0].as_str().unwrap_or_default().to_string(), a[1].as_str().unwrap_or_default().to_string())
-        })
+        v.as_array()
+            .map(|a| (a[0].as_str().unwrap_or_default().to_string(), a[1].as_str().unwrap_or_default().to_string()))
     })
     .await
 }
@@ -126,7 +126,8 @@ pub async fn describe(client: &Client) -> String {
         client,
         "const t = s => { const e = document.querySelector(s); return e ? e.textContent.trim() : null; };
          const errs = [...document.querySelectorAll('.field-error')]
-            .map(e => (e.getAttribute('data-field') || '?') + ': ' + e.textContent.trim()).filter(s => !s.endsWith(': '));
+            .map(e => (e.getAttribute('data-field') || '?') + ': ' + \
+                e.textContent.trim()).filter(s => !s.endsWith(': '));
          const run = document.querySelector('#run');
          return { status: t('#status'), banner: t('#banner-error'), field_errors: errs,
                   run_disabled: run ? run.disabled : null, url: location.href };",
@@ -218,7 +219,8 @@ pub async fn set_control(client: &Client, css: &str, value: &str) {
         "const e = document.querySelector(arguments[0]);
          if (!e) return 'missing';
          if (e.tagName === 'SELECT' && ![...e.options].some(o => o.value === arguments[1]))
-             return 'no option ' + JSON.stringify(arguments[1]) + ' among ' + JSON.stringify([...e.options].map(o => o.value));
+             return 'no option ' + JSON.stringify(arguments[1]) + ' among ' + \
+                 JSON.stringify([...e.options].map(o => o.value));
          e.focus();
          e.value = arguments[1];
          e.dispatchEvent(new Event('input', { bubbles: true }));

@@ -169,7 +169,8 @@ pub async fn axe_violations(client: &Client, when: &str) -> Vec<String> {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}; run scripts/setup.sh (npm ci)", path.display()));
     js(
         client,
-        "if (!window.axe) { const s = document.createElement('script'); s.textContent = arguments[0]; document.head.appendChild(s); }
+        "if (!window.axe) { const s = document.createElement('script'); s.textContent = arguments[0]; \
+         document.head.appendChild(s); }
          return !!window.axe;",
         vec![serde_json::json!(source)],
     )

@@ -14,7 +14,11 @@ use e2e::*;
 
 /// The Login/Logout user of the bad-input issue, item 1: a job rate μ so low that the generator would draw
 /// hundreds of millions of login periods.
-const LOGIN_LOGOUT: &str = r#"{"platform":{"clusters":[{"name":"a","processors":45,"speed":4.0}]},"workload":{"submission_period":600,"generator":{"login_logout":{"users":[{"name":"u","lambda":0.025,"delta":0.13,"mu":2.7e-5}],"runtime":{"family":"constant","value":2.0}}}}}"#;
+const LOGIN_LOGOUT: &str = concat!(
+    r#"{"platform":{"clusters":[{"name":"a","processors":45,"speed":4.0}]},"#,
+    r#""workload":{"submission_period":600,"generator":{"login_logout":{"users":[{"name":"u","#,
+    r#""lambda":0.025,"delta":0.13,"mu":2.7e-5}],"runtime":{"family":"constant","value":2.0}}}}}"#
+);
 
 /// The desktop grid of the issue's item 2, whose machines fail every 3 s, to a horizon of 9·10¹⁰ s.
 const DESKTOP_GRID: &str =

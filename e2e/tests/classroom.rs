@@ -39,7 +39,8 @@ async fn press(client: &Client, key: Key) {
 async fn form_values(client: &Client) -> Value {
     js(
         client,
-        "return [...document.querySelectorAll('aside.controls input, aside.controls select')].map(e => [e.id || e.className, e.value]);",
+        "return [...document.querySelectorAll('aside.controls input, aside.controls select')].map(e => [e.id || \
+         e.className, e.value]);",
         vec![],
     )
     .await
@@ -117,14 +118,23 @@ async fn at_820_px_the_results_come_before_the_controls() {
         let n = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
         assert!(n("width") <= 820.0, "the window is not 820 px wide: {v}");
         assert!(n("run") < n("control"), "the run bar is not above the first control: {v}");
-        assert!(n("cards") < n("control") && n("charts") < n("control"), "cards and charts are not above the controls: {v}");
+        assert!(
+            n("cards") < n("control") && n("charts") < n("control"),
+            "cards and charts are not above the controls: {v}"
+        );
         assert!(n("cards") < n("height"), "the cards are not on the first screen: {v}");
         let shot = screenshot(&client, "classroom-820.png").await;
         println!("screenshot: {}", shot.display());
 
         // Wide again: the controls are beside the results, the run bar on the first screen.
         client.set_window_size(1400, 1000).await.expect("a window of 1400 × 1000");
-        let wide = js(&client, "return document.querySelector('aside.controls').getBoundingClientRect().left < document.querySelector('#run').getBoundingClientRect().left;", vec![]).await;
+        let wide = js(
+            &client,
+            "return document.querySelector('aside.controls').getBoundingClientRect().left < \
+             document.querySelector('#run').getBoundingClientRect().left;",
+            vec![],
+        )
+        .await;
         assert_eq!(wide, json!(true), "at 1400 px the controls should be left of the results");
     })
     .await;
@@ -149,7 +159,13 @@ async fn collapsing_a_section_keeps_every_value() {
         for s in sections {
             click(&client, &format!("{s} > summary")).await;
         }
-        let state = js(&client, "return [...document.querySelectorAll('details.section')].map(d => [d.id, d.open, d.querySelector('.section-summary').textContent]);", vec![]).await;
+        let state = js(
+            &client,
+            "return [...document.querySelectorAll('details.section')].map(d => [d.id, d.open, \
+             d.querySelector('.section-summary').textContent]);",
+            vec![],
+        )
+        .await;
         println!("collapsed: {state}");
         for d in state.as_array().expect("sections") {
             assert_eq!(d[1], json!(false), "{} did not collapse", d[0]);
@@ -196,7 +212,12 @@ async fn projector_mode_by_link_steps_through_the_charts_with_the_arrow_keys() {
         let (_, search) = location(&client).await;
         assert!(search.contains("scenario=") && search.ends_with("&present=1"), "{search}");
         run_to_the_end(&client).await;
-        let width = js(&client, "const r = document.querySelector('#chart-queue').getBoundingClientRect(); return r.width / innerWidth;", vec![]).await;
+        let width = js(
+            &client,
+            "const r = document.querySelector('#chart-queue').getBoundingClientRect(); return r.width / innerWidth;",
+            vec![],
+        )
+        .await;
         assert!(width.as_f64().unwrap_or(0.0) > 0.9, "the chart is not at full width: {width}");
         assert!(non_white_pixels(&client, "#chart-queue").await > 1000, "the chart was not drawn");
         let shot = screenshot(&client, "classroom-present.png").await;
@@ -209,7 +230,11 @@ async fn projector_mode_by_link_steps_through_the_charts_with_the_arrow_keys() {
             assert_eq!(v.len(), 1, "projector mode shows {v:?}");
             seen.push(v[0].clone());
         }
-        assert_eq!(seen, ["chart-util", "chart-nsl-class", "chart-ms-class", "chart-cdf"], "→ steps through the charts");
+        assert_eq!(
+            seen,
+            ["chart-util", "chart-nsl-class", "chart-ms-class", "chart-cdf"],
+            "→ steps through the charts"
+        );
         assert!(non_white_pixels(&client, "#chart-cdf").await > 1000, "the CDF chart was not drawn");
         let shot = screenshot(&client, "classroom-present-cdf.png").await;
         println!("screenshot: {}", shot.display());
@@ -242,7 +267,13 @@ async fn projector_mode_by_link_steps_through_the_charts_with_the_arrow_keys() {
         assert!(!log.iter().any(|l| noisy(&l)), "console warnings: {log:?}");
         // The cards stay in view when the page is scrolled.
         js(&client, "window.scrollTo(0, document.body.scrollHeight); return true;", vec![]).await;
-        let top = js(&client, "const r = document.querySelector('#card-nsl').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight;", vec![]).await;
+        let top = js(
+            &client,
+            "const r = document.querySelector('#card-nsl').getBoundingClientRect(); return r.top >= 0 && r.bottom <= \
+             innerHeight;",
+            vec![],
+        )
+        .await;
         assert_eq!(top, json!(true), "the cards are not in view after scrolling");
         // Escape leaves projector mode; every chart is back.
         press(&client, Key::Escape).await;
@@ -257,7 +288,8 @@ async fn projector_mode_by_link_steps_through_the_charts_with_the_arrow_keys() {
 async fn visible_in(client: &Client, container: &str) -> Vec<String> {
     let v = js(
         client,
-        "return [...document.querySelectorAll(arguments[0] + ' figure.chart canvas')].filter(c => c.getClientRects().length > 0
+        "return [...document.querySelectorAll(arguments[0] + ' figure.chart canvas')].filter(c => \
+         c.getClientRects().length > 0
             && getComputedStyle(c.closest('figure')).display !== 'none').map(c => c.id);",
         vec![json!(container)],
     )

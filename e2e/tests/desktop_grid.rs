@@ -192,7 +192,8 @@ async fn desktop_grid_paper_figure_matches_native() {
         let status = text(&client, "#dg-figure-status").await.unwrap_or_default();
         assert_eq!(status, "finished: 20 bars", "the figure did not finish cleanly");
 
-        let base_cfg = scenario_in_url(&client).await.desktop_grid().expect("a desktop-grid scenario").desktop_grid.clone();
+        let base_cfg =
+            scenario_in_url(&client).await.desktop_grid().expect("a desktop-grid scenario").desktop_grid.clone();
         let fig = figures().into_iter().find(|f| f.number == 2).expect("Fig. 2");
         let rule = CiRule { max_seeds: 3, ..CiRule::default() };
         let runner = |s: &desktop_grid::DgScenario| desktop_grid::run(s).map_err(|e| e.to_string());
@@ -209,7 +210,8 @@ async fn desktop_grid_paper_figure_matches_native() {
                     || unbounded != bar.unbounded.to_string()
                 {
                     bad.push(format!(
-                        "{} {}: page TT {mean}, {seeds} seeds, unbounded {unbounded}; native TT {}, {} seeds, unbounded {}",
+                        "{} {}: page TT {mean}, {seeds} seeds, unbounded {unbounded}; native TT {}, {} seeds, \
+                         unbounded {}",
                         mix.label(),
                         policy.label(),
                         bar.turnaround.0,
@@ -230,7 +232,13 @@ async fn desktop_grid_paper_figure_matches_native() {
         assert_eq!(attr(&client, row, "data-verdict").await.as_deref(), Some(f4.verdict), "F4's verdict on the page");
         let n = js(&client, "return document.querySelectorAll('#dg-measured-table tbody tr').length;", vec![]).await;
         assert_eq!(n.as_u64(), Some(measured::rows().len() as u64), "the claim table's rows are not the data's");
-        js(&client, "document.querySelector('#dg-figures').open = true; document.querySelector('#dg-figure-svg').scrollIntoView();", vec![]).await;
+        js(
+            &client,
+            "document.querySelector('#dg-figures').open = true; \
+             document.querySelector('#dg-figure-svg').scrollIntoView();",
+            vec![],
+        )
+        .await;
         let shot = screenshot(&client, "desktop-grid-figure.png").await;
         println!("screenshot: {}", shot.display());
     })

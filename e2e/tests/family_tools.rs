@@ -84,7 +84,8 @@ async fn every_family_has_its_tools_and_its_own_run_bar() {
         assert!(legend.contains("seed 3") && legend.contains("seed 4"), "the legend names {legend:?}");
         let row = js(
             &client,
-            "return [...document.querySelectorAll('#dg-pinned-compare tbody tr')].find(r => r.querySelector('th').textContent.startsWith('Mean turnaround'))?.querySelectorAll('td').length ?? 0;",
+            "return [...document.querySelectorAll('#dg-pinned-compare tbody tr')].find(r => \
+             r.querySelector('th').textContent.startsWith('Mean turnaround'))?.querySelectorAll('td').length ?? 0;",
             vec![],
         )
         .await;
@@ -94,7 +95,8 @@ async fn every_family_has_its_tools_and_its_own_run_bar() {
         click(&client, "#dg-chart-machines-numbers-toggle").await;
         let tables = js(
             &client,
-            "return [...document.querySelectorAll('#dg-chart-machines-numbers table')].map(t => [t.caption.textContent, t.tBodies[0].rows.length]);",
+            "return [...document.querySelectorAll('#dg-chart-machines-numbers table')].map(t => \
+             [t.caption.textContent, t.tBodies[0].rows.length]);",
             vec![],
         )
         .await;

@@ -95,7 +95,8 @@ async fn press(client: &Client, key: Key) {
 async fn shown_parts(client: &Client) -> Vec<String> {
     let v = js(
         client,
-        "return [...document.querySelectorAll('.lesson-steps > li')].filter(li => li.getClientRects().length > 0).map(li => li.id);",
+        "return [...document.querySelectorAll('.lesson-steps > li')].filter(li => li.getClientRects().length > \
+         0).map(li => li.id);",
         vec![],
     )
     .await;

@@ -170,7 +170,8 @@ async fn chart_numbers(client: &e2e::fantoccini::Client, id: &str) -> String {
 /// Every card of a finished run of the family shown, by id: (id, data-value).
 async fn card_values(client: &e2e::fantoccini::Client, cards: &str) -> serde_json::Value {
     let js_text = format!(
-        "return Array.from(document.querySelectorAll('{cards} .card')).map(c => [c.id, c.dataset.value || c.textContent]);"
+        "return Array.from(document.querySelectorAll('{cards} .card')).map(c => [c.id, c.dataset.value || \
+         c.textContent]);"
     );
     js(client, &js_text, vec![]).await
 }

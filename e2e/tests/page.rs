@@ -442,7 +442,8 @@ async fn a_dead_worker_is_reported_and_replaced() {
 
         let hooked = js(
             &client,
-            "if (typeof window.__bagsimCrashWorker !== 'function') return false; window.__bagsimCrashWorker(); return true;",
+            "if (typeof window.__bagsimCrashWorker !== 'function') return false; window.__bagsimCrashWorker(); return \
+             true;",
             vec![],
         )
         .await;
@@ -450,7 +451,12 @@ async fn a_dead_worker_is_reported_and_replaced() {
 
         // The worker panics; the page must say so, start a new worker and become ready again.
         let s = wait_status(&client, &["ready", "finished"], READY_TIMEOUT).await;
-        assert_eq!(s, "ready", "after the worker crashed the page did not become ready; page: {}", describe(&client).await);
+        assert_eq!(
+            s,
+            "ready",
+            "after the worker crashed the page did not become ready; page: {}",
+            describe(&client).await
+        );
         let message = text(&client, "#message").await.unwrap_or_default();
         println!("#message after the crash: {message}");
         assert!(

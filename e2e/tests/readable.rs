@@ -157,8 +157,9 @@ async fn data_grid_busy_band_and_gantt_zoom() {
 }
 
 /// The page's width at the phone's size: (document scrollWidth, viewport width, the elements that reach past the
-/// viewport's right edge while their parent does not and no box around them scrolls: what makes the page too wide). Every section is laid out
-/// (`content-visibility` off) and every `<details>` opened first, so that nothing hidden escapes the measure.
+/// viewport's right edge while their parent does not and no box around them scrolls: what makes the page too wide).
+/// Every section is laid out (`content-visibility` off) and every `<details>` opened first, so that nothing hidden
+/// escapes the measure.
 async fn widths(client: &Client) -> (f64, f64, Vec<String>) {
     let v = js(
         client,
@@ -166,14 +167,17 @@ async fn widths(client: &Client) -> (f64, f64, Vec<String>) {
              '<style id=\"all-visible\">* { content-visibility: visible !important; }</style>');
          document.querySelectorAll('details').forEach(d => { d.open = true; });
          const w = document.documentElement.clientWidth;
-         const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined && e.className ? '.' + e.className.split(' ').join('.') : '');
+         const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + \
+             (e.className && e.className.baseVal === undefined && e.className ? \
+             '.' + e.className.split(' ').join('.') : '');
          const scrolls = e => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
              if (getComputedStyle(a).overflowX !== 'visible') return true; return false; };
          const out = [];
          for (const e of document.querySelectorAll('body *')) {
              const r = e.getBoundingClientRect();
              const p = e.parentElement && e.parentElement.getBoundingClientRect();
-             if (r.width > 0 && r.right > w + 0.5 && (!p || p.right <= w + 0.5) && !scrolls(e)) out.push(name(e) + ' right ' + Math.round(r.right));
+             if (r.width > 0 && r.right > w + 0.5 && (!p || p.right <= w + 0.5) && !scrolls(e)) \
+                 out.push(name(e) + ' right ' + Math.round(r.right));
          }
          return [document.documentElement.scrollWidth, w, out.slice(0, 15)];",
         vec![],

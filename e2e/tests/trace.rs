@@ -84,7 +84,9 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         pick(&client, &file).await;
         assert_eq!(wait_import(&client).await, "imported", "{:?}", text(&client, "#trace-message").await);
         let r = &native.report;
-        for (name, want) in [("data-lines", r.lines), ("data-jobs", r.jobs), ("data-skipped", r.skipped), ("data-comments", r.comments)] {
+        for (name, want) in
+            [("data-lines", r.lines), ("data-jobs", r.jobs), ("data-skipped", r.skipped), ("data-comments", r.comments)]
+        {
             assert_eq!(num_attr(&client, "#trace-report", name).await, Some(want), "#trace-report {name}");
         }
         println!("import: {}", text(&client, "#trace-status").await.unwrap_or_default());
@@ -104,7 +106,8 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         assert_eq!(num_attr(&client, "#trace-bots", "data-tasks").await, Some(split.report.tasks));
         let rows = js(
             &client,
-            "return [...document.querySelectorAll('#trace-fit tbody tr')].map(r => r.querySelector('.dist').textContent);",
+            "return [...document.querySelectorAll('#trace-fit tbody tr')].map(r => \
+             r.querySelector('.dist').textContent);",
             vec![],
         )
         .await;
@@ -132,7 +135,9 @@ async fn a_trace_is_imported_fitted_and_replayed() {
                     .candidates
                     .iter()
                     .map(|k| match &k.fit {
-                        Some(f) => serde_json::json!([k.family.name(), k.best, format!("{:.4}", f.ks), notation(&f.dist)]),
+                        Some(f) => {
+                            serde_json::json!([k.family.name(), k.best, format!("{:.4}", f.ks), notation(&f.dist)])
+                        }
                         None => serde_json::json!([
                             k.family.name(),
                             k.best,
@@ -147,8 +152,12 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         assert_eq!(got, serde_json::json!(want), "the page's candidate fits differ from the native ones");
         js(&client, "document.querySelector('#trace-candidates').open = true; return true;", vec![]).await;
         wait_for(&client, IMPORT_TIMEOUT, "the five candidate charts", || async {
-            let n = js(&client, "return document.querySelectorAll('#trace-candidates .candidate-chart svg').length;", vec![])
-                .await;
+            let n = js(
+                &client,
+                "return document.querySelectorAll('#trace-candidates .candidate-chart svg').length;",
+                vec![],
+            )
+            .await;
             (n.as_u64() == Some(5)).then_some(())
         })
         .await;
@@ -180,7 +189,8 @@ async fn a_trace_is_imported_fitted_and_replayed() {
             .collect();
         assert_eq!(cells, serde_json::json!(want), "the page's burstiness table differs from the native views");
         wait_for(&client, IMPORT_TIMEOUT, "the five view charts", || async {
-            let n = js(&client, "return document.querySelectorAll('#trace-views .views-charts svg').length;", vec![]).await;
+            let n =
+                js(&client, "return document.querySelectorAll('#trace-views .views-charts svg').length;", vec![]).await;
             (n.as_u64() == Some(5)).then_some(())
         })
         .await;
@@ -239,7 +249,12 @@ async fn a_trace_is_imported_fitted_and_replayed() {
             let policy = line[0].as_str().unwrap();
             let mut s = scenario.clone();
             s.multi_cluster_mut().unwrap().scheduling = policy.parse().expect("a scheduling policy");
-            let native = bagsim::run::run(s.multi_cluster().unwrap()).expect("the trace runs natively").metrics.overall.makespan.mean;
+            let native = bagsim::run::run(s.multi_cluster().unwrap())
+                .expect("the trace runs natively")
+                .metrics
+                .overall
+                .makespan
+                .mean;
             let points = line[1].as_array().unwrap();
             assert_eq!(points.len(), 6, "{policy}");
             for p in points {
@@ -252,27 +267,38 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         click(&client, "#trace-use-model").await;
         let scenario = scenario_in_url(&client).await;
         assert!(scenario.multi_cluster().unwrap().workload.trace.is_none());
-        assert_eq!(scenario.multi_cluster().unwrap().workload.model.as_ref(), Some(&fit.to_model()), "the model is the native fitted row");
+        assert_eq!(
+            scenario.multi_cluster().unwrap().workload.model.as_ref(),
+            Some(&fit.to_model()),
+            "the model is the native fitted row"
+        );
         assert_eq!(attr(&client, "#workload-source", "data-source").await.as_deref(), Some("model"));
         let cards = run_to_the_end(&client).await;
         assert_matches_native(&cards, &scenario, "the fitted model");
 
         // The views of the scenario's generated workload.
         click(&client, "#scenario-views-button").await;
-        let bots = bagsim::run::prepare(scenario.multi_cluster().unwrap()).expect("the scenario prepares").generated.workload.bots.len() as u64;
+        let bots = bagsim::run::prepare(scenario.multi_cluster().unwrap())
+            .expect("the scenario prepares")
+            .generated
+            .workload
+            .bots
+            .len() as u64;
         wait_for(&client, IMPORT_TIMEOUT, "#scenario-views", || async {
             (num_attr(&client, "#scenario-views", "data-bots").await == Some(bots)).then_some(())
         })
         .await;
         // …and the row fitted to it, with every candidate: the native fit of the same generated workload.
-        let generated = bagsim::run::prepare(scenario.multi_cluster().unwrap()).expect("the scenario prepares").generated.workload;
+        let generated =
+            bagsim::run::prepare(scenario.multi_cluster().unwrap()).expect("the scenario prepares").generated.workload;
         let (row, candidates) =
             bagsim::workload::fit_workload::fit_workload_with_candidates(&generated).expect("a row");
         let want = row_notations(&row);
         let got = wait_for(&client, IMPORT_TIMEOUT, "#scenario-fit", || async {
             let rows = js(
                 &client,
-                "return [...document.querySelectorAll('#scenario-fit tbody tr')].map(r => r.querySelector('.dist').textContent);",
+                "return [...document.querySelectorAll('#scenario-fit tbody tr')].map(r => \
+                 r.querySelector('.dist').textContent);",
                 vec![],
             )
             .await;
@@ -280,8 +306,9 @@ async fn a_trace_is_imported_fitted_and_replayed() {
         })
         .await;
         assert_eq!(got, serde_json::json!(want), "the generated workload's fitted row differs from the native one");
-        let n = js(&client, "return document.querySelectorAll('#scenario-candidates table.candidates').length;", vec![])
-            .await;
+        let n =
+            js(&client, "return document.querySelectorAll('#scenario-candidates table.candidates').length;", vec![])
+                .await;
         assert_eq!(n.as_u64(), Some(candidates.characteristics.len() as u64));
         js(&client, "document.querySelector('#scenario-views').scrollIntoView(); return true;", vec![]).await;
         let shot = screenshot(&client, "scenario-views.png").await;

@@ -9,14 +9,6 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "bagsim/data_grid.rs"]
-mod data_grid;
-
-#[cfg(not(target_arch = "wasm32"))]
-#[path = "bagsim/dg.rs"]
-mod dg;
-
-#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/error.rs"]
 mod error;
 
@@ -31,10 +23,6 @@ mod info;
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/jobs_out.rs"]
 mod jobs_out;
-
-#[cfg(not(target_arch = "wasm32"))]
-#[path = "bagsim/mc.rs"]
-mod mc;
 
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/out.rs"]
@@ -221,8 +209,8 @@ mod cli {
             /// median_size, mean_runtime, monitoring_period, or any JSON path such as workload.max_size; for a
             /// desktop_grid scenario: availability, heterogeneity, mix, load, bot_selection, rep_thresh, bots,
             /// checkpoint_period, weibull_shape, seed; for a data_grid scenario: scheme, backfill_rule, estimates,
-            /// runtime_factor, data_share, data_max_mb, jobs, seed; a list element as path.index, e.g. data_grid.sites.0).
-            /// A value given twice on an axis (load=0.5,0.5) is refused.
+            /// runtime_factor, data_share, data_max_mb, jobs, seed; a list element as path.index, e.g.
+            /// data_grid.sites.0). A value given twice on an axis (load=0.5,0.5) is refused.
             #[arg(long = "set", required_unless_present = "manifest", conflicts_with = "manifest")]
             sets: Vec<String>,
             /// Output file stem: writes STEM.csv and STEM.json (with --plan: STEM.manifest.json).

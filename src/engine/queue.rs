@@ -19,7 +19,8 @@ impl std::fmt::Display for PastEventError {
 impl std::error::Error for PastEventError {}
 
 struct Entry<E> {
-    // Non-negative finite f64s order like their bit patterns read as u64, which makes comparison a single integer compare.
+    // Non-negative finite f64s order like their bit patterns read as u64, which makes comparison a single integer
+    // compare.
     time_bits: u64,
     seq: u64,
     event: E,

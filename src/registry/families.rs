@@ -285,7 +285,8 @@ macro_rules! families {
                 enum Tagged<'a> {
                     $( $variant(&'a <$def as $crate::family::contract::FamilyDef>::Scenario), )+
                 }
-                serde::Serialize::serialize(&match self { $( Scenario::$variant(s) => Tagged::$variant(s), )+ }, serializer)
+                let tagged = match self { $( Scenario::$variant(s) => Tagged::$variant(s), )+ };
+                serde::Serialize::serialize(&tagged, serializer)
             }
 
             /// Reads what `serialize_tagged` wrote.
@@ -356,6 +357,11 @@ macro_rules! families {
                 match self { $( AnyReport::$variant(r) => <$def>::end_time(r), )+ }
             }
 
+            /// The report as the readable lines `bagsim run` prints after a run.
+            pub fn summary(&self) -> Vec<String> {
+                match self { $( AnyReport::$variant(r) => <$def>::summary(r), )+ }
+            }
+
             /// The report's CSV row in a sweep (the columns of `Family::sweep_header`).
             pub fn sweep_row(&self) -> String {
                 match self { $( AnyReport::$variant(r) => <$def>::sweep_row(r), )+ }
@@ -421,7 +427,9 @@ macro_rules! families {
             #[allow(unreachable_patterns)]
             fn full_report(&self, report: AnyReport) -> AnyReport {
                 match (self, report) {
-                    $( (AnyRun::$variant(run), AnyReport::$variant(r)) => AnyReport::$variant(Box::new(run.full_report(*r))), )+
+                    $( (AnyRun::$variant(run), AnyReport::$variant(r)) => {
+                        AnyReport::$variant(Box::new(run.full_report(*r)))
+                    } )+
                     (_, r) => r,
                 }
             }

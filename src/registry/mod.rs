@@ -20,6 +20,32 @@ crate::families! {
     DataGrid(data_grid, data_grid_mut) => crate::family::data_grid::def::Def,
 }
 
+// The multi-cluster section's types, under the names `crate::scenario` has always given them (the page and the
+// tests still use them).
+pub use crate::family::multi_cluster::config::{
+    ArchitectureConfig, McScenario, PredictorConfig, TraceConfig, WorkloadConfig, DAY, MAX_PERIOD,
+};
+
+impl From<McScenario> for Scenario {
+    fn from(multi_cluster: McScenario) -> Scenario {
+        Scenario::MultiCluster(multi_cluster)
+    }
+}
+
+impl Scenario {
+    /// The multi-cluster section, for what only that family has (workload generation and views); an error names
+    /// the scenario's family otherwise.
+    pub fn as_multi_cluster(&self) -> Result<&McScenario, ScenarioError> {
+        self.multi_cluster().ok_or_else(|| {
+            ScenarioError::new(
+                ErrorKind::Inconsistent,
+                "family",
+                format!("{} has no multi-cluster workload; this needs family multi_cluster", self.family().name()),
+            )
+        })
+    }
+}
+
 /// The keys every scenario has, whatever its family; `families` lists the family names.
 pub fn common(families: &'static str) -> [Param; 2] {
     [

@@ -17,7 +17,10 @@ fn without_the_engine_every_scripted_key_is_an_error() {
             "scheduling.script",
         ),
         (
-            r#"{"family": "desktop_grid", "desktop_grid": {"bots": 3, "bot_selection": {"script": "fn select(v) { idle() }"}}}"#,
+            concat!(
+                r#"{"family": "desktop_grid", "desktop_grid": {"bots": 3, "bot_selection": {"script": "fn "#,
+                r#"select(v) { idle() }"}}}"#
+            ),
             "desktop_grid.bot_selection.script",
         ),
         (

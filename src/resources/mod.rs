@@ -1,7 +1,7 @@
 //! Resources a family may build its platform from: clusters of identical processors with relative speeds, the set
 //! of clusters with a free processor in speed order (`freeset`), and an indexed heap of estimated end times over a
-//! cluster's processors (`endheap`), a Gantt chart of planned work over a cluster's processors (`gantt`), and the availability profile of a site for advance reservations and
-//! conservative backfilling (`profile`). Knows no family.
+//! cluster's processors (`endheap`), a Gantt chart of planned work over a cluster's processors (`gantt`), and the
+//! availability profile of a site for advance reservations and conservative backfilling (`profile`). Knows no family.
 
 pub mod endheap;
 pub mod freeset;

@@ -6,9 +6,9 @@
 //! over contiguous arrays. The arrays keep free room before their first step, so that a step added or dropped in
 //! the first half moves the steps before it (into that room), not the ones after, and dropping the past moves
 //! nothing: an early end that re-places the first jobs of a long queue, or a pass at the head, costs what is near
-//! the present, not the length of the profile. A tree and block-vectorised scans were measured to be slower (docs/data_grid.md): under
-//! load a query passes a too-short hole every seven steps or so, and each hole costs a tree O(log R) with pointer
-//! chasing.
+//! the present, not the length of the profile. A tree and block-vectorised scans were measured to be slower
+//! (docs/data_grid.md): under load a query passes a too-short hole every seven steps or so, and each hole costs a tree
+//! O(log R) with pointer chasing.
 
 /// Free processors over time: step i has `free` count `free[head + i]` on [`times[head + i]`,
 /// `times[head + i + 1]`), the last count forever; the slots before `head` are free room. Neighbouring counts
@@ -292,7 +292,8 @@ mod tests {
         let mut p = Profile::new(4);
         p.reserve(0.0, 5.0, 4); // full until 5
         p.reserve(20.0, 30.0, 4); // full on [20, 30)
-                                  // Data at 10, 8 s of computation: [10, 18) is free, and so is [5, 10): the hold may begin at 5.
+
+        // Data at 10, 8 s of computation: [10, 18) is free, and so is [5, 10): the hold may begin at 5.
         assert_eq!(p.earliest_ending(0.0, 10.0, 2, 8.0), Some(5.0));
         assert_eq!(p.earliest_ending(7.0, 10.0, 2, 8.0), Some(7.0));
         // 12 s of computation do not fit before 20.

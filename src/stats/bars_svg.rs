@@ -73,9 +73,9 @@ impl Bars {
         let mut s = String::new();
         let _ = write!(
             s,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\" \
-             aria-label=\"{}\" font-family=\"sans-serif\" font-size=\"12\"><rect width=\"100%\" height=\"100%\" \
-             fill=\"white\"/><text x=\"{LEFT}\" y=\"18\" font-size=\"14\">{}{}</text>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" \
+             role=\"img\" aria-label=\"{}\" font-family=\"sans-serif\" font-size=\"12\"><rect width=\"100%\" \
+             height=\"100%\" fill=\"white\"/><text x=\"{LEFT}\" y=\"18\" font-size=\"14\">{}{}</text>",
             esc(&self.title),
             esc(&self.title),
             if self.unit.is_empty() { String::new() } else { format!(" [{}]", esc(&self.unit)) }
@@ -85,8 +85,8 @@ impl Bars {
             let yy = y(v);
             let _ = write!(
                 s,
-                "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{:.1}\" \
-                 text-anchor=\"end\">{}</text>",
+                "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/><text x=\"{}\" \
+                 y=\"{:.1}\" text-anchor=\"end\">{}</text>",
                 W - 10.0,
                 LEFT - 4.0,
                 yy + 4.0,
@@ -120,8 +120,8 @@ impl Bars {
                         };
                         let _ = write!(
                             s,
-                            "<rect x=\"{x:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{fill}\"><title>{} \
-                             {}: {mean:.3}{range} {} ({})</title></rect>",
+                            "<rect x=\"{x:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
+                             fill=\"{fill}\"><title>{} {}: {mean:.3}{range} {} ({})</title></rect>",
                             bar_w * 0.9,
                             (y1 - y0).max(0.0),
                             esc(group),

@@ -85,7 +85,8 @@ impl ShardOutput {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MergeProblems {
     pub missing: Vec<usize>,
-    /// A shard whose file is there but unusable (another study, another format, a point missing) or a point that failed.
+    /// A shard whose file is there but unusable (another study, another format, a point missing) or a point that
+    /// failed.
     pub failed: Vec<(usize, String)>,
 }
 

@@ -359,7 +359,8 @@ pub fn write_workload(
             let comma = if job as usize == w.tasks() { "" } else { "," };
             writeln!(
                 o,
-                "    {{\"id\": \"{job}\", \"subtime\": {}, \"res\": {}, \"walltime\": -1, \"profile\": \"{}\", \"user\": {}, \"bot\": {b}}}{comma}",
+                "    {{\"id\": \"{job}\", \"subtime\": {}, \"res\": {}, \"walltime\": -1, \"profile\": \"{}\", \
+                 \"user\": {}, \"bot\": {b}}}{comma}",
                 num(bot.arrival),
                 w.procs_of(t),
                 profile_name(run),

@@ -144,7 +144,8 @@ pub struct ImportReport {
     pub comments: u64,
     /// Lines that became jobs.
     pub jobs: u64,
-    /// Lines skipped (every one is counted in `by_reason`; the first [`MAX_SKIPS`](super::MAX_SKIPS) are in `first_skips`).
+    /// Lines skipped (every one is counted in `by_reason`; the first [`MAX_SKIPS`](super::MAX_SKIPS) are in
+    /// `first_skips`).
     pub skipped: u64,
     /// Skipped lines per kind of reason.
     pub by_reason: BTreeMap<String, u64>,
@@ -292,8 +293,8 @@ pub struct TimeOrigin {
 
 impl Trace {
     /// The burstiness ([Minh10] §V) of the trace's own jobs, each at its submit time on the workload's clock (time
-    /// 0 = the local midnight before the first job, as the BoTs' arrivals of [`bots::extract`](super::bots::extract)), with the
-    /// processors it requests ([Minh10] §V-B: field 8 when the trace gives it, else those it used).
+    /// 0 = the local midnight before the first job, as the BoTs' arrivals of [`bots::extract`](super::bots::extract)),
+    /// with the processors it requests ([Minh10] §V-B: field 8 when the trace gives it, else those it used).
     pub fn burstiness(&self) -> Result<JobsBurstiness, DataError> {
         let origin = self.time_origin();
         let first = self.jobs.iter().map(|j| j.submit).fold(f64::INFINITY, f64::min);
@@ -333,7 +334,10 @@ impl Trace {
                 let bad = |k: &str, ok: bool| match self.report.header_value(k) {
                     Some(v) if !ok => {
                         let v: String = v.trim().chars().take(24).collect();
-                        format!("; header {k} {v:?} is not a time in range (UnixStartTime 0–{MAX_TIME:e} s, TimeZone ±86400 s): ignored")
+                        format!(
+                            "; header {k} {v:?} is not a time in range (UnixStartTime 0–{MAX_TIME:e} s, TimeZone \
+                             ±86400 s): ignored"
+                        )
                     }
                     _ => String::new(),
                 };

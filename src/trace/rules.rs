@@ -1,5 +1,5 @@
-//! A skipped line, the fields of a data line as the format parsers read them, and the rules of the module doc that decide, the
-//! same for every format, which lines become jobs.
+//! A skipped line, the fields of a data line as the format parsers read them, and the rules of the module doc that
+//! decide, the same for every format, which lines become jobs.
 
 use super::limits::{MAX_PROCS, MAX_TIME};
 use serde::{Deserialize, Serialize};

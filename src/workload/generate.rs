@@ -66,8 +66,8 @@ pub struct Generated {
 
 /// The daily cycle as a time change: BoTs arrive at the model's peak-hour rate in a "virtual" clock, and a
 /// virtual second spent in slot s lasts p_peak / p'(s) real seconds, p'(s) = max(p(s), 0.01 p_peak). An
-/// inter-arrival time that falls within one slot is thus stretched exactly by p_peak / p'(s) (docs/model.md, "Daily cycle"), peak
-/// hours keep the model's mean IAT, and the expected share of arrivals in slot s is p'(s) / Σ p'.
+/// inter-arrival time that falls within one slot is thus stretched exactly by p_peak / p'(s) (docs/model.md, "Daily
+/// cycle"), peak hours keep the model's mean IAT, and the expected share of arrivals in slot s is p'(s) / Σ p'.
 #[derive(Clone, Debug)]
 pub struct DailyCycle {
     /// p(s): probability mass of slot s (values outside [0, 48) redrawn, i.e. renormalised).

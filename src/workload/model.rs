@@ -189,8 +189,8 @@ impl Preset {
         }
     }
 
-    /// The row as a model. T4 has no user information in the trace: it takes the Avg user model (docs/model.md, "Daily cycle").
-    /// T1's daily cycle G(2.62, 0.13) is kept as printed even though it puts nearly all arrivals in slot 0;
+    /// The row as a model. T4 has no user information in the trace: it takes the Avg user model (docs/model.md, "Daily
+    /// cycle"). T1's daily cycle G(2.62, 0.13) is kept as printed even though it puts nearly all arrivals in slot 0;
     /// the generator then reports the cycle as degenerate and ignores it.
     pub fn model(self) -> BotModel {
         use Dist::*;

@@ -89,13 +89,19 @@ fn bad_jobs_are_skipped_naming_the_job_and_the_field() {
     assert_eq!(t.report.by_reason["not a delay profile"], 1);
     assert_eq!(
         t.report.first_skips[0].to_string(),
-        r#"jobs[1] (id "2"), profile: profile "long" is of type "parallel_homogeneous"; only "delay" profiles give a run time bagsim can replay"#
+        concat!(
+            r#"jobs[1] (id "2"), profile: profile "long" is of type "parallel_homogeneous"; only "delay" "#,
+            r#"profiles give a run time bagsim can replay"#
+        )
     );
     // Every entry bad: no job, with the counts and the first reason.
     let e = import(br#"{"jobs": [{"id": "a", "subtime": 0, "res": 1, "profile": "p"}]}"#).unwrap_err();
     assert_eq!(
         e.to_string(),
-        r#"no job in the file: 1 lines read, 0 comment or blank, 1 skipped; first: jobs[0] (id "a"), profile: "p" is not defined in "profiles" (0 profiles there)"#
+        concat!(
+            r#"no job in the file: 1 lines read, 0 comment or blank, 1 skipped; first: jobs[0] (id "a"), "#,
+            r#"profile: "p" is not defined in "profiles" (0 profiles there)"#
+        )
     );
 }
 

@@ -206,31 +206,39 @@ fn over_budget_runs_are_refused_naming_what_drives_them() {
         Ok(_) => panic!("{json} was not refused"),
     };
     for mu in ["2.7e-5", "5e-324"] {
-        let e = refusal(&format!(
-            r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","value":2.0}}}}}}}}}}"#
-        ));
+        // concat! hides `mu` from the format string, hence `mu = mu`.
+        let json = format!(
+            concat!(
+                r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"#,
+                r#""workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","#,
+                r#""lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","#,
+                r#""value":2.0}}}}}}}}}}"#
+            ),
+            mu = mu
+        );
+        let e = refusal(&json);
         assert_eq!(e.field, "workload.generator.login_logout.users[0].mu", "{e}");
         // Drawing the workload alone (bagsim generate, the page's views) is refused the same way.
-        let s = mc(&format!(
-            r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","value":2.0}}}}}}}}}}"#
-        ));
+        let s = mc(&json);
         let generated = bagsim::run::prepare(s.multi_cluster().unwrap()).err().expect("refused");
         assert_eq!(generated, e);
         assert!(e.message.contains("login periods") && e.message.contains("at most"), "{e}");
         assert!(e.message.len() < 400, "{e}");
     }
-    let e = refusal(
-        r#"{"family":"desktop_grid","desktop_grid":{"bots":1,"mttf":[1],"repair_mean":1e9,"horizon":1e9,"sample_interval":1}}"#,
-    );
+    let e = refusal(concat!(
+        r#"{"family":"desktop_grid","desktop_grid":{"bots":1,"mttf":[1],"repair_mean":1e9,"#,
+        r#""horizon":1e9,"sample_interval":1}}"#
+    ));
     assert_eq!(e.field, "desktop_grid.sample_interval", "{e}");
     assert!(e.message.contains("series samples") && e.message.contains("at most"), "{e}");
     let e = AnyRun::build(&dg(reproducer(9e10)), None).err().expect("refused");
     assert_eq!(e.field, "desktop_grid.horizon");
     assert!(e.message.contains("mttf") && e.message.contains("at most"), "{}", e.message);
     // A model whose tasks would not fit: a year of the Avg model on a platform a hundred times DAS-2 + Grid'5000.
-    let e = refusal(
-        r#"{"platform":{"clusters":[{"name":"a","processors":400000,"speed":1}]},"workload":{"submission_period":31536000}}"#,
-    );
+    let e = refusal(concat!(
+        r#"{"platform":{"clusters":[{"name":"a","processors":400000,"speed":1}]},"#,
+        r#""workload":{"submission_period":31536000}}"#
+    ));
     assert_eq!(e.field, "workload.submission_period", "{e}");
     assert!(e.message.contains("tasks"), "{e}");
     // A series sample every minute of ten years.

@@ -154,7 +154,10 @@ fn stems_keep_their_dots_and_labels_are_quoted() {
     let d = dir("stems");
     std::fs::write(
         d.join("input.json"),
-        r#"{"workload": {"submission_period": 3600}, "platform": {"clusters": [{"name": "a", "processors": 4, "speed": 1}]}}"#,
+        concat!(
+            r#"{"workload": {"submission_period": 3600}, "platform": {"clusters": [{"name": "a", "#,
+            r#""processors": 4, "speed": 1}]}}"#
+        ),
     )
     .unwrap();
     for stem in ["run.1", "run.2"] {

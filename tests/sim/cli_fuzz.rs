@@ -68,7 +68,10 @@ fn no_data(rng: &mut Rng, d: &Path) -> String {
 fn sweeps(rng: &mut Rng, d: &Path) -> String {
     std::fs::write(
         d.join("input.json"),
-        r#"{"workload": {"submission_period": 3600}, "platform": {"clusters": [{"name": "a", "processors": 4, "speed": 1}]}}"#,
+        concat!(
+            r#"{"workload": {"submission_period": 3600}, "platform": {"clusters": [{"name": "a", "#,
+            r#""processors": 4, "speed": 1}]}}"#
+        ),
     )
     .unwrap();
     let keys = [

@@ -371,6 +371,9 @@ mod mmc_def {
         fn end_time(_: &MmcReport) -> f64 {
             f64::NAN
         }
+        fn summary(r: &MmcReport) -> Vec<String> {
+            vec![format!("finished: {} jobs, mean wait {:.4} s, events {}", r.finished, r.mean_wait, r.events)]
+        }
     }
 }
 

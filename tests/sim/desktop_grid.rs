@@ -173,8 +173,8 @@ fn no_task_is_lost_across_failures() {
 
 /// With no failures, RepThresh 1 and FCFS BoT selection, WQR-FT is a plain work queue: the same task end times,
 /// BoT by BoT, as the multi-cluster engine (one cluster of the same machines, csp, S-T, FPF: the first free
-/// processor; the multi-cluster RR cycles through processors and may leave one idle, so it is not a work queue). Tasks of a BoT
-/// have equal runtimes, so WQR-FT's random pick inside a BoT cannot change the multiset of ends.
+/// processor; the multi-cluster RR cycles through processors and may leave one idle, so it is not a work queue). Tasks
+/// of a BoT have equal runtimes, so WQR-FT's random pick inside a BoT cannot change the multiset of ends.
 #[test]
 fn without_failures_and_replicas_it_is_a_plain_work_queue() {
     let bots: Vec<(f64, u32, Vec<f64>)> = (0..30)
@@ -357,9 +357,10 @@ fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() 
 /// the field and the interval that would do (a reproducer of the bad-input issue, which aborted on memory).
 #[test]
 fn a_time_series_too_long_for_memory_is_refused() {
-    let s = Scenario::from_json(
-        r#"{"family":"desktop_grid","desktop_grid":{"bots":1,"mttf":[1],"repair_mean":1e9,"horizon":1e9,"sample_interval":1}}"#,
-    )
+    let s = Scenario::from_json(concat!(
+        r#"{"family":"desktop_grid","desktop_grid":{"bots":1,"mttf":[1],"repair_mean":1e9,"#,
+        r#""horizon":1e9,"sample_interval":1}}"#
+    ))
     .expect("each value is within its documented range");
     let e = desktop_grid::run(&s.desktop_grid().unwrap().clone()).expect_err("10^9 samples are refused");
     assert_eq!(e.field, "desktop_grid.sample_interval");

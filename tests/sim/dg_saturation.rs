@@ -29,8 +29,8 @@ fn bar(base: &DesktopGridConfig, load: f64) -> Bar {
 
 /// Machines that never fail, no checkpoint transfers, half loaded: every seed's queue stays flat, the bar is
 /// bounded. The same machines stopping to store a checkpoint of 240–720 s after every 60 s of computing (blocking
-/// stores) spend most of their time storing, so the work asked for is beyond what they can do: the bar is unbounded, and its execution
-/// makespan is still a finite number.
+/// stores) spend most of their time storing, so the work asked for is beyond what they can do: the bar is unbounded,
+/// and its execution makespan is still a finite number.
 #[test]
 fn a_stable_bar_is_bounded_and_an_overloaded_one_unbounded() {
     let stable = DesktopGridConfig { bots: 100, transfer_time: [0.0, 0.0], ..Default::default() };

@@ -59,7 +59,11 @@ fn scenario(rng: &mut Rng) -> Value {
                 "max_size": integer(rng, &[1, 50]),
                 "arrival_pattern": name(rng, &["realistic", "all_at_zero", "evenly_spread"]),
             },
-            "platform": {"clusters": [{"name": "a", "processors": integer(rng, &[1, 16, 64]), "speed": number(rng, &[1.0, 1.5])}]},
+            "platform": {"clusters": [{
+                "name": "a",
+                "processors": integer(rng, &[1, 16, 64]),
+                "speed": number(rng, &[1.0, 1.5])
+            }]},
             "scheduling": name(rng, &["ECT", "FPLT", "RR", "WQR-2", "DFPLT", "STFR", "FPF"]),
             "selection": name(rng, &["S-T", "S-BoT", "S-U-RR"]),
             "architecture": {"kind": name(rng, &["sep-c", "csp", "fcondor"])},

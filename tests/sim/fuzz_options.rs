@@ -314,7 +314,9 @@ fn a_study_stores_its_script_once() {
     );
 
     // A few points, planned in shards and merged, give what the local sweep gives (wall times aside).
-    let round_robin = "fn choose(e, v) {\n let free = v.free;\n let i = (this.next ?? 0) % free.len();\n this.next = i + 1;\n start(free[i])\n}\n";
+    let round_robin =
+        "fn choose(e, v) {\n let free = v.free;\n let i = (this.next ?? 0) % free.len();\n this.next = i + 1;\n \
+         start(free[i])\n}\n";
     std::fs::write(d.join("s.rhai"), round_robin).unwrap();
     std::fs::write(
         d.join("two.json"),

@@ -242,8 +242,8 @@ fn selection_policies_order_the_users_as_defined() {
 #[test]
 fn consumption_decides_s_u_t() {
     // One processor; by t=20 user 0 has consumed more than user 1, so S-U-T serves user 1 first while S-U-Prio
-    // serves user 0 (the higher priority). t=0: user 0 [20] runs 0-20; t=1: user 1 [5] and user 0 [5] arrive. At 20 the selection sees consumption
-    // user 0 = 20, user 1 = 0.
+    // serves user 0 (the higher priority). t=0: user 0 [20] runs 0-20; t=1: user 1 [5] and user 0 [5] arrive. At 20 the
+    // selection sees consumption user 0 = 20, user 1 = 0.
     let bots: [(f64, u32, &[f64]); 3] = [(0.0, 0, &[20.0]), (1.0, 1, &[5.0]), (1.0, 0, &[5.0])];
     let sut = ends(config(Csp, S::SUT, P::Fpf), &[(1, 1.0)], &bots).0;
     assert_eq!(sut, vec![20.0, 25.0, 30.0]);

@@ -1,6 +1,6 @@
-//! The integration-test binary of the simulator (the house rules are `tests/tidy.rs`): closed forms, hand-worked cases, invariants, determinism, the workload model, trace import,
-//! our samplers against rand_distr, workload views, the Login/Logout and Minh–Wolters generators, a trace's fitted
-//! row bit for bit (shared with tests/web.rs).
+//! The integration-test binary of the simulator (the house rules are `tests/tidy.rs`): closed forms, hand-worked cases,
+//! invariants, determinism, the workload model, trace import, our samplers against rand_distr, workload views, the
+//! Login/Logout and Minh–Wolters generators, a trace's fitted row bit for bit (shared with tests/web.rs).
 
 mod batsim_json;
 mod budget;

@@ -161,7 +161,8 @@ fn impossible_decisions_stop_the_run_with_the_decision() {
     assert!(e.contains("line 2") && e.contains("is not managed"), "{e}");
     // The slowest cluster is full once the fastest free one is not it.
     fails(
-        "fn choose(e, v) {\n  let slow = v.managed[v.managed.len() - 1];\n  if v.free_count(slow) > 0 { start(slow) } else { start(slow) }\n}",
+        "fn choose(e, v) {\n  let slow = v.managed[v.managed.len() - 1];\n  if v.free_count(slow) > 0 { start(slow) } \
+         else { start(slow) }\n}",
         3,
         "has no free processor",
     );
@@ -172,7 +173,8 @@ fn impossible_decisions_stop_the_run_with_the_decision() {
 /// The round-robin example of docs/policies.md ("State") runs, and its state moves on.
 #[test]
 fn the_documented_state_example_runs() {
-    let rr = "fn choose(estimate, view) {\n    let free = view.free;\n    let i = (this.next ?? 0) % free.len();\n    this.next = i + 1;\n    start(free[i])\n}";
+    let rr = "fn choose(estimate, view) {\n    let free = view.free;\n    let i = (this.next ?? 0) % free.len();\n    \
+              this.next = i + 1;\n    start(free[i])\n}";
     let fplt = run::run(&tiny(&example("fplt.rhai"))).unwrap();
     let r = run::run(&tiny(rr)).unwrap();
     assert_eq!(r.metrics.tasks.finished, r.metrics.tasks.tasks);
@@ -190,7 +192,11 @@ fn the_cli_runs_and_sweeps_a_script_file_and_reports_its_errors() {
     std::fs::write(dir.join("broken.rhai"), "fn choose(e, v) {\n  start(v.fastest_free()\n}\n").unwrap();
     let scenario = |file: &str| {
         format!(
-            r#"{{"seed": 3, "workload": {{"load": 0.5, "submission_period": 14400}}, "scheduling": {{"script_file": "{file}"}}}}"#
+            concat!(
+                r#"{{"seed": 3, "workload": {{"load": 0.5, "submission_period": 14400}}, "scheduling": "#,
+                r#"{{"script_file": "{file}"}}}}"#
+            ),
+            file = file
         )
     };
     std::fs::write(dir.join("good.json"), scenario("fplt.rhai")).unwrap();

@@ -60,7 +60,10 @@ fn the_rr_nrf_example_is_rr_nrf_bit_for_bit() {
 /// built-in LongIdle's report bit for bit: the idle times it reads are the ones the built-in compares.
 #[test]
 fn a_long_idle_script_is_long_idle_bit_for_bit() {
-    let long_idle = "fn uses_idle_times() { true }\nfn select(view) {\n  let best = -1;\n  let longest = 0.0;\n  for b in view.ready {\n    let idle = view.longest_idle(b);\n    if best < 0 || idle > longest { best = b; longest = idle; }\n  }\n  if best < 0 { idle() } else { bot(best) }\n}";
+    let long_idle =
+        "fn uses_idle_times() { true }\nfn select(view) {\n  let best = -1;\n  let longest = 0.0;\n  for b in \
+         view.ready {\n    let idle = view.longest_idle(b);\n    if best < 0 || idle > longest { best = b; longest = \
+         idle; }\n  }\n  if best < 0 { idle() } else { bot(best) }\n}";
     for (seed, mix, load) in [(1, Mix::AllS, 0.9), (3, Mix::AllM, 1.2)] {
         let mut s = grid(seed, mix, load, 25);
         s.desktop_grid.bot_selection = BotSelection::LongIdle.into();

@@ -52,13 +52,17 @@ fn the_s_bot_example_is_s_bot_bit_for_bit() {
 
 #[test]
 fn an_s_u_t_script_is_s_u_t_bit_for_bit() {
-    let s_u_t = "fn index() { \"per_user\" }\nfn select(view) {\n  let best = -1;\n  let least = 0.0;\n  for u in view.users {\n    let c = view.consumption(u);\n    if best < 0 || c < least { best = u; least = c; }\n  }\n  user_tasks(best)\n}";
+    let s_u_t = "fn index() { \"per_user\" }\nfn select(view) {\n  let best = -1;\n  let least = 0.0;\n  for u in \
+                 view.users {\n    let c = view.consumption(u);\n    if best < 0 || c < least { best = u; least = c; \
+                 }\n  }\n  user_tasks(best)\n}";
     same_report(SelectionPolicy::SUT, s_u_t);
 }
 
 #[test]
 fn an_s_u_rr_script_is_s_u_rr_bit_for_bit() {
-    let s_u_rr = "fn index() { \"per_user\" }\nfn select(view) {\n  let users = view.users;\n  let last = this.last_first ?? -1;\n  let first = users[0];\n  for u in users {\n    if u > last { first = u; break; }\n  }\n  this.last_first = first;\n  one_task_per_user(last)\n}";
+    let s_u_rr = "fn index() { \"per_user\" }\nfn select(view) {\n  let users = view.users;\n  let last = \
+                  this.last_first ?? -1;\n  let first = users[0];\n  for u in users {\n    if u > last { first = u; \
+                  break; }\n  }\n  this.last_first = first;\n  one_task_per_user(last)\n}";
     same_report(SelectionPolicy::SURr, s_u_rr);
 }
 

@@ -89,8 +89,8 @@ fn planned_equals_local(dir: &std::path::Path, command: &[&str], shards: usize, 
     assert_eq!(verdicts(&local), verdicts(&merged), "{command:?}");
 }
 
-/// `bagsim reproduce FIG --plan N`, `bagsim dg-figure N --plan N` and `bagsim dd-figure N --plan N`, with and without `--readings`, their shards and
-/// `bagsim merge` write the very files the commands write.
+/// `bagsim reproduce FIG --plan N`, `bagsim dg-figure N --plan N` and `bagsim dd-figure N --plan N`, with and without
+/// `--readings`, their shards and `bagsim merge` write the very files the commands write.
 #[test]
 fn planned_figures_merge_to_the_files_their_commands_write() {
     let dir = std::env::temp_dir().join(format!("bagsim-study-fig-{}", std::process::id()));

@@ -95,8 +95,8 @@ fn hpc2n_counts_and_header() {
 /// END { close_bot(); for (s in sizes) print s, sizes[s] }' tests/data/hpc2n.swf
 /// ```
 ///
-/// then summed per size class; BoTs found by the rule (`g++` at each new BoT): 2 218 (2 181 at D=120); parallel jobs ($5 > 1):
-/// 2 998; users ($12) with a one-processor job: 11, with any job: 17; Σ processors + serial jobs: 63 578.
+/// then summed per size class; BoTs found by the rule (`g++` at each new BoT): 2 218 (2 181 at D=120); parallel jobs
+/// ($5 > 1): 2 998; users ($12) with a one-processor job: 11, with any job: 17; Σ processors + serial jobs: 63 578.
 #[test]
 fn hpc2n_bots_match_an_independent_awk_count() {
     let t = import(&bytes("hpc2n.swf")).unwrap();
@@ -231,10 +231,11 @@ fn empty_missing_and_comment_only_files() {
 fn gwf_lines() {
     // The GWA field list, with text identifiers and JobStructure as the archive writes them.
     let text = "# Computer: a grid\n# JobID SubmitTime WaitTime RunTime NProcs ...\n\
-        1 1136070024 0 100 1 -1 -1 1 900 -1 1 U1 G1 app1 Q1 -1 site1 site1 UNITARY -1 -1 -1 -1 -1 -1 -1 -1 vo1 -1\n\
-        2 1136070074 0 120 1 -1 -1 1 900 -1 1 U1 G1 app1 Q1 -1 site1 site1 BoT 7 -1 -1 -1 -1 -1 -1 -1 vo1 -1\n\
-        3 1136070300 0 -1 1 -1 -1 1 900 -1 5 U1 G1 app1 Q1 -1 site1 site1 BoT 7 -1 -1 -1 -1 -1 -1 -1 vo1 -1\n\
-        4 1136070400 0 50 1 -1 -1 1 900 -1 1 U2 G1 app1 Q1 -1 site1 site1 UNITARY -1\n";
+                1 1136070024 0 100 1 -1 -1 1 900 -1 1 U1 G1 app1 Q1 -1 site1 site1 UNITARY -1 -1 -1 -1 -1 -1 -1 -1 vo1 \
+                -1\n\
+                2 1136070074 0 120 1 -1 -1 1 900 -1 1 U1 G1 app1 Q1 -1 site1 site1 BoT 7 -1 -1 -1 -1 -1 -1 -1 vo1 -1\n\
+                3 1136070300 0 -1 1 -1 -1 1 900 -1 5 U1 G1 app1 Q1 -1 site1 site1 BoT 7 -1 -1 -1 -1 -1 -1 -1 vo1 -1\n\
+                4 1136070400 0 50 1 -1 -1 1 900 -1 1 U2 G1 app1 Q1 -1 site1 site1 UNITARY -1\n";
     let t = import_as(text.as_bytes(), Format::Gwf).unwrap();
     assert_eq!((t.report.jobs, t.report.skipped, t.report.comments), (2, 2, 2));
     assert_eq!(t.report.header_value("Computer"), Some("a grid"));

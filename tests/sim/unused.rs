@@ -117,7 +117,15 @@ fn desktop_grid_unused_keys_change_nothing() {
 
 #[test]
 fn data_grid_unused_keys_change_nothing() {
-    let base = json!({"family": "data_grid", "data_grid": {"jobs": 300, "scheme": "start_time_no_data_aware", "estimates": "accurate", "site_policies": ["easy", "fcfs", "conservative", "easy", "fcfs"]}});
+    let base = json!({
+        "family": "data_grid",
+        "data_grid": {
+            "jobs": 300,
+            "scheme": "start_time_no_data_aware",
+            "estimates": "accurate",
+            "site_policies": ["easy", "fcfs", "conservative", "easy", "fcfs"]
+        }
+    });
     check(
         base.clone(),
         &[

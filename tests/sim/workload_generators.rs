@@ -500,7 +500,13 @@ fn changing_one_cluster_leaves_the_other_clusters_streams_identical() {
 fn a_user_too_slow_for_the_load_is_refused_not_aborted() {
     for mu in ["2.7e-5", "5e-324"] {
         let s = McScenario::from_json(&format!(
-            r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","value":2.0}}}}}}}}}}"#
+            concat!(
+                r#"{{"platform":{{"clusters":[{{"name":"a","processors":45,"speed":4.0}}]}},"#,
+                r#""workload":{{"submission_period":600,"generator":{{"login_logout":{{"users":[{{"name":"u","#,
+                r#""lambda":0.025,"delta":0.13,"mu":{mu}}}],"runtime":{{"family":"constant","#,
+                r#""value":2.0}}}}}}}}}}"#
+            ),
+            mu = mu
         ))
         .expect("every value is within its documented range");
         let e = run::prepare(&s).err().expect("refused");

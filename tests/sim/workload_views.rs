@@ -36,7 +36,13 @@ fn trace_views_match_an_independent_count() {
     assert!(stdout.contains("    N intervals       16597     5533     2767     1384       58\n"), "{stdout}");
     assert!(stdout.contains("    trace jobs        0.696    0.742    0.766    0.795    0.898\n"), "{stdout}");
     // The Poisson reference of 3 145 jobs over the same N: E[H_NE] of Binomial(3 145, 1/N) counts, by the same script.
-    assert!(stdout.contains("    trace jobs        0.696    0.742    0.766    0.795    0.898\n      Poisson         0.816    0.894    0.936    0.966    0.998\n"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "    trace jobs        0.696    0.742    0.766    0.795    0.898\n      Poisson         0.816    0.894    \
+             0.936    0.966    0.998\n"
+        ),
+        "{stdout}"
+    );
     assert!(stdout.contains("spatial burstiness: trace jobs 0.468 (N = 128 processors, 35 widths used)"), "{stdout}");
     assert!(stdout.contains("spatial burstiness: tasks — (N = 1: every job on one processor)"), "{stdout}");
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();

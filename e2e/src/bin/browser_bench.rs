@@ -174,15 +174,14 @@ async fn trace(lines: usize) {
             open_ready(&client, &url).await;
             js(
                 &client,
-                "window.__longTasks = []; window.__longStarts = []; new PerformanceObserver((l) => { \
-                 for (const e of l.getEntries()) { window.__longTasks.push(e.duration); \
-                 window.__longStarts.push(e.startTime); } }).observe({ type: 'longtask' }); \
-                 window.__marks = []; new MutationObserver(() => { \
-                 const s = document.querySelector('#trace-status'); const b = document.querySelector('#trace-bots'); \
+                "window.__longTasks = []; window.__longStarts = []; new PerformanceObserver((l) => { for (const e of \
+                 l.getEntries()) { window.__longTasks.push(e.duration); window.__longStarts.push(e.startTime); } \
+                 }).observe({ type: 'longtask' }); window.__marks = []; new MutationObserver(() => { const s = \
+                 document.querySelector('#trace-status'); const b = document.querySelector('#trace-bots'); \
                  window.__marks.push([performance.now(), s ? s.dataset.state : '', b ? b.dataset.bots : '', \
                  document.querySelectorAll('.views-charts svg').length]); \
-                 }).observe(document.querySelector('#trace-lab'), { subtree: true, childList: true, attributes: true }); \
-                 window.__t0 = performance.now(); return true;",
+                 }).observe(document.querySelector('#trace-lab'), { subtree: true, childList: true, attributes: true \
+                 }); window.__t0 = performance.now(); return true;",
                 vec![],
             )
             .await;

@@ -167,7 +167,8 @@ async fn a_paper_figure_matches_the_native_reproduction() {
         // finding that disagrees or is not resolved to "Which assumption carries this result?".
         let shape = js(
             &client,
-            "return [...document.querySelectorAll('#paper-claims tbody tr')].map(r => [r.querySelectorAll('q').length, r.querySelector('a.which-reading')?.getAttribute('href') ?? '']);",
+            "return [...document.querySelectorAll('#paper-claims tbody tr')].map(r => [r.querySelectorAll('q').length, \
+             r.querySelector('a.which-reading')?.getAttribute('href') ?? '']);",
             vec![],
         )
         .await;

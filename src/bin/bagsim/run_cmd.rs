@@ -1,9 +1,9 @@
 //! `bagsim run S.json`: one run of any family, its summary, and what it writes (--out, --csv, --swf, --jobs).
 
 use super::error::{self, CliError, Failure, Outcome};
-use super::{data_grid, dg, jobs_out, mc, schedule_out, study};
+use super::{jobs_out, schedule_out, study};
 use bagsim::family::contract::FamilyRun;
-use bagsim::registry::{self, AnyReport};
+use bagsim::registry;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -60,10 +60,8 @@ pub fn run(
         error::write(&path, rows)?;
         say!("rows written to {}", path.display());
     }
-    match &report {
-        AnyReport::MultiCluster(r) => mc::print_summary(r),
-        AnyReport::DesktopGrid(r) => dg::print_summary(r),
-        AnyReport::DataGrid(r) => data_grid::print_summary(r),
+    for line in report.summary() {
+        say!("{line}");
     }
     if let Some(out) = out {
         let json = report.to_json().expect("serializable");

@@ -308,8 +308,8 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
         Err(p) => {
             let list: Vec<String> = p.shards().iter().map(|i| i.to_string()).collect();
             let why = format!(
-                "{}: the study is not complete, nothing merged\n{}run them again: bagsim sweep --manifest {} --shard I, \
-                 or on Slurm: sbatch --array={} {}.sbatch",
+                "{}: the study is not complete, nothing merged\n{}run them again: bagsim sweep --manifest {} --shard \
+                 I, or on Slurm: sbatch --array={} {}.sbatch",
                 manifest.display(),
                 p,
                 manifest.display(),
@@ -405,7 +405,8 @@ pub fn slurm(manifest: &Path, o: &SlurmOptions) -> Outcome {
          #SBATCH --time={time}\n\
          #SBATCH --output={st}.shard-%a.log\n\
          {common}\
-         exec {bagsim} sweep --manifest {man} --shard \"$SLURM_ARRAY_TASK_ID\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\"{records}\n",
+         exec {bagsim} sweep --manifest {man} --shard \"$SLURM_ARRAY_TASK_ID\" \
+         --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\"{records}\n",
         study = m.study,
         points = m.points.len(),
         n = m.shards,

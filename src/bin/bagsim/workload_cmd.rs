@@ -332,7 +332,8 @@ fn print_views(
     if !v.runtime_cdf.is_empty() {
         let q = |f: f64| v.runtime_cdf.iter().find(|p| p.fraction >= f - 1e-12).map_or(f64::NAN, |p| p.runtime);
         say!(
-            "  task runtime [s]: min {:.0}, p10 {:.0}, p25 {:.0}, p50 {:.0}, p75 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0}",
+            "  task runtime [s]: min {:.0}, p10 {:.0}, p25 {:.0}, p50 {:.0}, p75 {:.0}, p90 {:.0}, p99 {:.0}, max \
+             {:.0}",
             v.runtime_cdf[0].runtime,
             q(0.1),
             q(0.25),
@@ -387,7 +388,8 @@ fn write_swf(o: &mut impl Write, s: &Scenario, p: &run::Prepared) -> std::io::Re
     let mut job = 1u64;
     for (b, bot) in w.bots.iter().enumerate() {
         for r in w.bot_runtimes(b) {
-            // job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue partition prec think
+            // job submit wait run procs cpu mem req_procs req_time req_mem status user group exe queue partition prec
+            // think
             writeln!(
                 o,
                 "{job} {:.0} -1 {:.0} 1 -1 -1 1 -1 -1 1 {} -1 {} -1 -1 -1 -1",

@@ -63,6 +63,8 @@ pub trait FamilyDef {
     fn wall_time_s(r: &Self::Report) -> f64;
     /// Simulated time at the end of the run, s.
     fn end_time(r: &Self::Report) -> f64;
+    /// The report as the readable lines `bagsim run` prints after a run.
+    fn summary(r: &Self::Report) -> Vec<String>;
 
     /// Checks a user's script for the scenario key `key` (a decision the family lets a user write as a script,
     /// docs/policies.md) without running it: Ok, or the error with its line and column. The page has no script

@@ -109,7 +109,10 @@ impl<'de> serde::de::Visitor<'de> for Visitor {
     type Value = SchemePolicy;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a scheme's name (start_time_no_data_aware, finish_time_no_overlap, finish_time_data_aware) or {\"script\": \"…\"}")
+        f.write_str(
+            "a scheme's name (start_time_no_data_aware, finish_time_no_overlap, finish_time_data_aware) or \
+             {\"script\": \"…\"}",
+        )
     }
 
     fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<SchemePolicy, E> {

@@ -96,6 +96,10 @@ impl FamilyDef for Def {
         r.metrics.end_time
     }
 
+    fn summary(r: &DataGridReport) -> Vec<String> {
+        super::summary::lines(r)
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DataGridScenario>> {
         Some(&super::figure_cmd::Figures::<Def>::NEW)

@@ -111,7 +111,8 @@ pub fn compute(sim: &Simulation, processors: &[u32]) -> DataGridMetrics {
 /// in the window.
 pub fn jobs_csv(sim: &Simulation) -> String {
     let mut out = String::from(
-        "log_job,job,site,procs,submit_s,data_mb,transfer_start_s,transfer_end_s,reservation_s,hold_start_s,compute_start_s,end_s,runtime_s,estimate_s,turnaround_s,wait_s,killed\n",
+        "log_job,job,site,procs,submit_s,data_mb,transfer_start_s,transfer_end_s,reservation_s,hold_start_s,\
+         compute_start_s,end_s,runtime_s,estimate_s,turnaround_s,wait_s,killed\n",
     );
     let mut ended: Vec<u32> = sim.ended().to_vec();
     ended.sort_unstable();

@@ -18,6 +18,7 @@ pub mod scheme;
 pub mod sim;
 pub mod site;
 pub mod study;
+pub mod summary;
 pub mod sweep;
 pub mod workload;
 

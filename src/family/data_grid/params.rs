@@ -47,12 +47,13 @@ pub const PARAMS: &[Param] = &crate::family::contract::documented([
         allowed: "run_to_log | kill",
         meaning:
             "a job whose logged run exceeds its request: runs on (the site reserves the run) or is stopped at its \
-                  request, the site seeing only the request (requested estimates)",
+             request, the site seeing only the request (requested estimates)",
     },
     Param {
         path: "data_grid.scheme",
         unit: "",
-        allowed: "start_time_no_data_aware | finish_time_no_overlap | finish_time_data_aware | {\"script\": \"…\"} | {\"script_file\": \"p.rhai\"}",
+        allowed: "start_time_no_data_aware | finish_time_no_overlap | finish_time_data_aware | {\"script\": \"…\"} | \
+                  {\"script_file\": \"p.rhai\"}",
         meaning: "metascheduling scheme (§IV), or your own as a script (docs/policies.md)",
     },
     Param {

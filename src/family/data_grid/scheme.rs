@@ -13,9 +13,10 @@ use super::config::Scheme;
 use super::site::Ask;
 use super::workload::Job;
 
-/// What a job asks of site `k` under a scheme that `overlaps` the transfer with the queueing or not, given its transfer time `transfer` to that site and the dispatch
-/// time: the schemes that leave the transfer to the job reserve it on the processors (Fig. 1(a)); the data-aware
-/// one moves the data from dispatch and reserves only the computation, from the data's arrival on (Eq. 3).
+/// What a job asks of site `k` under a scheme that `overlaps` the transfer with the queueing or not, given its transfer
+/// time `transfer` to that site and the dispatch time: the schemes that leave the transfer to the job reserve it on the
+/// processors (Fig. 1(a)); the data-aware one moves the data from dispatch and reserves only the computation, from the
+/// data's arrival on (Eq. 3).
 pub fn ask(overlaps: bool, job: &Job, transfer: f64, dispatch: f64) -> Ask {
     if overlaps {
         Ask { procs: job.procs, data_at: dispatch + transfer, len: job.estimate, early: false }

@@ -18,7 +18,10 @@ pub fn path_of(key: &str) -> String {
 }
 
 /// The CSV header of a data-grid sweep (after the axis columns).
-pub const SWEEP_HEADER: &str = "jobs,with_data,refused_too_wide,offered_load,finished,mean_turnaround,worst_turnaround,mean_wait,mean_transfer,utilization,held_utilization,started_early,killed,makespan,events,wall_time_s";
+pub const SWEEP_HEADER: &str =
+    "jobs,with_data,refused_too_wide,offered_load,finished,mean_turnaround,worst_turnaround,\
+                                mean_wait,mean_transfer,utilization,held_utilization,started_early,killed,makespan,\
+                                events,wall_time_s";
 
 /// One CSV row of a data-grid sweep.
 pub fn sweep_row(r: &DataGridReport) -> String {

@@ -43,7 +43,8 @@ impl AvailabilityLevel {
     }
 
     /// Mean and standard deviation of the repair time, seconds ([Anglano09] §IV-A.2: "mean and variance ... 1800
-    /// sec. and 300 sec." for High, "5400 sec. and 800 sec." otherwise; read as standard deviations, docs/desktop_grid.md).
+    /// sec. and 300 sec." for High, "5400 sec. and 800 sec." otherwise; read as standard deviations,
+    /// docs/desktop_grid.md).
     pub fn repair(self) -> (f64, f64) {
         match self {
             AvailabilityLevel::High => (1800.0, 300.0),

@@ -247,7 +247,8 @@ impl DesktopGridConfig {
     /// events of the machines' failures and repairs up to the horizon (3 × machines × horizon / (MTTF + MTTR),
     /// machines spread evenly over the groups: a failure, its repair and the killed replica's stale event; a run
     /// that ends sooner has fewer) and of the tasks' replicas (a start, an end and a checkpoint store per period of
-    /// computing, up to the replication threshold per task as far as the machines go round); its memory: the time series, the tasks and the machines.
+    /// computing, up to the replication threshold per task as far as the machines go round); its memory: the time
+    /// series, the tasks and the machines.
     pub fn estimate(&self) -> Estimate {
         let machines = self.expected_machines();
         let groups = self.group_laws();

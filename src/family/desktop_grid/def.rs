@@ -87,6 +87,10 @@ impl FamilyDef for Def {
         r.metrics.end_time
     }
 
+    fn summary(r: &DgReport) -> Vec<String> {
+        super::summary::lines(r)
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DgScenario>> {
         Some(&super::figure_cmd::Figures)

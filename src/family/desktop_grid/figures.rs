@@ -271,7 +271,8 @@ impl BarJob {
 pub fn bars_csv(bars: &[Bar]) -> String {
     let n = crate::stats::csv_number;
     let mut s = String::from(
-        "mix,policy,seeds,saturated_seeds,saturation,growth_mean,growth_low,growth_high,unbounded,cap_hit,tt_mean,tt_low,tt_high,makespan_mean,makespan_low,makespan_high,wt_mean,wt_low,wt_high,rwt_mean,rwt_low,rwt_high\n",
+        "mix,policy,seeds,saturated_seeds,saturation,growth_mean,growth_low,growth_high,unbounded,cap_hit,tt_mean,\
+         tt_low,tt_high,makespan_mean,makespan_low,makespan_high,wt_mean,wt_low,wt_high,rwt_mean,rwt_low,rwt_high\n",
     );
     for b in bars {
         s.push_str(&format!(

@@ -20,6 +20,7 @@ pub mod readings;
 pub mod report;
 pub mod sim;
 pub mod study;
+pub mod summary;
 pub mod sweep;
 pub mod workload;
 pub mod wqr_ft;

@@ -13,7 +13,9 @@ pub fn path_of(key: &str) -> String {
 }
 
 /// The CSV header of a desktop-grid sweep (after the axis columns).
-pub const SWEEP_HEADER: &str = "machines,effective_power,occupancy,bot_rate,bots,tasks,finished_bots,saturated,growth_rate,mean_tt,mean_wt,mean_makespan,rwt,replicas_started,checkpoints_taken,checkpoints_restored,failures,events,wall_time_s";
+pub const SWEEP_HEADER: &str = "machines,effective_power,occupancy,bot_rate,bots,tasks,finished_bots,saturated,\
+                                growth_rate,mean_tt,mean_wt,mean_makespan,rwt,replicas_started,checkpoints_taken,\
+                                checkpoints_restored,failures,events,wall_time_s";
 
 /// One CSV row of a desktop-grid sweep.
 pub fn sweep_row(r: &DgReport) -> String {

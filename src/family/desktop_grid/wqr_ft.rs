@@ -49,7 +49,8 @@ pub struct TaskPool {
     track_unrep: bool,
     /// Active BoTs with a pending task without a running replica (kept only when `track_unrep`).
     unrep: BTreeSet<u32>,
-    /// LongIdle: per BoT, (idle_acc − idle_since, task) of its tasks without a replica (their idle time grows with now).
+    /// LongIdle: per BoT, (idle_acc − idle_since, task) of its tasks without a replica (their idle time grows with
+    /// now).
     idle_growing: Vec<BTreeSet<(i64, u32)>>,
     /// LongIdle: per BoT, (idle_acc, task) of its candidate tasks that have a replica (idle time frozen).
     idle_frozen: Vec<BTreeSet<(i64, u32)>>,

@@ -218,8 +218,8 @@ pub fn estimate(s: &McScenario, trace: Option<&TraceSize>) -> Estimate {
                 let user = Driver::new(
                     format!("workload.generator.login_logout.users[{i}].mu"),
                     format!(
-                        "user {i}{name} logs in every 1/lambda + 1/delta s of the model's clock, which runs until the jobs \
-                         (mu per second while logged in) carry the load; raise mu or lower the load"
+                        "user {i}{name} logs in every 1/lambda + 1/delta s of the model's clock, which runs until the \
+                         jobs (mu per second while logged in) carry the load; raise mu or lower the load"
                     ),
                 );
                 if w.load.is_none() {

@@ -434,3 +434,22 @@ impl McScenario {
         self.sample_interval.unwrap_or((self.workload.submission_period / 720.0).max(60.0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::PARAMS;
+
+    /// The documented lists of policies name every policy of the enums (the menus and the parser use the enums).
+    #[test]
+    fn documented_policies_are_the_enums() {
+        use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
+        use crate::family::multi_cluster::policy::selection::SelectionPolicy;
+        let allowed = |path: &str| PARAMS.iter().find(|p| p.path == path).expect("documented").allowed;
+        let listed = |text: &str| text.split(", ").map(str::to_string).collect::<Vec<_>>();
+        let scheduling: Vec<String> =
+            SchedulingPolicy::MENU.iter().map(|p| if p.kind() == "WQR" { "WQR-n" } else { p.name() }.into()).collect();
+        assert_eq!(listed(allowed("scheduling")), scheduling);
+        let selection: Vec<String> = SelectionPolicy::ALL.iter().map(|p| p.name().to_string()).collect();
+        assert_eq!(listed(allowed("selection")), selection);
+    }
+}

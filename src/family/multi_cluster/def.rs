@@ -107,6 +107,10 @@ impl FamilyDef for Def {
         r.metrics.system.end_time
     }
 
+    fn summary(r: &Report) -> Vec<String> {
+        super::summary::lines(r)
+    }
+
     /// Files written before the monitoring service's default became periodic carry its earlier default, 0.
     fn key_at_default(key: &str, value: &serde_json::Value) -> Option<bool> {
         let at = at_default::<McScenario>(key, value)?;

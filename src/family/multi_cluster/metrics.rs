@@ -1,5 +1,5 @@
-//! The report of a run: per BoT, per size class, per task, per user, over time and system-wide (docs/model.md, "Metrics").
-//! Every figure states its formula and unit; unfinished work is counted, never dropped.
+//! The report of a run: per BoT, per size class, per task, per user, over time and system-wide (docs/model.md,
+//! "Metrics"). Every figure states its formula and unit; unfinished work is counted, never dropped.
 
 use crate::family::multi_cluster::simulation::{Outcome, Sample};
 use crate::stats::{note_empty, note_undefined, Stats, Undefined};

@@ -15,4 +15,5 @@ pub mod readings;
 pub mod run;
 pub mod schedule_swf;
 pub mod simulation;
+pub mod summary;
 pub mod sweep;

@@ -64,8 +64,9 @@ pub const PARAMS: &[Param] = &crate::family::contract::documented([
         path: "workload.streams",
         unit: "",
         allowed: "per_cluster, global",
-        meaning: "per_cluster: each cluster receives its own independent stream with its own users, at the target \
-                  load share of workload.load_split ([Iosup08] §4.2); global: one stream, user u homed at cluster u mod C",
+        meaning:
+            "per_cluster: each cluster receives its own independent stream with its own users, at the target load \
+             share of workload.load_split ([Iosup08] §4.2); global: one stream, user u homed at cluster u mod C",
     },
     Param {
         path: "workload.load_split",
@@ -215,7 +216,8 @@ pub const PARAMS: &[Param] = &crate::family::contract::documented([
         path: "policy_options.prio_order",
         unit: "",
         allowed: "rank, cluster",
-        meaning: "S-U-Prio: users ranked by their Zipf rank in their stream (default), or every user of cluster 0 first",
+        meaning: "S-U-Prio: users ranked by their Zipf rank in their stream (default), or every user of cluster 0 \
+                  first",
     },
     Param {
         path: "policy_options.rr_ring",
@@ -288,14 +290,16 @@ pub const PARAMS: &[Param] = &crate::family::contract::documented([
         path: "inaccuracy",
         unit: "%",
         allowed: "0 – 10 000",
-        meaning: "maximum inaccuracy I: max(R + (E/100)·R, 1), E ~ U[−I, I] ([Iosup08] §5.3), on what inaccuracy_on says",
+        meaning: "maximum inaccuracy I: max(R + (E/100)·R, 1), E ~ U[−I, I] ([Iosup08] §5.3), on what inaccuracy_on \
+                  says",
     },
     Param {
         path: "inaccuracy_on",
         unit: "",
         allowed: "estimate, runtime",
         meaning: "estimate (default): the task runs R, the scheduler sees the perturbed value; runtime: the task runs \
-                  the perturbed value, the scheduler sees R, and the load that runs grows (docs/model.md, \"Inaccuracy\")",
+                  the perturbed value, the scheduler sees R, and the load that runs grows (docs/model.md, \
+                  \"Inaccuracy\")",
     },
     Param {
         path: "scheduling_period",

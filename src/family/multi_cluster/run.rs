@@ -109,7 +109,8 @@ fn check_times(s: &McScenario, p: &Prepared) -> Result<(), ScenarioError> {
             kind: ErrorKind::OutOfRange,
             field: key,
             message: format!(
-                "task {task} would run {} s on the reference processor; every runtime must be finite and at most {MAX_TIME:e} s",
+                "task {task} would run {} s on the reference processor; every runtime must be finite and at most \
+                 {MAX_TIME:e} s",
                 crate::family::contract::short_number(longest)
             ),
         });

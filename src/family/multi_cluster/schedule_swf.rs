@@ -5,9 +5,9 @@
 //! − submit; run = its completion − that start (with replication, the span from its first copy's start to the end
 //! of the copy that finished first); 1 processor; status 1. The user (field 12) is the BoT's user + 1; the BoT is
 //! field 14, executable (application) number, BoT index + 1: SWF numbers an application from 1, and a BoT is one
-//! application run over many inputs ([Iosup08] §1: jobs "that share the same executable"); field 15 (queue) and 16 (partition) are −1. A task the run did
-//! not finish (the horizon came first) is written with status 5 (cancelled) and run time −1, its wait when it
-//! started; an importer skips it ("unknown run time").
+//! application run over many inputs ([Iosup08] §1: jobs "that share the same executable"); field 15 (queue) and 16
+//! (partition) are −1. A task the run did not finish (the horizon came first) is written with status 5 (cancelled) and
+//! run time −1, its wait when it started; an importer skips it ("unknown run time").
 //!
 //! Memory: the writer holds its output buffer and the index of the next BoT to write; the times are the
 //! simulation's own arrays.

@@ -19,7 +19,10 @@ pub fn path_of(key: &str) -> &str {
 
 /// The CSV header of a multi-cluster sweep (after the axis columns).
 pub fn sweep_header() -> String {
-    let mut h = String::from("bots,tasks,achieved_load,finished_fraction,utilization,mean_makespan,p50_makespan,p90_makespan,mean_nsl,p50_nsl,p90_nsl,mean_bot_wait,mean_task_wait,wasted_cpu,events,wall_time_s");
+    let mut h = String::from(
+        "bots,tasks,achieved_load,finished_fraction,utilization,mean_makespan,p50_makespan,p90_makespan,mean_nsl,\
+         p50_nsl,p90_nsl,mean_bot_wait,mean_task_wait,wasted_cpu,events,wall_time_s",
+    );
     for (name, _, _) in crate::workload::size_class::SIZE_CLASSES {
         h.push_str(&format!(",nsl_{name},makespan_{name}"));
     }

@@ -75,7 +75,8 @@ fn render(markdown: &str, title: &str) -> String {
          color: #1d2330; }}\ntable {{ border-collapse: collapse; font-size: 14px; }}\nth, td {{ border: 1px solid \
          #ccd; padding: 4px 6px; vertical-align: top; }}\nth {{ background: #f0f2f6; }}\ncode, pre {{ background: \
          #f4f5f8; }}\npre {{ padding: 8px; overflow-x: auto; }}\na {{ color: #1a56a8; }}\n</style>\n</head>\n<body>\n\
-         <p><a href=\"../\">← back to the simulator</a> · <a href=\"readme.html\">README</a></p>\n{body}</body>\n</html>\n"
+         <p><a href=\"../\">← back to the simulator</a> · <a \
+         href=\"readme.html\">README</a></p>\n{body}</body>\n</html>\n"
     )
 }
 

@@ -7,8 +7,8 @@
 //! included: the jobs.csv row's waiting and execution time); processors (fields 5 and 8); requested time (field 9) =
 //! what the site reserves for its computation (jobs.csv's `requested_time`); status 1 completed, 0 stopped at its
 //! requested time (walltime `kill`), 5 not ended when the run stopped (wait, run and partition −1); partition
-//! (field 16) = its site + 1. The window keeps no user or executable: fields 12 and 14 are −1, and the log's own job number is in
-//! jobs.csv's `log_job`.
+//! (field 16) = its site + 1. The window keeps no user or executable: fields 12 and 14 are −1, and the log's own job
+//! number is in jobs.csv's `log_job`.
 //!
 //! Memory: 1 byte a job (whether it has ended), only while writing; the times are the run's own records.
 

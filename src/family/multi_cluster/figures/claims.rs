@@ -399,8 +399,8 @@ impl Claim {
 pub fn panel_markdown(r: &FigureResult) -> String {
     let f = &r.figure;
     let mut out = format!(
-        "# {} — {}\n\n[Iosup08] {}; {} runs in, {} seeds per point; verdicts on {}.\n\n| | |\n|---|---|\n| the paper's setup | {} |\n| \
-         ours | {} |\n\n| the paper reports | bagsim | verdict |\n|---|---|---|\n",
+        "# {} — {}\n\n[Iosup08] {}; {} runs in, {} seeds per point; verdicts on {}.\n\n| | |\n|---|---|\n| the paper's \
+         setup | {} |\n| ours | {} |\n\n| the paper reports | bagsim | verdict |\n|---|---|---|\n",
         f.id.name().replace("fig", "Figure "),
         f.title,
         f.section,
@@ -435,8 +435,8 @@ fn script_line(r: &FigureResult) -> String {
         })
         .collect();
     format!(
-        "\nThe base's own script (series `{}`): {}, over every point of the figure. The findings above are judged on the \
-         paper's {} series alone.\n",
+        "\nThe base's own script (series `{}`): {}, over every point of the figure. The findings above are judged on \
+         the paper's {} series alone.\n",
         f.series[mine],
         parts.join("; "),
         f.paper_series()

@@ -153,7 +153,8 @@ fn figure(id: FigureId) -> Figure {
     let loads = STUDY_LOADS.to_vec();
     let load_names = loads.iter().map(|l| format!("{:.0}%", l * 100.0)).collect();
     let classes: Vec<String> = SIZE_CLASSES.iter().map(|c| c.0.to_string()).collect();
-    // The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x as policy_options.wqr_nx reads it).
+    // The eight scheduling policies of [Iosup08] §2.4 as §5's figures show them (WQR4x as policy_options.wqr_nx reads
+    // it).
     let sched = SchedulingPolicy::ALL.iter().map(SchedulingPolicy::name).collect::<Vec<_>>();
     let base = Figure {
         id,
@@ -177,8 +178,8 @@ fn figure(id: FigureId) -> Figure {
             x_label: "BoT size class",
             xs: vec![0.25],
             x_names: classes,
-            paper_setup: "csp, S-T, all scheduling policies, real traces (one month of each grid) at a load of about 25%, \
-                          no inaccuracy.",
+            paper_setup: "csp, S-T, all scheduling policies, real traces (one month of each grid) at a load of about \
+                          25%, no inaccuracy.",
             our_setup: "The real traces are not available here: the realistic Avg model at 25% stands in for them \
                         (per-cluster streams; a month, or the page's one day).",
             paper_says: &[
@@ -191,7 +192,8 @@ fn figure(id: FigureId) -> Figure {
             title: "Scheduling policies against the load, csp/S-T",
             section: "§5.1, Table 5 row 1",
             paper_setup: "csp, S-T, all scheduling policies, realistic Avg workloads, load 20–95%, no inaccuracy.",
-            our_setup: "Seven loads (20, 35, 50, 60, 70, 80, 95%); WQR4x is WQR with four replicas (policy_options.wqr_nx).",
+            our_setup: "Seven loads (20, 35, 50, 60, 70, 80, 95%); WQR4x is WQR with four replicas \
+                        (policy_options.wqr_nx).",
             paper_says: &[
                 "FPLT has the lowest overall MS, and ECT has the second lowest overall NSL",
                 "STFR has the best overall NSL",

@@ -47,10 +47,8 @@ pub fn figure_svg(r: &FigureResult) -> String {
     let width = 2.0 * (PANEL_W + LEFT) + 20.0;
     let height = TOP + PANEL_H + BOTTOM + 22.0 * legend_rows as f64 + 20.0;
     let mut s = String::new();
-    let _ = write!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
-    );
+    let _ = write!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" "#);
+    let _ = write!(s, r#"viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#);
     let _ = write!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = write!(
         s,
@@ -67,11 +65,15 @@ pub fn figure_svg(r: &FigureResult) -> String {
         let colour = COLOURS[i % COLOURS.len()];
         let _ = write!(
             s,
-            r#"<line x1="{x}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="2" stroke-dasharray="{}"/>{}<text x="{}" y="{}">{}</text>"#,
+            r#"<line x1="{x}" y1="{}" x2="{}" y2="{}" stroke="{colour}" stroke-width="2" stroke-dasharray="{}"/>"#,
             y - 4.0,
             x + 26.0,
             y - 4.0,
             DASHES[i % DASHES.len()],
+        );
+        let _ = write!(
+            s,
+            r#"{}<text x="{}" y="{}">{}</text>"#,
             marker(i, x + 13.0, y - 4.0, colour),
             x + 32.0,
             y,
@@ -124,14 +126,8 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
     };
     for t in ticks {
         let y = y_of(t);
-        let _ = write!(
-            s,
-            r##"<line x1="{x0}" y1="{y}" x2="{}" y2="{y}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">{}</text>"##,
-            x0 + PANEL_W,
-            x0 - 6.0,
-            y + 4.0,
-            tick(t)
-        );
+        let _ = write!(s, r##"<line x1="{x0}" y1="{y}" x2="{}" y2="{y}" stroke="#ddd"/>"##, x0 + PANEL_W);
+        let _ = write!(s, r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#, x0 - 6.0, y + 4.0, tick(t));
     }
     let slot = PANEL_W / nx as f64;
     for (x, name) in f.x_names.iter().enumerate() {
@@ -181,9 +177,11 @@ fn panel(s: &mut String, r: &FigureResult, metric: Metric, x0: f64, y0: f64) {
             }
             if i.has_bounds() {
                 let (ya, yb) = (y_of(i.low), y_of(i.high));
+                // The interval's bar, then its two caps, in one path.
+                let _ = write!(s, r#"<path d="M{cx:.2},{ya:.2} L{cx:.2},{yb:.2} "#);
                 let _ = write!(
                     s,
-                    r##"<path d="M{cx:.2},{ya:.2} L{cx:.2},{yb:.2} M{:.2},{ya:.2} L{:.2},{ya:.2} M{:.2},{yb:.2} L{:.2},{yb:.2}" stroke="{}" fill="none"/>"##,
+                    r#"M{:.2},{ya:.2} L{:.2},{ya:.2} M{:.2},{yb:.2} L{:.2},{yb:.2}" stroke="{}" fill="none"/>"#,
                     cx - 3.0,
                     cx + 3.0,
                     cx - 3.0,

@@ -1,4 +1,5 @@
-//! Clusters of identical processors with relative speeds, and the documented platform presets (docs/model.md, "Platform").
+//! Clusters of identical processors with relative speeds, and the documented platform presets (docs/model.md,
+//! "Platform").
 
 pub use crate::resources::{capacity, Cluster};
 use crate::workload::streams::StreamTarget;

@@ -1,4 +1,5 @@
-//! The eight task-scheduling policies of [Iosup08] §2.4 (Table 1) plus WQR-n: which eligible task goes to which cluster.
+//! The eight task-scheduling policies of [Iosup08] §2.4 (Table 1) plus WQR-n: which eligible task goes to which
+//! cluster.
 
 mod dfplt;
 mod ect;
@@ -235,14 +236,27 @@ impl SchedulingPolicy {
     /// One line with the paper's definition ([Iosup08] §2.4).
     pub fn description(&self) -> &'static str {
         match self {
-            SchedulingPolicy::Ect => "Earliest Completion Time: each task to the cluster where it would finish first, counting the time until a processor there frees.",
+            SchedulingPolicy::Ect => {
+                "Earliest Completion Time: each task to the cluster where it would finish first, counting the time \
+                 until a processor there frees."
+            }
             SchedulingPolicy::Fplt => "Fastest Processor Largest Task: the largest task to the fastest free processor.",
-            SchedulingPolicy::Rr => "Round-robin Replication: tasks in order on any free processor; once none waits, replicate each running task once.",
+            SchedulingPolicy::Rr => {
+                "Round-robin Replication: tasks in order on any free processor; once none waits, replicate each \
+                 running task once."
+            }
             SchedulingPolicy::Wqr { .. } => "Work Queue with Replication: as RR, but up to n replicas per task.",
-            SchedulingPolicy::WqrX { .. } => "The paper's WQRnx (its figures show WQR4x): WQR with n replicas per task (or n copies in all, a reading).",
-            SchedulingPolicy::Dfplt => "Dynamic FPLT: the largest task to the free cluster with the best speed observed from completed tasks.",
+            SchedulingPolicy::WqrX { .. } => {
+                "The paper's WQRnx (its figures show WQR4x): WQR with n replicas per task (or n copies in all, a \
+                 reading)."
+            }
+            SchedulingPolicy::Dfplt => {
+                "Dynamic FPLT: the largest task to the free cluster with the best speed observed from completed tasks."
+            }
             SchedulingPolicy::EctP => "ECT with runtimes predicted from completed tasks instead of known.",
-            SchedulingPolicy::Stfr => "Shortest Task First with Replication: shortest task first on any free processor; replicate once.",
+            SchedulingPolicy::Stfr => {
+                "Shortest Task First with Replication: shortest task first on any free processor; replicate once."
+            }
             SchedulingPolicy::Fpf => "Fastest Processor First: tasks in order, each to the fastest free processor.",
             SchedulingPolicy::Script(_) => "Your own policy: a script places each task (docs/policies.md).",
         }

@@ -1,15 +1,7 @@
-//! The data-grid run summary of `bagsim run` ([Liu10]); the figures of §IV are the family's own
-//! (`family::data_grid::figure_cmd`).
+//! The readable summary of a data-grid run ([Liu10]), as `bagsim run` prints it.
 
-use bagsim::family::data_grid::DataGridReport;
-use bagsim::stats::Stats;
-use std::io::Write;
-
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), "{}", bagsim::family::contract::tidy_line(&format!($($arg)*)));
-    }};
-}
+use super::DataGridReport;
+use crate::stats::Stats;
 
 fn stats(s: &Stats) -> String {
     if s.count == 0 {
@@ -19,8 +11,9 @@ fn stats(s: &Stats) -> String {
     }
 }
 
-/// The readable summary of a data-grid run.
-pub fn print_summary(r: &DataGridReport) {
+/// The lines of the readable summary of a data-grid run.
+pub fn lines(r: &DataGridReport) -> Vec<String> {
+    let mut out = Vec::new();
     let c = &r.scenario.data_grid;
     let (w, m) = (&r.workload, &r.metrics);
     // A setting the run did not read is not echoed as if it applied (its warning says so when it was set).
@@ -40,13 +33,13 @@ pub fn print_summary(r: &DataGridReport) {
     if read("data_grid.walltime") {
         settings.push(format!("walltime {}", c.walltime.name()));
     }
-    say!(
+    out.push(format!(
         "bagsim {}: data grid, {}, runtime × {}, seed {}",
         r.bagsim_version,
         settings.join(", "),
         c.runtime_factor,
         r.scenario.seed
-    );
+    ));
     let data = if read("data_grid.data_mb") {
         format!(
             "data on {:.0}% of the jobs, {}–{} MB; bandwidth {}–{} Mbit/s",
@@ -59,42 +52,45 @@ pub fn print_summary(r: &DataGridReport) {
     } else {
         "no job carries data".to_string()
     };
-    say!(
+    out.push(format!(
         "sites: {:?} processors; log {} (jobs {}–{}); {data}",
         c.sites,
         c.trace,
         c.first_job,
         u64::from(c.first_job) + w.window
-    );
-    say!(
+    ));
+    out.push(format!(
         "workload: {} jobs ({} with data, {} refused as wider than any site), {:.0} processor-s of work over {:.0} s, \
          offered load {:.4}",
-        w.jobs,
-        w.with_data,
-        w.refused_too_wide,
-        w.total_work,
-        w.span,
-        w.offered_load
-    );
+        w.jobs, w.with_data, w.refused_too_wide, w.total_work, w.span, w.offered_load
+    ));
     for warning in &w.warnings {
-        say!("warning: {warning}");
+        out.push(format!("warning: {warning}"));
     }
     if m.killed > 0 {
-        say!("stopped at their requested time (walltime kill), unfinished: {} jobs", m.killed);
+        out.push(format!("stopped at their requested time (walltime kill), unfinished: {} jobs", m.killed));
     }
-    say!("finished: {} of {} jobs; end time {:.0} s, makespan {:.0} s", m.finished, m.jobs, m.end_time, m.makespan);
-    say!("turnaround [s]:   {}", stats(&m.turnaround));
-    say!("waiting [s]:      {}", stats(&m.waiting));
-    say!("transfer [s]:     {}", stats(&m.transfer));
-    say!("computation [s]:  {}", stats(&m.computation));
-    say!(
+    out.push(format!(
+        "finished: {} of {} jobs; end time {:.0} s, makespan {:.0} s",
+        m.finished, m.jobs, m.end_time, m.makespan
+    ));
+    out.push(format!("turnaround [s]:   {}", stats(&m.turnaround)));
+    out.push(format!("waiting [s]:      {}", stats(&m.waiting)));
+    out.push(format!("transfer [s]:     {}", stats(&m.transfer)));
+    out.push(format!("computation [s]:  {}", stats(&m.computation)));
+    out.push(format!(
         "utilization ([Liu10] §IV-B): {:.4}; processors held: {:.4}; {} jobs started before their first reservation",
-        m.utilization,
-        m.held_utilization,
-        m.started_early
-    );
+        m.utilization, m.held_utilization, m.started_early
+    ));
     for (k, s) in m.per_site.iter().enumerate() {
-        say!("  site {}: {} processors, {} jobs, utilization {:.4}", k + 1, s.processors, s.jobs, s.utilization);
+        out.push(format!(
+            "  site {}: {} processors, {} jobs, utilization {:.4}",
+            k + 1,
+            s.processors,
+            s.jobs,
+            s.utilization
+        ));
     }
-    say!("events {}; wall time {:.3} s", m.events, r.wall_time_s);
+    out.push(format!("events {}; wall time {:.3} s", m.events, r.wall_time_s));
+    out
 }
