@@ -84,7 +84,11 @@ async fn a_log_with_parallel_jobs_is_replayed_whole_in_the_data_grid() {
         // under the same name), which the page says before Run, and Run is refused.
         let link = format!("{base}?scenario={}", scenario_param(&replay));
         open_ready(&client, &link).await;
-        let estimate = text(&client, "#estimate").await.unwrap_or_default();
+        // The worker makes the line once it is ready: its answer may come a moment after (a loaded machine).
+        let estimate = wait_for(&client, Duration::from_secs(10), "the estimate of the link's scenario", || async {
+            text(&client, "#estimate").await.filter(|t| !t.is_empty())
+        })
+        .await;
         assert!(estimate.contains("hpc2n.swf") && estimate.contains("not loaded"), "{estimate:?}");
         click(&client, "#run").await;
         wait_status(&client, &["failed"], Duration::from_secs(10)).await;
