@@ -243,7 +243,7 @@ mod worker {
                     let t = t.borrow();
                     job.run(&|| now_ms() / 1000.0, t.as_ref().map(|(name, trace)| (name.as_str(), trace)))
                 });
-                let result = result.map(Box::new);
+                let result = result.map(Box::new).map_err(|e| e.to_string());
                 post(&FromWorker::FigureDone { job_id, result });
             }
             ToWorker::CheckScript { check_id, family, key, source } => {

@@ -29,7 +29,7 @@ pub use keys::{
     documented, json_error, objects_as_objects, parse_json, parse_rewritten_json, ErrorKind, Param, ScenarioError,
     Unused,
 };
-pub use plan::{Axis, FigurePlan, Kind, Point};
+pub use plan::{Axis, FigurePlan, Kind, Point, PointError};
 
 /// The seed of a scenario that gives none, in every family.
 pub const DEFAULT_SEED: u64 = 1;

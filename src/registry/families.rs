@@ -124,10 +124,10 @@ macro_rules! families {
                 self,
                 kind: $crate::family::contract::Kind,
                 p: &$crate::family::contract::Point,
-            ) -> Result<serde_json::Value, String> {
+            ) -> Result<serde_json::Value, $crate::family::contract::PointError> {
                 match self { $( Family::$variant => match <$def>::figures() {
                     Some(f) => f.point(kind, p),
-                    None => Err(self.no_figures().message),
+                    None => Err($crate::family::contract::PointError::Job(self.no_figures().message)),
                 }, )+ }
             }
 
