@@ -247,7 +247,10 @@ mod worker {
                 post(&FromWorker::FigureDone { job_id, result });
             }
             ToWorker::CheckScript { check_id, family, key, source } => {
-                post(&FromWorker::ScriptChecked { check_id, error: family.check_script(&key, &source).err() });
+                post(&FromWorker::ScriptChecked {
+                    check_id,
+                    error: family.check_script(&key, &source).err().map(|e| e.to_string()),
+                });
             }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
         }

@@ -16,7 +16,7 @@ pub use crate::words::{
 };
 pub use def::{
     at_default, build, canonical_json, read_scenario, run_to_end, said, scenario_from_json, Checked, FamilyDef, Others,
-    Tournament, Valid,
+    ScriptCheckError, Tournament, Valid,
 };
 pub use estimate::{
     Driver, Estimate, Part, EVENTS_PER_S, LARGE_MEMORY, LONG_EVENTS, MAX_EVENTS, MAX_MEMORY, PAGE_EVENTS_PER_S,

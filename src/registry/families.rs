@@ -66,7 +66,11 @@ macro_rules! families {
             }
 
             /// Checks a user's script for the scenario key `key` of this family without running it.
-            pub fn check_script(self, key: &str, source: &str) -> Result<(), String> {
+            pub fn check_script(
+                self,
+                key: &str,
+                source: &str,
+            ) -> Result<(), $crate::family::contract::ScriptCheckError> {
                 match self { $( Family::$variant => <$def>::check_script(key, source), )+ }
             }
 

@@ -60,15 +60,10 @@ pub const MAX_STUDY_BYTES: u64 = 1 << 30;
 /// (docs/policies.md), so what is planned, written or sent to Slurm carries the script itself.
 pub fn load_scenario(path: &Path) -> Outcome<Scenario> {
     let text = read_text(path, MAX_SCENARIO_BYTES)?;
-    let mut failed = None;
-    let inlined = bagsim::script::inline_files(&text, &mut |p| {
-        read_text(Path::new(p), 1 << 20).map_err(|e| {
-            let e = CliError { message: format!("{}: script_file {}", path.display(), e.message), ..e };
-            failed = Some(e.clone());
-            e.message
-        })
-    });
-    let text = inlined.map_err(|e| failed.take().unwrap_or_else(|| e.into()))?;
+    let text = bagsim::script::inline_files(&text, &mut |p| {
+        read_text(Path::new(p), 1 << 20)
+            .map_err(|e| CliError { message: format!("{}: script_file {}", path.display(), e.message), ..e })
+    })?;
     Ok(Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
