@@ -391,7 +391,7 @@ fn App() -> impl IntoView {
                         <multi_cluster::controls::Controls lab=lab/>
                         <div class="platform-summary">{move || match processors() {
                             Ok((c, p, cap)) => format!("{c} clusters, {p} processors, capacity {cap:.0} reference processors"),
-                            Err(e) => e,
+                            Err(e) => e.to_string(),
                         }}</div>
                         <not_modelled::NotModelled family=Family::MultiCluster/>
                     </Show>

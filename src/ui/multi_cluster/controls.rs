@@ -149,7 +149,7 @@ pub fn Controls(lab: Lab) -> impl IntoView {
                 c.len(),
                 c.iter().map(|c| u64::from(c.processors)).sum::<u64>()
             ),
-            (_, Err(e)) => e,
+            (_, Err(e)) => e.to_string(),
         })
     });
 
