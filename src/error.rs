@@ -80,6 +80,32 @@ impl std::fmt::Display for DataError {
 
 impl std::error::Error for DataError {}
 
+/// A name (a policy, an architecture, a trace format) that names nothing: what it should name, the name as given,
+/// and the names allowed; or a name of the right form whose number is out of its range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NameError {
+    Unknown { what: &'static str, given: String, allowed: String },
+    OutOfRange { given: String, rule: String },
+}
+
+impl std::fmt::Display for NameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NameError::Unknown { what, given, allowed } => write!(f, "unknown {what} {given:?}; allowed: {allowed}"),
+            NameError::OutOfRange { given, rule } => write!(f, "{given:?}: {rule}"),
+        }
+    }
+}
+
+impl std::error::Error for NameError {}
+
+/// The page's form edits still speak in text: a name refused keeps its message there.
+impl From<NameError> for String {
+    fn from(e: NameError) -> String {
+        e.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

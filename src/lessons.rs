@@ -8,8 +8,11 @@ use crate::readings::set_path;
 use crate::registry::AnyReport;
 use crate::scenario::Scenario;
 use crate::stats::interval::Interval;
+pub use error::LessonError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+mod error;
 
 include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
 
@@ -119,49 +122,53 @@ pub struct Variant {
 }
 
 /// Every lesson compiled in, in file-name order; a file that does not parse is reported with its name.
-pub fn all() -> Vec<Result<Lesson, String>> {
+pub fn all() -> Vec<Result<Lesson, LessonError>> {
     FILES
         .iter()
         .map(|(name, text)| {
-            let l: Lesson = serde_json::from_str(text).map_err(|e| format!("lessons/{name}: {e}"))?;
-            l.check().map_err(|e| format!("lessons/{name}: {e}"))?;
+            let refused = |why: String| LessonError::File { name: name.to_string(), why };
+            let l: Lesson = serde_json::from_str(text).map_err(|e| refused(e.to_string()))?;
+            l.check().map_err(|e| refused(e.to_string()))?;
             Ok(l)
         })
         .collect()
 }
 
 /// The lesson `id`.
-pub fn find(id: &str) -> Result<Lesson, String> {
+pub fn find(id: &str) -> Result<Lesson, LessonError> {
     let lessons: Vec<Lesson> = all().into_iter().filter_map(Result::ok).collect();
     let names: Vec<&str> = lessons.iter().map(|l| l.id.as_str()).collect();
     let names = names.join(", ");
-    lessons.into_iter().find(|l| l.id == id).ok_or_else(|| format!("no lesson {id:?}; the lessons are {names}"))
+    lessons.into_iter().find(|l| l.id == id).ok_or_else(|| LessonError::NotFound { id: id.to_string(), ids: names })
 }
 
 impl Lesson {
     /// Checks the lesson: text present, 1–10 seeds, 1–8 variants, each giving a valid scenario.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), LessonError> {
         for (what, text) in [("id", &self.id), ("question", &self.question), ("explanation", &self.explanation)] {
             if text.trim().is_empty() {
-                return Err(format!("{what} is empty"));
+                return Err(LessonError::Field(format!("{what} is empty")));
             }
         }
         if !(1..=10).contains(&self.seeds) {
-            return Err(format!("seeds {} is out of range; allowed 1–10", self.seeds));
+            return Err(LessonError::Field(format!("seeds {} is out of range; allowed 1–10", self.seeds)));
         }
         if self.variants.is_empty() || self.variants.len() > 8 {
-            return Err(format!("{} variants; allowed 1–8", self.variants.len()));
+            return Err(LessonError::Field(format!("{} variants; allowed 1–8", self.variants.len())));
         }
         if !self.metric.starts_with('/') {
-            return Err(format!("metric {:?} is not a JSON pointer (it starts with /)", self.metric));
+            let why = format!("metric {:?} is not a JSON pointer (it starts with /)", self.metric);
+            return Err(LessonError::Field(why));
         }
         self.scale()?;
         match &self.claim {
             Claim::Lowest(label) | Claim::Highest(label) if !self.variants.iter().any(|v| &v.label == label) => {
-                return Err(format!("claim names {label:?}, which is not a variant's label"));
+                return Err(LessonError::Field(format!("claim names {label:?}, which is not a variant's label")));
             }
             Claim::NoOrder => {}
-            _ if self.seeds < 2 => return Err("a claim is checked with intervals, which need at least 2 seeds".into()),
+            _ if self.seeds < 2 => {
+                return Err(LessonError::Field("a claim is checked with intervals, which need at least 2 seeds".into()))
+            }
             _ => {}
         }
         // The prediction asks in the answer's unit, and the answer's label names it.
@@ -172,14 +179,16 @@ impl Lesson {
             u => u,
         };
         if !self.predict.contains(asked) {
-            return Err(format!("the prediction does not ask in {asked:?}, the unit of the answer"));
+            return Err(LessonError::Field(format!(
+                "the prediction does not ask in {asked:?}, the unit of the answer"
+            )));
         }
         let label_unit = self.metric_label.rsplit_once('[').map(|(_, u)| u.trim_end_matches(']'));
         if label_unit.unwrap_or("") != self.unit {
-            return Err(format!(
+            return Err(LessonError::Field(format!(
                 "metric_label {:?} does not end with the answer's unit [{}]",
                 self.metric_label, self.unit
-            ));
+            )));
         }
         for v in 0..self.variants.len() {
             self.scenario(v, 1)?;
@@ -188,31 +197,32 @@ impl Lesson {
             let s = self.scenario(0, 1)?;
             if !YOUR_OWN.contains(&(s.family().name(), key.as_str())) {
                 let allowed: Vec<String> = YOUR_OWN.iter().map(|(f, k)| format!("{k} ({f})")).collect();
-                return Err(format!(
+                return Err(LessonError::Field(format!(
                     "your_own {key:?}: not a key a class can write as a script; allowed {}",
                     allowed.join(", ")
-                ));
+                )));
             }
         }
         Ok(())
     }
 
     /// The scenario of variant `v` with seed `seed`, checked.
-    pub fn scenario(&self, v: usize, seed: u64) -> Result<Scenario, String> {
-        let variant = self.variants.get(v).ok_or_else(|| format!("no variant {v}"))?;
+    pub fn scenario(&self, v: usize, seed: u64) -> Result<Scenario, LessonError> {
+        let variant = self.variants.get(v).ok_or(LessonError::NoVariant(v))?;
+        let refused = |why: String| LessonError::Variant { label: variant.label.clone(), why };
         let mut json = self.scenario.clone();
         for (k, value) in &variant.set {
-            set_path(&mut json, k, value.clone()).map_err(|e| format!("variant {:?}: {e}", variant.label))?;
+            set_path(&mut json, k, value.clone()).map_err(|e| refused(e.to_string()))?;
         }
         set_path(&mut json, "seed", seed.into())?;
-        let s = Scenario::from_json(&json.to_string()).map_err(|e| format!("variant {:?}: {e}", variant.label))?;
-        s.validate().map_err(|e| format!("variant {:?}: {e}", variant.label))?;
+        let s = Scenario::from_json(&json.to_string()).map_err(|e| refused(e.to_string()))?;
+        s.validate().map_err(|e| refused(e.to_string()))?;
         Ok(s)
     }
 
     /// The scenario the class writes its own policy in: the lesson's, seed 1, with its `your_own` key set to the
     /// script `source` (None: the lesson asks for no script).
-    pub fn your_own_scenario(&self, source: &str) -> Option<Result<Scenario, String>> {
+    pub fn your_own_scenario(&self, source: &str) -> Option<Result<Scenario, LessonError>> {
         let key = self.your_own.as_ref()?;
         let build = || {
             let family = self.scenario(0, 1)?.family().name();
@@ -220,13 +230,13 @@ impl Lesson {
             let mut json = self.scenario.clone();
             set_path(&mut json, &path, serde_json::json!({ "script": source }))?;
             set_path(&mut json, "seed", 1.into())?;
-            Scenario::from_json(&json.to_string()).map_err(|e| format!("your own {key}: {e}"))
+            Scenario::from_json(&json.to_string()).map_err(|error| LessonError::YourOwn { key: key.clone(), error })
         };
         Some(build())
     }
 
     /// Every run of the lesson: (variant, seed, scenario), variant-major.
-    pub fn runs(&self) -> Result<Vec<(usize, u64, Scenario)>, String> {
+    pub fn runs(&self) -> Result<Vec<(usize, u64, Scenario)>, LessonError> {
         let mut out = Vec::new();
         for v in 0..self.variants.len() {
             for seed in 1..=u64::from(self.seeds) {
@@ -238,7 +248,7 @@ impl Lesson {
 
     /// The factor from the report's number to the lesson's unit: a time in seconds to `s`, `min` or `h`; a
     /// fraction (RWT, utilization) to `%` or a bare ratio; a ratio (NSL, slowdown) as it is.
-    pub fn scale(&self) -> Result<f64, String> {
+    pub fn scale(&self) -> Result<f64, LessonError> {
         let m = self.metric.as_str();
         let leaf = m.rsplit('/').next().unwrap_or("");
         let fraction = matches!(leaf, "rwt" | "utilization" | "finished_fraction");
@@ -250,18 +260,18 @@ impl Lesson {
             (_, _, true, "s") => Ok(1.0),
             (_, _, true, "min") => Ok(1.0 / 60.0),
             (_, _, true, "h") => Ok(1.0 / 3600.0),
-            _ => Err(format!("unit {:?} does not fit the metric {m}", self.unit)),
+            _ => Err(LessonError::Field(format!("unit {:?} does not fit the metric {m}", self.unit))),
         }
     }
 
     /// The lesson's number in a run's report, in the lesson's unit.
-    pub fn value(&self, report: &AnyReport) -> Result<f64, String> {
-        let text = report.to_json().map_err(|e| e.to_string())?;
-        let json: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    pub fn value(&self, report: &AnyReport) -> Result<f64, LessonError> {
+        let text = report.to_json().map_err(|e| LessonError::Report(e.to_string()))?;
+        let json: Value = serde_json::from_str(&text).map_err(|e| LessonError::Report(e.to_string()))?;
         let raw = json
             .pointer(&self.metric)
             .and_then(Value::as_f64)
-            .ok_or_else(|| format!("the report has no number at {}", self.metric))?;
+            .ok_or_else(|| LessonError::Report(format!("the report has no number at {}", self.metric)))?;
         Ok(raw * self.scale()?)
     }
 

@@ -1,6 +1,7 @@
 //! The messages between the page and the simulation worker: the only types that cross the worker boundary.
 
-use crate::family::contract::{Header, Start};
+use crate::error::{DataError, ScenarioError};
+use crate::family::contract::{Header, PointError, Start};
 use crate::registry::{AnyDetail, AnyFigureJob, AnyFigureResult, AnyReport, Family};
 use crate::scenario::Scenario;
 use crate::trace::bots::{BotReport, BotRule};
@@ -212,14 +213,14 @@ pub enum FromWorker<F = AnyFigureResult> {
     /// The views of a scenario's workload, or why it could not be generated.
     Views {
         request_id: u32,
-        result: Result<Box<WorkloadViews>, String>,
+        result: Result<Box<WorkloadViews>, ViewsError>,
         /// The model row fitted to that workload ([Iosup08] §3.1), with every candidate; or why it could not be.
-        fit: Result<Box<(FittedModel, FitCandidates)>, String>,
+        fit: Result<Box<(FittedModel, FitCandidates)>, ViewsError>,
     },
     /// A figure job's result, or why it could not be computed.
     FigureDone {
         job_id: u32,
-        result: Result<Box<F>, String>,
+        result: Result<Box<F>, PointError>,
     },
     /// The worker panicked (sent from its panic hook, just before it dies): the reason the page shows.
     Panicked {
@@ -240,3 +241,37 @@ impl<'de> Deserialize<'de> for NoFigure {
 
 /// What the page's own worker sends.
 pub type PageMessage = FromWorker<NoFigure>;
+
+/// Why a scenario's workload has no views or fit: its scenario refused, or its workload's data not analysable. It
+/// crosses to the page as its message, so one read on the page is `Said`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum ViewsError {
+    Scenario(ScenarioError),
+    Data(DataError),
+    Said(String),
+}
+
+impl std::fmt::Display for ViewsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ViewsError::Scenario(e) => write!(f, "{e}"),
+            ViewsError::Data(e) => write!(f, "{e}"),
+            ViewsError::Said(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ViewsError {}
+
+impl From<ViewsError> for String {
+    fn from(e: ViewsError) -> String {
+        e.to_string()
+    }
+}
+
+impl From<String> for ViewsError {
+    fn from(message: String) -> ViewsError {
+        ViewsError::Said(message)
+    }
+}

@@ -2,9 +2,13 @@
 //! the combinations of readings a study runs a figure's findings under. Knows no family: a family lists its
 //! readings as [`Reading`]s, and a combination is applied to any serialisable scenario by its JSON paths.
 
+use crate::family::contract::PointError;
+pub use error::{PathError, PathFault, ReadingsError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
+
+mod error;
 
 /// One open decision: the scenario key that holds it and its named values, the default first.
 #[derive(Clone, Copy, Debug)]
@@ -36,7 +40,7 @@ pub struct Axis {
 }
 
 /// Runs a batch of jobs (in parallel natively, in the worker pool on the page): one result per job, in order.
-pub type Batch<'a, J, R> = &'a dyn Fn(&[J]) -> Vec<Result<R, String>>;
+pub type Batch<'a, J, R> = &'a dyn Fn(&[J]) -> Vec<Result<R, PointError>>;
 
 /// Runs `study` with a batch that records the jobs it asks for and runs none (each is answered "planned, not run",
 /// so a study with a fixed number of seeds asks once): the jobs, to run elsewhere (a study in shards) and give back
@@ -45,7 +49,7 @@ pub fn record<J: Clone, R, T>(study: impl FnOnce(Batch<'_, J, R>) -> T) -> (Vec<
     let recorded = std::cell::RefCell::new(Vec::new());
     let batch = |jobs: &[J]| {
         recorded.borrow_mut().extend(jobs.iter().cloned());
-        jobs.iter().map(|_| Err("planned, not run".to_string())).collect()
+        jobs.iter().map(|_| Err(PointError::Job("planned, not run".to_string()))).collect()
     };
     let out = study(&batch);
     (recorded.into_inner(), out)
@@ -53,13 +57,13 @@ pub fn record<J: Clone, R, T>(study: impl FnOnce(Batch<'_, J, R>) -> T) -> (Vec<
 
 /// A batch that answers with `results`, in the order `record` saw the jobs; a batch of another length (not the
 /// study that was recorded) has every job refused.
-pub fn replay<J, R: Clone>(results: Vec<Result<R, String>>) -> impl Fn(&[J]) -> Vec<Result<R, String>> {
+pub fn replay<J, R: Clone>(results: Vec<Result<R, PointError>>) -> impl Fn(&[J]) -> Vec<Result<R, PointError>> {
     move |jobs: &[J]| {
         if jobs.len() == results.len() {
             results.clone()
         } else {
             let why = format!("the study asked for {} runs; {} were planned", jobs.len(), results.len());
-            jobs.iter().map(|_| Err(why.clone())).collect()
+            jobs.iter().map(|_| Err(PointError::Job(why.clone()))).collect()
         }
     }
 }
@@ -69,12 +73,13 @@ pub type Combination = Vec<(String, String, Value)>;
 
 /// Parses `KEY=a,b[,…]`. KEY is a listed reading's key or its last part, whose values are named; any other
 /// scenario key takes JSON-like values (numbers, null, strings) as `--set` does. `all` stands for every named value.
-pub fn parse_axis(spec: &str, known: &[Reading]) -> Result<Axis, String> {
-    let (k, v) = spec.split_once('=').ok_or_else(|| format!("--readings {spec:?}: expected KEY=A,B,…"))?;
+pub fn parse_axis(spec: &str, known: &[Reading]) -> Result<Axis, ReadingsError> {
+    let (k, v) =
+        spec.split_once('=').ok_or_else(|| ReadingsError::Axis(format!("--readings {spec:?}: expected KEY=A,B,…")))?;
     let (k, v) = (k.trim(), v.trim());
     let names: Vec<&str> = v.split(',').map(str::trim).filter(|x| !x.is_empty()).collect();
     if names.is_empty() {
-        return Err(format!("--readings {spec:?}: no values"));
+        return Err(ReadingsError::Axis(format!("--readings {spec:?}: no values")));
     }
     let Some(reading) = known.iter().find(|r| r.key == k || r.short() == k) else {
         return Ok(Axis { key: k.to_string(), values: names.iter().map(|n| (n.to_string(), json_value(n))).collect() });
@@ -88,7 +93,8 @@ pub fn parse_axis(spec: &str, known: &[Reading]) -> Result<Axis, String> {
             continue;
         }
         let (n, j) = reading.values.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-            format!("--readings {}: unknown value {name:?}; allowed: {}, all", reading.key, reading.names().join(", "))
+            let allowed = reading.names().join(", ");
+            ReadingsError::Axis(format!("--readings {}: unknown value {name:?}; allowed: {allowed}, all", reading.key))
         })?;
         values.push((n.to_string(), serde_json::from_str(j).expect("listed JSON")));
     }
@@ -99,7 +105,11 @@ pub fn parse_axis(spec: &str, known: &[Reading]) -> Result<Axis, String> {
 /// family's sweep key (`path_of`: `mix` is `desktop_grid.mix`, as in `--set`). Refused: a value given twice on an
 /// axis (`load=0.5,0.5`, or `all` and a value of it) and a key on two axes, under any of its names: either would run
 /// the same runs twice under two labels.
-pub fn parse_axes(specs: &[String], known: &[Reading], path_of: &dyn Fn(&str) -> String) -> Result<Vec<Axis>, String> {
+pub fn parse_axes(
+    specs: &[String],
+    known: &[Reading],
+    path_of: &dyn Fn(&str) -> String,
+) -> Result<Vec<Axis>, ReadingsError> {
     let mut axes: Vec<Axis> = Vec::new();
     for spec in specs {
         let listed =
@@ -115,18 +125,18 @@ pub fn parse_axes(specs: &[String], known: &[Reading], path_of: &dyn Fn(&str) ->
                 } else {
                     format!("{first} and {name} are one value")
                 };
-                return Err(format!(
+                return Err(ReadingsError::Axis(format!(
                     "--readings {spec:?}: {same}; each value of a reading runs once (a repeated value would run the \
                      same runs twice under one label)"
-                ));
+                )));
             }
         }
         let nested = |x: &str, y: &str| x == y || y.starts_with(&format!("{x}."));
         if let Some(earlier) = axes.iter().find(|a| nested(&a.key, &axis.key) || nested(&axis.key, &a.key)) {
-            return Err(format!(
+            return Err(ReadingsError::Axis(format!(
                 "--readings {spec:?}: {} is already a reading axis ({}); a key may appear once",
                 axis.key, earlier.key
-            ));
+            )));
         }
         axes.push(axis);
     }
@@ -136,18 +146,18 @@ pub fn parse_axes(specs: &[String], known: &[Reading], path_of: &dyn Fn(&str) ->
 /// Refuses a reading that the figure overrides: a value that changes the base scenario but none of the figure's
 /// runs, because the figure fixes or sweeps that key itself (`seed`, the key of its series or of its x axis). Its
 /// rows would be the default's runs under another label. `runs(s)` is a text of the figure's runs (of one seed) on
-/// scenario `s`; `figure` names the figure in the message.
+/// scenario `s` (its scenarios as JSON); `figure` names the figure in the message.
 pub fn refuse_overridden<T: Serialize + DeserializeOwned>(
     figure: &str,
     base: &T,
     combos: &[Combination],
-    runs: &dyn Fn(&T) -> Result<String, String>,
-) -> Result<(), String> {
+    runs: &dyn Fn(&T) -> String,
+) -> Result<(), ReadingsError> {
     if combos.iter().all(Vec::is_empty) {
         return Ok(());
     }
-    let base_json = serde_json::to_value(base).map_err(|e| e.to_string())?;
-    let base_runs = runs(base)?;
+    let base_json = serde_json::to_value(base).expect("a scenario is plain data");
+    let base_runs = runs(base);
     let mut seen: Vec<&(String, String, Value)> = Vec::new();
     for part in combos.iter().flatten() {
         if seen.contains(&part) {
@@ -155,13 +165,10 @@ pub fn refuse_overridden<T: Serialize + DeserializeOwned>(
         }
         seen.push(part);
         let one = apply(base, &vec![part.clone()])?;
-        let changed = serde_json::to_value(&one).map_err(|e| e.to_string())? != base_json;
-        if changed && runs(&one)? == base_runs {
+        let changed = serde_json::to_value(&one).expect("a scenario is plain data") != base_json;
+        if changed && runs(&one) == base_runs {
             let (key, name, _) = part;
-            return Err(format!(
-                "--readings {key}={name}: {figure} sets {key} itself in every run (it fixes or sweeps it), so this \
-                 reading would change none of its runs; leave {key} out of --readings"
-            ));
+            return Err(ReadingsError::Overridden { key: key.clone(), name: name.clone(), figure: figure.to_string() });
         }
     }
     Ok(())
@@ -196,12 +203,13 @@ pub fn label(c: &Combination) -> String {
 /// The scenario with the combination's values set at their keys; an error names the key that does not fit. Goes
 /// through JSON text rather than `serde_json::Value` so that the page's wasm reuses the scenario's one text
 /// deserializer instead of carrying a second one per scenario type.
-pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<T, String> {
-    let text = serde_json::to_string(s).map_err(|e| e.to_string())?;
+pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<T, ReadingsError> {
+    let text = serde_json::to_string(s).expect("a scenario is plain data");
+    let refused = |e: serde_json::Error| ReadingsError::Refused { label: label(c), why: e.to_string() };
     if c.is_empty() {
-        return serde_json::from_str(&text).map_err(|e| e.to_string());
+        return serde_json::from_str(&text).map_err(|e| ReadingsError::Json(e.to_string()));
     }
-    let mut json: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let mut json: Value = serde_json::from_str(&text).map_err(|e| ReadingsError::Json(e.to_string()))?;
     for (k, _, v) in c {
         set_path(&mut json, k, v.clone())?;
     }
@@ -212,11 +220,11 @@ pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<
             e.to_string().starts_with(&format!("unknown field `{}`", k.rsplit('.').next().unwrap_or(k)))
         });
         match unknown {
-            Some((k, ..)) => format!("readings {k}: not a key of this scenario; it would change nothing"),
-            None => format!("readings {}: {e}", label(c)),
+            Some((k, ..)) => ReadingsError::NotAKey(k.clone()),
+            None => refused(e),
         }
     })?;
-    let back = serde_json::to_value(&out).map_err(|e| e.to_string())?;
+    let back = serde_json::to_value(&out).expect("a scenario is plain data");
     for (k, _, v) in c {
         let held = k.split('.').try_fold(&back, |cur, part| match cur {
             Value::Array(list) => part.parse::<usize>().ok().and_then(|i| list.get(i)),
@@ -224,7 +232,7 @@ pub fn apply<T: Serialize + DeserializeOwned>(s: &T, c: &Combination) -> Result<
             _ => None,
         });
         if held.is_none() && !v.is_null() {
-            return Err(format!("readings {k}: not a key of this scenario; it would change nothing"));
+            return Err(ReadingsError::NotAKey(k.clone()));
         }
     }
     Ok(out)
@@ -317,18 +325,18 @@ pub enum Seeds {
 
 impl Seeds {
     /// `5` (1–100), or `auto` (starting at `default`, capped at [`AUTO_CAP`]).
-    pub fn parse(s: &str, default: u32) -> Result<Seeds, String> {
+    pub fn parse(s: &str, default: u32) -> Result<Seeds, ReadingsError> {
         Seeds::parse_from(s, default, 1)
     }
 
     /// `N` (`min`–100), or `auto`: the range the refusal names is the range checked.
-    pub fn parse_from(s: &str, default: u32, min: u32) -> Result<Seeds, String> {
+    pub fn parse_from(s: &str, default: u32, min: u32) -> Result<Seeds, ReadingsError> {
         if s.trim().eq_ignore_ascii_case("auto") {
             return Ok(Seeds::Auto { start: default.min(AUTO_CAP), cap: AUTO_CAP });
         }
         match s.trim().parse::<u32>() {
             Ok(n) if (min..=100).contains(&n) => Ok(Seeds::Fixed(n)),
-            _ => Err(format!("--seeds {s:?}: allowed {min}–100 or auto")),
+            _ => Err(ReadingsError::Seeds { given: s.to_string(), min }),
         }
     }
 
@@ -373,9 +381,10 @@ pub fn json_value(v: &str) -> Value {
 }
 
 /// Sets `path` (keys and array indices joined by dots, e.g. `data_grid.data_mb.1`) in a scenario's JSON.
-pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String> {
+pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), PathError> {
     let parts: Vec<&str> = path.split('.').collect();
-    let (last, inner) = parts.split_last().ok_or_else(|| format!("--set {path}: empty key"))?;
+    let at = |part: &str, why: PathFault| PathError { path: path.to_string(), part: part.to_string(), why };
+    let (last, inner) = parts.split_last().ok_or_else(|| at("", PathFault::Empty))?;
     let mut cur = root;
     for part in inner {
         cur = match cur {
@@ -384,10 +393,10 @@ pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String
                 part.parse::<usize>()
                     .ok()
                     .and_then(|k| list.get_mut(k))
-                    .ok_or_else(|| format!("--set {path}: {part} is not an index of a list of {len}"))?
+                    .ok_or_else(|| at(part, PathFault::NotAnIndex { len }))?
             }
             Value::Object(obj) => obj.entry(part.to_string()).or_insert_with(|| serde_json::json!({})),
-            _ => return Err(format!("--set {path}: {part} is not inside an object")),
+            _ => return Err(at(part, PathFault::NotInObject)),
         };
     }
     match cur {
@@ -397,13 +406,13 @@ pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String
                 .parse::<usize>()
                 .ok()
                 .and_then(|k| list.get_mut(k))
-                .ok_or_else(|| format!("--set {path}: {last} is not an index of a list of {len}"))?;
+                .ok_or_else(|| at(last, PathFault::NotAnIndex { len }))?;
             *slot = value;
         }
         Value::Object(obj) => {
             obj.insert(last.to_string(), value);
         }
-        _ => return Err(format!("--set {path}: {last} is not inside an object")),
+        _ => return Err(at(last, PathFault::NotInObject)),
     }
     Ok(())
 }
@@ -464,7 +473,7 @@ mod tests {
     use super::*;
 
     /// A study that asks for the squares of 1..=n and sums the answers it gets.
-    fn sum_of_squares(n: u32, batch: Batch<'_, u32, u32>) -> Result<u32, String> {
+    fn sum_of_squares(n: u32, batch: Batch<'_, u32, u32>) -> Result<u32, PointError> {
         let jobs: Vec<u32> = (1..=n).collect();
         batch(&jobs).into_iter().map(|r| r.map(|x| x * x)).sum()
     }
@@ -473,10 +482,13 @@ mod tests {
     fn a_recorded_study_replays_to_the_same_answer_as_a_run() {
         let (jobs, planned) = record(|b| sum_of_squares(3, b));
         assert_eq!(jobs, vec![1, 2, 3]);
-        assert_eq!(planned, Err("planned, not run".to_string()));
-        let outcomes: Vec<Result<u32, String>> = jobs.iter().map(|&j| Ok(j)).collect();
+        assert_eq!(planned, Err(PointError::Job("planned, not run".to_string())));
+        let outcomes: Vec<Result<u32, PointError>> = jobs.iter().map(|&j| Ok(j)).collect();
         assert_eq!(sum_of_squares(3, &replay(outcomes.clone())), Ok(14));
-        assert!(sum_of_squares(4, &replay(outcomes)).unwrap_err().contains("asked for 4 runs; 3 were planned"));
+        assert!(sum_of_squares(4, &replay(outcomes))
+            .unwrap_err()
+            .to_string()
+            .contains("asked for 4 runs; 3 were planned"));
     }
 
     const R: &[Reading] =
@@ -488,7 +500,7 @@ mod tests {
         assert_eq!(a.key, "a.split");
         assert_eq!(a.values[0], ("cap".to_string(), Value::String("capacity".into())));
         assert_eq!(parse_axis("a.split=all", R).unwrap().values.len(), 2);
-        let e = parse_axis("split=half", R).unwrap_err();
+        let e = parse_axis("split=half", R).unwrap_err().to_string();
         assert!(e.contains("equal, cap"), "{e}");
         let free = parse_axis("horizon=null,5", R).unwrap();
         assert_eq!(free.values[1].1, Value::from(5u64));
@@ -519,7 +531,7 @@ mod tests {
         assert_eq!(Seeds::parse("7", 5).unwrap().next(7), None);
         assert!(Seeds::parse("0", 5).is_err() && Seeds::parse("many", 5).is_err());
         assert_eq!(Seeds::parse("1", 5), Ok(Seeds::Fixed(1)));
-        let e = Seeds::parse_from("1", 5, 2).unwrap_err();
+        let e = Seeds::parse_from("1", 5, 2).unwrap_err().to_string();
         assert!(e.contains("allowed 2–100"), "{e}");
     }
 

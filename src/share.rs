@@ -18,8 +18,27 @@ pub fn encode(bytes: &[u8]) -> String {
     out
 }
 
+/// Why a text is not base64url: a character that is not one of its alphabet (and its place), or an end in the
+/// middle of a character.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    Character { c: char, at: usize },
+    Truncated,
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Character { c, at } => write!(f, "character {c:?} at position {at} is not base64url"),
+            DecodeError::Truncated => f.write_str("the text ends in the middle of a character"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
 /// Inverse of [`encode`]; also accepts '+', '/' and trailing '='.
-pub fn decode(text: &str) -> Result<Vec<u8>, String> {
+pub fn decode(text: &str) -> Result<Vec<u8>, DecodeError> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let (mut acc, mut bits) = (0u32, 0u32);
     for (i, c) in text.trim_end_matches('=').bytes().enumerate() {
@@ -29,7 +48,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
             b'0'..=b'9' => c - b'0' + 52,
             b'-' | b'+' => 62,
             b'_' | b'/' => 63,
-            _ => return Err(format!("character {:?} at position {i} is not base64url", c as char)),
+            _ => return Err(DecodeError::Character { c: c as char, at: i }),
         };
         acc = (acc << 6) | u32::from(v);
         bits += 6;
@@ -40,7 +59,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
         }
     }
     if bits >= 6 {
-        return Err("the text ends in the middle of a character".into());
+        return Err(DecodeError::Truncated);
     }
     Ok(out)
 }
@@ -77,7 +96,7 @@ mod tests {
             assert_eq!(decode(coded).unwrap(), plain.as_bytes());
         }
         assert_eq!(encode(&[0xfb, 0xff]), "-_8");
-        assert!(decode("ab!c").unwrap_err().contains("position 2"));
+        assert!(decode("ab!c").unwrap_err().to_string().contains("position 2"));
     }
 
     #[test]

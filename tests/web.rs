@@ -233,7 +233,7 @@ fn every_from_worker_message_round_trips() {
     };
     let messages = vec![
         FromWorker::FigureDone { job_id: 1, result: Ok(Box::new(AnyFigureResult::DesktopGrid(Box::new(bar)))) },
-        FromWorker::FigureDone { job_id: 2, result: Err("desktop_grid.bots: 0 is out of range".into()) },
+        FromWorker::FigureDone { job_id: 2, result: Err(String::from("desktop_grid.bots: 0 is out of range").into()) },
         FromWorker::Progress(Box::new(dg_progress)),
         FromWorker::Progress(Box::new(quiet_progress)),
         FromWorker::Finished {
@@ -298,8 +298,8 @@ fn every_from_worker_message_round_trips() {
         FromWorker::Views { request_id: 3, result: Ok(Box::new(views)), fit: Ok(Box::new((fit, candidates))) },
         FromWorker::Views {
             request_id: 4,
-            result: Err("workload.load: 1.5 is out of range".into()),
-            fit: Err("workload.load: 1.5 is out of range".into()),
+            result: Err(String::from("workload.load: 1.5 is out of range").into()),
+            fit: Err(String::from("workload.load: 1.5 is out of range").into()),
         },
     ];
     let names: std::collections::BTreeSet<_> = messages.iter().map(from_worker_name).collect();

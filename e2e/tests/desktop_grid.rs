@@ -196,7 +196,7 @@ async fn desktop_grid_paper_figure_matches_native() {
             scenario_in_url(&client).await.desktop_grid().expect("a desktop-grid scenario").desktop_grid.clone();
         let fig = figures().into_iter().find(|f| f.number == 2).expect("Fig. 2");
         let rule = CiRule { max_seeds: 3, ..CiRule::default() };
-        let runner = |s: &desktop_grid::DgScenario| desktop_grid::run(s).map_err(|e| e.to_string());
+        let runner = |s: &desktop_grid::DgScenario| desktop_grid::run(s);
         let mut bad = Vec::new();
         for &mix in &fig.mixes {
             for policy in BotSelection::ALL {

@@ -57,7 +57,7 @@ async fn multi_cluster_readings_match_the_native_study() {
     use bagsim::family::multi_cluster::readings::READINGS;
     let combos = combinations(&[parse_axis("workload.load_split=all", READINGS).unwrap()]);
     let run = |specs: &[bagsim::family::multi_cluster::figures::RunSpec]| {
-        specs.iter().map(|s| run_point(&s.scenario)).collect::<Vec<_>>()
+        specs.iter().map(|s| run_point(&s.scenario).map_err(bagsim::study::PointError::Run)).collect::<Vec<_>>()
     };
     // The quick base (one day of submissions): the month would take this test hours.
     let quick = bagsim::family::multi_cluster::figures::QUICK_PERIOD;

@@ -11,7 +11,7 @@ fn main() {}
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use bagsim::family::contract::{Budget, FamilyRun};
-    use bagsim::protocol::{FromWorker, Progress, ToWorker};
+    use bagsim::protocol::{FromWorker, Progress, ToWorker, ViewsError};
     use bagsim::registry::{AnyReport, AnyRun};
     use bagsim::run;
     use bagsim::trace::{Parser, Trace};
@@ -226,13 +226,13 @@ mod worker {
             ToWorker::TraceBots { import_id, rule, fit } => trace_bots(import_id, rule, fit),
             ToWorker::ScenarioViews { request_id, scenario } => {
                 let (result, fit) = match scenario.as_multi_cluster().and_then(run::prepare) {
-                    Err(e) => (Err(e.to_string()), Err(e.to_string())),
+                    Err(e) => (Err(ViewsError::Scenario(e.clone())), Err(ViewsError::Scenario(e))),
                     Ok(p) => {
                         let w = &p.generated.workload;
-                        let views = bagsim::workload::views::views(w).map(Box::new).map_err(|e| e.to_string());
+                        let views = bagsim::workload::views::views(w).map(Box::new).map_err(ViewsError::Data);
                         let fit = bagsim::workload::fit_workload::fit_workload_with_candidates(w)
                             .map(Box::new)
-                            .map_err(|e| e.to_string());
+                            .map_err(ViewsError::Data);
                         (views, fit)
                     }
                 };
@@ -247,7 +247,10 @@ mod worker {
                 post(&FromWorker::FigureDone { job_id, result });
             }
             ToWorker::CheckScript { check_id, family, key, source } => {
-                post(&FromWorker::ScriptChecked { check_id, error: family.check_script(&key, &source).err() });
+                post(&FromWorker::ScriptChecked {
+                    check_id,
+                    error: family.check_script(&key, &source).err().map(|e| e.to_string()),
+                });
             }
             ToWorker::Crash => panic!("crash requested by the page (fault injection)"),
         }

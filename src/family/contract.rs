@@ -16,7 +16,7 @@ pub use crate::words::{
 };
 pub use def::{
     at_default, build, canonical_json, read_scenario, run_to_end, said, scenario_from_json, Checked, FamilyDef, Others,
-    Tournament, Valid,
+    ScriptCheckError, Tournament, Valid,
 };
 pub use estimate::{
     Driver, Estimate, Part, EVENTS_PER_S, LARGE_MEMORY, LONG_EVENTS, MAX_EVENTS, MAX_MEMORY, PAGE_EVENTS_PER_S,
@@ -29,7 +29,7 @@ pub use keys::{
     documented, json_error, objects_as_objects, parse_json, parse_rewritten_json, ErrorKind, Param, ScenarioError,
     Unused,
 };
-pub use plan::{Axis, FigurePlan, Kind, Point};
+pub use plan::{Axis, FigurePlan, Kind, Point, PointError};
 
 /// The seed of a scenario that gives none, in every family.
 pub const DEFAULT_SEED: u64 = 1;

@@ -66,7 +66,11 @@ macro_rules! families {
             }
 
             /// Checks a user's script for the scenario key `key` of this family without running it.
-            pub fn check_script(self, key: &str, source: &str) -> Result<(), String> {
+            pub fn check_script(
+                self,
+                key: &str,
+                source: &str,
+            ) -> Result<(), $crate::family::contract::ScriptCheckError> {
                 match self { $( Family::$variant => <$def>::check_script(key, source), )+ }
             }
 
@@ -124,10 +128,10 @@ macro_rules! families {
                 self,
                 kind: $crate::family::contract::Kind,
                 p: &$crate::family::contract::Point,
-            ) -> Result<serde_json::Value, String> {
+            ) -> Result<serde_json::Value, $crate::family::contract::PointError> {
                 match self { $( Family::$variant => match <$def>::figures() {
                     Some(f) => f.point(kind, p),
-                    None => Err(self.no_figures().message),
+                    None => Err($crate::family::contract::PointError::Job(self.no_figures().message)),
                 }, )+ }
             }
 

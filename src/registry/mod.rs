@@ -6,7 +6,7 @@
 
 mod families;
 
-use crate::family::contract::{ErrorKind, FamilyDef, Param, ScenarioError, Unused};
+use crate::family::contract::{ErrorKind, FamilyDef, Param, PointError, ScenarioError, Unused};
 use crate::family::desktop_grid::figures::{Bar, BarJob};
 use crate::trace::TraceSize;
 use serde::{Deserialize, Serialize};
@@ -226,14 +226,16 @@ impl AnyFigureJob {
         &self,
         clock: &dyn Fn() -> f64,
         imported: Option<(&str, &crate::trace::Trace)>,
-    ) -> Result<AnyFigureResult, String> {
+    ) -> Result<AnyFigureResult, PointError> {
+        use crate::family::contract::JobsError;
         match self {
             AnyFigureJob::DesktopGrid(job) => job.run(clock).map(|b| AnyFigureResult::DesktopGrid(Box::new(b))),
             AnyFigureJob::Records(scenario) => {
-                let mut run = AnyRun::build(scenario, imported).map_err(|e| e.to_string())?;
-                crate::family::contract::jobs_in_memory(&mut run)
-                    .map(AnyFigureResult::Records)
-                    .map_err(|e| e.to_string())
+                let mut run = AnyRun::build(scenario, imported)?;
+                crate::family::contract::jobs_in_memory(&mut run).map(AnyFigureResult::Records).map_err(|e| match e {
+                    JobsError::Run(e) => PointError::Run(e),
+                    e => PointError::Job(e.to_string()),
+                })
             }
         }
     }

@@ -447,11 +447,12 @@ mod tests {
     #[test]
     fn script_files_are_inlined() {
         let text = r#"{"seed": 2, "scheduling": {"script_file": "p.rhai"}}"#;
-        let out = inline_files(text, &mut |p| Ok(format!("// {p}\nfn choose(e, v) {{ wait() }}"))).unwrap();
+        let out =
+            inline_files(text, &mut |p| Ok::<_, String>(format!("// {p}\nfn choose(e, v) {{ wait() }}"))).unwrap();
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["scheduling"]["script"], "// p.rhai\nfn choose(e, v) { wait() }");
         let plain = r#"{"seed": 2,   "scheduling": "FPLT"}"#;
-        assert_eq!(inline_files(plain, &mut |_| unreachable!()).unwrap(), plain);
+        assert_eq!(inline_files(plain, &mut |_| -> Result<String, String> { unreachable!() }).unwrap(), plain);
         let e = inline_files(text, &mut |p| Err(format!("{p}: no such file"))).unwrap_err();
         assert_eq!(e, "p.rhai: no such file");
     }

@@ -88,8 +88,8 @@ impl std::error::Error for ScriptError {}
 /// A scenario's text with every `{"script_file": "path"}` replaced by `{"script": "…the file's text…"}`, read by
 /// `read` (the CLI reads the path relative to the current directory), so that the scenario a run, a study manifest
 /// or a Slurm job carries holds the source itself. A text that names no script file comes back as it is, byte for
-/// byte.
-pub fn inline_files(text: &str, read: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<String, String> {
+/// byte. A file `read` cannot give fails the whole with `read`'s own error.
+pub fn inline_files<E>(text: &str, read: &mut dyn FnMut(&str) -> Result<String, E>) -> Result<String, E> {
     if !text.contains("script_file") {
         return Ok(text.to_string());
     }
@@ -101,7 +101,7 @@ pub fn inline_files(text: &str, read: &mut dyn FnMut(&str) -> Result<String, Str
     Ok(doc.to_string())
 }
 
-fn inline(v: &mut serde_json::Value, read: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<(), String> {
+fn inline<E>(v: &mut serde_json::Value, read: &mut dyn FnMut(&str) -> Result<String, E>) -> Result<(), E> {
     use serde_json::Value;
     match v {
         Value::Object(m) => {

@@ -10,11 +10,13 @@ use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod error;
 pub mod scripts;
 pub mod table;
 pub mod tournament;
 
-pub use crate::family::contract::{Axis, FigurePlan, Kind, Point};
+pub use crate::family::contract::{Axis, FigurePlan, Kind, Point, PointError};
+pub use error::StudyError;
 
 /// The version of the manifest and shard files; a file of another version is refused. 2: a study's scripts are
 /// stored once (`Manifest::scripts`), not in every point.
@@ -58,7 +60,7 @@ pub struct RunRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PointOutcome {
     pub index: usize,
-    pub outcome: Result<Value, String>,
+    pub outcome: Result<Value, PointError>,
 }
 
 /// What one shard wrote (`STEM.shard-I.json`).
@@ -118,16 +120,18 @@ impl std::fmt::Display for MergeProblems {
 }
 
 /// Parses `--set KEY=V1,V2,…` arguments into axes.
-pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
+pub fn axes(sets: &[String]) -> Result<Vec<Axis>, StudyError> {
     let mut axes = Vec::new();
     for s in sets {
-        let (k, v) = s.split_once('=').ok_or_else(|| format!("--set {:?}: expected KEY=V1,V2,…", short(s)))?;
+        let (k, v) =
+            s.split_once('=').ok_or_else(|| StudyError::Axis(format!("--set {:?}: expected KEY=V1,V2,…", short(s))))?;
         if s.chars().any(char::is_control) {
-            return Err(format!("--set {:?}: a key or value holds a control character (a line break?)", short(s)));
+            let why = format!("--set {:?}: a key or value holds a control character (a line break?)", short(s));
+            return Err(StudyError::Axis(why));
         }
         let values: Vec<String> = v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
         if values.is_empty() {
-            return Err(format!("--set {:?}: no values", short(s)));
+            return Err(StudyError::Axis(format!("--set {:?}: no values", short(s))));
         }
         axes.push((k.trim().to_string(), values));
     }
@@ -136,7 +140,7 @@ pub fn axes(sets: &[String]) -> Result<Vec<Axis>, String> {
 
 /// The cartesian product of the axes over `base`, each point's scenario checked before anything runs; split into
 /// `shards` shards (1–100 000, and no more than the points).
-pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest, String> {
+pub fn plan(base: &Scenario, axes: Vec<Axis>, shards: usize) -> Result<Manifest, StudyError> {
     plan_with(base, axes, shards, &|_, v| Ok(json_value(v)))
 }
 
@@ -146,8 +150,8 @@ pub fn plan_with(
     base: &Scenario,
     axes: Vec<Axis>,
     shards: usize,
-    value: &dyn Fn(&str, &str) -> Result<Value, String>,
-) -> Result<Manifest, String> {
+    value: &dyn Fn(&str, &str) -> Result<Value, std::io::Error>,
+) -> Result<Manifest, StudyError> {
     // A key may be an axis once, under any of its names: two axes on one path would run every point at the last
     // one's value and label it with the first's.
     let paths: Vec<String> = axes.iter().map(|(k, _)| registry::sweep_path(base.family(), k)).collect();
@@ -159,12 +163,12 @@ pub fn plan_with(
         if json.get(top).is_none() && top != "family" {
             let fields: Vec<&str> =
                 json.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
-            return Err(format!(
+            return Err(StudyError::Axis(format!(
                 "--set {}: not a sweep key of a {} scenario nor a path in one (its fields: {})",
                 short(key),
                 base.family().name(),
                 fields.join(", ")
-            ));
+            )));
         }
     }
     for (j, (key, _)) in axes.iter().enumerate() {
@@ -172,22 +176,22 @@ pub fn plan_with(
             let (a, b) = (&paths[i], &paths[j]);
             let nested = |x: &str, y: &str| x == y || y.starts_with(&format!("{x}."));
             if nested(a, b) || nested(b, a) {
-                return Err(format!(
+                return Err(StudyError::Axis(format!(
                     "--set {}: {} is already set by the axis --set {} ({}); a key may appear once",
                     short(key),
                     b,
                     short(earlier),
                     a
-                ));
+                )));
             }
         }
     }
     let count = axes.iter().try_fold(1usize, |n, (_, v)| n.checked_mul(v.len()).filter(|&n| n <= MAX_POINTS));
     if count.is_none() {
-        return Err(format!(
+        return Err(StudyError::Size(format!(
             "--set: the product of the axes has {} points; at most {MAX_POINTS} are allowed",
             axes.iter().map(|(_, v)| v.len().to_string()).collect::<Vec<_>>().join(" × ")
-        ));
+        )));
     }
     // Each value's JSON once per axis (a FILE.rhai is read once), and a value given twice is refused: its points
     // would be one run under one label, twice.
@@ -195,18 +199,22 @@ pub fn plan_with(
     for ((key, values), path) in axes.iter().zip(&paths) {
         let mut axis: Vec<Value> = Vec::with_capacity(values.len());
         for (i, v) in values.iter().enumerate() {
-            let json = value(path, v).map_err(|e| format!("--set {key}={v}: {e}"))?;
+            let json = value(path, v).map_err(|e| StudyError::Value {
+                key: key.clone(),
+                value: v.clone(),
+                why: e.to_string(),
+            })?;
             if let Some(j) = axis.iter().position(|w| *w == json).or_else(|| values[..i].iter().position(|w| w == v)) {
                 let same = if values[j] == *v {
                     format!("{v} is given twice")
                 } else {
                     format!("{} and {v} are one value", values[j])
                 };
-                return Err(format!(
+                return Err(StudyError::Axis(format!(
                     "--set {}: {same}; each value of an axis runs once (a repeated value would run the same points \
                      twice under one label)",
                     short(key)
-                ));
+                )));
             }
             axis.push(json);
         }
@@ -218,8 +226,12 @@ pub fn plan_with(
         for (labels, s) in &points {
             for (v, j) in values.iter().zip(axis) {
                 let mut json = serde_json::to_value(s).expect("a scenario is plain data");
-                set_path(&mut json, path, j.clone())?;
-                let scenario = Scenario::from_json(&json.to_string()).map_err(|e| format!("--set {key}={v}: {e}"))?;
+                set_path(&mut json, path, j.clone()).map_err(|e| StudyError::Axis(e.to_string()))?;
+                let scenario = Scenario::from_json(&json.to_string()).map_err(|error| StudyError::Point {
+                    key: key.clone(),
+                    value: v.clone(),
+                    error,
+                })?;
                 let mut l = labels.clone();
                 l.push(v.clone());
                 next.push((l, scenario));
@@ -231,12 +243,12 @@ pub fn plan_with(
     for ((key, _), path) in axes.iter().zip(&paths) {
         let why = |s: &Scenario| registry::unused(s).into_iter().find(|u| u.covers(path)).map(|u| u.why);
         if let Some(why) = points.iter().map(|(_, s)| why(s)).collect::<Option<Vec<String>>>() {
-            return Err(format!(
+            return Err(StudyError::Axis(format!(
                 "--set {}: {path} has no effect at any point of this sweep ({}); its rows would be one run under \
                  different labels",
                 short(key),
                 why.first().map_or("", String::as_str)
-            ));
+            )));
         }
     }
     let points: Vec<Point> = points
@@ -277,16 +289,19 @@ impl Manifest {
         axes: Vec<Axis>,
         points: Vec<Point>,
         shards: usize,
-    ) -> Result<Manifest, String> {
+    ) -> Result<Manifest, StudyError> {
         if shards == 0 || shards > 100_000 {
-            return Err(format!("--plan {shards} is out of range; allowed 1–100000 shards"));
+            return Err(StudyError::Size(format!("--plan {shards} is out of range; allowed 1–100000 shards")));
         }
         if points.len() > MAX_POINTS {
-            return Err(format!("the study has {} points; at most {MAX_POINTS} are allowed", points.len()));
+            let n = points.len();
+            return Err(StudyError::Size(format!("the study has {n} points; at most {MAX_POINTS} are allowed")));
         }
         if shards > points.len() {
             let n = points.len();
-            return Err(format!("--plan {shards}: the study has only {n} points; allowed 1–{n} shards"));
+            return Err(StudyError::Size(format!(
+                "--plan {shards}: the study has only {n} points; allowed 1–{n} shards"
+            )));
         }
         let (mut spec, mut points, mut stored, mut seen) = (spec, points, Vec::new(), Default::default());
         scripts::store(&mut spec, &mut stored, &mut seen);
@@ -319,35 +334,38 @@ impl Manifest {
     }
 
     /// Point `k` as it was planned: its job with every script the study stores once put back in it.
-    pub fn point(&self, k: usize) -> Result<Point, String> {
+    pub fn point(&self, k: usize) -> Result<Point, StudyError> {
         let p = &self.points[k];
         Ok(Point { labels: p.labels.clone(), job: scripts::resolve(&p.job, &self.scripts)? })
     }
 
     /// The study's spec as it was planned (with its scripts put back).
-    pub fn whole_spec(&self) -> Result<Value, String> {
+    pub fn whole_spec(&self) -> Result<Value, StudyError> {
         scripts::resolve(&self.spec, &self.scripts)
     }
 
     /// Reads a manifest, refusing one written by another bagsim version (naming both) or of another format.
-    pub fn from_json(text: &str) -> Result<Manifest, String> {
+    pub fn from_json(text: &str) -> Result<Manifest, StudyError> {
         scripts::check_header(text, "the manifest", "plan the study again with this bagsim")?;
-        let m: Manifest = serde_json::from_str(text).map_err(|e| format!("not a study manifest: {e}"))?;
+        let m: Manifest =
+            serde_json::from_str(text).map_err(|e| StudyError::File(format!("not a study manifest: {e}")))?;
         if m.study != m.fingerprint() {
-            return Err(format!(
+            return Err(StudyError::File(format!(
                 "the manifest's content does not match its fingerprint (study {}): it was edited after it was \
                  planned; plan the study again instead of editing it",
                 crate::study::short(&m.study)
-            ));
+            )));
         }
         if m.shards == 0 || m.shards > 100_000 || m.shards > m.points.len() {
-            return Err(format!("shards: {} is out of range; allowed 1–{}", m.shards, m.points.len().min(100_000)));
+            let (n, most) = (m.shards, m.points.len().min(100_000));
+            return Err(StudyError::File(format!("shards: {n} is out of range; allowed 1–{most}")));
         }
         if m.points.len() > MAX_POINTS {
-            return Err(format!("points: {} points; at most {MAX_POINTS} are allowed", m.points.len()));
+            let n = m.points.len();
+            return Err(StudyError::File(format!("points: {n} points; at most {MAX_POINTS} are allowed")));
         }
         if m.points.iter().any(|p| p.labels.len() != m.axes.len()) && m.kind == Kind::Sweep {
-            return Err("points: a point's labels do not match the axes".into());
+            return Err(StudyError::File("points: a point's labels do not match the axes".into()));
         }
         scripts::check(&m.spec, m.scripts.len())?;
         m.points.iter().try_for_each(|p| scripts::check(&p.job, m.scripts.len()))?;
@@ -360,9 +378,10 @@ impl Manifest {
     }
 
     /// Checks a shard index (`--shard` or `SLURM_ARRAY_TASK_ID`).
-    pub fn check_shard(&self, i: usize) -> Result<(), String> {
+    pub fn check_shard(&self, i: usize) -> Result<(), StudyError> {
         if i >= self.shards {
-            return Err(format!("--shard {i} is out of range; this study has shards 0–{}", self.shards - 1));
+            let last = self.shards - 1;
+            return Err(StudyError::Size(format!("--shard {i} is out of range; this study has shards 0–{last}")));
         }
         Ok(())
     }
@@ -372,8 +391,8 @@ impl Manifest {
     pub fn run_shard(
         &self,
         i: usize,
-        run_points: impl FnOnce(&[usize]) -> Vec<Result<Value, String>>,
-    ) -> Result<ShardOutput, String> {
+        run_points: impl FnOnce(&[usize]) -> Vec<Result<Value, PointError>>,
+    ) -> Result<ShardOutput, StudyError> {
         self.check_shard(i)?;
         let indices: Vec<usize> = self.shard_points(i).collect();
         let rows = run_points(&indices);
@@ -392,7 +411,10 @@ impl Manifest {
     /// Merges the shards' outputs (`outputs[i]` is shard `i`'s: `Ok(None)` when it has none, `Err` when its file
     /// could not be read) into the CSV and JSON a local sweep writes; every missing or failed shard is named instead
     /// of merging part of the study.
-    pub fn merge(&self, outputs: &[Result<Option<ShardOutput>, String>]) -> Result<(String, String), MergeProblems> {
+    pub fn merge(
+        &self,
+        outputs: &[Result<Option<ShardOutput>, StudyError>],
+    ) -> Result<(String, String), MergeProblems> {
         let values = self.outcomes(outputs)?;
         let mut rows = Vec::with_capacity(values.len());
         for (k, v) in values.into_iter().enumerate() {
@@ -409,7 +431,7 @@ impl Manifest {
     /// missing or failed shard.
     pub fn outcomes<'a>(
         &self,
-        outputs: &'a [Result<Option<ShardOutput>, String>],
+        outputs: &'a [Result<Option<ShardOutput>, StudyError>],
     ) -> Result<Vec<&'a Value>, MergeProblems> {
         let mut problems = MergeProblems::default();
         let mut rows: Vec<Option<&Value>> = vec![None; self.points.len()];
@@ -420,7 +442,7 @@ impl Manifest {
                     continue;
                 }
                 Some(Err(why)) => {
-                    problems.failed.push((i, why.clone()));
+                    problems.failed.push((i, why.to_string()));
                     continue;
                 }
                 Some(Ok(Some(out))) => out,
@@ -499,7 +521,7 @@ impl Manifest {
 
 /// Runs one point of a sweep to its row (natively; the page runs its sweeps in its workers).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run_point(p: &Point) -> Result<Value, String> {
+pub fn run_point(p: &Point) -> Result<Value, PointError> {
     run_point_with_jobs(p, None)
 }
 
@@ -507,21 +529,21 @@ pub fn run_point(p: &Point) -> Result<Value, String> {
 /// when given (`bagsim sweep --jobs-csv`, docs/jobs.md): the bytes `bagsim run --jobs` writes for the point's
 /// scenario.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run_point_with_jobs(p: &Point, jobs: Option<Box<dyn std::io::Write>>) -> Result<Value, String> {
+pub fn run_point_with_jobs(p: &Point, jobs: Option<Box<dyn std::io::Write>>) -> Result<Value, PointError> {
     use crate::family::contract::FamilyRun;
-    let s = Scenario::from_json(&p.job.to_string()).map_err(|e| e.to_string())?;
+    let s = Scenario::from_json(&p.job.to_string())?;
     let r = match jobs {
-        None => registry::run_any(&s).map_err(|e| e.to_string())?,
+        None => registry::run_any(&s)?,
         Some(out) => {
-            let mut run = registry::AnyRun::build(&s, None).map_err(|e| e.to_string())?;
+            let mut run = registry::AnyRun::build(&s, None)?;
             run.stream_jobs(out);
             let start = std::time::Instant::now();
             let report = crate::family::contract::run_to_report(&mut run, &move || start.elapsed().as_secs_f64());
             if let Some(e) = run.failure() {
-                return Err(e.to_string());
+                return Err(PointError::Run(e));
             }
             let ended = run.end_jobs().expect("the stream was started");
-            ended.map_err(|e| format!("its jobs.csv could not be written: {e}"))?;
+            ended.map_err(|e| PointError::File(format!("its jobs.csv could not be written: {e}")))?;
             run.full_report(report)
         }
     };

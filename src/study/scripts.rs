@@ -5,6 +5,7 @@
 //! each distinct source once, in `scripts`, and a point's job refers to it as `{"study_script": K}`; a point's job
 //! is made whole again just before it runs.
 
+use super::StudyError;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -37,13 +38,13 @@ fn reference(v: &Value) -> Option<Option<usize>> {
     }
 }
 
-fn bad_reference(k: Option<usize>, count: usize) -> String {
+fn bad_reference(k: Option<usize>, count: usize) -> StudyError {
     let k = k.map_or("(not an index)".to_string(), |k| k.to_string());
-    format!("a point refers to script {k} of the study; it holds {count} script(s)")
+    StudyError::File(format!("a point refers to script {k} of the study; it holds {count} script(s)"))
 }
 
 /// Checks that every reference of `v` names one of `count` scripts.
-pub fn check(v: &Value, count: usize) -> Result<(), String> {
+pub fn check(v: &Value, count: usize) -> Result<(), StudyError> {
     match (reference(v), v) {
         (Some(Some(k)), _) if k < count => Ok(()),
         (Some(k), _) => Err(bad_reference(k, count)),
@@ -54,14 +55,14 @@ pub fn check(v: &Value, count: usize) -> Result<(), String> {
 }
 
 /// `v` with every reference replaced by `{"script": "…source…"}`: the job as it was planned.
-pub fn resolve(v: &Value, scripts: &[String]) -> Result<Value, String> {
+pub fn resolve(v: &Value, scripts: &[String]) -> Result<Value, StudyError> {
     match (reference(v), v) {
         (Some(Some(k)), _) if k < scripts.len() => Ok(serde_json::json!({ "script": scripts[k] })),
         (Some(k), _) => Err(bad_reference(k, scripts.len())),
         (None, Value::Object(o)) => o
             .iter()
             .map(|(k, x)| Ok((k.clone(), resolve(x, scripts)?)))
-            .collect::<Result<_, String>>()
+            .collect::<Result<_, StudyError>>()
             .map(Value::Object),
         (None, Value::Array(a)) => a.iter().map(|x| resolve(x, scripts)).collect::<Result<_, _>>().map(Value::Array),
         _ => Ok(v.clone()),
@@ -87,28 +88,29 @@ fn version(v: &str) -> String {
 
 /// Refuses a manifest or shard file (`what`: "the manifest", "shard 3 (PATH)") written by another bagsim version,
 /// naming both, or of another study format; `again` says what to do instead.
-pub fn check_header(text: &str, what: &str, again: &str) -> Result<(), String> {
-    let h: Header = serde_json::from_str(text).map_err(|e| format!("{what} is not a study file: {e}"))?;
+pub fn check_header(text: &str, what: &str, again: &str) -> Result<(), StudyError> {
+    let h: Header =
+        serde_json::from_str(text).map_err(|e| StudyError::File(format!("{what} is not a study file: {e}")))?;
     let ours = env!("CARGO_PKG_VERSION");
     match h.bagsim_version.as_deref() {
         Some(v) if v != ours => {
-            return Err(format!(
+            return Err(StudyError::File(format!(
                 "{what} was written by bagsim {}; this is bagsim {ours}, which runs and merges only the studies it \
                  planned itself: {again}",
                 version(v)
-            ))
+            )))
         }
         Some(_) => {}
-        None => return Err(format!("{what} is not a study file (it has no bagsim_version)")),
+        None => return Err(StudyError::File(format!("{what} is not a study file (it has no bagsim_version)"))),
     }
     match h.bagsim_study {
         Some(super::FORMAT) => Ok(()),
-        Some(n) => Err(format!(
+        Some(n) => Err(StudyError::File(format!(
             "{what} is of study format {n}; this bagsim reads format {} (format 1 held a study's script once per \
              point): {again}",
             super::FORMAT
-        )),
-        None => Err(format!("{what} is not a study file (it has no bagsim_study)")),
+        ))),
+        None => Err(StudyError::File(format!("{what} is not a study file (it has no bagsim_study)"))),
     }
 }
 
@@ -126,6 +128,6 @@ mod tests {
         assert_eq!(scripts, vec!["fn a() {}".to_string(), "fn b() {}".to_string()]);
         assert_eq!(stored["x"][0], serde_json::json!({"study_script": 0}));
         assert_eq!(resolve(&stored, &scripts).unwrap(), job);
-        assert!(check(&stored, 1).unwrap_err().contains("script 1"), "{:?}", check(&stored, 1));
+        assert!(check(&stored, 1).unwrap_err().to_string().contains("script 1"), "{:?}", check(&stored, 1));
     }
 }

@@ -41,13 +41,55 @@ pub struct LinePoint {
     pub runs: usize,
 }
 
+/// Why a CSV is not a study's (`StudyTable::from_csv`): where, and what is wrong there.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StudyCsvError {
+    /// No line at all.
+    Empty,
+    /// A line whose quote is not closed.
+    Quote { line: usize },
+    /// A header whose columns are not a bagsim study's.
+    NotAStudy,
+    /// A header with a family's columns and no axis before them.
+    NoAxes,
+    /// A row of another number of cells than the header.
+    Cells { line: usize, cells: usize, header: usize },
+    /// A value that is not a finite number (as quoted: at most 60 characters).
+    Number { line: usize, column: String, value: String },
+    /// A header and no rows.
+    NoRuns,
+}
+
+impl std::fmt::Display for StudyCsvError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StudyCsvError::Empty => {
+                f.write_str("the file is empty: expected the CSV bagsim sweep or bagsim merge writes")
+            }
+            StudyCsvError::Quote { line } => write!(f, "line {line}: a quote is not closed"),
+            StudyCsvError::NotAStudy => f.write_str(
+                "line 1: these columns are not a bagsim study's (the CSV bagsim sweep or bagsim merge writes)",
+            ),
+            StudyCsvError::NoAxes => f.write_str("line 1: the study has no axis columns"),
+            StudyCsvError::Cells { line, cells, header } => {
+                write!(f, "line {line}: {cells} cells; the header has {header}")
+            }
+            StudyCsvError::Number { line, column, value } => {
+                write!(f, "line {line}, column {column}: {value:?} is not a finite number")
+            }
+            StudyCsvError::NoRuns => f.write_str("the study has a header and no runs"),
+        }
+    }
+}
+
+impl std::error::Error for StudyCsvError {}
+
 impl StudyTable {
     /// Reads a study's CSV; a refusal names the line and column.
-    pub fn from_csv(text: &str) -> Result<StudyTable, String> {
+    pub fn from_csv(text: &str) -> Result<StudyTable, StudyCsvError> {
         let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-        let (_, header) =
-            lines.next().ok_or("the file is empty: expected the CSV bagsim sweep or bagsim merge writes")?;
-        let header = crate::stats::csv_cells(header.trim_end_matches('\r')).ok_or("line 1: a quote is not closed")?;
+        let (_, header) = lines.next().ok_or(StudyCsvError::Empty)?;
+        let header = crate::stats::csv_cells(header.trim_end_matches('\r')).ok_or(StudyCsvError::Quote { line: 1 })?;
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
         let (family, n_axes) = Family::ALL
             .iter()
@@ -57,20 +99,20 @@ impl StudyTable {
                 let tail = header.len().checked_sub(k)?;
                 (header[tail..].join(",") == cols).then_some((f, tail))
             })
-            .ok_or("line 1: these columns are not a bagsim study's (the CSV bagsim sweep or bagsim merge writes)")?;
+            .ok_or(StudyCsvError::NotAStudy)?;
         if n_axes == 0 {
-            return Err("line 1: the study has no axis columns".into());
+            return Err(StudyCsvError::NoAxes);
         }
         let mut axes: Vec<(String, Vec<String>)> =
             header[..n_axes].iter().map(|k| (k.to_string(), Vec::new())).collect();
         let columns: Vec<String> = header[n_axes..].iter().map(|c| c.to_string()).collect();
         let mut rows = Vec::new();
         for (i, line) in lines {
-            let cells = crate::stats::csv_cells(line.trim_end_matches('\r'))
-                .ok_or_else(|| format!("line {}: a quote is not closed", i + 1))?;
+            let cells =
+                crate::stats::csv_cells(line.trim_end_matches('\r')).ok_or(StudyCsvError::Quote { line: i + 1 })?;
             let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
             if cells.len() != header.len() {
-                return Err(format!("line {}: {} cells; the header has {}", i + 1, cells.len(), header.len()));
+                return Err(StudyCsvError::Cells { line: i + 1, cells: cells.len(), header: header.len() });
             }
             for (a, v) in axes.iter_mut().zip(&cells) {
                 if !a.1.iter().any(|x| x == v) {
@@ -84,14 +126,14 @@ impl StudyTable {
                     "" => Ok(None),
                     t => match t.parse::<f64>() {
                         Ok(x) if x.is_finite() => Ok(Some(x)),
-                        _ => Err(format!("line {}, column {name}: {:?} is not a finite number", i + 1, short(t))),
+                        _ => Err(StudyCsvError::Number { line: i + 1, column: name.clone(), value: short(t) }),
                     },
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             rows.push(StudyRow { labels: cells[..n_axes].iter().map(|c| c.to_string()).collect(), values });
         }
         if rows.is_empty() {
-            return Err("the study has a header and no runs".into());
+            return Err(StudyCsvError::NoRuns);
         }
         Ok(StudyTable { family, axes, columns, rows })
     }
@@ -234,13 +276,13 @@ mod tests {
 
     #[test]
     fn a_file_that_is_not_a_study_is_refused_with_its_line() {
-        assert!(StudyTable::from_csv("").unwrap_err().contains("empty"));
-        assert!(StudyTable::from_csv("a,b\n1,2\n").unwrap_err().contains("not a bagsim study"));
+        assert!(StudyTable::from_csv("").unwrap_err().to_string().contains("empty"));
+        assert!(StudyTable::from_csv("a,b\n1,2\n").unwrap_err().to_string().contains("not a bagsim study"));
         let bad = csv(&["0.9,ECT,1,10"]).replace(",10,", ",inf,");
-        assert!(StudyTable::from_csv(&bad).unwrap_err().contains("line 2, column mean_makespan"));
+        assert!(StudyTable::from_csv(&bad).unwrap_err().to_string().contains("line 2, column mean_makespan"));
         let short_row = csv(&["0.9,ECT,1,10"]) + "0.5,RR\n";
-        assert!(StudyTable::from_csv(&short_row).unwrap_err().starts_with("line 3: 2 cells"));
+        assert!(StudyTable::from_csv(&short_row).unwrap_err().to_string().starts_with("line 3: 2 cells"));
         let header_only = format!("{}\n", csv(&[]).trim_end());
-        assert!(StudyTable::from_csv(&header_only).unwrap_err().contains("no runs"));
+        assert!(StudyTable::from_csv(&header_only).unwrap_err().to_string().contains("no runs"));
     }
 }

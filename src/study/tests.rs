@@ -34,7 +34,7 @@ fn a_merge_names_missing_foreign_and_failed_shards() {
     let other = plan(&tiny(), axes(&["load=0.2,0.5,0.8,0.95".into()]).unwrap(), 3).unwrap();
     assert_ne!(m.study, other.study);
     let mut failed = fake(&m, 2);
-    failed.points[0].outcome = Err("boom".into());
+    failed.points[0].outcome = Err(PointError::Reported("boom".into()));
     failed.content = failed.fingerprint();
     let outs = vec![Ok(None), Ok(Some(fake(&other, 1))), Ok(Some(failed))];
     let p = m.merge(&outs).unwrap_err();
@@ -58,7 +58,7 @@ fn edited_manifests_and_shards_are_refused() {
     for (from, to) in [("\"multi_cluster\"", "\"desktop_grid\""), ("0.2", "0.3"), ("\"shards\":2", "\"shards\":1")] {
         let edited = text.replacen(from, to, 1);
         assert_ne!(edited, text, "{from}");
-        let e = Manifest::from_json(&edited).unwrap_err();
+        let e = Manifest::from_json(&edited).unwrap_err().to_string();
         assert!(e.contains("edited after it was planned"), "{from}: {e}");
     }
     let mut shard = fake(&m, 0);
@@ -71,11 +71,11 @@ fn edited_manifests_and_shards_are_refused() {
 #[test]
 fn shard_counts_and_indices_out_of_range_are_refused() {
     let ax = || axes(&["load=0.2,0.5".into()]).unwrap();
-    assert!(plan(&tiny(), ax(), 0).unwrap_err().contains("allowed 1–100000"));
-    assert!(plan(&tiny(), ax(), 3).unwrap_err().contains("only 2 points"));
+    assert!(plan(&tiny(), ax(), 0).unwrap_err().to_string().contains("allowed 1–100000"));
+    assert!(plan(&tiny(), ax(), 3).unwrap_err().to_string().contains("only 2 points"));
     let m = plan(&tiny(), ax(), 2).unwrap();
-    assert!(m.check_shard(2).unwrap_err().contains("shards 0–1"));
-    assert!(plan(&tiny(), axes(&["load=2".into()]).unwrap(), 1).unwrap_err().contains("workload.load"));
+    assert!(m.check_shard(2).unwrap_err().to_string().contains("shards 0–1"));
+    assert!(plan(&tiny(), axes(&["load=2".into()]).unwrap(), 1).unwrap_err().to_string().contains("workload.load"));
 }
 
 #[test]

@@ -159,20 +159,22 @@ pub fn runs(base: &Scenario, spec: &Tournament, contenders: &[Contender], seeds:
     let seeds: Vec<String> = (1..=seeds).map(|s| s.to_string()).collect();
     let mut planned = Planned::default();
     for (k, c) in contenders.iter().enumerate() {
-        let value =
-            |path: &str, v: &str| Ok(if path == "seed" { crate::readings::json_value(v) } else { c.value.clone() });
+        let value = |path: &str, v: &str| {
+            Ok::<_, std::io::Error>(if path == "seed" { crate::readings::json_value(v) } else { c.value.clone() })
+        };
         let axes = vec![(spec.key.to_string(), vec![c.name.clone()]), ("seed".to_string(), seeds.clone())];
         let refuse = |e: String| (k, e.replace(&format!("--set {}={}: ", spec.key, c.name), ""));
         let m = match super::plan_with(base, axes, 1, &value) {
             Ok(m) => m,
             Err(e) => {
-                planned.refused.push(refuse(e));
+                planned.refused.push(refuse(e.to_string()));
                 continue;
             }
         };
         let mut points = Vec::with_capacity(m.points.len());
         for i in 0..m.points.len() {
-            match m.point(i).and_then(|p| Scenario::from_json(&p.job.to_string()).map_err(|e| e.to_string())) {
+            let point = m.point(i).map_err(|e| e.to_string());
+            match point.and_then(|p| Scenario::from_json(&p.job.to_string()).map_err(|e| e.to_string())) {
                 Ok(s) => points.push((k, s)),
                 Err(e) => {
                     planned.refused.push(refuse(e));

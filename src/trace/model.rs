@@ -86,13 +86,17 @@ impl Format {
 }
 
 impl std::str::FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<Format, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "swf" => Ok(Format::Swf),
             "gwf" => Ok(Format::Gwf),
             "batsim" | "json" => Ok(Format::Batsim),
-            _ => Err(format!("unknown trace format {s:?}; allowed: swf, gwf, batsim")),
+            _ => Err(crate::error::NameError::Unknown {
+                what: "trace format",
+                given: s.to_string(),
+                allowed: "swf, gwf, batsim".into(),
+            }),
         }
     }
 }

@@ -115,7 +115,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
         let Ok(l) = lessons::find(&chosen.get_untracked()) else { return };
         let runs = match l.runs() {
             Ok(r) => r,
-            Err(e) => return status.set(e),
+            Err(e) => return status.set(e.to_string()),
         };
         let n = runs.len();
         let jobs: Vec<Job> = runs.into_iter().map(|(_, _, s)| Job::Run(Box::new(s))).collect();
@@ -123,7 +123,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
         let l = Rc::new(l);
         let on_done: OnDone = Rc::new(move |i, outcome| {
             let v = match outcome {
-                Outcome::Finished(r) => l.value(&r),
+                Outcome::Finished(r) => l.value(&r).map_err(|e| e.to_string()),
                 Outcome::Figure(_) => Err("a run gave a figure job's result".into()),
                 Outcome::Failed(m) => Err(m),
             };
@@ -314,7 +314,7 @@ fn write_your_own(stage: Stage, l: &Lesson) {
     let Some((example, box_id)) = super::families::your_own_box(family, key) else { return };
     match l.your_own_scenario(example) {
         Some(Ok(s)) => stage.open(&s, box_id),
-        Some(Err(e)) => stage.refuse(e),
+        Some(Err(e)) => stage.refuse(e.to_string()),
         None => {}
     }
 }

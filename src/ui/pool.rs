@@ -136,7 +136,10 @@ impl Pool {
                     }
                     Event::Message(FromWorker::FigureDone { job_id, result }) if ours(job_id) => {
                         if let Some(job) = in_flight.take() {
-                            (shared.on_done)(job, result.map_or_else(Outcome::Failed, Outcome::Figure));
+                            (shared.on_done)(
+                                job,
+                                result.map_or_else(|e| Outcome::Failed(e.to_string()), Outcome::Figure),
+                            );
                         }
                         next(&shared, &client, &in_flight);
                     }

@@ -38,7 +38,7 @@ pub fn OpenStudy() -> impl IntoView {
         }
         wasm_bindgen_futures::spawn_local(async move {
             let parsed = match gloo_file::futures::read_as_text(&file).await {
-                Ok(text) => StudyTable::from_csv(&text),
+                Ok(text) => StudyTable::from_csv(&text).map_err(|e| e.to_string()),
                 Err(e) => Err(format!("could not read the file: {e}")),
             };
             match parsed {

@@ -58,11 +58,36 @@ fn one_of(names: &[&str]) -> String {
 const FAMILIES: [&str; 8] =
     ["constant", "uniform", "exponential", "hyper_exponential", "normal", "log_normal", "gamma", "weibull"];
 
-impl TryFrom<DistForm> for Dist {
-    type Error = String;
+/// Why a written distribution is not one, in serde's words for the derived form.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DistFormError {
+    /// No `family`, or no value for one of its family's parameters.
+    Missing(String),
+    /// A family of that name does not exist.
+    UnknownFamily(String),
+    /// A field its family does not have: the field and the family's fields.
+    UnknownField { name: String, wanted: &'static [&'static str] },
+}
 
-    fn try_from(f: DistForm) -> Result<Dist, String> {
-        let family = f.family.ok_or("missing field `family`")?;
+impl std::fmt::Display for DistFormError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DistFormError::Missing(name) => write!(f, "missing field `{name}`"),
+            DistFormError::UnknownFamily(other) => {
+                write!(f, "unknown variant `{other}`, expected {}", one_of(&FAMILIES))
+            }
+            DistFormError::UnknownField { name, wanted } => {
+                write!(f, "unknown field `{name}`, expected {}", one_of(wanted))
+            }
+        }
+    }
+}
+
+impl TryFrom<DistForm> for Dist {
+    type Error = DistFormError;
+
+    fn try_from(f: DistForm) -> Result<Dist, DistFormError> {
+        let family = f.family.ok_or_else(|| DistFormError::Missing("family".into()))?;
         let wanted: &[&str] = match family.as_str() {
             "constant" => &["value"],
             "uniform" => &["low", "high"],
@@ -70,17 +95,17 @@ impl TryFrom<DistForm> for Dist {
             "hyper_exponential" => &["p", "mean1", "mean2"],
             "normal" | "log_normal" => &["mu", "sigma"],
             "gamma" | "weibull" => &["shape", "scale"],
-            other => return Err(format!("unknown variant `{other}`, expected {}", one_of(&FAMILIES))),
+            other => return Err(DistFormError::UnknownFamily(other.to_string())),
         };
         if let Some((extra, _)) = f.fields.iter().find(|(n, _)| !wanted.contains(&n.as_str())) {
-            return Err(format!("unknown field `{extra}`, expected {}", one_of(wanted)));
+            return Err(DistFormError::UnknownField { name: extra.clone(), wanted });
         }
-        let get = |name: &str| -> Result<f64, String> {
+        let get = |name: &str| -> Result<f64, DistFormError> {
             f.fields
                 .iter()
                 .find(|(n, _)| n == name)
                 .and_then(|(_, v)| *v)
-                .ok_or_else(|| format!("missing field `{name}`"))
+                .ok_or_else(|| DistFormError::Missing(name.to_string()))
         };
         Ok(match family.as_str() {
             "constant" => Dist::Constant { value: get("value")? },

@@ -5,6 +5,7 @@ use super::dist::Dist;
 use super::model::{BotModel, Calibration, Characteristic};
 use super::task_law::TaskRuntimeLaw;
 use super::types::{Bot, Workload};
+use super::GenerateError;
 use crate::engine::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -156,12 +157,12 @@ struct Marks<'a> {
 }
 
 impl<'a> Marks<'a> {
-    fn ensure(&mut self, n: usize) -> Result<(), String> {
+    fn ensure(&mut self, n: usize) -> Result<(), GenerateError> {
         while self.bots.len() < n {
             if self.runtimes.len() > MAX_TASKS {
-                return Err(format!(
+                return Err(GenerateError::TooLarge(format!(
                     "workload would exceed {MAX_TASKS} tasks; lower the load, the submission period or the BoT sizes"
-                ));
+                )));
             }
             self.push();
         }
@@ -236,7 +237,7 @@ pub fn mean_task_runtime(art: &Characteristic, calibration: Calibration) -> f64 
 }
 
 /// Generates the workload. Errors name the knob and the reason.
-pub fn generate(spec: &GenerateSpec) -> Result<Generated, String> {
+pub fn generate(spec: &GenerateSpec) -> Result<Generated, GenerateError> {
     let m = spec.model;
     let mut warnings = Vec::new();
     let users_cdf = {
@@ -370,7 +371,12 @@ impl IatSource<'_> {
 
 /// Arrival times in [0, horizon) for IAT factor f: virtual arrivals at v_{i+1} = v_i + f · base_i, mapped to
 /// real time through the daily cycle.
-fn realistic_times(f: f64, horizon: f64, cycle: Option<&DailyCycle>, iats: &mut IatSource) -> Result<Vec<f64>, String> {
+fn realistic_times(
+    f: f64,
+    horizon: f64,
+    cycle: Option<&DailyCycle>,
+    iats: &mut IatSource,
+) -> Result<Vec<f64>, GenerateError> {
     let mut times = Vec::new();
     let mut v = 0.0;
     let mut i = 0;
@@ -383,9 +389,9 @@ fn realistic_times(f: f64, horizon: f64, cycle: Option<&DailyCycle>, iats: &mut 
         }
         times.push(t);
         if times.len() > MAX_TASKS {
-            return Err(format!(
+            return Err(GenerateError::TooLarge(format!(
                 "more than {MAX_TASKS} BoTs would arrive; the inter-arrival times are too short for this period"
-            ));
+            )));
         }
     }
     Ok(times)
@@ -394,7 +400,12 @@ fn realistic_times(f: f64, horizon: f64, cycle: Option<&DailyCycle>, iats: &mut 
 /// The number of arrivals `realistic_times(f, …)` gives, without building them: the same virtual clock, mapped to
 /// real time only near the end of the period (the mapping is monotone; a margin of 10⁻⁹ of the period covers its
 /// rounding), so that the search for the IAT factor costs a few additions per BoT and candidate.
-fn count_within(f: f64, horizon: f64, cycle: Option<&DailyCycle>, iats: &mut IatSource) -> Result<usize, String> {
+fn count_within(
+    f: f64,
+    horizon: f64,
+    cycle: Option<&DailyCycle>,
+    iats: &mut IatSource,
+) -> Result<usize, GenerateError> {
     let near = cycle.map_or(horizon, |c| c.virtual_time(horizon)) * (1.0 - 1e-9);
     let mut v = 0.0;
     let mut n = 0;
@@ -405,15 +416,15 @@ fn count_within(f: f64, horizon: f64, cycle: Option<&DailyCycle>, iats: &mut Iat
         }
         n += 1;
         if n > MAX_TASKS {
-            return Err(format!(
+            return Err(GenerateError::TooLarge(format!(
                 "more than {MAX_TASKS} BoTs would arrive; the inter-arrival times are too short for this period"
-            ));
+            )));
         }
     }
 }
 
 /// The number of BoTs whose total work is closest to `target`.
-fn count_for_work(target: f64, marks: &mut Marks) -> Result<usize, String> {
+fn count_for_work(target: f64, marks: &mut Marks) -> Result<usize, GenerateError> {
     let mut n = 0;
     loop {
         marks.ensure(n + 1)?;
@@ -433,7 +444,7 @@ fn solve_iat_scale(
     cycle: Option<&DailyCycle>,
     iats: &mut IatSource,
     marks: &mut Marks,
-) -> Result<f64, String> {
+) -> Result<f64, GenerateError> {
     // The number of BoTs whose work first reaches the target. A factor that lets more than one BoT beyond it
     // arrive carries more work than the target and is never the closest, so its marks are not drawn: with large
     // BoTs, the model's own arrival rate (the first candidate) would otherwise draw millions of runtimes that are
@@ -446,7 +457,7 @@ fn solve_iat_scale(
             break;
         }
     }
-    let work_at = |f: f64, iats: &mut IatSource, marks: &mut Marks| -> Result<f64, String> {
+    let work_at = |f: f64, iats: &mut IatSource, marks: &mut Marks| -> Result<f64, GenerateError> {
         let n = count_within(f, horizon, cycle, iats)?;
         if n > needed + 1 {
             return Ok(f64::MAX);
@@ -474,7 +485,8 @@ fn solve_iat_scale(
                 break;
             }
             if lo < 1e-12 {
-                return Err("the load target cannot be reached: the workload has no work".into());
+                let why = "the load target cannot be reached: the workload has no work";
+                return Err(GenerateError::Unreachable(why.into()));
             }
         }
     } else {

@@ -5,6 +5,7 @@ use super::generate::{Generated, MAX_TASKS};
 use super::login_logout::LoginLogout;
 use super::minh_wolters::MinhWolters;
 use super::types::Workload;
+use super::GenerateError;
 use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
 
@@ -59,7 +60,7 @@ impl Generator {
 
     /// The workload of one stream in the model's own clock: every BoT whose arrival is before `until`, in arrival
     /// order. A longer `until` gives the same BoTs first (tested), so the load search can extend it.
-    pub fn model_workload(&self, seed: u64, until: f64) -> Result<Workload, String> {
+    pub fn model_workload(&self, seed: u64, until: f64) -> Result<Workload, GenerateError> {
         match self {
             Generator::LoginLogout(g) => g.workload(seed, until),
             Generator::MinhWolters(g) => g.workload(seed, until),
@@ -73,7 +74,7 @@ impl Generator {
         load: Option<f64>,
         capacity: f64,
         submission_period: f64,
-    ) -> Result<Generated, String> {
+    ) -> Result<Generated, GenerateError> {
         fit_to_period(&mut |until| self.model_workload(seed, until), load, capacity, submission_period)
     }
 }
@@ -83,11 +84,11 @@ impl Generator {
 /// `load · capacity · period`, and f maps the point halfway between the model times of BoT n−1 and BoT n (the
 /// first left out) to the period's end. `model(until)` gives the BoTs arriving before `until` in the model's clock.
 pub fn fit_to_period(
-    model: &mut dyn FnMut(f64) -> Result<Workload, String>,
+    model: &mut dyn FnMut(f64) -> Result<Workload, GenerateError>,
     load: Option<f64>,
     capacity: f64,
     period: f64,
-) -> Result<Generated, String> {
+) -> Result<Generated, GenerateError> {
     let mut warnings = Vec::new();
     let Some(load) = load else {
         let workload = model(period)?;
@@ -108,22 +109,23 @@ pub fn fit_to_period(
             }
         }
         if w.tasks() > MAX_TASKS {
-            return Err(format!(
+            return Err(GenerateError::TooLarge(format!(
                 "workload would exceed {MAX_TASKS} tasks; lower the load, the submission period or the platform"
-            ));
+            )));
         }
         until *= 2.0;
         if until > period * 1e12 {
-            return Err(format!(
+            return Err(GenerateError::Unreachable(format!(
                 "the load target {load} cannot be reached: the model's BoTs carry too little work in {until:.3e} s \
                  of its own clock"
-            ));
+            )));
         }
     };
     let before = if n == 0 { 0.0 } else { w.bots[n - 1].arrival };
     let cut = 0.5 * (before + w.bots[n].arrival);
     if cut <= 0.0 || !cut.is_finite() {
-        return Err("the model's first BoTs all arrive at time 0; the load target cannot place them".to_string());
+        let why = "the model's first BoTs all arrive at time 0; the load target cannot place them";
+        return Err(GenerateError::Unreachable(why.to_string()));
     }
     let f = period / cut;
     w.bots.truncate(n);
@@ -196,7 +198,7 @@ mod tests {
         Workload { bots, runtimes: runtimes.to_vec(), users: 1, ..Workload::default() }
     }
 
-    fn model_of(times: Vec<f64>, runtimes: Vec<f64>) -> impl FnMut(f64) -> Result<Workload, String> {
+    fn model_of(times: Vec<f64>, runtimes: Vec<f64>) -> impl FnMut(f64) -> Result<Workload, GenerateError> {
         move |until| {
             let n = times.iter().take_while(|&&t| t < until).count();
             Ok(toy(&times[..n], &runtimes[..n]))
@@ -243,6 +245,6 @@ mod tests {
     fn an_unreachable_target_is_an_error() {
         let mut m = model_of(vec![1.0, 2.0], vec![1.0, 1.0]);
         let e = fit_to_period(&mut m, Some(0.5), 1.0, 1000.0).unwrap_err();
-        assert!(e.contains("cannot be reached"), "{e}");
+        assert!(e.to_string().contains("cannot be reached"), "{e}");
     }
 }

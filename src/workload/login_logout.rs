@@ -6,6 +6,7 @@ use super::dist::Dist;
 use super::generate::MAX_TASKS;
 use super::generator_check::check;
 use super::types::{Bot, Workload};
+use super::GenerateError;
 use crate::engine::Rng;
 use crate::error::ScenarioError;
 use serde::{Deserialize, Serialize};
@@ -90,7 +91,7 @@ fn exp(rng: &mut Rng, rate: f64) -> f64 {
 /// The login periods of a user that start before `until`, from its stream `arrivals-user-i`: the chain starts in
 /// its stationary law (Login with probability P_Login, [Medernach05] Eq. 5.12), stays out Exp(λ), logged in
 /// Exp(δ), and submits at the points of a Poisson process of rate μ while logged in.
-pub fn sessions(user: &UserRates, rng: &mut Rng, until: f64) -> Result<Vec<Session>, String> {
+pub fn sessions(user: &UserRates, rng: &mut Rng, until: f64) -> Result<Vec<Session>, GenerateError> {
     let mut out = Vec::new();
     let mut jobs = 0usize;
     let mut t = 0.0;
@@ -112,20 +113,20 @@ pub fn sessions(user: &UserRates, rng: &mut Rng, until: f64) -> Result<Vec<Sessi
         }
         jobs += s.jobs.len();
         if jobs > MAX_TASKS {
-            return Err(format!(
+            return Err(GenerateError::TooLarge(format!(
                 "user {:?} would submit more than {MAX_TASKS} jobs; lower its rates or the submission period",
                 user.name
-            ));
+            )));
         }
         out.push(s);
         // Sessions without jobs cost memory too: a user whose job rate is tiny against its login rate (or a load
         // target that stretches the model's clock) would otherwise fill the memory with empty sessions.
         if out.len() > MAX_SESSIONS {
-            return Err(format!(
+            return Err(GenerateError::TooLarge(format!(
                 "user {:?} would log in more than {MAX_SESSIONS} times before {until:.3e} s of the model's clock; its \
                  job rate mu ({:e}) is too low for the load asked, raise mu or lower the load",
                 user.name, user.mu
-            ));
+            )));
         }
         t = logout;
         logged_in = false;
@@ -165,7 +166,7 @@ impl LoginLogout {
 
     /// Every job of the group submitted before `until`, in the model's clock: one BoT of one task per job, in time
     /// order (ties: lower user first). User i draws from the streams `arrivals-user-i` and `runtimes-user-i`.
-    pub fn workload(&self, seed: u64, until: f64) -> Result<Workload, String> {
+    pub fn workload(&self, seed: u64, until: f64) -> Result<Workload, GenerateError> {
         let mut jobs: Vec<(f64, u32, f64)> = Vec::new();
         for (i, u) in self.users.iter().enumerate() {
             let mut arrivals = Rng::stream(seed, &format!("arrivals-user-{i}"));
@@ -177,9 +178,9 @@ impl LoginLogout {
                 }
             }
             if jobs.len() > MAX_TASKS {
-                return Err(format!(
+                return Err(GenerateError::TooLarge(format!(
                     "the group would submit more than {MAX_TASKS} jobs; lower the rates, the load or the period"
-                ));
+                )));
             }
         }
         jobs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));

@@ -8,6 +8,7 @@ use super::generator_check::check;
 use super::model::UserModel;
 use super::types::{Bot, Workload};
 use super::types::{DEFAULT_DELTA, MAX_DELTA};
+use super::GenerateError;
 use crate::engine::Rng;
 use crate::error::{ErrorKind, ScenarioError};
 use serde::{Deserialize, Serialize};
@@ -156,7 +157,7 @@ impl MinhWolters {
     /// Algorithm 1 over the jobs whose BoT starts before `until` (the last BoT is completed, so a longer `until`
     /// gives the same jobs first). Streams: `arrivals` (gaps), `sizes` (Zipf), `runtimes` (component, then value),
     /// `users`.
-    pub fn jobs(&self, seed: u64, until: f64) -> Result<JobStream, String> {
+    pub fn jobs(&self, seed: u64, until: f64) -> Result<JobStream, GenerateError> {
         let mut arrivals = Rng::stream(seed, "arrivals");
         let mut sizes = Rng::stream(seed, "sizes");
         let mut runtimes = Rng::stream(seed, "runtimes");
@@ -203,9 +204,9 @@ impl MinhWolters {
             }
             t = next;
             if out.jobs.len() > MAX_TASKS {
-                return Err(format!(
+                return Err(GenerateError::TooLarge(format!(
                     "more than {MAX_TASKS} jobs would arrive; the inter-arrival times are too short for this period"
-                ));
+                )));
             }
         }
         Ok(out)
@@ -213,7 +214,7 @@ impl MinhWolters {
 
     /// The BoTs of [`MinhWolters::jobs`] as a bagsim workload in the model's clock: a BoT arrives at its first
     /// job's arrival with one task per job, each of the BoT's runtime.
-    pub fn workload(&self, seed: u64, until: f64) -> Result<Workload, String> {
+    pub fn workload(&self, seed: u64, until: f64) -> Result<Workload, GenerateError> {
         let s = self.jobs(seed, until)?;
         let mut bots: Vec<Bot> = Vec::with_capacity(s.drawn_sizes.len());
         for (k, j) in s.jobs.iter().enumerate() {

@@ -7,6 +7,7 @@ mod dist_form;
 pub mod fit;
 pub mod fit_workload;
 pub mod generate;
+mod generate_error;
 pub mod generator_check;
 pub mod generators;
 pub mod login_logout;
@@ -18,4 +19,5 @@ pub mod task_law;
 mod types;
 pub mod views;
 
+pub use generate_error::GenerateError;
 pub use types::{Bot, TaskData, Workload, DEFAULT_DELTA, MAX_DELTA};

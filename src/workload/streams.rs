@@ -3,6 +3,7 @@
 
 use super::generate::{generate, GenerateSpec, Generated};
 use super::types::{Bot, Workload};
+use super::GenerateError;
 use crate::engine::stream_seed;
 use serde::{Deserialize, Serialize};
 
@@ -105,7 +106,7 @@ pub fn generate_platform(
     base: &GenerateSpec,
     targets: &[StreamTarget],
     streams: Streams,
-) -> Result<PlatformWorkload, String> {
+) -> Result<PlatformWorkload, GenerateError> {
     generate_streams(targets, streams, base.seed, base.submission_period, base.model.users.n, &|seed, capacity| {
         generate(&GenerateSpec { capacity, seed, ..base.clone() })
     })
@@ -120,8 +121,8 @@ pub fn generate_streams(
     seed: u64,
     submission_period: f64,
     users_per_stream: u32,
-    generate: &dyn Fn(u64, f64) -> Result<Generated, String>,
-) -> Result<PlatformWorkload, String> {
+    generate: &dyn Fn(u64, f64) -> Result<Generated, GenerateError>,
+) -> Result<PlatformWorkload, GenerateError> {
     // Σ capacities in the platform's order: the same sum, bit for bit, as Σ f64::from(processors) * speed.
     let total_capacity: f64 = targets.iter().map(|t| t.capacity).sum();
     if streams == Streams::Global {
@@ -132,8 +133,11 @@ pub fn generate_streams(
     let mut summaries = Vec::with_capacity(targets.len());
     let mut warnings = Vec::new();
     for (c, target) in targets.iter().enumerate() {
-        let g = generate(cluster_seed(seed, c), target.capacity)
-            .map_err(|e| format!("cluster {} ({}): {e}", c, target.name))?;
+        let g = generate(cluster_seed(seed, c), target.capacity).map_err(|e| GenerateError::Stream {
+            cluster: c,
+            name: target.name.to_string(),
+            error: Box::new(e),
+        })?;
         warnings.extend(g.warnings.iter().map(|w| format!("cluster {}: {w}", target.name)));
         summaries.push(StreamSummary {
             cluster: target.name.to_string(),
@@ -146,10 +150,12 @@ pub fn generate_streams(
     }
     let tasks: usize = parts.iter().map(Workload::tasks).sum();
     if tasks > u32::MAX as usize {
-        return Err(format!("the platform's workload would have {tasks} tasks; at most {} allowed", u32::MAX));
+        let why = format!("the platform's workload would have {tasks} tasks; at most {} allowed", u32::MAX);
+        return Err(GenerateError::TooLarge(why));
     }
     if u64::from(users_per_stream) * parts.len() as u64 > u64::from(u32::MAX) {
-        return Err(format!("{users_per_stream} users per stream × {} streams: too many user ids", parts.len()));
+        let why = format!("{users_per_stream} users per stream × {} streams: too many user ids", parts.len());
+        return Err(GenerateError::TooLarge(why));
     }
     let workload = merge(&parts, users_per_stream);
     let work = workload.total_work();

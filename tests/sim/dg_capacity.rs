@@ -113,7 +113,7 @@ fn fcfs_excl_saturates_as_one_server() {
     };
     let base = DesktopGridConfig { bots: 40, transfer_time: [0.0, 0.0], ..Default::default() };
     let rule = CiRule { min_seeds: 3, max_seeds: 6, rel: 0.025 };
-    let run = |s: &desktop_grid::DgScenario| desktop_grid::run(s).map_err(|e| e.to_string());
+    let run = |s: &desktop_grid::DgScenario| desktop_grid::run(s);
     let excl = run_bar(&preset, &base, Mix::AllL, &BotSelection::FcfsExcl.into(), rule, &run).unwrap();
     assert_eq!(excl.saturation, Saturation::Unbounded, "{excl:?}");
     assert!(excl.makespan.0 > 7224.0 && excl.growth.0 > 0.5, "{excl:?}");

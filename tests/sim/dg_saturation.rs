@@ -23,7 +23,7 @@ fn preset(load: f64) -> FigurePreset {
 
 fn bar(base: &DesktopGridConfig, load: f64) -> Bar {
     let rule = CiRule { min_seeds: 3, max_seeds: 12, rel: 0.025 };
-    let run = |s: &desktop_grid::DgScenario| desktop_grid::run(s).map_err(|e| e.to_string());
+    let run = |s: &desktop_grid::DgScenario| desktop_grid::run(s);
     run_bar(&preset(load), base, Mix::AllM, &BotSelection::Rr.into(), rule, &run).unwrap()
 }
 

@@ -46,7 +46,9 @@ fn a_broken_lesson_is_refused_with_a_reason() {
     let broken = |edit: &dyn Fn(&mut serde_json::Value)| {
         let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
         edit(&mut v);
-        serde_json::from_value::<Lesson>(v).map_err(|e| e.to_string()).and_then(|l| l.check())
+        serde_json::from_value::<Lesson>(v)
+            .map_err(|e| e.to_string())
+            .and_then(|l| l.check().map_err(|e| e.to_string()))
     };
     assert!(broken(&|v| v["question"] = "".into()).unwrap_err().contains("question"));
     assert!(broken(&|v| v["seeds"] = 0.into()).unwrap_err().contains("seeds"));
@@ -60,7 +62,7 @@ fn a_broken_lesson_is_refused_with_a_reason() {
     assert!(e.contains("does not end with the answer's unit [s]"), "{e}");
     let e = broken(&|v| v["unit"] = "%".into()).unwrap_err();
     assert!(e.contains("does not fit the metric"), "{e}");
-    assert!(lessons::find("nope").unwrap_err().contains("the lessons are"));
+    assert!(lessons::find("nope").unwrap_err().to_string().contains("the lessons are"));
     // A claim names a variant, and needs seeds for its intervals.
     let e = broken(&|v| v["claim"] = serde_json::json!({"lowest": "load 60%"})).unwrap_err();
     assert!(e.contains("\"load 60%\", which is not a variant's label"), "{e}");

@@ -12,6 +12,7 @@ use bagsim::readings::{apply, combinations, parse_axis, Seeds};
 use bagsim::run;
 use bagsim::scenario::McScenario;
 use bagsim::stats::Verdict;
+use bagsim::study::PointError;
 
 /// S-BoT on one cluster of two processors: BoT A (10 s and 1 s) and BoT B (1 s) arrive at 0. Once A's two tasks
 /// are dispatched, `dispatched` forms B's set when the 1 s task frees a processor (B runs 1–2 s); `completed`
@@ -78,8 +79,8 @@ fn each_reading_changes_only_what_it_names() {
     }
 }
 
-fn run_all(specs: &[RunSpec]) -> Vec<Result<bagsim::family::multi_cluster::figures::RunResult, String>> {
-    bagsim::parallel::map(specs, 2, |_, s| run_point(&s.scenario))
+fn run_all(specs: &[RunSpec]) -> Vec<Result<bagsim::family::multi_cluster::figures::RunResult, PointError>> {
+    bagsim::parallel::map(specs, 2, |_, s| run_point(&s.scenario).map_err(PointError::Run))
 }
 
 /// The readings table of Figure 11 on a one-day month, two seeds, both load splits, equals the pinned file

@@ -288,12 +288,12 @@ fn a_family_checks_the_scripts_it_allows() {
     use bagsim::registry::Family;
     let fplt = example("fplt.rhai");
     assert_eq!(Family::MultiCluster.check_script("scheduling", &fplt), Ok(()));
-    let e = Family::MultiCluster.check_script("scheduling", "fn choose(e, v) {\n  start(0\n}").unwrap_err();
+    let e = Family::MultiCluster.check_script("scheduling", "fn choose(e, v) {\n  start(0\n}").unwrap_err().to_string();
     assert!(e.starts_with("line 3, column 1:"), "{e}");
-    let e = Family::MultiCluster.check_script("selection", &fplt).unwrap_err();
+    let e = Family::MultiCluster.check_script("selection", &fplt).unwrap_err().to_string();
     assert!(e.contains("defines no fn select"), "{e}");
-    let e = Family::MultiCluster.check_script("architecture", &fplt).unwrap_err();
+    let e = Family::MultiCluster.check_script("architecture", &fplt).unwrap_err().to_string();
     assert!(e.contains("multi_cluster.architecture cannot be a script"), "{e}");
-    let e = Family::DesktopGrid.check_script("bot_selection", &fplt).unwrap_err();
+    let e = Family::DesktopGrid.check_script("bot_selection", &fplt).unwrap_err().to_string();
     assert!(e.contains("defines no fn select"), "{e}");
 }

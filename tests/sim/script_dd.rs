@@ -124,8 +124,8 @@ fn mutated_scheme_scripts_give_a_report_or_a_message() {
 fn the_data_grid_checks_its_scheme_script() {
     use bagsim::registry::Family;
     assert_eq!(Family::DataGrid.check_script("scheme", &example("finish_time_data_aware.rhai")), Ok(()));
-    let e = Family::DataGrid.check_script("scheme", "fn choose(v) {\n  site(0\n}").unwrap_err();
+    let e = Family::DataGrid.check_script("scheme", "fn choose(v) {\n  site(0\n}").unwrap_err().to_string();
     assert!(e.starts_with("line 3, column 1:"), "{e}");
-    let e = Family::DataGrid.check_script("local_policy", "fn choose(v) { site(0) }").unwrap_err();
+    let e = Family::DataGrid.check_script("local_policy", "fn choose(v) { site(0) }").unwrap_err().to_string();
     assert!(e.contains("data_grid.local_policy cannot be a script"), "{e}");
 }

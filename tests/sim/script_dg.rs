@@ -155,8 +155,8 @@ fn mutated_bot_selection_scripts_give_a_report_or_a_message() {
 fn the_desktop_grid_checks_its_bot_selection_script() {
     use bagsim::registry::Family;
     assert_eq!(Family::DesktopGrid.check_script("bot_selection", &example("rr_nrf.rhai")), Ok(()));
-    let e = Family::DesktopGrid.check_script("bot_selection", "fn select(v) {\n  bot(0\n}").unwrap_err();
+    let e = Family::DesktopGrid.check_script("bot_selection", "fn select(v) {\n  bot(0\n}").unwrap_err().to_string();
     assert!(e.starts_with("line 3, column 1:"), "{e}");
-    let e = Family::DesktopGrid.check_script("mix", "fn select(v) { idle() }").unwrap_err();
+    let e = Family::DesktopGrid.check_script("mix", "fn select(v) { idle() }").unwrap_err().to_string();
     assert!(e.contains("desktop_grid.mix cannot be a script"), "{e}");
 }

@@ -141,6 +141,6 @@ fn mutated_selection_scripts_give_a_report_or_a_message() {
 fn the_multi_cluster_checks_its_selection_script() {
     use bagsim::registry::Family;
     assert_eq!(Family::MultiCluster.check_script("selection", &example("s_bot.rhai")), Ok(()));
-    let e = Family::MultiCluster.check_script("selection", "fn select(v) {\n  oldest_bot(\n}").unwrap_err();
+    let e = Family::MultiCluster.check_script("selection", "fn select(v) {\n  oldest_bot(\n}").unwrap_err().to_string();
     assert!(e.starts_with("line 3, column 1:"), "{e}");
 }

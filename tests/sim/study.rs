@@ -2,11 +2,11 @@
 //! the same CSV and JSON as the study run whole (a local sweep), and a study with a shard missing is not merged.
 
 use bagsim::scenario::Scenario;
-use bagsim::study::{axes, plan, Manifest, ShardOutput};
+use bagsim::study::{axes, plan, Manifest, PointError, ShardOutput};
 
 /// Shard `i` run and passed through its file's JSON text, as `bagsim merge` reads it.
 fn shard_through_file(m: &Manifest, i: usize) -> ShardOutput {
-    let run = |k: usize| m.point(k).and_then(|p| bagsim::study::run_point(&p));
+    let run = |k: usize| m.point(k).map_err(PointError::from).and_then(|p| bagsim::study::run_point(&p));
     let out = m.run_shard(i, |idx| idx.iter().map(|&k| run(k)).collect()).unwrap();
     let text = serde_json::to_string(&out).unwrap();
     serde_json::from_str(&text).unwrap()

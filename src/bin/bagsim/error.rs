@@ -76,6 +76,20 @@ impl From<CliError> for String {
     }
 }
 
+/// A study refused (its axes, its size, a manifest or shard file this bagsim does not read) is an input refused.
+impl From<bagsim::study::StudyError> for CliError {
+    fn from(e: bagsim::study::StudyError) -> CliError {
+        CliError::new(Failure::Input, e.to_string())
+    }
+}
+
+/// A lesson that cannot be opened, or a run of it that failed, is an input refused (as when both were text).
+impl From<bagsim::lessons::LessonError> for CliError {
+    fn from(e: bagsim::lessons::LessonError) -> CliError {
+        CliError::new(Failure::Input, e.to_string())
+    }
+}
+
 /// A figure command's failure keeps its kind.
 impl From<bagsim::family::contract::FigureError> for CliError {
     fn from(e: bagsim::family::contract::FigureError) -> CliError {

@@ -2,6 +2,7 @@
 //! (`scenario [--doc]`), the readings of a paper (`readings`), and the lessons (`lesson [ID]`, which runs one).
 
 use super::error::Outcome;
+use bagsim::lessons::LessonError;
 use bagsim::registry;
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
@@ -68,10 +69,10 @@ pub fn lesson(id: Option<&str>, seeds: Option<u32>, jobs: usize) -> Outcome {
     }
     let runs = lesson.runs()?;
     let values = bagsim::parallel::map(&runs, jobs, |_, (_, _, s)| {
-        registry::run_any(s).map_err(|e| e.to_string()).and_then(|r| lesson.value(&r))
+        registry::run_any(s).map_err(LessonError::Run).and_then(|r| lesson.value(&r))
     })
     .into_iter()
-    .collect::<Result<Vec<f64>, String>>()?;
+    .collect::<Result<Vec<f64>, LessonError>>()?;
     say!("{}\n\n{}\n\n{} ({} seed(s) each):", lesson.title, lesson.question, lesson.metric_label, lesson.seeds);
     for (v, i) in lesson.intervals(&values).iter().enumerate() {
         say!("  {:<40} {}", lesson.variants[v].label, bagsim::lessons::interval_text(i));

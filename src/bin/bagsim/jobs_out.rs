@@ -2,7 +2,7 @@
 //! streamed to FILE as tasks finish (docs/jobs.md).
 
 use super::error::{CliError, Outcome};
-use bagsim::family::contract::FamilyRun;
+use bagsim::family::contract::{FamilyRun, PointError};
 use std::path::{Path, PathBuf};
 
 /// Before any work: `path` can be written, and is none of the command's other outputs (`others`).
@@ -35,13 +35,15 @@ pub fn end(run: &mut impl FamilyRun, path: &Path) -> Outcome<String> {
 
 /// Runs a sweep's point with its per-task records streamed to `path` (`bagsim sweep --jobs-csv`): to a temporary
 /// file beside it, renamed when the run is done, so a failed or re-run point never leaves a torn file.
-pub fn point_with_jobs(p: &bagsim::study::Point, path: &Path) -> Result<serde_json::Value, String> {
+pub fn point_with_jobs(p: &bagsim::study::Point, path: &Path) -> Result<serde_json::Value, PointError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp-{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    let file = std::fs::File::create(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let done = bagsim::study::run_point_with_jobs(p, Some(Box::new(file)))
-        .and_then(|row| std::fs::rename(&tmp, path).map(|()| row).map_err(|e| format!("{}: {e}", path.display())));
+    let file = std::fs::File::create(&tmp).map_err(|e| PointError::File(format!("{}: {e}", tmp.display())))?;
+    let done = bagsim::study::run_point_with_jobs(p, Some(Box::new(file))).and_then(|row| {
+        let renamed = std::fs::rename(&tmp, path).map(|()| row);
+        renamed.map_err(|e| PointError::File(format!("{}: {e}", path.display())))
+    });
     if done.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }

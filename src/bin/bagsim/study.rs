@@ -4,7 +4,7 @@
 use super::error::{CliError, Failure, Outcome};
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
-use bagsim::study::{axes, plan_with, shard_path, stem_of, Manifest, Point, ShardOutput};
+use bagsim::study::{axes, plan_with, shard_path, stem_of, Manifest, Point, PointError, ShardOutput, StudyError};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -60,15 +60,10 @@ pub const MAX_STUDY_BYTES: u64 = 1 << 30;
 /// (docs/policies.md), so what is planned, written or sent to Slurm carries the script itself.
 pub fn load_scenario(path: &Path) -> Outcome<Scenario> {
     let text = read_text(path, MAX_SCENARIO_BYTES)?;
-    let mut failed = None;
-    let inlined = bagsim::script::inline_files(&text, &mut |p| {
-        read_text(Path::new(p), 1 << 20).map_err(|e| {
-            let e = CliError { message: format!("{}: script_file {}", path.display(), e.message), ..e };
-            failed = Some(e.clone());
-            e.message
-        })
-    });
-    let text = inlined.map_err(|e| failed.take().unwrap_or_else(|| e.into()))?;
+    let text = bagsim::script::inline_files(&text, &mut |p| {
+        read_text(Path::new(p), 1 << 20)
+            .map_err(|e| CliError { message: format!("{}: script_file {}", path.display(), e.message), ..e })
+    })?;
     Ok(Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
@@ -91,7 +86,7 @@ pub fn read_text(path: &Path, limit: u64) -> Outcome<String> {
 
 /// Runs point `k` of a manifest's study: a sweep's scenario (its jobs.csv streamed next to `records` when given),
 /// or a run of the figures of the family that planned it.
-fn run_point(m: &Manifest, p: &Point, k: usize, records: Option<&Path>) -> Result<Value, String> {
+fn run_point(m: &Manifest, p: &Point, k: usize, records: Option<&Path>) -> Result<Value, PointError> {
     match (Family::of_study(m.kind), records) {
         (Some(family), _) => family.study_point(m.kind, p),
         (None, None) => bagsim::study::run_point(p),
@@ -101,10 +96,15 @@ fn run_point(m: &Manifest, p: &Point, k: usize, records: Option<&Path>) -> Resul
 
 /// The points of `indices` on `jobs` threads, in order, with a progress line each on stderr; each sweep point's
 /// jobs.csv beside `records` when given.
-pub fn run_points(m: &Manifest, indices: &[usize], jobs: usize, records: Option<&Path>) -> Vec<Result<Value, String>> {
+pub fn run_points(
+    m: &Manifest,
+    indices: &[usize],
+    jobs: usize,
+    records: Option<&Path>,
+) -> Vec<Result<Value, PointError>> {
     bagsim::parallel::map(indices, jobs, |n, &k| {
         // The point made whole again: the study stores each script once (`Manifest::scripts`).
-        let r = m.point(k).and_then(|p| run_point(m, &p, k, records));
+        let r = m.point(k).map_err(PointError::from).and_then(|p| run_point(m, &p, k, records));
         let labels = m.points[k].labels.join(" ");
         match &r {
             Ok(_) => eprintln!("  [{}/{}] {labels}", n + 1, indices.len()),
@@ -116,9 +116,9 @@ pub fn run_points(m: &Manifest, indices: &[usize], jobs: usize, records: Option<
 
 /// An axis value's JSON, as sweeps and tournaments read it: a value FILE.rhai is a scripted policy, whose source goes
 /// into each point's scenario (its name labels the rows); any other value is JSON, or text.
-pub fn axis_value(_: &str, v: &str) -> Result<Value, String> {
+pub fn axis_value(_: &str, v: &str) -> Result<Value, std::io::Error> {
     if v.ends_with(".rhai") {
-        let source = read_text(Path::new(v), 1 << 20)?;
+        let source = read_text(Path::new(v), 1 << 20).map_err(|e| std::io::Error::other(e.message))?;
         Ok(serde_json::json!({ "script": source }))
     } else {
         Ok(bagsim::readings::json_value(v))
@@ -270,7 +270,7 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
     let m = read_manifest(manifest)?;
     let stem = stem_of(manifest);
     check_output("--out", out.unwrap_or(&stem))?;
-    let mut outputs: Vec<Result<Option<ShardOutput>, String>> = Vec::with_capacity(m.shards);
+    let mut outputs: Vec<Result<Option<ShardOutput>, StudyError>> = Vec::with_capacity(m.shards);
     for i in 0..m.shards {
         let path = shard_path(&stem, i);
         if !path.exists() {
@@ -280,7 +280,7 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
         let text = match read_text(&path, MAX_STUDY_BYTES) {
             Ok(text) => text,
             Err(e) => {
-                outputs.push(Err(e.message));
+                outputs.push(Err(StudyError::File(e.message)));
                 continue;
             }
         };
@@ -290,7 +290,8 @@ pub fn merge(manifest: &Path, out: Option<&Path>) -> Outcome {
         let again =
             format!("run it again with this bagsim (bagsim sweep --manifest {} --shard {i})", manifest.display());
         bagsim::study::scripts::check_header(&text, &what, &again)?;
-        outputs.push(serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())));
+        let read = serde_json::from_str(&text).map(Some);
+        outputs.push(read.map_err(|e| StudyError::File(format!("{}: {e}", path.display()))));
     }
     let out = out.unwrap_or(&stem);
     let merged = match Family::of_study(m.kind) {

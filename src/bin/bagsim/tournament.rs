@@ -7,7 +7,7 @@ use super::error::{CliError, Failure, Outcome};
 use super::study::{axis_value, load_scenario, read_text, run_points, with_suffix, write_manifest};
 use bagsim::family::contract::Tournament;
 use bagsim::study::tournament::{standings, to_csv, to_table, Entry};
-use bagsim::study::{plan_with, Axis};
+use bagsim::study::{plan_with, Axis, PointError};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -133,10 +133,11 @@ pub fn tournament(r: &Args) -> Outcome {
         .collect();
     for (point, result) in m.points.iter().zip(results) {
         let Some(k) = entries.iter().position(|e| point.labels.first() == Some(&e.1)) else { continue };
-        match result.and_then(|v| cell(&v, column).ok_or_else(|| format!("a run's row has no number in {metric}"))) {
+        let no_number = || PointError::Job(format!("a run's row has no number in {metric}"));
+        match result.and_then(|v| cell(&v, column).ok_or_else(no_number)) {
             Ok(x) => raced[k].values.push(x),
             Err(e) => {
-                raced[k].failure.get_or_insert(e);
+                raced[k].failure.get_or_insert(e.to_string());
             }
         }
     }

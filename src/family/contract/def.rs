@@ -10,6 +10,30 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
 
+/// Why a user's script for a scenario key is refused before it runs (`FamilyDef::check_script`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScriptCheckError {
+    /// The key is not a decision the family lets a user write as a script: the family, the key, and the keys that
+    /// can be scripts (None: no key of the family can).
+    NotAScript { family: &'static str, key: String, can: Option<&'static str> },
+    /// The script does not compile: where and why.
+    Compile(crate::script::ScriptError),
+}
+
+impl std::fmt::Display for ScriptCheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScriptCheckError::NotAScript { family, key, can: None } => write!(f, "{family}.{key} cannot be a script"),
+            ScriptCheckError::NotAScript { family, key, can: Some(can) } => {
+                write!(f, "{family}.{key} cannot be a script; {can} can")
+            }
+            ScriptCheckError::Compile(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ScriptCheckError {}
+
 /// One scenario family: its types and what the CLI, the worker, the page and studies ask of it.
 pub trait FamilyDef {
     /// Its name in a scenario file (`"family": NAME`), in sweeps and on the command line.
@@ -69,8 +93,8 @@ pub trait FamilyDef {
     /// Checks a user's script for the scenario key `key` (a decision the family lets a user write as a script,
     /// docs/policies.md) without running it: Ok, or the error with its line and column. The page has no script
     /// engine and asks its worker; a family without scripts refuses every key.
-    fn check_script(key: &str, _source: &str) -> Result<(), String> {
-        Err(format!("{}.{key} cannot be a script", Self::NAME))
+    fn check_script(key: &str, _source: &str) -> Result<(), ScriptCheckError> {
+        Err(ScriptCheckError::NotAScript { family: Self::NAME, key: key.to_string(), can: None })
     }
 
     /// What `bagsim tournament` races in this family: the key a student's script takes the place of, the built-in

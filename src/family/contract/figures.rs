@@ -3,7 +3,8 @@
 //! (`FigureError`, whose kind the CLI turns into its exit code). The figure code itself lives in each family's
 //! folder; the readings table every family prints is written once here. Knows no family.
 
-use super::plan::{FigurePlan, Kind, Point};
+use super::plan::{FigurePlan, Kind, Point, PointError};
+use crate::readings::ReadingsError;
 use crate::readings::{flips, flips_markdown, ReadingsTable};
 use serde_json::Value;
 
@@ -37,6 +38,29 @@ impl From<String> for FigureError {
         FigureError::new(FigureFailure::Input, message)
     }
 }
+
+/// A point's outcome that is not one (read back from a shard) or a run that failed is an input refused, as when
+/// both were text (the exit code stays what it was).
+impl From<PointError> for FigureError {
+    fn from(e: PointError) -> FigureError {
+        FigureError::new(FigureFailure::Input, e.to_string())
+    }
+}
+
+/// Readings or seeds refused are an input refused.
+impl From<ReadingsError> for FigureError {
+    fn from(e: ReadingsError) -> FigureError {
+        FigureError::new(FigureFailure::Input, e.to_string())
+    }
+}
+
+impl std::fmt::Display for FigureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FigureError {}
 
 impl From<&str> for FigureError {
     fn from(message: &str) -> FigureError {
@@ -86,7 +110,7 @@ pub trait FigureCommand<S>: Sync {
     /// The same runs as a study (`--plan`); its seeds must be a fixed number.
     fn plan(&self, base: &S, r: &FigureRequest) -> FigureOutcome<FigurePlan>;
     /// Runs one point of a study of kind `kind` (`bagsim sweep --shard`).
-    fn point(&self, kind: Kind, p: &Point) -> Result<Value, String>;
+    fn point(&self, kind: Kind, p: &Point) -> Result<Value, PointError>;
     /// Merges a complete study's outcomes (`bagsim merge`) into the files a direct run writes.
     fn merge(
         &self,
@@ -102,7 +126,7 @@ pub trait FigureCommand<S>: Sync {
 /// in any case. Every family and every command that names a figure (`figure`, `reproduce`, `dg-figure`,
 /// `dd-figure`, a study's merge) reads it here, so a figure that does not exist is refused in one format:
 /// `figure "12": no such figure; allowed: 3 … 11 (or fig3 … fig11), or all`, with the family's `note`.
-pub fn figure_numbers(which: &str, numbers: &[u32], note: &str) -> Result<Vec<u32>, String> {
+pub fn figure_numbers(which: &str, numbers: &[u32], note: &str) -> FigureOutcome<Vec<u32>> {
     let t = which.trim().to_ascii_lowercase().replace(['-', ' ', '_'], "").replace("figure", "fig");
     if t == "all" {
         return Ok(numbers.to_vec());
@@ -110,12 +134,13 @@ pub fn figure_numbers(which: &str, numbers: &[u32], note: &str) -> Result<Vec<u3
     let n = t.strip_prefix("fig").unwrap_or(&t).parse::<u32>().ok().filter(|n| numbers.contains(n));
     n.map(|n| vec![n]).ok_or_else(|| {
         let (first, last) = (numbers.first().copied().unwrap_or(0), numbers.last().copied().unwrap_or(0));
-        format!("figure {which:?}: no such figure; allowed: {first} … {last} (or fig{first} … fig{last}), or all{note}")
+        let allowed = format!("{first} … {last} (or fig{first} … fig{last}), or all{note}");
+        FigureError::new(FigureFailure::Input, format!("figure {which:?}: no such figure; allowed: {allowed}"))
     })
 }
 
 /// A study's seeds must be a fixed number.
-pub fn planned_seeds(seeds: crate::readings::Seeds) -> Result<u32, String> {
+pub fn planned_seeds(seeds: crate::readings::Seeds) -> FigureOutcome<u32> {
     match seeds {
         crate::readings::Seeds::Fixed(n) => Ok(n),
         crate::readings::Seeds::Auto { .. } => Err("--plan needs a fixed number of seeds: --seeds auto decides each \

@@ -4,6 +4,7 @@ use super::config::DataGridScenario;
 use super::params::PARAMS;
 use super::scheme::SchemePolicy;
 use super::{DataGridDetail, DataGridReport, DataGridRun};
+use crate::family::contract::ScriptCheckError;
 use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Tournament, Unused};
 use crate::script::ScriptSource;
 use crate::trace::bundled::{hpc2n, HPC2N, HPC2N_SIZE};
@@ -106,10 +107,10 @@ impl FamilyDef for Def {
     }
 
     /// The metascheduling scheme may be a script (`"scheme": {"script": …}`).
-    fn check_script(key: &str, source: &str) -> Result<(), String> {
+    fn check_script(key: &str, source: &str) -> Result<(), ScriptCheckError> {
         match key {
-            "scheme" => SchemePolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
-            _ => Err(format!("data_grid.{key} cannot be a script; scheme can")),
+            "scheme" => SchemePolicy::Script(ScriptSource::new(source)).check().map_err(ScriptCheckError::Compile),
+            _ => Err(ScriptCheckError::NotAScript { family: "data_grid", key: key.to_string(), can: Some("scheme") }),
         }
     }
 }

@@ -6,9 +6,10 @@ use super::figures::{series_name, FigureResult, Metric};
 use super::readings::READINGS;
 use super::study::{chosen, figure as figure_of, plan, DdRun, Plan};
 use super::{DataGridConfig, DataGridReport, DataGridScenario};
+use crate::family::contract::PointError;
 use crate::family::contract::{finish_readings, run_to_end, FigureError, FigureFailure, FigureOut, FigureOutcome};
 use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
-use crate::readings::{combinations, label, parse_axes, Combination, Seeds};
+use crate::readings::{combinations, label, parse_axes, Combination, ReadingsError, Seeds};
 use crate::stats::verdict::findings_markdown;
 use crate::stats::{show, Claim, Verdict};
 use serde_json::Value;
@@ -26,7 +27,7 @@ fn run_all<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
     metric: Metric,
     runs: &[(usize, DdRun)],
     jobs: usize,
-) -> Vec<Result<f64, String>> {
+) -> Vec<Result<f64, PointError>> {
     crate::parallel::map(runs, jobs, |_, (_, run)| run_one::<D>(metric, run))
 }
 
@@ -34,11 +35,10 @@ fn run_all<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
 fn run_one<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
     metric: Metric,
     run: &DdRun,
-) -> Result<f64, String> {
+) -> Result<f64, PointError> {
     let start = std::time::Instant::now();
-    run_to_end::<D>(&run.scenario(), &|| start.elapsed().as_secs_f64())
-        .map(|r| metric.of(&r))
-        .map_err(|e| e.to_string())
+    let report = run_to_end::<D>(&run.scenario(), &|| start.elapsed().as_secs_f64())?;
+    Ok(metric.of(&report))
 }
 
 /// `bagsim figure data_grid N|all` (and `dd-figure`): each figure's runs, then its CSV, SVG and findings, or under
@@ -60,7 +60,7 @@ pub fn figure<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>
     }
     for f in chosen(which)? {
         let start = std::time::Instant::now();
-        let mut done: std::collections::HashMap<String, Result<f64, String>> = Default::default();
+        let mut done: std::collections::HashMap<String, Result<f64, PointError>> = Default::default();
         let key = |k: usize, r: &DdRun| format!("{k} {} {} {}", r.group, r.scheme, r.seed);
         let mut n = seeds.first();
         loop {
@@ -72,7 +72,7 @@ pub fn figure<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>
             for ((k, r), v) in todo.iter().zip(fresh) {
                 done.insert(key(*k, r), v);
             }
-            let results: Vec<Result<f64, String>> = p.runs.iter().map(|(k, r)| done[&key(*k, r)].clone()).collect();
+            let results: Vec<Result<f64, PointError>> = p.runs.iter().map(|(k, r)| done[&key(*k, r)].clone()).collect();
             let table = p.table(&results);
             let open = table.rows.iter().any(|r| r.claims.iter().any(|c| c.verdict == Verdict::Unresolved));
             match seeds.next(n).filter(|_| open) {
@@ -90,10 +90,10 @@ pub fn figure<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>
 }
 
 /// Prints a figure's bars and findings and writes STEM-figN.csv and STEM-figN.md; a failed run fails the figure.
-fn finish_figure(out: &mut dyn FigureOut, p: &Plan, results: &[Result<f64, String>], seeds: u64) -> FigureOutcome {
+fn finish_figure(out: &mut dyn FigureOut, p: &Plan, results: &[Result<f64, PointError>], seeds: u64) -> FigureOutcome {
     let f = &p.figure;
     if let Some(Err(e)) = results.iter().find(|r| r.is_err()) {
-        return Err(FigureError::new(FigureFailure::Run, e.clone()));
+        return Err(FigureError::new(FigureFailure::Run, e.to_string()));
     }
     let (values, _) = p.values(0, results);
     let r = FigureResult::of(f, &values);
@@ -128,7 +128,7 @@ fn finish_figure(out: &mut dyn FigureOut, p: &Plan, results: &[Result<f64, Strin
     Ok(())
 }
 
-fn combos(specs: &[String]) -> Result<Vec<Combination>, String> {
+fn combos(specs: &[String]) -> Result<Vec<Combination>, ReadingsError> {
     Ok(combinations(&parse_axes(specs, READINGS, &super::sweep::path_of)?))
 }
 
@@ -157,9 +157,10 @@ pub fn plan_study(which: &str, base: &DataGridConfig, specs: &[String], seeds: u
 /// Runs one point of a `dd-figure` or `dd-readings` study: its value of the figure's metric (null if undefined).
 pub fn figure_point<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
     p: &Point,
-) -> Result<Value, String> {
-    let run: DdRun = serde_json::from_value(p.job.clone()).map_err(|e| format!("not a data-grid figure run: {e}"))?;
-    let metric = figure_of(run.figure)?.metric;
+) -> Result<Value, PointError> {
+    let run: DdRun = serde_json::from_value(p.job.clone())
+        .map_err(|e| PointError::Job(format!("not a data-grid figure run: {e}")))?;
+    let metric = figure_of(run.figure).map_err(|e| PointError::Job(e.to_string()))?.metric;
     run_one::<D>(metric, &run).map(|v| serde_json::json!(Some(v).filter(|v| v.is_finite())))
 }
 
@@ -179,7 +180,7 @@ pub fn figure_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]) 
         }
         let (mine, next) = rest.split_at(p.runs.len());
         rest = next;
-        let results: Vec<Result<f64, String>> = mine.iter().map(|v| Ok(v.as_f64().unwrap_or(f64::NAN))).collect();
+        let results: Vec<Result<f64, PointError>> = mine.iter().map(|v| Ok(v.as_f64().unwrap_or(f64::NAN))).collect();
         if specs.is_empty() {
             finish_figure(out, &p, &results, seeds)?;
         } else {
@@ -200,7 +201,7 @@ impl<D> Figures<D> {
 }
 
 /// The seeds of `bagsim figure data_grid`: `N` (2–100) or `auto`, 5 by default.
-fn seeds_of(r: &FigureRequest) -> Result<Seeds, String> {
+fn seeds_of(r: &FigureRequest) -> Result<Seeds, ReadingsError> {
     // A bar's interval needs at least 2 seeds: the range said is the range checked.
     Seeds::parse_from(r.seeds, 5, 2)
 }
@@ -225,7 +226,7 @@ impl<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>> FigureC
         plan_study(r.figure, &base.data_grid, r.readings, u64::from(seeds))
     }
 
-    fn point(&self, _: Kind, p: &Point) -> Result<Value, String> {
+    fn point(&self, _: Kind, p: &Point) -> Result<Value, PointError> {
         figure_point::<D>(p)
     }
 

@@ -6,7 +6,8 @@
 use super::config::{DataGridConfig, Scheme, SchemePolicy};
 use super::figures::{figures, Figure, FigureResult};
 use super::DataGridScenario;
-use crate::readings::{apply, label, refuse_overridden, Combination, ReadingRow, ReadingsTable};
+use crate::family::contract::{FigureOutcome, PointError};
+use crate::readings::{apply, label, refuse_overridden, Combination, ReadingRow, ReadingsError, ReadingsTable};
 use crate::stats::Claim;
 use serde::{Deserialize, Serialize};
 
@@ -42,15 +43,15 @@ impl DdRun {
 const SDSC: &str = " (Figs. 10 and 11 are of the SDSC log, which is not bundled)";
 
 /// Figure `number` of [Liu10] on the bundled log.
-pub fn figure(number: u32) -> Result<Figure, String> {
+pub fn figure(number: u32) -> Result<Figure, ReadingsError> {
     figures()
         .into_iter()
         .find(|f| f.number == number)
-        .ok_or_else(|| format!("Fig. {number}: no such figure; allowed: 4 … 9{SDSC}"))
+        .ok_or_else(|| ReadingsError::NoFigure(format!("Fig. {number}: no such figure; allowed: 4 … 9{SDSC}")))
 }
 
 /// The figures `which` names: `4` … `9`, `fig4`, or `all`.
-pub fn chosen(which: &str) -> Result<Vec<Figure>, String> {
+pub fn chosen(which: &str) -> FigureOutcome<Vec<Figure>> {
     let numbers: Vec<u32> = figures().iter().map(|f| f.number).collect();
     let chosen = crate::family::contract::figure_numbers(which, &numbers, SDSC)?;
     Ok(figures().into_iter().filter(|f| chosen.contains(&f.number)).collect())
@@ -78,7 +79,7 @@ pub struct Plan {
 
 /// The plan of figure `number`; refused, naming the combination, when one gives an invalid section. Under readings
 /// a scripted base's script is not run: a readings table judges the paper's findings alone.
-pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u64) -> Result<Plan, String> {
+pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u64) -> Result<Plan, ReadingsError> {
     let f = figure(number)?;
     let mut schemes = series(base);
     if combos.iter().any(|c| !c.is_empty()) {
@@ -89,7 +90,7 @@ pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u
             .flat_map(|g| schemes.iter().map(move |scheme| (g, scheme)))
             .map(|(g, scheme)| DataGridScenario::new(1, f.config(&s.data_grid, g, scheme)))
             .collect();
-        serde_json::to_string(&all).map_err(|e| e.to_string())
+        serde_json::to_string(&all).expect("plain data")
     };
     refuse_overridden(&format!("Fig. {number}"), &DataGridScenario::new(1, base.clone()), combos, &one_seed)?;
     let mut runs = Vec::new();
@@ -98,7 +99,10 @@ pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u
         for g in 0..f.groups.len() {
             for (si, scheme) in schemes.iter().enumerate() {
                 let data_grid = f.config(&s.data_grid, g, scheme);
-                data_grid.validate().map_err(|e| format!("readings {}: {}: {}", label(c), e.field, e.message))?;
+                data_grid.validate().map_err(|e| ReadingsError::Invalid {
+                    label: label(c),
+                    why: format!("{}: {}", e.field, e.message),
+                })?;
                 for seed in 1..=seeds {
                     let run = DdRun { figure: number, group: g, scheme: si, seed, data_grid: data_grid.clone() };
                     runs.push((k, run));
@@ -111,7 +115,7 @@ pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u
 
 impl Plan {
     /// The values of combination `k`: `[group][series]` over seeds, in seed order, and the runs that failed.
-    pub fn values(&self, k: usize, results: &[Result<f64, String>]) -> (Vec<Vec<Vec<f64>>>, Vec<String>) {
+    pub fn values(&self, k: usize, results: &[Result<f64, PointError>]) -> (Vec<Vec<Vec<f64>>>, Vec<String>) {
         let mut values = vec![vec![Vec::new(); self.series]; self.figure.groups.len()];
         let mut failures = Vec::new();
         for ((c, run), r) in self.runs.iter().zip(results) {
@@ -127,7 +131,7 @@ impl Plan {
     }
 
     /// The readings table from the runs' values, in the order of `runs`.
-    pub fn table(&self, results: &[Result<f64, String>]) -> ReadingsTable {
+    pub fn table(&self, results: &[Result<f64, PointError>]) -> ReadingsTable {
         let rows = self
             .labels
             .iter()
@@ -166,7 +170,8 @@ mod tests {
             .runs
             .iter()
             .all(|(k, r)| (r.data_grid.walltime == super::super::config::Walltime::Kill) == (*k == 1)));
-        let results: Vec<Result<f64, String>> = p.runs.iter().map(|(k, r)| Ok((k * 100 + r.scheme) as f64)).collect();
+        let results: Vec<Result<f64, PointError>> =
+            p.runs.iter().map(|(k, r)| Ok((k * 100 + r.scheme) as f64)).collect();
         let (values, failures) = p.values(1, &results);
         assert!(failures.is_empty());
         assert_eq!(values[0][2], vec![102.0; 3]);
@@ -176,8 +181,8 @@ mod tests {
     #[test]
     fn a_failed_run_is_named_in_its_row() {
         let p = plan(9, &DataGridConfig::default(), &[Vec::new()], 2).unwrap();
-        let mut results: Vec<Result<f64, String>> = p.runs.iter().map(|_| Ok(1.0)).collect();
-        results[0] = Err("boom".into());
+        let mut results: Vec<Result<f64, PointError>> = p.runs.iter().map(|_| Ok(1.0)).collect();
+        results[0] = Err(PointError::Reported("boom".into()));
         let t = p.table(&results);
         assert_eq!(t.rows[0].failures.len(), 1);
         assert!(t.rows[0].failures[0].ends_with("boom"), "{:?}", t.rows[0].failures);

@@ -69,12 +69,35 @@ impl Workload {
     }
 }
 
+/// Why the log's window gives no workload: where and why.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WindowError {
+    /// `first_job` at or past the log's end: it and the log's number of jobs.
+    PastTheLog { first: usize, jobs: usize },
+    /// A job's requested time that cannot be scheduled: its line in the log and why.
+    Request { line: u64, why: String },
+    /// No job of the window fits on any site.
+    NoJobFits,
+}
+
+impl std::fmt::Display for WindowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WindowError::PastTheLog { first, jobs } => write!(f, "first_job {first} is past the log's {jobs} jobs"),
+            WindowError::Request { line, why } => write!(f, "line {line}, field 9 (requested time): {why}"),
+            WindowError::NoJobFits => f.write_str("no job of the window fits on a site"),
+        }
+    }
+}
+
+impl std::error::Error for WindowError {}
+
 /// A job's requested time (field 9) as `requested` estimates use it, s, −1 = unknown; refused, naming the log's
 /// line, where it cannot be scheduled: outside 0–[`MAX_TIME`] s (the bound of the log's run times, so that
 /// a reservation, × any runtime factor, stays a time of whole milliseconds exact in a double), or 0 for a job
 /// that ran under walltime `kill`, which would stop it before it computed anything (docs/data_grid.md, "Walltime").
-fn request(cfg: &DataGridConfig, j: &crate::trace::Job) -> Result<f64, String> {
-    let at = |why: String| format!("line {}, field 9 (requested time): {why}", j.line);
+fn request(cfg: &DataGridConfig, j: &crate::trace::Job) -> Result<f64, WindowError> {
+    let at = |why: String| WindowError::Request { line: j.line, why };
     let r = j.req_time;
     if r == -1.0 {
         return Ok(-1.0);
@@ -98,10 +121,10 @@ fn request(cfg: &DataGridConfig, j: &crate::trace::Job) -> Result<f64, String> {
 }
 
 /// The jobs of the window `cfg.first_job .. + cfg.jobs` of `trace`, their data and bandwidths from `seed`.
-pub fn build(cfg: &DataGridConfig, seed: u64, trace: &Trace) -> Result<Workload, String> {
+pub fn build(cfg: &DataGridConfig, seed: u64, trace: &Trace) -> Result<Workload, WindowError> {
     let first = cfg.first_job as usize;
     if first >= trace.jobs.len() {
-        return Err(format!("first_job {first} is past the log's {} jobs", trace.jobs.len()));
+        return Err(WindowError::PastTheLog { first, jobs: trace.jobs.len() });
     }
     let window = &trace.jobs[first..(first + cfg.jobs as usize).min(trace.jobs.len())];
     let widest = cfg.sites.iter().copied().max().unwrap_or(0);
@@ -164,7 +187,7 @@ pub fn build(cfg: &DataGridConfig, seed: u64, trace: &Trace) -> Result<Workload,
         ));
     }
     if w.jobs.is_empty() {
-        return Err("no job of the window fits on a site".into());
+        return Err(WindowError::NoJobFits);
     }
     Ok(w)
 }

@@ -3,6 +3,7 @@
 use super::bot_selection::BotPolicy;
 use super::config::{DgScenario, PARAMS};
 use super::{DgDetail, DgReport, DgRun};
+use crate::family::contract::ScriptCheckError;
 use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Tournament, Unused};
 use crate::script::ScriptSource;
 use crate::trace::{Trace, TraceSize};
@@ -97,10 +98,13 @@ impl FamilyDef for Def {
     }
 
     /// The BoT selection may be a script (`"bot_selection": {"script": …}`).
-    fn check_script(key: &str, source: &str) -> Result<(), String> {
+    fn check_script(key: &str, source: &str) -> Result<(), ScriptCheckError> {
         match key {
-            "bot_selection" => BotPolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
-            _ => Err(format!("desktop_grid.{key} cannot be a script; bot_selection can")),
+            "bot_selection" => BotPolicy::Script(ScriptSource::new(source)).check().map_err(ScriptCheckError::Compile),
+            _ => {
+                let key = key.to_string();
+                Err(ScriptCheckError::NotAScript { family: "desktop_grid", key, can: Some("bot_selection") })
+            }
         }
     }
 }

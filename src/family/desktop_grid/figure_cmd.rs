@@ -9,8 +9,8 @@ use super::readings::READINGS;
 use super::study::study;
 use super::{DesktopGridConfig, DgScenario};
 use crate::family::contract::{finish_readings, FigureCommand, FigureOut, FigureOutcome, FigureRequest};
-use crate::family::contract::{FigurePlan, Kind, Point};
-use crate::readings::{combinations, parse_axes, record, replay, Combination};
+use crate::family::contract::{FigurePlan, Kind, Point, PointError};
+use crate::readings::{combinations, parse_axes, record, replay, Combination, ReadingsError};
 use crate::stats::show;
 use crate::stats::verdict::findings_markdown;
 use serde_json::Value;
@@ -51,7 +51,7 @@ pub fn figure(
     Ok(())
 }
 
-fn chosen_figures(which: &str) -> Result<Vec<FigurePreset>, String> {
+fn chosen_figures(which: &str) -> FigureOutcome<Vec<FigurePreset>> {
     let chosen = readings_figures(which)?;
     Ok(figures().into_iter().filter(|f| chosen.contains(&f.number)).collect())
 }
@@ -185,7 +185,7 @@ fn bar_to_value(b: &Bar) -> Value {
     v
 }
 
-fn bar_of_value(v: &Value) -> Result<Bar, String> {
+fn bar_of_value(v: &Value) -> Result<Bar, PointError> {
     let mut v = v.clone();
     let nan = |x: &Value| x.as_f64().unwrap_or(f64::NAN);
     let mut pairs = Vec::new();
@@ -196,14 +196,15 @@ fn bar_of_value(v: &Value) -> Result<Bar, String> {
         pairs.push(if old { (mean, mean - a, mean + a) } else { (mean, a, b) });
         v[k] = serde_json::json!([0.0, 0.0, 0.0]);
     }
-    let mut b: Bar = serde_json::from_value(v).map_err(|e| format!("not a desktop-grid bar: {e}"))?;
+    let mut b: Bar = serde_json::from_value(v).map_err(|e| PointError::Job(format!("not a desktop-grid bar: {e}")))?;
     (b.growth, b.turnaround, b.makespan, b.waiting, b.rwt) = (pairs[0], pairs[1], pairs[2], pairs[3], pairs[4]);
     Ok(b)
 }
 
 /// Runs one bar of a `dg-figure` study.
-pub fn figure_point(p: &Point) -> Result<Value, String> {
-    let job: BarJob = serde_json::from_value(p.job.clone()).map_err(|e| format!("not a desktop-grid bar job: {e}"))?;
+pub fn figure_point(p: &Point) -> Result<Value, PointError> {
+    let job: BarJob = serde_json::from_value(p.job.clone())
+        .map_err(|e| PointError::Job(format!("not a desktop-grid bar job: {e}")))?;
     let start = std::time::Instant::now();
     job.run(&|| start.elapsed().as_secs_f64()).map(|b| bar_to_value(&b))
 }
@@ -252,11 +253,11 @@ pub fn figure_readings(
     Ok(())
 }
 
-fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, String> {
+fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, ReadingsError> {
     Ok(combinations(&parse_axes(specs, READINGS, &super::sweep::path_of)?))
 }
 
-fn readings_figures(which: &str) -> Result<Vec<u32>, String> {
+fn readings_figures(which: &str) -> FigureOutcome<Vec<u32>> {
     let numbers: Vec<u32> = figures().iter().map(|f| f.number).collect();
     crate::family::contract::figure_numbers(which, &numbers, "")
 }
@@ -267,7 +268,7 @@ fn recorded_jobs(
     base: &DesktopGridConfig,
     combos: &[Combination],
     rule: CiRule,
-) -> Result<Vec<BarJob>, String> {
+) -> Result<Vec<BarJob>, ReadingsError> {
     let (jobs, table) = record(|batch| study(n, base, combos, rule, batch));
     table.map(|_| jobs)
 }
@@ -310,7 +311,7 @@ pub fn readings_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]
         }
         let (mine, next) = rest.split_at(count);
         rest = next;
-        let bars: Vec<Result<Bar, String>> = mine.iter().map(|v| bar_of_value(v)).collect();
+        let bars: Vec<Result<Bar, PointError>> = mine.iter().map(|v| bar_of_value(v)).collect();
         // The study asks for the same bars in the same order as when it was planned: it gets them back.
         let table = study(n, &base, &combos, rule, &replay(bars))?;
         finish_readings(out, &format!("fig{}", n), &table.title, &table, combos.len(), None)?;
@@ -324,7 +325,7 @@ pub fn readings_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]
 pub struct Figures;
 
 impl Figures {
-    fn rule(seeds: &str) -> Result<CiRule, String> {
+    fn rule(seeds: &str) -> FigureOutcome<CiRule> {
         let rule = |min_seeds, max_seeds| CiRule { min_seeds, max_seeds, rel: 0.025 };
         if seeds.eq_ignore_ascii_case("auto") {
             return Ok(rule(3, 30));
@@ -339,7 +340,8 @@ impl Figures {
             _ => Err(format!(
                 "--seeds {seeds:?}: allowed 2–1000, auto (3 to 30 by the paper's rule), or MIN..MAX with 2 ≤ MIN ≤ MAX \
                  ≤ 1000"
-            )),
+            )
+            .into()),
         }
     }
 }
@@ -371,7 +373,7 @@ impl FigureCommand<DgScenario> for Figures {
         }
     }
 
-    fn point(&self, _: Kind, p: &Point) -> Result<Value, String> {
+    fn point(&self, _: Kind, p: &Point) -> Result<Value, PointError> {
         figure_point(p)
     }
 

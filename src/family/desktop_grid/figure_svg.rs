@@ -19,16 +19,17 @@ pub const INDICES: [Index; 4] = [
     ("rwt", "Relative wasted time (RWT)", |b| b.rwt, 100.0, "%", false),
 ];
 
-/// The chart of index `index`: `bars[mix * 5 + policy]`, `None` for a bar not computed yet.
-pub fn chart(f: &FigurePreset, bars: &[Option<Result<Bar, String>>], index: usize) -> Bars {
+/// The chart of index `index`: `bars[mix * 5 + policy]`, `None` for a bar not computed yet (a failed bar is drawn
+/// as failed, whatever its error).
+pub fn chart<E>(f: &FigurePreset, bars: &[Option<Result<Bar, E>>], index: usize) -> Bars {
     let series: Vec<BotPolicy> = BotSelection::ALL.iter().map(|&p| p.into()).collect();
     chart_of(f, &series, bars, index)
 }
 
 /// The chart of index `index` for the bars of `series` in each mix: `bars[mix * series.len() + k]`.
-fn chart_of(f: &FigurePreset, series: &[BotPolicy], bars: &[Option<Result<Bar, String>>], index: usize) -> Bars {
+fn chart_of<E>(f: &FigurePreset, series: &[BotPolicy], bars: &[Option<Result<Bar, E>>], index: usize) -> Bars {
     let (_, title, pick, scale, unit, can_be_unbounded) = INDICES[index];
-    let cell = |b: &Option<Result<Bar, String>>| match b {
+    let cell = |b: &Option<Result<Bar, E>>| match b {
         None => Cell::Missing,
         Some(Err(_)) => Cell::Failed,
         Some(Ok(b)) if can_be_unbounded && b.unbounded => Cell::Unbounded,
@@ -57,7 +58,7 @@ pub fn figure_svg(f: &FigurePreset, bars: &[Bar]) -> String {
     if let Some(script) = bars.iter().find(|b| b.policy.script().is_some()) {
         series.push(script.policy.clone());
     }
-    let slots: Vec<Option<Result<Bar, String>>> = f
+    let slots: Vec<Option<Result<Bar, std::convert::Infallible>>> = f
         .mixes
         .iter()
         .flat_map(|&m| series.iter().map(move |p| (m, p)))

@@ -8,6 +8,8 @@ use super::config::Heterogeneity;
 use super::report::DgReport;
 use super::workload::Mix;
 use super::{DesktopGridConfig, DgScenario};
+use crate::error::ScenarioError;
+use crate::family::contract::PointError;
 use crate::stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -184,8 +186,8 @@ pub fn run_bar(
     mix: Mix,
     policy: &BotPolicy,
     rule: CiRule,
-    run: &dyn Fn(&DgScenario) -> Result<DgReport, String>,
-) -> Result<Bar, String> {
+    run: &dyn Fn(&DgScenario) -> Result<DgReport, ScenarioError>,
+) -> Result<Bar, ScenarioError> {
     let (mut tt, mut ms, mut wt, mut rwt, mut g) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut saturated = 0;
     let mut seed = 0u64;
@@ -257,13 +259,12 @@ pub struct BarJob {
 
 impl BarJob {
     /// Runs the bar with `run_bar`, each seed's run timed by `clock` (seconds).
-    pub fn run(&self, clock: &dyn Fn() -> f64) -> Result<Bar, String> {
-        let f = figures()
-            .into_iter()
-            .find(|f| f.number == self.figure)
-            .ok_or_else(|| format!("Fig. {}: no such figure; Anglano & Canonico 2009 has Figs. 2–17", self.figure))?;
-        let runner = |s: &DgScenario| super::run_with_clock(s, clock).map_err(|e| e.to_string());
-        run_bar(&f, &self.base, self.mix, &self.policy, self.rule, &runner)
+    pub fn run(&self, clock: &dyn Fn() -> f64) -> Result<Bar, PointError> {
+        let f = figures().into_iter().find(|f| f.number == self.figure).ok_or_else(|| {
+            PointError::Job(format!("Fig. {}: no such figure; Anglano & Canonico 2009 has Figs. 2–17", self.figure))
+        })?;
+        let runner = |s: &DgScenario| super::run_with_clock(s, clock);
+        Ok(run_bar(&f, &self.base, self.mix, &self.policy, self.rule, &runner)?)
     }
 }
 

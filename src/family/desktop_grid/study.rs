@@ -8,7 +8,7 @@ use super::bot_selection::BotSelection;
 use super::claims::claims;
 use super::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
 use super::{DesktopGridConfig, DgScenario};
-use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsTable};
+use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable};
 use crate::stats::Verdict;
 
 /// The bar jobs of a study: per combination of readings, the figure's four mixes × the five policies.
@@ -20,29 +20,37 @@ pub struct Plan {
 }
 
 /// Figure `number` of §IV-C.
-pub fn figure(number: u32) -> Result<FigurePreset, String> {
-    figures()
-        .into_iter()
-        .find(|f| f.number == number)
-        .ok_or_else(|| format!("Fig. {number}: no such figure; [Anglano09] §IV-C has Figs. 2–17"))
+pub fn figure(number: u32) -> Result<FigurePreset, ReadingsError> {
+    figures().into_iter().find(|f| f.number == number).ok_or_else(|| {
+        ReadingsError::NoFigure(format!("Fig. {number}: no such figure; [Anglano09] §IV-C has Figs. 2–17"))
+    })
 }
 
 /// The plan of figure `number` under each combination applied to `base`; refused, naming the combination, when
 /// one gives an invalid configuration.
-pub fn plan(number: u32, base: &DesktopGridConfig, combos: &[Combination], rule: CiRule) -> Result<Plan, String> {
+pub fn plan(
+    number: u32,
+    base: &DesktopGridConfig,
+    combos: &[Combination],
+    rule: CiRule,
+) -> Result<Plan, ReadingsError> {
     let f = figure(number)?;
     let runs = |s: &DgScenario| {
         let all: Vec<DgScenario> = (f.mixes.iter())
             .flat_map(|&mix| BotSelection::ALL.iter().map(move |&p| (mix, p)))
             .map(|(mix, p)| f.scenario(&s.desktop_grid, mix, &p.into(), 1))
             .collect();
-        serde_json::to_string(&all).map_err(|e| e.to_string())
+        serde_json::to_string(&all).expect("plain data")
     };
     refuse_overridden(&format!("Fig. {number}"), &DgScenario::new(1, base.clone()), combos, &runs)?;
     let mut jobs = Vec::new();
     for (k, c) in combos.iter().enumerate() {
         let s = apply(&DgScenario::new(1, base.clone()), c)?;
-        s.desktop_grid.validate().map_err(|e| format!("readings {}: {}: {}", label(c), e.field, e.message))?;
+        let invalid = |e: crate::error::ScenarioError| ReadingsError::Invalid {
+            label: label(c),
+            why: format!("{}: {}", e.field, e.message),
+        };
+        s.desktop_grid.validate().map_err(invalid)?;
         for &mix in &f.mixes {
             for &policy in &BotSelection::ALL {
                 let policy = policy.into();
@@ -54,8 +62,8 @@ pub fn plan(number: u32, base: &DesktopGridConfig, combos: &[Combination], rule:
 }
 
 impl Plan {
-    /// The table from the jobs' results, in the order of `jobs`.
-    pub fn table(&self, results: &[Result<Bar, String>]) -> ReadingsTable {
+    /// The table from the jobs' results, in the order of `jobs` (a failed job's error as the table says it).
+    pub fn table<E: std::fmt::Display>(&self, results: &[Result<Bar, E>]) -> ReadingsTable {
         let rows = self
             .labels
             .iter()
@@ -96,7 +104,7 @@ pub fn study(
     combos: &[Combination],
     rule: CiRule,
     run: Batch<'_, BarJob, Bar>,
-) -> Result<ReadingsTable, String> {
+) -> Result<ReadingsTable, ReadingsError> {
     let p = plan(number, base, combos, rule)?;
     let jobs: Vec<BarJob> = p.jobs.iter().map(|(_, j)| j.clone()).collect();
     Ok(p.table(&run(&jobs)))

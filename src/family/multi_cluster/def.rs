@@ -6,6 +6,7 @@ use super::live::McDetail;
 use super::policy::scheduling::{SchedulingPolicy, ScriptSource};
 use super::policy::selection::SelectionPolicy;
 use super::run::{read_scenario_trace, McRun, Report};
+use crate::family::contract::ScriptCheckError;
 use crate::family::contract::{at_default, Checked, ErrorKind, Estimate, FamilyDef, ScenarioError, Tournament, Unused};
 use crate::trace::{Trace, TraceSize};
 
@@ -67,11 +68,16 @@ impl FamilyDef for Def {
     }
 
     /// The task-scheduling and task-selection policies may be scripts (`"scheduling": {"script": …}`).
-    fn check_script(key: &str, source: &str) -> Result<(), String> {
+    fn check_script(key: &str, source: &str) -> Result<(), ScriptCheckError> {
+        let compile = ScriptCheckError::Compile;
         match key {
-            "scheduling" => SchedulingPolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
-            "selection" => SelectionPolicy::Script(ScriptSource::new(source)).check().map_err(|e| e.to_string()),
-            _ => Err(format!("multi_cluster.{key} cannot be a script; scheduling and selection can")),
+            "scheduling" => SchedulingPolicy::Script(ScriptSource::new(source)).check().map_err(compile),
+            "selection" => SelectionPolicy::Script(ScriptSource::new(source)).check().map_err(compile),
+            _ => Err(ScriptCheckError::NotAScript {
+                family: "multi_cluster",
+                key: key.to_string(),
+                can: Some("scheduling and selection"),
+            }),
         }
     }
 

@@ -161,7 +161,7 @@ fn prepare_unchecked(s: &McScenario) -> Result<Prepared, ScenarioError> {
         seed: s.seed,
     };
     let p = generate_platform(&spec, &s.workload.load_split.targets(&stream_targets(&clusters)), s.workload.streams)
-        .map_err(|m| ScenarioError::new(ErrorKind::OutOfRange, "workload", m))?;
+        .map_err(|e| ScenarioError::new(ErrorKind::OutOfRange, "workload", e.to_string()))?;
     Ok(Prepared { clusters, generated: p.generated, streams: p.streams, trace_period: None })
 }
 
@@ -173,7 +173,9 @@ fn prepare_generator(s: &McScenario, g: &Generator, clusters: Vec<Cluster>) -> R
     let mut p = generate_streams(&targets, w.streams, s.seed, w.submission_period, g.users_per_stream(), &|seed, c| {
         g.generate(seed, w.load, c, w.submission_period)
     })
-    .map_err(|m| ScenarioError::new(ErrorKind::OutOfRange, format!("workload.generator.{}", g.name()), m))?;
+    .map_err(|e| {
+        ScenarioError::new(ErrorKind::OutOfRange, format!("workload.generator.{}", g.name()), e.to_string())
+    })?;
     let unused: Vec<&str> = [
         (w.arrival_pattern != ArrivalPattern::Realistic, "arrival_pattern"),
         (w.median_size.is_some(), "median_size"),

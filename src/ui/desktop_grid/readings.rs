@@ -44,7 +44,7 @@ pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSign
             .and_then(|axis| plan(figure.get_untracked(), &base, &combinations(&[axis]), rule));
         let p = match planned {
             Ok(p) => p,
-            Err(e) => return status.set(e),
+            Err(e) => return status.set(e.to_string()),
         };
         let jobs: Vec<Job> =
             p.jobs.iter().map(|(_, j)| Job::Figure(AnyFigureJob::DesktopGrid(Box::new(j.clone())))).collect();

@@ -150,7 +150,7 @@ pub fn Controls() -> impl IntoView {
                 c.len(),
                 c.iter().map(|c| u64::from(c.processors)).sum::<u64>()
             ),
-            (_, Err(e)) => e,
+            (_, Err(e)) => e.to_string(),
         })
     });
 

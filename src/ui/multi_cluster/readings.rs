@@ -47,12 +47,12 @@ impl Readings {
         };
         let axis = match parse_axis(&format!("{}=all", self.key.get_untracked()), READINGS) {
             Ok(a) => a,
-            Err(e) => return self.status.set(e),
+            Err(e) => return self.status.set(e.to_string()),
         };
         let base = base_of_period(self.period.get_untracked());
         let study = match Study::new(self.figure.get_untracked(), &base, &combinations(&[axis]), seeds) {
             Ok(s) => s,
-            Err(e) => return self.status.set(e),
+            Err(e) => return self.status.set(e.to_string()),
         };
         self.generation.update_value(|g| *g += 1);
         let generation = self.generation.get_value();

@@ -43,12 +43,15 @@ impl Architecture {
 }
 
 impl std::str::FromStr for Architecture {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Architecture::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown architecture {s:?}; allowed: sep-c, csp, fcondor"))
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Architecture::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(s)).ok_or_else(|| {
+            crate::error::NameError::Unknown {
+                what: "architecture",
+                given: s.to_string(),
+                allowed: "sep-c, csp, fcondor".into(),
+            }
+        })
     }
 }
 

@@ -8,10 +8,10 @@ use super::svg::figure_svg;
 use super::{base_name, run_point, Figure, FigureId, FigureResult, RunResult, RunSpec, SCRIPT_SERIES};
 use crate::family::contract::{canonical_json, finish_readings, scenario_from_json, FigureOut, FigureOutcome};
 use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
-use crate::family::contract::{FigureError, FigureFailure};
+use crate::family::contract::{FigureError, FigureFailure, PointError};
 use crate::family::multi_cluster::config::McScenario;
 use crate::family::multi_cluster::readings::READINGS;
-use crate::readings::{combinations, parse_axes, record, replay, Combination, Seeds};
+use crate::readings::{combinations, parse_axes, record, replay, Combination, ReadingsError, Seeds};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -24,7 +24,7 @@ macro_rules! say {
     }};
 }
 
-fn figure_ids(which: &str) -> Result<Vec<FigureId>, String> {
+fn figure_ids(which: &str) -> FigureOutcome<Vec<FigureId>> {
     let numbers: Vec<u32> = (3..=11).collect();
     let chosen = crate::family::contract::figure_numbers(which, &numbers, "")?;
     Ok(chosen.into_iter().map(|n| FigureId::ALL[(n - 3) as usize]).collect())
@@ -48,7 +48,7 @@ pub fn reproduce(out: &mut dyn FigureOut, which: &str, base: &McScenario, seeds:
         let start = std::time::Instant::now();
         let figure = id.figure_on(base);
         let runs = figure.runs_on(base, 1..=seeds);
-        let results = crate::parallel::map(&runs, jobs, |_, spec| run_point(&spec.scenario));
+        let results = crate::parallel::map(&runs, jobs, |_, spec| run_point(&spec.scenario).map_err(PointError::Run));
         let elapsed = Some(start.elapsed().as_secs_f64());
         let found = finish_figure(out, figure, &base_name(base), seeds, &runs, results, elapsed)?;
         for (n, c) in found.iter().enumerate() {
@@ -69,7 +69,7 @@ fn finish_figure(
     base: &str,
     seeds: u32,
     runs: &[RunSpec],
-    results: Vec<Result<RunResult, String>>,
+    results: Vec<Result<RunResult, PointError>>,
     elapsed: Option<f64>,
 ) -> FigureOutcome<Vec<Claim>> {
     let id = figure.id;
@@ -136,8 +136,8 @@ fn nan(x: Option<f64>) -> f64 {
 }
 
 /// A run's figure result as a shard keeps it.
-fn run_result_of(v: &Value) -> Result<RunResult, String> {
-    let f: RunResultFile = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+fn run_result_of(v: &Value) -> Result<RunResult, PointError> {
+    let f: RunResultFile = serde_json::from_value(v.clone()).map_err(|e| PointError::Job(e.to_string()))?;
     Ok(RunResult {
         makespan: nan(f.makespan),
         nsl: nan(f.nsl),
@@ -177,8 +177,8 @@ pub fn reproduce_plan(which: &str, base: &McScenario, seeds: u32) -> FigureOutco
 }
 
 /// Runs one point of a `reproduce` study.
-pub fn reproduce_point<D: FamilyDef<Scenario = McScenario>>(p: &Point) -> Result<Value, String> {
-    let s = scenario_from_json::<D>(&p.job.to_string()).map_err(|e| e.to_string())?;
+pub fn reproduce_point<D: FamilyDef<Scenario = McScenario>>(p: &Point) -> Result<Value, PointError> {
+    let s = scenario_from_json::<D>(&p.job.to_string())?;
     let r = run_point(&s)?;
     let file = RunResultFile {
         makespan: some(r.makespan),
@@ -238,7 +238,7 @@ pub fn reproduce_readings<D: FamilyDef<Scenario = McScenario>>(
     }
     // Runs that differ only in keys they do not read are one run (`Scenario::canonical_json`): each is simulated
     // once, across the readings and the rounds of `--seeds auto`.
-    let done: RefCell<HashMap<String, Result<RunResult, String>>> = RefCell::default();
+    let done: RefCell<HashMap<String, Result<RunResult, PointError>>> = RefCell::default();
     for id in figure_ids(which)? {
         let start = std::time::Instant::now();
         let run = |specs: &[RunSpec]| {
@@ -250,7 +250,7 @@ pub fn reproduce_readings<D: FamilyDef<Scenario = McScenario>>(
                     todo.push((k.clone(), spec.scenario.clone()));
                 }
             }
-            let fresh = crate::parallel::map(&todo, jobs, |_, (_, s)| run_point(s));
+            let fresh = crate::parallel::map(&todo, jobs, |_, (_, s)| run_point(s).map_err(PointError::Run));
             done.borrow_mut().extend(todo.into_iter().map(|(k, _)| k).zip(fresh));
             let seen = done.borrow();
             keys.iter().map(|k| seen[k].clone()).collect()
@@ -263,7 +263,7 @@ pub fn reproduce_readings<D: FamilyDef<Scenario = McScenario>>(
     Ok(())
 }
 
-fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, String> {
+fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, ReadingsError> {
     let path_of = |k: &str| crate::family::multi_cluster::sweep::path_of(k).to_string();
     Ok(combinations(&parse_axes(specs, READINGS, &path_of)?))
 }
@@ -275,7 +275,7 @@ fn recorded_runs(
     base: &McScenario,
     combos: &[Combination],
     seeds: Seeds,
-) -> Result<Vec<RunSpec>, String> {
+) -> Result<Vec<RunSpec>, ReadingsError> {
     let (runs, table) = record(|batch| study(id, base, combos, seeds, batch));
     table.map(|_| runs)
 }
@@ -331,7 +331,7 @@ pub fn readings_merge<D: FamilyDef<Scenario = McScenario>>(
         }
         let (mine, next) = rest.split_at(n);
         rest = next;
-        let results: Vec<Result<RunResult, String>> = mine.iter().map(|v| run_result_of(v)).collect();
+        let results: Vec<Result<RunResult, PointError>> = mine.iter().map(|v| run_result_of(v)).collect();
         // The study asks for the same runs in the same order as when it was planned: it gets their outcomes back.
         let table = study(id, base, &combos, Seeds::Fixed(seeds), &replay(results))?;
         let heading = format!("{} — {} — verdicts on {}", id.name(), table.title, base_name(base));
@@ -374,7 +374,7 @@ impl<D: FamilyDef<Scenario = McScenario>> FigureCommand<McScenario> for Figures<
         }
     }
 
-    fn point(&self, _: Kind, p: &Point) -> Result<Value, String> {
+    fn point(&self, _: Kind, p: &Point) -> Result<Value, PointError> {
         reproduce_point::<D>(p)
     }
 

@@ -102,13 +102,13 @@ impl FigureId {
 }
 
 impl std::str::FromStr for FigureId {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::family::contract::FigureError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         // One figure, read as every family reads its figures (`figure_numbers`), with the same refusal.
         let numbers: Vec<u32> = (3..=11).collect();
         let n = match crate::family::contract::figure_numbers(s, &numbers, "")?[..] {
             [n] => n,
-            _ => return Err(format!("figure {s:?}: one figure is asked for here, not all")),
+            _ => return Err(format!("figure {s:?}: one figure is asked for here, not all").into()),
         };
         Ok(FigureId::ALL[(n - 3) as usize])
     }

@@ -1,5 +1,6 @@
 //! One run of a figure: what the figure takes from its report, and the run itself.
 
+use crate::error::ScenarioError;
 use crate::family::multi_cluster::config::McScenario;
 use crate::family::multi_cluster::run::Report;
 use crate::workload::size_class::SIZE_CLASSES;
@@ -33,12 +34,12 @@ impl RunResult {
 
 /// Runs one scenario to its figure result (the report without the predictors' accuracy, as the page's worker
 /// computes it).
-pub fn run_point(s: &McScenario) -> Result<RunResult, String> {
-    let mut run = crate::family::multi_cluster::run::McRun::build(s, None).map_err(|e| e.to_string())?;
+pub fn run_point(s: &McScenario) -> Result<RunResult, ScenarioError> {
+    let mut run = crate::family::multi_cluster::run::McRun::build(s, None)?;
     let report = crate::family::contract::run_to_report(&mut run, &|| 0.0);
     // A run its script stopped is a failed run, not the results of its first hours.
     match crate::family::contract::FamilyRun::failure(&run) {
-        Some(e) => Err(e.to_string()),
+        Some(e) => Err(e),
         None => Ok(RunResult::of(&report)),
     }
 }

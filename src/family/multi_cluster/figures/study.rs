@@ -6,7 +6,9 @@
 use super::claims::claims;
 use super::{FigureId, FigureResult, RunResult, RunSpec};
 use crate::family::multi_cluster::config::McScenario;
-use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsTable, Seeds};
+use crate::readings::{
+    apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable, Seeds,
+};
 use crate::stats::Verdict;
 
 /// A study under way.
@@ -24,17 +26,17 @@ pub struct Study {
 impl Study {
     /// A study of figure `id` under each combination of readings applied to `base` (the figure then sets its own
     /// series, load and axis); refused, naming the combination, when one gives an invalid scenario.
-    pub fn new(id: FigureId, base: &McScenario, combos: &[Combination], seeds: Seeds) -> Result<Study, String> {
+    pub fn new(id: FigureId, base: &McScenario, combos: &[Combination], seeds: Seeds) -> Result<Study, ReadingsError> {
         let runs = |s: &McScenario| {
             let specs = id.figure().runs_on(s, 1..=1);
             let all: Vec<&McScenario> = specs.iter().map(|r| &r.scenario).collect();
-            serde_json::to_string(&all).map_err(|e| e.to_string())
+            serde_json::to_string(&all).expect("plain data")
         };
         refuse_overridden(id.name(), base, combos, &runs)?;
         let mut scenarios = Vec::new();
         for c in combos {
             let s = apply(base, c)?;
-            s.validate().map_err(|e| format!("readings {}: {e}", label(c)))?;
+            s.validate().map_err(|e| ReadingsError::Invalid { label: label(c), why: e.to_string() })?;
             scenarios.push(s);
         }
         let n = combos.len();
@@ -61,8 +63,8 @@ impl Study {
         out
     }
 
-    /// One run's result.
-    pub fn add(&mut self, combo: usize, spec: &RunSpec, result: Result<RunResult, String>) {
+    /// One run's result, or why it failed (as the table says it).
+    pub fn add(&mut self, combo: usize, spec: &RunSpec, result: Result<RunResult, impl std::fmt::Display>) {
         let r = &mut self.results[combo];
         match result {
             Ok(x) => r.add(spec, x),
@@ -124,7 +126,7 @@ pub fn study(
     combos: &[Combination],
     seeds: Seeds,
     run: Batch<'_, RunSpec, RunResult>,
-) -> Result<ReadingsTable, String> {
+) -> Result<ReadingsTable, ReadingsError> {
     let mut s = Study::new(id, base, combos, seeds)?;
     loop {
         let round = s.next_round();

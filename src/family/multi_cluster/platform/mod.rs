@@ -62,34 +62,88 @@ impl Default for PlatformSpec {
 pub const MAX_CLUSTERS: usize = 4096;
 pub const MAX_PROCESSORS: u64 = 10_000_000;
 
+/// Why a platform is refused: which part of it, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlatformError {
+    PresetAndClusters,
+    NoClusters,
+    Empty,
+    TooManyClusters(usize),
+    /// Cluster `i` (named) has no processor.
+    NoProcessors {
+        i: usize,
+        name: String,
+    },
+    /// Cluster `i` (named) has a speed outside (0, 1000].
+    Speed {
+        i: usize,
+        name: String,
+        speed: f64,
+    },
+    TooManyProcessors(u64),
+}
+
+impl std::fmt::Display for PlatformError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlatformError::PresetAndClusters => {
+                f.write_str("platform: give either \"preset\" or \"clusters\", not both")
+            }
+            PlatformError::NoClusters => f.write_str("platform: give \"preset\": \"das2_g5k\" or a \"clusters\" list"),
+            PlatformError::Empty => f.write_str("platform.clusters: the list is empty; at least one cluster is needed"),
+            PlatformError::TooManyClusters(n) => {
+                write!(f, "platform.clusters: {n} clusters; at most {MAX_CLUSTERS} allowed")
+            }
+            PlatformError::NoProcessors { i, name } => {
+                write!(f, "platform.clusters[{i}].processors = 0 ({name}): must be ≥ 1")
+            }
+            PlatformError::Speed { i, name, speed } => {
+                write!(f, "platform.clusters[{i}].speed = {speed} ({name}): must be in (0, 1000]")
+            }
+            PlatformError::TooManyProcessors(total) => {
+                write!(f, "platform: {total} processors in all; at most {MAX_PROCESSORS} allowed")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlatformError {}
+
+/// The scenario's check and the page's form edits still carry a refusal as text.
+impl From<PlatformError> for String {
+    fn from(e: PlatformError) -> String {
+        e.to_string()
+    }
+}
+
 impl PlatformSpec {
     /// The clusters, checked. Errors name the cluster and the field.
-    pub fn clusters(&self) -> Result<Vec<Cluster>, String> {
+    pub fn clusters(&self) -> Result<Vec<Cluster>, PlatformError> {
         let clusters = match (&self.preset, &self.clusters) {
-            (Some(_), Some(_)) => return Err("platform: give either \"preset\" or \"clusters\", not both".into()),
+            (Some(_), Some(_)) => return Err(PlatformError::PresetAndClusters),
             (Some(PlatformPreset::Das2G5k), None) => das2_g5k(),
             (Some(PlatformPreset::Uniform20), None) => uniform20(),
             (None, Some(c)) => c.clone(),
-            (None, None) => return Err("platform: give \"preset\": \"das2_g5k\" or a \"clusters\" list".into()),
+            (None, None) => return Err(PlatformError::NoClusters),
         };
         if clusters.is_empty() {
-            return Err("platform.clusters: the list is empty; at least one cluster is needed".into());
+            return Err(PlatformError::Empty);
         }
         if clusters.len() > MAX_CLUSTERS {
-            return Err(format!("platform.clusters: {} clusters; at most {MAX_CLUSTERS} allowed", clusters.len()));
+            return Err(PlatformError::TooManyClusters(clusters.len()));
         }
         let mut total = 0u64;
         for (i, c) in clusters.iter().enumerate() {
             if c.processors == 0 {
-                return Err(format!("platform.clusters[{i}].processors = 0 ({}): must be ≥ 1", c.name));
+                return Err(PlatformError::NoProcessors { i, name: c.name.clone() });
             }
             if !(c.speed.is_finite() && c.speed > 0.0 && c.speed <= 1000.0) {
-                return Err(format!("platform.clusters[{i}].speed = {} ({}): must be in (0, 1000]", c.speed, c.name));
+                return Err(PlatformError::Speed { i, name: c.name.clone(), speed: c.speed });
             }
             total += u64::from(c.processors);
         }
         if total > MAX_PROCESSORS {
-            return Err(format!("platform: {total} processors in all; at most {MAX_PROCESSORS} allowed"));
+            return Err(PlatformError::TooManyProcessors(total));
         }
         Ok(clusters)
     }
@@ -171,7 +225,7 @@ mod tests {
                 Cluster { name: "b".into(), processors: 0, speed: 1.0 },
             ]),
         };
-        let e = spec.clusters().unwrap_err();
+        let e = spec.clusters().unwrap_err().to_string();
         assert!(e.contains("clusters[1].processors"), "{e}");
     }
 }

@@ -88,28 +88,30 @@ impl Simulation {
     }
 
     /// Checks the run's invariants; returns the first violation. Used by tests; O(processors + tasks).
-    pub fn check_invariants(&self) -> Result<(), String> {
+    pub fn check_invariants(&self) -> Result<(), crate::engine::Broken> {
         let mut running_copies = vec![0u32; self.task_copies.len()];
         for (p, &t) in self.proc_task.iter().enumerate() {
             if t != NONE {
                 running_copies[t as usize] += 1;
                 if !self.task_end[t as usize].is_nan() {
-                    return Err(format!("processor {p} still runs task {t}, which finished"));
+                    return Err(crate::engine::Broken(format!("processor {p} still runs task {t}, which finished")));
                 }
             }
         }
         for (c, cs) in self.clusters.iter().enumerate() {
             let busy = (cs.first_proc..cs.first_proc + cs.processors).filter(|&p| self.proc_task[p as usize] != NONE);
             if busy.count() as u32 != cs.busy || cs.busy + cs.free.len() as u32 != cs.processors {
-                return Err(format!("cluster {c}: busy/free counts disagree with the processors"));
+                return Err(crate::engine::Broken(format!(
+                    "cluster {c}: busy/free counts disagree with the processors"
+                )));
             }
         }
         for (t, &copies) in running_copies.iter().enumerate() {
             if !self.task_end[t].is_nan() && copies > 0 {
-                return Err(format!("task {t} finished but still has running copies"));
+                return Err(crate::engine::Broken(format!("task {t} finished but still has running copies")));
             }
             if !self.task_end[t].is_nan() && self.task_end[t] < self.task_start[t] {
-                return Err(format!("task {t} ends before it starts"));
+                return Err(crate::engine::Broken(format!("task {t} ends before it starts")));
             }
         }
         Ok(())

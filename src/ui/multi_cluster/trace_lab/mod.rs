@@ -211,7 +211,7 @@ impl TraceLab {
                 });
             }
             FromWorker::Views { request_id, result, fit } if request_id == self.scenario_request.get_untracked() => {
-                self.scenario_fit.set(Some(fit.map(|f| *f)));
+                self.scenario_fit.set(Some(fit.map(|f| *f).map_err(|e| e.to_string())));
                 match result {
                     Ok(v) => {
                         self.scenario_message.set(String::new());

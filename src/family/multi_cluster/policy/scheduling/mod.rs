@@ -14,6 +14,7 @@ pub use script::ScriptedScheduling;
 pub use script::{script_error, ScriptSource};
 
 use super::options::PolicyOptions;
+use crate::error::NameError;
 use crate::resources::freeset::FreeSet;
 use crate::script::ScriptError;
 use serde::{Deserialize, Serialize};
@@ -342,11 +343,10 @@ impl std::fmt::Display for SchedulingPolicy {
 }
 
 impl std::str::FromStr for SchedulingPolicy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = NameError;
+    fn from_str(s: &str) -> Result<Self, NameError> {
         let up = s.trim().to_ascii_uppercase();
-        let allowed =
-            "allowed: ECT, FPLT, RR, WQR-n (n = 1..16), WQRnx (n = 2..16, e.g. WQR4x), DFPLT, ECT-P, STFR, FPF";
+        let out_of_range = |rule: String| NameError::OutOfRange { given: s.to_string(), rule };
         Ok(match up.as_str() {
             "ECT" => SchedulingPolicy::Ect,
             "FPLT" => SchedulingPolicy::Fplt,
@@ -362,19 +362,24 @@ impl std::str::FromStr for SchedulingPolicy {
                 if let Some(n) = x {
                     return match n.parse::<u32>() {
                         Ok(n) if (MIN_NX..=MAX_REPLICAS).contains(&n) => Ok(SchedulingPolicy::WqrX { n }),
-                        _ => Err(format!(
-                            "{s:?}: the n of WQRnx must be {MIN_NX}..{MAX_REPLICAS} (for one replica write WQR-1 or RR)"
-                        )),
+                        _ => Err(out_of_range(format!(
+                            "the n of WQRnx must be {MIN_NX}..{MAX_REPLICAS} (for one replica write WQR-1 or RR)"
+                        ))),
                     };
                 }
                 match up.strip_prefix("WQR-").or_else(|| up.strip_prefix("WQR")).map(str::parse::<u32>) {
                     Some(Ok(replicas)) if (1..=MAX_REPLICAS).contains(&replicas) => SchedulingPolicy::Wqr { replicas },
-                    Some(_) => return Err(format!("{s:?}: the replica count of WQR-n must be 1..{MAX_REPLICAS}")),
+                    Some(_) => {
+                        return Err(out_of_range(format!("the replica count of WQR-n must be 1..{MAX_REPLICAS}")))
+                    }
                     None => {
-                        return Err(format!(
-                            "unknown task-scheduling policy {s:?}; {allowed}, or your own as {{\"script\": \"…\"}} \
-                             (docs/policies.md)"
-                        ))
+                        return Err(NameError::Unknown {
+                            what: "task-scheduling policy",
+                            given: s.to_string(),
+                            allowed: "ECT, FPLT, RR, WQR-n (n = 1..16), WQRnx (n = 2..16, e.g. WQR4x), DFPLT, ECT-P, \
+                                      STFR, FPF, or your own as {\"script\": \"…\"} (docs/policies.md)"
+                                .into(),
+                        })
                     }
                 }
             }

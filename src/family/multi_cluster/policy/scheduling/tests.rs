@@ -120,10 +120,10 @@ fn names_round_trip() {
         assert_eq!(p.name(), format!("WQR{n}x"));
         assert_eq!(p.to_string().parse::<SchedulingPolicy>().unwrap(), p);
     }
-    assert!("WQR1x".parse::<SchedulingPolicy>().unwrap_err().contains("2..16"));
-    assert!("WQR17x".parse::<SchedulingPolicy>().unwrap_err().contains("2..16"));
-    assert!("WQR-0".parse::<SchedulingPolicy>().unwrap_err().contains("1..16"));
-    assert!("FOO".parse::<SchedulingPolicy>().unwrap_err().contains("allowed"));
+    assert!("WQR1x".parse::<SchedulingPolicy>().unwrap_err().to_string().contains("2..16"));
+    assert!("WQR17x".parse::<SchedulingPolicy>().unwrap_err().to_string().contains("2..16"));
+    assert!("WQR-0".parse::<SchedulingPolicy>().unwrap_err().to_string().contains("1..16"));
+    assert!("FOO".parse::<SchedulingPolicy>().unwrap_err().to_string().contains("allowed"));
 }
 
 #[test]

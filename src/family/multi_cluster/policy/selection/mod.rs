@@ -196,12 +196,14 @@ impl<'de> serde::de::Visitor<'de> for PolicyVisitor {
 }
 
 impl std::str::FromStr for SelectionPolicy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::error::NameError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         SelectionPolicy::ALL.into_iter().find(|p| p.name().eq_ignore_ascii_case(s)).ok_or_else(|| {
-            format!(
-                "unknown task-selection policy {s:?}; allowed: S-T, S-BoT, S-U-Prio, S-U-T, S-U-BoT, S-U-GRR, S-U-RR"
-            )
+            crate::error::NameError::Unknown {
+                what: "task-selection policy",
+                given: s.to_string(),
+                allowed: "S-T, S-BoT, S-U-Prio, S-U-T, S-U-BoT, S-U-GRR, S-U-RR".into(),
+            }
         })
     }
 }
