@@ -4,6 +4,7 @@
 //! defaults, checks and `--doc` entries; this module re-exports them under their old names.
 
 pub use crate::family::contract::{Param, ScenarioError};
+pub use crate::registry::tagged;
 pub use crate::registry::{
     ArchitectureConfig, Family, McScenario, PredictorConfig, Scenario, TraceConfig, WorkloadConfig, DAY, MAX_PERIOD,
 };
@@ -113,20 +114,5 @@ mod tests {
         let huge = Scenario::from_json(r#"{"workload": {"load": 0.95, "submission_period": 3e8}}"#);
         let budget = huge.map(|s| crate::registry::estimate(&s, None).check());
         assert!(matches!(budget, Ok(Err(ref e)) if e.kind == OverBudget), "{budget:?}");
-    }
-}
-
-/// A boxed scenario as it crosses the worker boundary (`#[serde(with = "crate::scenario::tagged")]`): under its
-/// family's tag (`Scenario::serialize_tagged`), which the worker reads without buffering the message.
-pub mod tagged {
-    use super::Scenario;
-
-    #[allow(clippy::borrowed_box)]
-    pub fn serialize<S: serde::Serializer>(s: &Box<Scenario>, serializer: S) -> Result<S::Ok, S::Error> {
-        s.serialize_tagged(serializer)
-    }
-
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Box<Scenario>, D::Error> {
-        Scenario::deserialize_tagged(deserializer).map(Box::new)
     }
 }

@@ -30,10 +30,12 @@ fn link(base: &str, json: &str) -> String {
 }
 
 async fn estimate(client: &Client) -> (String, String) {
-    (
-        text(client, "#estimate").await.unwrap_or_default(),
-        attr(client, "#estimate", "data-over").await.unwrap_or_default(),
-    )
+    // The worker makes the line once it is ready: its answer may come a moment after the page says so.
+    let line = wait_for(client, Duration::from_secs(10), "the estimate before Run", || async {
+        text(client, "#estimate").await.filter(|t| !t.is_empty())
+    })
+    .await;
+    (line, attr(client, "#estimate", "data-over").await.unwrap_or_default())
 }
 
 /// No worker died: the page says nothing of a stopped worker, and its console has no panic.

@@ -445,7 +445,7 @@ mod cli {
         if let Command::Run { out, csv, swf, jobs: Some(j), .. } = cmd {
             jobs_out::check(j, [("--out", out), ("--csv", csv), ("--swf", swf)])?;
         }
-        stems.into_iter().try_for_each(|(option, path)| study::check_output(option, path))
+        stems.into_iter().try_for_each(|(option, path)| crate::out::check_output(option, path))
     }
 
     /// A scenario file of `family`: a figure command never runs its own defaults in place of a file it was given.

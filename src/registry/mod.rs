@@ -191,7 +191,7 @@ pub enum AnyFigureJob {
     DesktopGrid(Box<BarJob>),
     /// The per-task (per-job) records of a run of this scenario in Batsim's `jobs.csv` columns, the bytes `bagsim run
     /// --jobs` writes (`family::contract::jobs_in_memory`): the page's download of a run's records.
-    Records(#[serde(with = "crate::scenario::tagged")] Box<crate::scenario::Scenario>),
+    Records(#[serde(with = "tagged")] Box<Scenario>),
 }
 
 /// What such a job gives.
@@ -243,3 +243,18 @@ impl AnyFigureJob {
 
 #[cfg(all(test, not(feature = "scripts"), not(target_arch = "wasm32")))]
 mod no_engine;
+
+/// A boxed scenario as it crosses the worker boundary (`#[serde(with = "crate::registry::tagged")]`): under its
+/// family's tag (`Scenario::serialize_tagged`), which the worker reads without buffering the message.
+pub mod tagged {
+    use super::Scenario;
+
+    #[allow(clippy::borrowed_box)]
+    pub fn serialize<S: serde::Serializer>(s: &Box<Scenario>, serializer: S) -> Result<S::Ok, S::Error> {
+        s.serialize_tagged(serializer)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Box<Scenario>, D::Error> {
+        Scenario::deserialize_tagged(deserializer).map(Box::new)
+    }
+}

@@ -9,7 +9,6 @@
 //! id and the field; a file that is not a JSON object with a `jobs` list is an error.
 
 use super::limits::{MAX_PROCS, MAX_TIME};
-use super::model::ImportError;
 use super::rules::Skip;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -168,23 +167,26 @@ fn shown(s: &str) -> String {
     }
 }
 
-/// Reads a whole Batsim JSON workload; Err: the text is not one (not JSON, not an object, no `jobs` list).
-pub(super) fn parse(text: &[u8]) -> Result<Parsed, ImportError> {
+/// Why a text is not a Batsim JSON workload (not JSON, not an object, no `jobs` list): the import refuses it as
+/// malformed (`ImportError::Malformed`, which the parser makes of it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotBatsim(pub String);
+
+/// Reads a whole Batsim JSON workload; Err: the text is not one.
+pub(super) fn parse(text: &[u8]) -> Result<Parsed, NotBatsim> {
     let mut de = serde_json::Deserializer::from_slice(text);
     let raw: RawWorkload = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        ImportError::Malformed(if path == "." || path.is_empty() {
+        NotBatsim(if path == "." || path.is_empty() {
             format!("not a Batsim JSON workload: {inner}")
         } else {
             format!("not a Batsim JSON workload: at {path}: {inner}")
         })
     })?;
-    de.end().map_err(|e| {
-        ImportError::Malformed(format!("not a Batsim JSON workload: text after the workload's object ({e})"))
-    })?;
+    de.end().map_err(|e| NotBatsim(format!("not a Batsim JSON workload: text after the workload's object ({e})")))?;
     let Some(jobs) = raw.jobs else {
-        return Err(ImportError::Malformed(
+        return Err(NotBatsim(
             "not a Batsim JSON workload: no \"jobs\" list (a Batsim workload is a JSON object with \"jobs\", \
              \"profiles\" and \"nb_res\")"
                 .into(),

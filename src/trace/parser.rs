@@ -327,7 +327,7 @@ impl Parser {
     /// Reads the Batsim workload held in `json`: each entry of `jobs` counts as a line, a job or a skip.
     fn batsim(&mut self) -> Result<(), ImportError> {
         let text = std::mem::take(&mut self.json);
-        let parsed = super::batsim::parse(&text)?;
+        let parsed = super::batsim::parse(&text).map_err(|e| ImportError::Malformed(e.0))?;
         drop(text);
         let r = &mut self.trace.report;
         r.lines = parsed.entries;

@@ -107,7 +107,7 @@ async fn a_throw_away_family_gets_a_page_module_through_the_contract() {
     assert_eq!(shown("toy-controls"), Some(true));
     assert_eq!(shown("toy-results"), Some(true));
     assert_eq!(shown("dg-controls"), None, "the desktop grid's own page module is not in the page");
-    assert_eq!(shown("workload-source"), Some(false), "the multi-cluster controls stay built but hidden");
+    assert_eq!(shown("load"), Some(false), "the multi-cluster controls stay built but hidden");
     // A run of its family starts and streams: the shell hands the toy its start and its progress.
     bench.run();
     let header = Header { now: 10.0, horizon: 100.0, events: 7, tasks: 40, finished_tasks: 12, queued: 3, busy: 5 };

@@ -10,7 +10,7 @@ pub fn check(path: &Path, others: [(&str, &Option<PathBuf>); 3]) -> Outcome {
     if let Some((option, _)) = others.into_iter().find(|(_, p)| p.as_deref() == Some(path)) {
         return Err(format!("{option} and --jobs are both {}: they need two files", path.display()).into());
     }
-    super::study::check_output("--jobs", path)
+    super::out::check_output("--jobs", path)
 }
 
 /// Opens `path` and has the run stream its rows there from its first event on.

@@ -27,7 +27,7 @@ pub fn run(
         if let Some((option, _)) = [("--out", &out), ("--csv", &csv)].into_iter().find(|(_, q)| q.as_ref() == Some(p)) {
             return Err(format!("{option} and --swf are both {}: they need two files", p.display()).into());
         }
-        study::check_output("--swf", p)?;
+        super::out::check_output("--swf", p)?;
     }
     let mut s = study::load_scenario(scenario)?;
     if let Some(seed) = seed {

@@ -2,6 +2,7 @@
 //! `bagsim slurm`: the file side of `bagsim::study`, which holds the rules.
 
 use super::error::{CliError, Failure, Outcome};
+use super::out::check_output;
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
 use bagsim::study::{axes, plan_with, shard_path, stem_of, Manifest, Point, PointError, ShardOutput, StudyError};
@@ -25,30 +26,6 @@ fn write_atomic(path: &Path, text: &str) -> Outcome {
     let mut f = std::fs::File::create(&tmp).map_err(fail)?;
     f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
-}
-
-/// Checks, before any work, that files can be written at `path` (a file, or a stem that suffixes are added to): its
-/// directory exists and takes a new file, and the path is not a directory. A run that would simulate everything and
-/// then fail to write is refused at once.
-pub fn check_output(option: &str, path: &Path) -> Outcome {
-    if path.as_os_str().is_empty() {
-        return Err(format!("{option}: an empty path").into());
-    }
-    if path.is_dir() {
-        return Err(format!("{option} {}: is a directory; give a file name (or stem) inside it", path.display()).into());
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        let why = format!("{option} {}: the directory {} does not exist", path.display(), dir.display());
-        return Err(CliError::new(Failure::File, why));
-    }
-    let probe = dir.join(format!(".bagsim-probe-{}", std::process::id()));
-    std::fs::File::create(&probe).and_then(|_| std::fs::remove_file(&probe)).map_err(|e| {
-        CliError::new(Failure::File, format!("{option} {}: cannot write in {}: {e}", path.display(), dir.display()))
-    })
 }
 
 /// The most bytes a scenario file may hold.

@@ -1,11 +1,11 @@
 //! What the run loop needs besides the workload and the clusters.
 
-use super::inaccuracy::InaccuracyOn;
 use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove, SitePolicy};
 use crate::family::multi_cluster::policy::options::PolicyOptions;
 use crate::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
 use crate::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use crate::family::multi_cluster::policy::selection::SelectionPolicy;
+use serde::{Deserialize, Serialize};
 
 /// What the run loop needs besides the workload and the clusters.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,4 +37,26 @@ pub struct SimConfig {
     pub sample_interval: f64,
     /// Seed of the inaccuracy stream.
     pub seed: u64,
+}
+
+/// What the inaccuracy perturbs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InaccuracyOn {
+    /// The task runs R; the scheduler's estimate is max(R(1 + E/100), 1) (the default).
+    #[default]
+    Estimate,
+    /// The task runs max(R(1 + E/100), 1); the scheduler's estimate is R.
+    Runtime,
+}
+
+impl InaccuracyOn {
+    pub const ALL: [InaccuracyOn; 2] = [InaccuracyOn::Estimate, InaccuracyOn::Runtime];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            InaccuracyOn::Estimate => "estimate",
+            InaccuracyOn::Runtime => "runtime",
+        }
+    }
 }

@@ -1,31 +1,8 @@
 //! The inaccuracy model of [Iosup08] §5.3, max(R + (E/100)·R, 1) with E ~ U[−I, I], and what it perturbs: the
 //! scheduler's estimate or the runtime itself (`inaccuracy_on`, a reading; docs/model.md, "Inaccuracy").
 
-use super::config::SimConfig;
+use super::config::{InaccuracyOn, SimConfig};
 use crate::workload::Workload;
-use serde::{Deserialize, Serialize};
-
-/// What the inaccuracy perturbs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InaccuracyOn {
-    /// The task runs R; the scheduler's estimate is max(R(1 + E/100), 1) (the default).
-    #[default]
-    Estimate,
-    /// The task runs max(R(1 + E/100), 1); the scheduler's estimate is R.
-    Runtime,
-}
-
-impl InaccuracyOn {
-    pub const ALL: [InaccuracyOn; 2] = [InaccuracyOn::Estimate, InaccuracyOn::Runtime];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            InaccuracyOn::Estimate => "estimate",
-            InaccuracyOn::Runtime => "runtime",
-        }
-    }
-}
 
 /// max(R + (E/100)·R, 1) for task `task`, E = I·(2u − 1) with u uniform on [0, 1) from a counter-based stream (a
 /// hash of the seed and the task index): the same E for a task whatever the policy or the reading, at no memory.

@@ -22,9 +22,9 @@ use crate::family::multi_cluster::policy::scheduling::{site_fcfs, Estimate};
 use crate::resources::gantt::{Gantt, Planned};
 use crate::script::ScriptError;
 use crate::workload::Workload;
-pub use config::SimConfig;
+pub use config::{InaccuracyOn, SimConfig};
 use inaccuracy::Inaccuracy;
-pub use inaccuracy::{mean_factor, perturbed, InaccuracyOn};
+pub use inaccuracy::{mean_factor, perturbed};
 pub use outcome::{Outcome, Sample, UserAccounts};
 use rm::Rm;
 
