@@ -3,7 +3,7 @@
 //! a tick label, the legend in a strip below the plot (never over the data), and a spiky series summarised per
 //! window of time (mean line, min–max band).
 
-use super::chart_style::{dash, font, width, PALETTE};
+use super::chart_style::{Pen, PALETTE};
 pub use crate::stats::ticks::Ticks;
 use plotters::coord::combinators::{IntoLogRange, LogCoord};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged, ValueFormatter};
@@ -64,8 +64,8 @@ pub fn at(lo: f64, hi: f64, ticks: Vec<f64>) -> Axis<RangedCoordf64> {
 }
 
 /// How many ticks fit along `pixels` at about one per 70 pixels of the page's usual type (2 at least).
-pub fn fit(pixels: u32) -> usize {
-    (pixels as usize / font(70).max(1) as usize).clamp(2, 10)
+pub fn fit(pen: Pen, pixels: u32) -> usize {
+    (pixels as usize / pen.font(70).max(1) as usize).clamp(2, 10)
 }
 
 /// The width of a y label area: its widest tick label, a gap, the rotated axis title and a margin, at `px` type.
@@ -81,21 +81,23 @@ pub fn x_area(px: u32) -> u32 {
 /// A chart builder on `area` with the page's caption, margin and label areas for a y axis of `widest` characters.
 pub fn builder<'a, 'b, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
+    pen: Pen,
     title: &str,
     widest: usize,
 ) -> ChartBuilder<'a, 'b, DB> {
     let mut b = ChartBuilder::on(area);
-    b.caption(title, ("sans-serif", font(16)))
+    b.caption(title, ("sans-serif", pen.font(16)))
         .margin(8)
         .margin_right(16)
-        .x_label_area_size(x_area(font(12)))
-        .y_label_area_size(y_area(widest, font(12)));
+        .x_label_area_size(x_area(pen.font(12)))
+        .y_label_area_size(y_area(widest, pen.font(12)));
     b
 }
 
 /// Draws the mesh: tick labels from each axis's formatter, the axis titles outside them, no light lines.
 pub fn mesh<DB: DrawingBackend, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    pen: Pen,
     x: (&str, &dyn Fn(&f64) -> String),
     y: (&str, &dyn Fn(&f64) -> String),
 ) -> DrawResult<DB>
@@ -105,8 +107,8 @@ where
 {
     chart
         .configure_mesh()
-        .label_style(("sans-serif", font(12)))
-        .axis_desc_style(("sans-serif", font(12)))
+        .label_style(("sans-serif", pen.font(12)))
+        .axis_desc_style(("sans-serif", pen.font(12)))
         .x_desc(x.0)
         .y_desc(y.0)
         .x_label_formatter(x.1)
@@ -124,12 +126,12 @@ pub struct Entry {
 
 /// Draws the legend in a strip at the bottom of `root` (entries side by side, wrapped into rows) and returns the
 /// area above it for the chart, so that no legend covers the data. No entries: `root` whole.
-pub fn legend_below<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[Entry]) -> AreaResult<DB> {
+pub fn legend_below<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pen: Pen, entries: &[Entry]) -> AreaResult<DB> {
     let (w, h) = root.dim_in_pixel();
     if entries.is_empty() {
         return Ok(root.clone());
     }
-    let px = font(12);
+    let px = pen.font(12);
     let style = TextStyle::from(("sans-serif", px).into_font()).color(&BLACK);
     let sample = 3 * px as i32;
     let row_h = (1.6 * f64::from(px)) as i32;
@@ -150,9 +152,9 @@ pub fn legend_below<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: 
     let (chart, strip_area) = root.split_vertically(h as i32 - strip);
     for (e, &(row, x)) in entries.iter().zip(&places) {
         let mid = 3 + row * row_h + row_h / 2;
-        sample_line(&strip_area, e.colour, (x, mid), sample)?;
+        sample_line(&strip_area, pen, e.colour, (x, mid), sample)?;
         if e.marker {
-            marker_at(&strip_area, e.colour, (x + sample / 2, mid))?;
+            marker_at(&strip_area, pen, e.colour, (x + sample / 2, mid))?;
         }
         let text_h = strip_area.estimate_text_size(&e.label, &style)?.1 as i32;
         strip_area.draw(&Text::new(e.label.clone(), (x + sample + 6, mid - text_h / 2), style.clone()))?;
@@ -163,12 +165,13 @@ pub fn legend_below<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: 
 /// A `length`-pixel sample of run `colour`'s line (its colour, width and dash) from `(x, y)`.
 fn sample_line<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
+    pen: Pen,
     colour: usize,
     (x, y): (i32, i32),
     length: i32,
 ) -> DrawResult<DB> {
-    let style = PALETTE[colour % PALETTE.len()].stroke_width(width());
-    let (d, g) = dash(colour);
+    let style = PALETTE[colour % PALETTE.len()].stroke_width(pen.width());
+    let (d, g) = pen.dash(colour);
     if d == 0 {
         return area.draw(&PathElement::new(vec![(x, y), (x + length, y)], style));
     }
@@ -181,13 +184,18 @@ fn sample_line<DB: DrawingBackend>(
 }
 
 /// Run `colour`'s marker (circle, triangle, cross, square in turn) at a pixel.
-pub fn marker_at<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, colour: usize, p: (i32, i32)) -> DrawResult<DB> {
+pub fn marker_at<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    pen: Pen,
+    colour: usize,
+    p: (i32, i32),
+) -> DrawResult<DB> {
     let c = PALETTE[colour % PALETTE.len()];
-    let s = if font(10) > 10 { 8 } else { 4 };
+    let s = if pen.font(10) > 10 { 8 } else { 4 };
     match colour % 4 {
         0 => area.draw(&Circle::new(p, s, c.filled())),
         1 => area.draw(&TriangleMarker::new(p, s + 2, c.filled())),
-        2 => area.draw(&Cross::new(p, s + 1, c.stroke_width(width()))),
+        2 => area.draw(&Cross::new(p, s + 1, c.stroke_width(pen.width()))),
         _ => area.draw(&Rectangle::new([(p.0 - s, p.1 - s), (p.0 + s, p.1 + s)], c.filled())),
     }
 }
@@ -196,6 +204,7 @@ pub fn marker_at<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, colour: usiz
 /// a mean line in run `colour`'s colour and dash.
 pub fn draw_band<DB: DrawingBackend, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    pen: Pen,
     win: &[(f64, f64, f64, f64)],
     colour: usize,
     opacity: f64,
@@ -207,12 +216,13 @@ where
     let c = PALETTE[colour % PALETTE.len()];
     let band: Vec<(f64, f64)> = win.iter().map(|w| (w.0, w.3)).chain(win.iter().rev().map(|w| (w.0, w.2))).collect();
     chart.draw_series(std::iter::once(Polygon::new(band, c.mix(opacity).filled())))?;
-    draw_line(chart, win.iter().map(|w| (w.0, w.1)).collect(), colour)
+    draw_line(chart, pen, win.iter().map(|w| (w.0, w.1)).collect(), colour)
 }
 
 /// Draws run `colour`'s line (its colour, width and dash) through `pts`.
 pub fn draw_line<DB: DrawingBackend, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    pen: Pen,
     pts: Vec<(f64, f64)>,
     colour: usize,
 ) -> DrawResult<DB>
@@ -220,8 +230,8 @@ where
     X: Ranged<ValueType = f64>,
     Y: Ranged<ValueType = f64>,
 {
-    let style = PALETTE[colour % PALETTE.len()].stroke_width(width());
-    match dash(colour) {
+    let style = PALETTE[colour % PALETTE.len()].stroke_width(pen.width());
+    match pen.dash(colour) {
         (0, _) => chart.draw_series(LineSeries::new(pts, style))?,
         (d, g) => chart.draw_series(DashedLineSeries::new(pts, d, g, style))?,
     };
@@ -247,6 +257,7 @@ pub const BAND_FROM: usize = 240;
 /// says how long a window is.
 pub fn time_lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
+    pen: Pen,
     title: &str,
     y_desc: &str,
     lines: &[Vec<(f64, f64)>],
@@ -266,22 +277,23 @@ pub fn time_lines<DB: DrawingBackend>(
     };
     let entries: Vec<Entry> =
         labels.iter().enumerate().map(|(k, l)| Entry { label: l.clone(), colour: k, marker: false }).collect();
-    let area = legend_below(root, &entries)?;
+    let area = legend_below(root, pen, &entries)?;
     let (w, h) = area.dim_in_pixel();
-    let (xt, yt) = (Ticks::linear(0.0, x_max, fit(w)), Ticks::linear(0.0, y_max, fit(h * 3 / 2)));
+    let (xt, yt) = (Ticks::linear(0.0, x_max, fit(pen, w)), Ticks::linear(0.0, y_max, fit(pen, h * 3 / 2)));
     let mut chart =
-        builder(&area, &title, yt.widest()).build_cartesian_2d(lin(0.0, x_max, &xt), lin(0.0, y_max, &yt))?;
-    mesh(&mut chart, ("simulated time [days]", &|v| xt.label(*v)), (y_desc, &|v| yt.label(*v)))?;
+        builder(&area, pen, &title, yt.widest()).build_cartesian_2d(lin(0.0, x_max, &xt), lin(0.0, y_max, &yt))?;
+    mesh(&mut chart, pen, ("simulated time [days]", &|v| xt.label(*v)), (y_desc, &|v| yt.label(*v)))?;
     for (k, line) in lines.iter().enumerate() {
         if banded {
             draw_band(
                 &mut chart,
+                pen,
                 &crate::stats::window::windows(line, 0.0, x_max, BINS),
                 k,
                 band_opacity(lines.len()),
             )?;
         } else {
-            draw_line(&mut chart, line.clone(), k)?;
+            draw_line(&mut chart, pen, line.clone(), k)?;
         }
     }
     Ok(())

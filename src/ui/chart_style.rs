@@ -33,46 +33,66 @@ pub fn marker(colour: usize) -> &'static str {
     ["circle", "triangle", "cross", "square"][colour % 4]
 }
 
-thread_local! {
-    static PROJECTOR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// How much larger the type of the chart being drawn is, so that a canvas shown smaller than it is drawn (a
-    /// phone) keeps readable labels ([`set_scale`]).
-    static SCALE: std::cell::Cell<f64> = const { std::cell::Cell::new(1.0) };
+/// How the drawing under way looks beyond its run colours: projector mode's thicker lines and larger type, and the
+/// larger type of a canvas shown smaller than it is drawn (a phone). Made for each drawing ([`Pen::of_canvas`],
+/// [`Pen::svg`]) and handed to every drawing function: nothing of it is kept between drawings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pen {
+    projector: bool,
+    scale: f64,
 }
 
-/// The type scale of the next drawings: `measured::canvas` sets it from how small the canvas is shown, an SVG
-/// drawing sets it back to 1.
-pub fn set_scale(s: f64) {
-    SCALE.with(|c| c.set(if s.is_finite() { s.clamp(1.0, 2.0) } else { 1.0 }));
-}
+impl Pen {
+    /// A pen for a drawing in projector mode or not, its type `scale` times larger (clamped to 1–2; 1 if not finite).
+    pub fn new(projector: bool, scale: f64) -> Pen {
+        Pen { projector, scale: if scale.is_finite() { scale.clamp(1.0, 2.0) } else { 1.0 } }
+    }
 
-/// Projector mode draws thicker lines and larger type.
-pub fn set_projector(on: bool) {
-    PROJECTOR.with(|p| p.set(on));
-}
+    /// The pen of a drawing on `canvas`: projector mode as the page is in, and type up to twice as large on a
+    /// canvas shown at less than 85% of its drawn width (a phone), so that its labels stay about as large on
+    /// screen; a hidden canvas (no width shown) keeps the type as it is.
+    pub fn of_canvas(canvas: &web_sys::HtmlCanvasElement) -> Pen {
+        let shown = f64::from(canvas.client_width()) / f64::from(canvas.width().max(1));
+        Pen::new(page_in_projector_mode(), if shown > 0.0 { 0.85 / shown } else { 1.0 })
+    }
 
-pub(crate) fn projector() -> bool {
-    PROJECTOR.with(|p| p.get())
-}
+    /// The pen of an SVG drawing (a download, a figure drawn as SVG): its type as drawn.
+    pub fn svg() -> Pen {
+        Pen::new(page_in_projector_mode(), 1.0)
+    }
 
-/// Line width of a run's line.
-pub(crate) fn width() -> u32 {
-    if projector() {
-        5
-    } else {
-        2
+    /// Whether the drawing is for projector mode.
+    pub fn projector(self) -> bool {
+        self.projector
+    }
+
+    /// Line width of a run's line.
+    pub fn width(self) -> u32 {
+        if self.projector {
+            5
+        } else {
+            2
+        }
+    }
+
+    /// A font size, larger in projector mode and on a canvas shown small.
+    pub fn font(self, px: u32) -> u32 {
+        let px = if self.projector { px * 8 / 5 } else { px };
+        (f64::from(px) * self.scale).round() as u32
+    }
+
+    /// The dash and gap of run `colour`, scaled with the line width.
+    pub fn dash(self, colour: usize) -> (i32, i32) {
+        let (d, g) = DASHES[colour % DASHES.len()];
+        let k = if self.projector { 2 } else { 1 };
+        (d * k, g * k)
     }
 }
 
-/// A font size, larger in projector mode.
-pub(crate) fn font(px: u32) -> u32 {
-    let px = if projector() { px * 8 / 5 } else { px };
-    (f64::from(px) * SCALE.with(std::cell::Cell::get)).round() as u32
-}
-
-/// The dash and gap of run `colour`, scaled with the line width.
-pub(crate) fn dash(colour: usize) -> (i32, i32) {
-    let (d, g) = DASHES[colour % DASHES.len()];
-    let k = if projector() { 2 } else { 1 };
-    (d * k, g * k)
+/// Whether the page is in projector mode: its root element has the class `present` (projector mode sets it).
+pub fn page_in_projector_mode() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .is_some_and(|root| root.class_list().contains("present"))
 }

@@ -11,10 +11,11 @@ pub use super::chart_style::*;
 
 /// Draws a run's line (solid or dashed by its colour index) and returns its series annotation.
 macro_rules! run_line {
-    ($chart:expr, $pts:expr, $colour:expr) => {{
+    ($chart:expr, $pen:expr, $pts:expr, $colour:expr) => {{
         let colour: usize = $colour;
-        let style = PALETTE[colour % PALETTE.len()].stroke_width(width());
-        match dash(colour) {
+        let pen: $crate::ui::chart_style::Pen = $pen;
+        let style = PALETTE[colour % PALETTE.len()].stroke_width(pen.width());
+        match pen.dash(colour) {
             (0, _) => $chart.draw_series(LineSeries::new($pts, style))?,
             (d, g) => $chart.draw_series(DashedLineSeries::new($pts, d, g, style))?,
         }
@@ -23,10 +24,11 @@ macro_rules! run_line {
 
 /// Draws run `colour`'s marker at each point.
 macro_rules! run_markers {
-    ($chart:expr, $pts:expr, $colour:expr) => {{
+    ($chart:expr, $pen:expr, $pts:expr, $colour:expr) => {{
         let colour: usize = $colour;
+        let pen: $crate::ui::chart_style::Pen = $pen;
         let c = PALETTE[colour % PALETTE.len()];
-        let s = if projector() { 8 } else { 4 };
+        let s = if pen.projector() { 8 } else { 4 };
         let pts: Vec<(f64, f64)> = $pts;
         match colour % 4 {
             0 => {
@@ -36,7 +38,7 @@ macro_rules! run_markers {
                 $chart.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, s + 2, c.filled())))?;
             }
             2 => {
-                $chart.draw_series(pts.iter().map(|&p| Cross::new(p, s + 1, c.stroke_width(width()))))?;
+                $chart.draw_series(pts.iter().map(|&p| Cross::new(p, s + 1, c.stroke_width(pen.width()))))?;
             }
             _ => {
                 $chart.draw_series(
@@ -51,12 +53,12 @@ pub(crate) use {run_line, run_markers};
 
 use super::axes::DrawResult;
 
-pub(crate) fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> DrawResult<DB> {
+pub(crate) fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pen: Pen, title: &str) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     root.draw(&Text::new(
         format!("{title}: no data yet"),
         (20, 30),
-        ("sans-serif", font(15)).into_font().color(&BLACK),
+        ("sans-serif", pen.font(15)).into_font().color(&BLACK),
     ))?;
     Ok(())
 }
@@ -65,6 +67,7 @@ pub(crate) fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &s
 /// than 20×, linear otherwise.
 pub(crate) fn points_chart<DB: DrawingBackend, X>(
     root: &DrawingArea<DB, Shift>,
+    pen: Pen,
     title: &str,
     y_label: &str,
     x: X,
@@ -79,17 +82,17 @@ where
     let h = root.dim_in_pixel().1;
     if hi / lo > 20.0 {
         let (lo, hi) = (lo / 1.3, hi * 1.3);
-        let yt = Ticks::log(lo, hi, fit(h * 3 / 2));
-        let mut chart = builder(root, title, yt.widest()).build_cartesian_2d(x, log(lo, hi, &yt))?;
-        mesh(&mut chart, x_axis, (y_label, &|v| yt.label(*v)))?;
-        lines(&mut chart, series)
+        let yt = Ticks::log(lo, hi, fit(pen, h * 3 / 2));
+        let mut chart = builder(root, pen, title, yt.widest()).build_cartesian_2d(x, log(lo, hi, &yt))?;
+        mesh(&mut chart, pen, x_axis, (y_label, &|v| yt.label(*v)))?;
+        lines(&mut chart, pen, series)
     } else {
         let pad = (hi - lo).max(hi * 0.1) * 0.15;
         let (lo, hi) = ((lo - pad).max(0.0), hi + pad);
-        let yt = Ticks::linear(lo, hi, fit(h * 3 / 2));
-        let mut chart = builder(root, title, yt.widest()).build_cartesian_2d(x, lin(lo, hi, &yt))?;
-        mesh(&mut chart, x_axis, (y_label, &|v| yt.label(*v)))?;
-        lines(&mut chart, series)
+        let yt = Ticks::linear(lo, hi, fit(pen, h * 3 / 2));
+        let mut chart = builder(root, pen, title, yt.widest()).build_cartesian_2d(x, lin(lo, hi, &yt))?;
+        mesh(&mut chart, pen, x_axis, (y_label, &|v| yt.label(*v)))?;
+        lines(&mut chart, pen, series)
     }
 }
 
@@ -102,6 +105,7 @@ fn y_range(ys: &[f64]) -> (f64, f64) {
 /// Draws each series' line and markers.
 fn lines<DB: DrawingBackend, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    pen: Pen,
     series: &[(usize, Vec<(f64, f64)>)],
 ) -> DrawResult<DB>
 where
@@ -109,8 +113,8 @@ where
     Y: Ranged<ValueType = f64>,
 {
     for (colour, pts) in series {
-        run_line!(chart, pts.clone(), *colour);
-        run_markers!(chart, pts.clone(), *colour);
+        run_line!(chart, pen, pts.clone(), *colour);
+        run_markers!(chart, pen, pts.clone(), *colour);
     }
     Ok(())
 }
@@ -131,6 +135,7 @@ pub(crate) fn cdf_points(values: &mut [f64]) -> Vec<(f64, f64)> {
 /// One sweep line per policy: a figure against the load, as in Figures 4, 9 and 11 of Iosup et al. 2008.
 pub fn draw_sweep<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
+    pen: Pen,
     title: &str,
     y_label: &str,
     lines_in: &[(String, Vec<(f64, f64)>)],
@@ -142,7 +147,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .collect();
     let ys: Vec<f64> = series.iter().flat_map(|s| s.1.iter().map(|p| p.1)).collect();
     if ys.is_empty() {
-        return empty(root, title);
+        return empty(root, pen, title);
     }
     root.fill(&WHITE)?;
     let entries: Vec<Entry> = lines_in
@@ -150,16 +155,17 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .enumerate()
         .map(|(i, (label, _))| Entry { label: label.clone(), colour: i, marker: true })
         .collect();
-    let area = legend_below(root, &entries)?;
-    let xt = Ticks::linear(0.15, 1.0, fit(area.dim_in_pixel().0));
+    let area = legend_below(root, pen, &entries)?;
+    let xt = Ticks::linear(0.15, 1.0, fit(pen, area.dim_in_pixel().0));
     let x_axis: (&str, &dyn Fn(&f64) -> String) = ("load", &|v| xt.label(*v));
-    points_chart(&area, title, y_label, lin(0.15, 1.0, &xt), x_axis, &ys, &series)
+    points_chart(&area, pen, title, y_label, lin(0.15, 1.0, &xt), x_axis, &ys, &series)
 }
 
 /// A study's lines (`study::table::Line`): the mean of each point, and its 95% interval as a vertical bar where it
 /// has two seeds or more.
 pub fn draw_study<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
+    pen: Pen,
     title: &str,
     x_label: &str,
     y_label: &str,
@@ -175,12 +181,12 @@ pub fn draw_study<DB: DrawingBackend>(
         }
     }
     if xs.is_empty() {
-        return empty(root, title);
+        return empty(root, pen, title);
     }
     root.fill(&WHITE)?;
     let entries: Vec<Entry> =
         lines_in.iter().enumerate().map(|(i, l)| Entry { label: l.label.clone(), colour: i, marker: true }).collect();
-    let area = legend_below(root, &entries)?;
+    let area = legend_below(root, pen, &entries)?;
     let (x_lo, x_hi) =
         (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
     let x_pad = ((x_hi - x_lo) * 0.05).max(x_lo.abs() * 0.05).max(1e-9);
@@ -190,14 +196,14 @@ pub fn draw_study<DB: DrawingBackend>(
     let (x0, x1) = (x_lo - x_pad, x_hi + x_pad);
     let (y0, y1) = ((y_lo - y_pad).min(if y_lo >= 0.0 { 0.0 } else { y_lo - y_pad }), y_hi + y_pad);
     let (w, h) = area.dim_in_pixel();
-    let (xt, yt) = (Ticks::linear(x0, x1, fit(w)), Ticks::linear(y0, y1, fit(h * 3 / 2)));
-    let mut chart = builder(&area, title, yt.widest()).build_cartesian_2d(lin(x0, x1, &xt), lin(y0, y1, &yt))?;
-    mesh(&mut chart, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))?;
+    let (xt, yt) = (Ticks::linear(x0, x1, fit(pen, w)), Ticks::linear(y0, y1, fit(pen, h * 3 / 2)));
+    let mut chart = builder(&area, pen, title, yt.widest()).build_cartesian_2d(lin(x0, x1, &xt), lin(y0, y1, &yt))?;
+    mesh(&mut chart, pen, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))?;
     for (colour, line) in lines_in.iter().enumerate() {
         let pts: Vec<(f64, f64)> = line.points.iter().filter(finite).map(|p| (p.x, p.y.mean)).collect();
-        run_line!(chart, pts.clone(), colour);
-        run_markers!(chart, pts, colour);
-        let c = PALETTE[colour % PALETTE.len()].stroke_width(width());
+        run_line!(chart, pen, pts.clone(), colour);
+        run_markers!(chart, pen, pts, colour);
+        let c = PALETTE[colour % PALETTE.len()].stroke_width(pen.width());
         chart.draw_series(
             line.points
                 .iter()

@@ -4,19 +4,21 @@
 //! file only draws them.
 
 use super::axes::{self, Entry, Ticks};
+use super::chart_style::Pen;
 use crate::workload::fit::notation;
 use crate::workload::fit_workload::{CandidateCurves, FitCandidates};
 use leptos::prelude::*;
 
 /// One characteristic's chart as SVG: the data's CDF in black, each fitted family in its colour and dash.
 pub fn chart(c: &CandidateCurves) -> String {
+    let pen = Pen::svg();
     let (Some(&x0), Some(&x1)) = (c.x.first(), c.x.last()) else {
         return "<p class=\"help\">no data</p>".into();
     };
     let (x0, x1) = if x1 > x0 { (x0, x1) } else { (x0 - 1.0, x0 + 1.0) };
     let pad = (x1 - x0) * 0.03;
     let (lo, hi) = (x0 - pad, x1 + pad);
-    let (xt, yt) = (Ticks::linear(lo, hi, axes::fit(420)), Ticks::linear(0.0, 1.0, 5));
+    let (xt, yt) = (Ticks::linear(lo, hi, axes::fit(pen, 420)), Ticks::linear(0.0, 1.0, 5));
     // The legend (seven entries) below the plot: a taller chart than the views'.
     super::views::svg_sized((420, 340), |root| {
         let mut entries: Vec<Entry> = c
@@ -31,12 +33,12 @@ pub fn chart(c: &CandidateCurves) -> String {
             .collect();
         // The data: the palette's black (index 6, which no family of the six uses), in its dash.
         entries.push(Entry { label: format!("data (n = {})", c.n), colour: 6, marker: false });
-        let area = axes::legend_below(root, &entries).map_err(|e| e.to_string())?;
+        let area = axes::legend_below(root, pen, &entries).map_err(|e| e.to_string())?;
         let title = format!("{}: data and every fit", c.characteristic);
-        let mut chart = axes::builder(&area, &title, yt.widest())
+        let mut chart = axes::builder(&area, pen, &title, yt.widest())
             .build_cartesian_2d(axes::lin(lo, hi, &xt), axes::lin(0.0, 1.0, &yt))
             .map_err(|e| e.to_string())?;
-        axes::mesh(&mut chart, (c.axis.as_str(), &|v| xt.label(*v)), ("CDF", &|v| yt.label(*v)))
+        axes::mesh(&mut chart, pen, (c.axis.as_str(), &|v| xt.label(*v)), ("CDF", &|v| yt.label(*v)))
             .map_err(|e| e.to_string())?;
         for (i, k) in c.candidates.iter().enumerate() {
             if k.fit.is_none() {
@@ -44,7 +46,7 @@ pub fn chart(c: &CandidateCurves) -> String {
             }
             // The runs' palette and dashes (colour-blind safe, told apart without colour too), one per family.
             let points: Vec<(f64, f64)> = c.x.iter().copied().zip(k.cdf.iter().copied()).collect();
-            axes::draw_line(&mut chart, points, i).map_err(|e| e.to_string())?;
+            axes::draw_line(&mut chart, pen, points, i).map_err(|e| e.to_string())?;
         }
         // The data last, on top: a step at each point (right-continuous empirical CDF).
         let mut steps = Vec::with_capacity(2 * c.x.len());
@@ -54,7 +56,7 @@ pub fn chart(c: &CandidateCurves) -> String {
             steps.push((x, y));
             prev = y;
         }
-        axes::draw_line(&mut chart, steps, 6).map_err(|e| e.to_string())
+        axes::draw_line(&mut chart, pen, steps, 6).map_err(|e| e.to_string())
     })
 }
 

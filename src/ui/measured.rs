@@ -1,27 +1,50 @@
 //! Text measured without laying out the page. plotters measures a text on the web by adding a `<span>` to the
 //! document and reading its size, which makes the browser lay out the whole page once per caption and tick label:
 //! on a phone a live chart's redraw spent most of its time there. [`Measured`] wraps any backend and measures with
-//! a detached canvas's `measureText` (no layout), remembering each (font, text). No chart uses plotters'
+//! a detached canvas's `measureText` (no layout), remembering each (font, text) for the drawing. No chart uses plotters'
 //! `configure_series_labels` (whose legend measures its own way, not through the backend): every legend is
 //! `axes::legend_below`, measured here.
 
+use super::chart_style::Pen;
 use plotters::prelude::DrawingBackend;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 
-/// The texts remembered at most; past that the memory starts afresh (tick labels change as a run goes on).
-const REMEMBERED: usize = 4096;
+/// What measures texts for one drawing: a detached canvas's 2D context (made once per drawing, never added to the
+/// page) and the sizes it has measured, by (font, text). Nothing of it outlives the drawing.
+struct Meter {
+    context: Option<web_sys::CanvasRenderingContext2d>,
+    sizes: RefCell<HashMap<(String, String), (u32, u32)>>,
+}
 
-thread_local! {
-    static CONTEXT: Option<web_sys::CanvasRenderingContext2d> = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("canvas").ok())
-        .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-        .and_then(|c| c.get_context("2d").ok().flatten())
-        .and_then(|c| c.dyn_into().ok());
-    static SIZES: RefCell<HashMap<(String, String), (u32, u32)>> = RefCell::new(HashMap::new());
+impl Meter {
+    fn new() -> Meter {
+        let context = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            .and_then(|c| c.get_context("2d").ok().flatten())
+            .and_then(|c| c.dyn_into().ok());
+        Meter { context, sizes: RefCell::new(HashMap::new()) }
+    }
+
+    /// Width and height in pixels of `text` in `font`: the advance width and the font's ascent plus descent (the
+    /// height of a line of it), rounded as the browser rounds an element's size; `None` where there is no canvas.
+    fn measure(&self, font: &str, text: &str) -> Option<(u32, u32)> {
+        let key = (font.to_string(), text.to_string());
+        if let Some(size) = self.sizes.borrow().get(&key).copied() {
+            return Some(size);
+        }
+        let c = self.context.as_ref()?;
+        c.set_font(font);
+        let m = c.measure_text(text).ok()?;
+        let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
+        let size = (m.width().round() as u32, height.round() as u32);
+        self.sizes.borrow_mut().insert(key, size);
+        Some(size)
+    }
 }
 
 /// The CSS font a canvas backend draws `style` in (plotters-canvas's own format).
@@ -29,32 +52,15 @@ fn css_font<S: BackendTextStyle>(style: &S) -> String {
     format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str())
 }
 
-/// Width and height in pixels of `text` in `font`: the advance width and the font's ascent plus descent (the
-/// height of a line of it), rounded as the browser rounds an element's size; `None` where there is no canvas.
-fn measure(font: &str, text: &str) -> Option<(u32, u32)> {
-    let key = (font.to_string(), text.to_string());
-    if let Some(size) = SIZES.with(|s| s.borrow().get(&key).copied()) {
-        return Some(size);
-    }
-    let size = CONTEXT.with(|c| {
-        let c = c.as_ref()?;
-        c.set_font(font);
-        let m = c.measure_text(text).ok()?;
-        let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
-        Some((m.width().round() as u32, height.round() as u32))
-    })?;
-    SIZES.with(|s| {
-        let mut s = s.borrow_mut();
-        if s.len() >= REMEMBERED {
-            s.clear();
-        }
-        s.insert(key, size);
-    });
-    Some(size)
-}
+/// A backend whose texts are measured by a [`Meter`] of its own; everything else is the wrapped backend's.
+pub struct Measured<B>(B, Meter);
 
-/// A backend whose texts are measured by [`measure`]; everything else is the wrapped backend's.
-pub struct Measured<B>(pub B);
+impl<B: DrawingBackend> Measured<B> {
+    /// `backend`, its texts measured without laying out the page.
+    pub fn new(backend: B) -> Measured<B> {
+        Measured(backend, Meter::new())
+    }
+}
 
 impl<B: DrawingBackend> DrawingBackend for Measured<B> {
     type ErrorType = B::ErrorType;
@@ -134,7 +140,7 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
-        match measure(&css_font(style), text) {
+        match self.1.measure(&css_font(style), text) {
             Some(size) => Ok(size),
             None => self.0.estimate_text_size(text, style),
         }
@@ -150,11 +156,8 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
     }
 }
 
-/// The backend of a page canvas, measuring its texts by [`measure`].
-pub fn canvas(canvas: web_sys::HtmlCanvasElement) -> Option<Measured<plotters_canvas::CanvasBackend>> {
-    // A canvas shown at less than 85% of its drawn width (a phone) gets larger type, up to twice, so that its
-    // labels stay about as large on screen; a hidden one (no width shown) keeps the type as it is.
-    let shown = f64::from(canvas.client_width()) / f64::from(canvas.width().max(1));
-    super::charts::set_scale(if shown > 0.0 { 0.85 / shown } else { 1.0 });
-    plotters_canvas::CanvasBackend::with_canvas_object(canvas).map(Measured)
+/// The backend of a page canvas, measuring its texts with a [`Meter`], and the pen to draw on it with.
+pub fn canvas(canvas: web_sys::HtmlCanvasElement) -> Option<(Measured<plotters_canvas::CanvasBackend>, Pen)> {
+    let pen = Pen::of_canvas(&canvas);
+    plotters_canvas::CanvasBackend::with_canvas_object(canvas).map(|b| (Measured::new(b), pen))
 }

@@ -2,7 +2,6 @@
 //! width, stepped through with the arrow keys, the cards always in view. With a lesson (`?present=1&lesson=ID`, or
 //! the lesson's "Present this lesson"), the arrow keys step through the lesson's parts instead (`lessons.rs`).
 
-use super::charts;
 use crate::ui::lab::Lab;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -44,7 +43,6 @@ impl Present {
         });
         Effect::new(move |_| {
             let on = p.on.get();
-            charts::set_projector(on);
             if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
                 let _ = root.class_list().toggle_with_force("present", on);
             }

@@ -54,21 +54,11 @@ fn scenario() -> Scenario {
     }
 }
 
-/// Whether the page is in projector mode.
-fn projector() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .is_some_and(|root| root.class_list().contains("present"))
-}
-
 /// The panels' side: a signal of the scenario the page shows, kept in step with it; projector mode too (the
 /// charts' style).
 pub fn mirror() -> Signal<Scenario> {
     let shown = RwSignal::new(scenario());
-    super::chart_style::set_projector(projector());
     split::listen(Channel::Shown, move || {
-        super::chart_style::set_projector(projector());
         let next = scenario();
         if shown.with_untracked(|s| *s != next) {
             shown.set(next);

@@ -74,10 +74,10 @@ pub fn OpenStudy() -> impl IntoView {
                 })
                 .collect();
             let _ = canvas.set_attribute("data-series", &serde_json::to_string(&data).unwrap_or_default());
-            if let Some(b) = measured::canvas(canvas) {
+            if let Some((b, pen)) = measured::canvas(canvas) {
                 let root = b.into_drawing_area();
                 let title = format!("{name}: {}", t.columns[ci]);
-                let _ = charts::draw_study(&root, &title, &t.axes[xi].0, &t.columns[ci], &lines);
+                let _ = charts::draw_study(&root, pen, &title, &t.axes[xi].0, &t.columns[ci], &lines);
                 let _ = root.present();
             }
         });

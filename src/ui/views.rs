@@ -4,7 +4,7 @@
 //! `workload::views` in the worker, the same code as `bagsim generate|trace --views`; this file only draws them.
 
 use super::axes::{self, Entry, Ticks};
-use super::charts::PALETTE;
+use super::charts::{Pen, PALETTE};
 use crate::workload::burstiness::{scale_label, JobsBurstiness, Temporal};
 use crate::workload::views::WorkloadViews;
 use leptos::prelude::*;
@@ -35,9 +35,8 @@ pub(super) fn svg_sized(
     draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -> Result<(), String>,
 ) -> String {
     let mut out = String::new();
-    super::charts::set_scale(1.0);
     let result = {
-        let root = super::measured::Measured(SVGBackend::with_string(&mut out, size)).into_drawing_area();
+        let root = super::measured::Measured::new(SVGBackend::with_string(&mut out, size)).into_drawing_area();
         root.fill(&WHITE)
             .map_err(|e| e.to_string())
             .and_then(|()| draw(&root))
@@ -50,15 +49,16 @@ pub(super) fn svg_sized(
 }
 
 fn bars(title: &str, x_label: &str, y_label: &str, values: &[u64], x_of: impl Fn(usize) -> f64, width: f64) -> String {
+    let pen = Pen::svg();
     let max = values.iter().copied().max().unwrap_or(0).max(1) as f64;
     let n = values.len().max(1);
     let (x0, x1, y1) = (x_of(0), x_of(n - 1) + width, max * 1.05);
-    let (xt, yt) = (Ticks::linear(x0, x1, axes::fit(W)), Ticks::linear(0.0, y1, axes::fit(H)));
+    let (xt, yt) = (Ticks::linear(x0, x1, axes::fit(pen, W)), Ticks::linear(0.0, y1, axes::fit(pen, H)));
     svg(|root| {
-        let mut chart = axes::builder(root, title, yt.widest())
+        let mut chart = axes::builder(root, pen, title, yt.widest())
             .build_cartesian_2d(axes::lin(x0, x1, &xt), axes::lin(0.0, y1, &yt))
             .map_err(|e| e.to_string())?;
-        axes::mesh(&mut chart, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))
+        axes::mesh(&mut chart, pen, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(values.iter().enumerate().map(|(i, &v)| {
@@ -75,6 +75,7 @@ type Series<'a> = (&'a str, Vec<(f64, f64)>);
 
 /// Points on log–log axes (values ≤ 0 are left out), one label per decade; the names below the plot.
 fn loglog(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> String {
+    let pen = Pen::svg();
     let pts = series.iter().flat_map(|s| s.1.iter()).filter(|p| p.0 > 0.0 && p.1 > 0.0);
     let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64);
     for &(x, y) in pts {
@@ -87,22 +88,22 @@ fn loglog(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> Strin
         return "<p class=\"help\">nothing to draw</p>".into();
     }
     let (x1, y1) = (x1.max(x0 * 2.0), y1.max(y0 * 2.0));
-    let (xt, yt) = (Ticks::log(x0, x1, axes::fit(W)), Ticks::log(y0, y1, axes::fit(H)));
+    let (xt, yt) = (Ticks::log(x0, x1, axes::fit(pen, W)), Ticks::log(y0, y1, axes::fit(pen, H)));
     svg(|root| {
         let entries: Vec<Entry> = if series.len() > 1 {
             series.iter().enumerate().map(|(i, s)| Entry { label: s.0.to_string(), colour: i, marker: true }).collect()
         } else {
             Vec::new()
         };
-        let area = axes::legend_below(root, &entries).map_err(|e| e.to_string())?;
-        let mut chart = axes::builder(&area, title, yt.widest())
+        let area = axes::legend_below(root, pen, &entries).map_err(|e| e.to_string())?;
+        let mut chart = axes::builder(&area, pen, title, yt.widest())
             .build_cartesian_2d(axes::log(x0, x1, &xt), axes::log(y0, y1, &yt))
             .map_err(|e| e.to_string())?;
-        axes::mesh(&mut chart, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))
+        axes::mesh(&mut chart, pen, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))
             .map_err(|e| e.to_string())?;
         for (i, (_, points)) in series.iter().enumerate() {
             let points: Vec<(f64, f64)> = points.iter().copied().filter(|p| p.0 > 0.0 && p.1 > 0.0).collect();
-            axes::draw_line(&mut chart, points.clone(), i).map_err(|e| e.to_string())?;
+            axes::draw_line(&mut chart, pen, points.clone(), i).map_err(|e| e.to_string())?;
             let c = PALETTE[i % PALETTE.len()];
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 2, c.filled()))).map_err(|e| e.to_string())?;
         }
@@ -112,17 +113,18 @@ fn loglog(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> Strin
 
 /// The CDF on a log x axis and a linear y axis.
 fn cdf(v: &WorkloadViews) -> String {
+    let pen = Pen::svg();
     let points: Vec<(f64, f64)> = v.runtime_cdf.iter().map(|p| (p.runtime.max(1e-3), p.fraction)).collect();
     let (x0, x1) = (points.first().map_or(1.0, |p| p.0), points.last().map_or(10.0, |p| p.0));
     let x1 = x1.max(x0 * 10.0);
-    let (xt, yt) = (Ticks::log(x0, x1, axes::fit(W)), Ticks::linear(0.0, 1.0, axes::fit(H)));
+    let (xt, yt) = (Ticks::log(x0, x1, axes::fit(pen, W)), Ticks::linear(0.0, 1.0, axes::fit(pen, H)));
     svg(|root| {
-        let mut chart = axes::builder(root, "Task runtime CDF", yt.widest())
+        let mut chart = axes::builder(root, pen, "Task runtime CDF", yt.widest())
             .build_cartesian_2d(axes::log(x0, x1, &xt), axes::lin(0.0, 1.0, &yt))
             .map_err(|e| e.to_string())?;
-        axes::mesh(&mut chart, ("runtime [s]", &|v| xt.label(*v)), ("fraction of tasks", &|v| yt.label(*v)))
+        axes::mesh(&mut chart, pen, ("runtime [s]", &|v| xt.label(*v)), ("fraction of tasks", &|v| yt.label(*v)))
             .map_err(|e| e.to_string())?;
-        axes::draw_line(&mut chart, points, 0).map_err(|e| e.to_string())?;
+        axes::draw_line(&mut chart, pen, points, 0).map_err(|e| e.to_string())?;
         Ok(())
     })
 }

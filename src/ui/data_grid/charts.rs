@@ -6,6 +6,7 @@ use crate::family::data_grid::gantt::{layout, Hold};
 use crate::family::data_grid::{DataGridReport, JobRecord, Pending, Sample};
 use crate::stats::window::{zoom, Zoom};
 use crate::ui::axes::{self, Ticks};
+use crate::ui::chart_style::Pen;
 use crate::ui::charts::PALETTE;
 use crate::ui::lab::fmt_time;
 use crate::ui::measured;
@@ -47,15 +48,15 @@ fn canvas(id: &str) -> Option<web_sys::HtmlCanvasElement> {
 pub fn draw_all(live: &Live, sites: &[u32], site: usize, current: &str, window: GanttZoom) {
     let t0 = crate::ui::lab::now_ms();
     for (i, &(id, title)) in CHARTS.iter().enumerate() {
-        if let Some(backend) = canvas(id).and_then(measured::canvas) {
+        if let Some((backend, pen)) = canvas(id).and_then(measured::canvas) {
             let root = backend.into_drawing_area();
-            let _ = draw_series(&root, (i, title), live, sites, current);
+            let _ = draw_series(&root, pen, (i, title), live, sites, current);
             let _ = root.present();
         }
     }
-    if let Some(backend) = canvas(GANTT).and_then(measured::canvas) {
+    if let Some((backend, pen)) = canvas(GANTT).and_then(measured::canvas) {
         let root = backend.into_drawing_area();
-        let _ = draw_gantt(&root, &live.jobs, &live.pending, site, sites.get(site).copied().unwrap_or(1), window);
+        let _ = draw_gantt(&root, pen, &live.jobs, &live.pending, site, sites.get(site).copied().unwrap_or(1), window);
         let _ = root.present();
     }
     if let Some(c) = canvas(GANTT) {
@@ -66,6 +67,7 @@ pub fn draw_all(live: &Live, sites: &[u32], site: usize, current: &str, window: 
 
 fn draw_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
+    pen: Pen,
     (which, title): (usize, &str),
     live: &Live,
     sites: &[u32],
@@ -102,7 +104,7 @@ fn draw_series<DB: DrawingBackend>(
         _ => (1..=lines.len()).map(|k| format!("site {k}")).collect(),
     };
     // Busy processors swing between none and all at each job's start and end: drawn per window (mean, min–max).
-    axes::time_lines(root, title, y_desc, &lines, &labels, (which == 2).then_some(1.0), which == 2)
+    axes::time_lines(root, pen, title, y_desc, &lines, &labels, (which == 2).then_some(1.0), which == 2)
 }
 
 /// The jobs of `site` the Gantt view draws: the latest `GANTT_JOBS` to take their processors.
@@ -115,6 +117,7 @@ pub fn gantt_jobs(jobs: &[JobRecord], site: usize) -> Vec<&JobRecord> {
 
 fn draw_gantt<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
+    pen: Pen,
     jobs: &[JobRecord],
     pending: &[Pending],
     site: usize,
@@ -156,14 +159,14 @@ fn draw_gantt<DB: DrawingBackend>(
     }
     let (w, h) = root.dim_in_pixel();
     let p = f64::from(processors);
-    let (xt, yt) = (Ticks::linear(lo, hi, axes::fit(w)), Ticks::linear(0.0, p, axes::fit(h * 3 / 2)));
+    let (xt, yt) = (Ticks::linear(lo, hi, axes::fit(pen, w)), Ticks::linear(0.0, p, axes::fit(pen, h * 3 / 2)));
     let mut title = format!("Site {} ({} processors)", site + 1, processors);
     if fb - fa < 1.0 {
         title += &format!(", days {}–{} of {}–{}", xt.label(lo), xt.label(hi), xt.label(t0), xt.label(t1));
     }
-    let mut chart =
-        axes::builder(root, &title, yt.widest()).build_cartesian_2d(axes::lin(lo, hi, &xt), axes::lin(0.0, p, &yt))?;
-    axes::mesh(&mut chart, ("simulated time [days]", &|v| xt.label(*v)), ("processor", &|v| yt.label(*v)))?;
+    let mut chart = axes::builder(root, pen, &title, yt.widest())
+        .build_cartesian_2d(axes::lin(lo, hi, &xt), axes::lin(0.0, p, &yt))?;
+    axes::mesh(&mut chart, pen, ("simulated time [days]", &|v| xt.label(*v)), ("processor", &|v| yt.label(*v)))?;
     // A box from a to b (seconds) on rows y0..y1, cut to the window; none outside it.
     let boxed = |a: f64, b: f64, y0: f64, y1: f64| {
         let (a, b) = (a / day, b / day);

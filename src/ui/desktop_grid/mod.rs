@@ -5,6 +5,7 @@
 pub(crate) mod figures;
 mod pinned;
 
+use crate::ui::chart_style::Pen;
 use pinned::{pin_finished, pinned_scenarios};
 mod readings;
 
@@ -120,6 +121,7 @@ type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::Er
 /// with its colour, dash and marker; a legend names them once a run is pinned.
 fn draw_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
+    pen: Pen,
     (title, y_label, pick): (&str, &str, fn(&DgSample) -> f64),
     runs: &[&[DgSample]],
     labels: &[String],
@@ -133,7 +135,7 @@ fn draw_series<DB: DrawingBackend>(
         runs.iter().map(|samples| samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect()).collect();
     // Replicas start and end at every task: drawn per window (mean, min–max) once the run has many samples.
     let band = title == "Replicas running";
-    crate::ui::axes::time_lines(root, title, y_label, &lines, labels, None, band)
+    crate::ui::axes::time_lines(root, pen, title, y_label, &lines, labels, None, band)
 }
 
 fn draw_charts(st: DgPage) {
@@ -155,9 +157,9 @@ fn draw_charts(st: DgPage) {
             else {
                 continue;
             };
-            if let Some(backend) = measured::canvas(canvas) {
+            if let Some((backend, pen)) = measured::canvas(canvas) {
                 let root = backend.into_drawing_area();
-                let _ = draw_series(&root, (title, y, pick), &runs, &labels);
+                let _ = draw_series(&root, pen, (title, y, pick), &runs, &labels);
                 let _ = root.present();
             }
         }

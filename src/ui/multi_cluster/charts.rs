@@ -6,6 +6,7 @@ use crate::family::multi_cluster::live::BotDone;
 use crate::family::multi_cluster::simulation::Sample;
 use crate::ui::axes::DrawResult;
 use crate::ui::axes::{self, at, builder, fit, legend_below, lin, log, mesh, Entry, Ticks};
+use crate::ui::chart_style::Pen;
 use crate::ui::charts::*;
 use crate::ui::charts::{cdf_points, empty, points_chart, run_line, run_markers};
 use crate::workload::size_class::SIZE_CLASSES;
@@ -94,6 +95,7 @@ pub type PerCluster<'a> = &'a dyn Fn(&Sample, usize) -> f64;
 /// how long one is): a series that swings at every task start and end is otherwise a wall of spikes.
 pub fn draw_time_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
+    pen: Pen,
     title: &str,
     y_label: &str,
     runs: &[&RunData],
@@ -102,12 +104,12 @@ pub fn draw_time_series<DB: DrawingBackend>(
     band: bool,
 ) -> DrawResult<DB> {
     if runs.iter().all(|r| r.samples.is_empty()) {
-        return empty(root, title);
+        return empty(root, pen, title);
     }
     root.fill(&WHITE)?;
     let entries: Vec<Entry> =
         runs.iter().map(|r| Entry { label: r.label.clone(), colour: r.colour, marker: r.colour > 0 }).collect();
-    let area = legend_below(root, &entries)?;
+    let area = legend_below(root, pen, &entries)?;
     let x_max = runs.iter().flat_map(|r| r.samples.last()).map(|s| s.time / 86_400.0).fold(0.1, f64::max);
     let mut y_max = runs.iter().flat_map(|r| r.samples.iter().map(pick)).fold(0.0, f64::max);
     if let (Some(f), Some(r)) = (per_cluster, runs.last()) {
@@ -119,7 +121,7 @@ pub fn draw_time_series<DB: DrawingBackend>(
     }
     let y_max = if y_max > 0.0 { y_max * 1.05 } else { 1.0 };
     let (w, h) = area.dim_in_pixel();
-    let (xt, yt) = (Ticks::linear(0.0, x_max, fit(w)), Ticks::linear(0.0, y_max, fit(h * 3 / 2)));
+    let (xt, yt) = (Ticks::linear(0.0, x_max, fit(pen, w)), Ticks::linear(0.0, y_max, fit(pen, h * 3 / 2)));
     let band = band && runs.iter().any(|r| r.samples.len() > axes::BAND_FROM);
     let title = if band {
         format!("{title}: mean and min–max per {}", crate::ui::lab::fmt_time(x_max * 86_400.0 / axes::BINS as f64))
@@ -127,8 +129,8 @@ pub fn draw_time_series<DB: DrawingBackend>(
         title.to_string()
     };
     let mut chart =
-        builder(&area, &title, yt.widest()).build_cartesian_2d(lin(0.0, x_max, &xt), lin(0.0, y_max, &yt))?;
-    mesh(&mut chart, ("simulated time [days]", &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))?;
+        builder(&area, pen, &title, yt.widest()).build_cartesian_2d(lin(0.0, x_max, &xt), lin(0.0, y_max, &yt))?;
+    mesh(&mut chart, pen, ("simulated time [days]", &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))?;
     if let (Some(f), Some(r)) = (per_cluster, runs.last()) {
         let clusters = r.samples.first().map_or(0, |s| s.cluster_queued.len());
         let colour = PALETTE[r.colour % PALETTE.len()].mix(0.25);
@@ -140,7 +142,7 @@ pub fn draw_time_series<DB: DrawingBackend>(
         let mut pts: Vec<(f64, f64)> = r.samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect();
         if band {
             let win = crate::stats::window::windows(&pts, 0.0, x_max, axes::BINS);
-            axes::draw_band(&mut chart, &win, r.colour, axes::band_opacity(runs.len()))?;
+            axes::draw_band(&mut chart, pen, &win, r.colour, axes::band_opacity(runs.len()))?;
             pts = win.iter().map(|w| (w.0, w.1)).collect();
         }
         // A few markers along the line, offset per run so that overlapping runs stay apart.
@@ -148,10 +150,10 @@ pub fn draw_time_series<DB: DrawingBackend>(
         let marks: Vec<(f64, f64)> =
             pts.iter().skip((r.colour * stride / 4) % stride).step_by(stride).copied().collect();
         if !band {
-            run_line!(chart, pts, r.colour);
+            run_line!(chart, pen, pts, r.colour);
         }
         if r.colour > 0 {
-            run_markers!(chart, marks, r.colour);
+            run_markers!(chart, pen, marks, r.colour);
         }
     }
     Ok(())
@@ -160,6 +162,7 @@ pub fn draw_time_series<DB: DrawingBackend>(
 /// Mean NSL or makespan per BoT size class, one line of points per run (log scale when values span > 20×).
 pub fn draw_classes<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
+    pen: Pen,
     title: &str,
     y_label: &str,
     runs: &[&RunData],
@@ -174,7 +177,7 @@ pub fn draw_classes<DB: DrawingBackend>(
         .collect();
     let ys: Vec<f64> = per_run.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)).collect();
     if ys.is_empty() {
-        return empty(root, title);
+        return empty(root, pen, title);
     }
     root.fill(&WHITE)?;
     // Every class named where there is room (about 56 pixels a name), every other one where not.
@@ -189,7 +192,7 @@ pub fn draw_classes<DB: DrawingBackend>(
     };
     let x = at(-0.5, 9.5, (0..10).map(f64::from).collect());
     let x_axis: (&str, &dyn Fn(&f64) -> String) = ("BoT size class", &class_name);
-    points_chart(root, title, y_label, x, x_axis, &ys, &per_run)
+    points_chart(root, pen, title, y_label, x, x_axis, &ys, &per_run)
 }
 
 /// The CDF curve of a run's BoT makespans (or NSLs) as drawn: (value, fraction of BoTs) points.
@@ -210,9 +213,9 @@ pub fn utilization(s: &Sample) -> f64 {
 }
 
 /// The CDFs of BoT makespan and NSL, side by side (log x).
-pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[&RunData]) -> DrawResult<DB> {
+pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pen: Pen, runs: &[&RunData]) -> DrawResult<DB> {
     if runs.iter().all(|r| r.bots.is_empty()) {
-        return empty(root, "CDF of BoT makespan and NSL");
+        return empty(root, pen, "CDF of BoT makespan and NSL");
     }
     root.fill(&WHITE)?;
     let (left, right) = root.split_horizontally(root.dim_in_pixel().0 / 2);
@@ -225,18 +228,19 @@ pub fn draw_cdfs<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, runs: &[&Run
         let lo = xs.iter().copied().fold(f64::INFINITY, f64::min).max(1e-3);
         let hi = xs.iter().copied().fold(0.0, f64::max).max(lo * 10.0);
         let (w, h) = area.dim_in_pixel();
-        let (xt, yt) = (Ticks::log(lo, hi, fit(w * 3 / 2)), Ticks::linear(0.0, 1.0, fit(h * 3 / 2)));
+        let (xt, yt) = (Ticks::log(lo, hi, fit(pen, w * 3 / 2)), Ticks::linear(0.0, 1.0, fit(pen, h * 3 / 2)));
         let title = if nsl { "CDF of BoT NSL" } else { "CDF of BoT makespan [s]" };
-        let mut chart = builder(&area, title, yt.widest()).build_cartesian_2d(log(lo, hi, &xt), lin(0.0, 1.0, &yt))?;
+        let mut chart =
+            builder(&area, pen, title, yt.widest()).build_cartesian_2d(log(lo, hi, &xt), lin(0.0, 1.0, &yt))?;
         let x_desc = if nsl { "NSL" } else { "makespan [s]" };
-        mesh(&mut chart, (x_desc, &|v| xt.label(*v)), ("fraction of BoTs", &|v| yt.label(*v)))?;
+        mesh(&mut chart, pen, (x_desc, &|v| xt.label(*v)), ("fraction of BoTs", &|v| yt.label(*v)))?;
         for (colour, pts) in curves {
             let stride = (pts.len() / 8).max(1);
             let marks: Vec<(f64, f64)> =
                 pts.iter().skip((colour * stride / 4) % stride).step_by(stride).copied().collect();
-            run_line!(chart, pts, colour);
+            run_line!(chart, pen, pts, colour);
             if colour > 0 {
-                run_markers!(chart, marks, colour);
+                run_markers!(chart, pen, marks, colour);
             }
         }
     }

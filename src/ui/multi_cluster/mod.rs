@@ -22,6 +22,7 @@ use crate::family::multi_cluster::simulation::Sample;
 use crate::protocol::ToWorker;
 use crate::registry::Family;
 use crate::scenario::Scenario;
+use crate::ui::chart_style::Pen;
 use crate::ui::download;
 use crate::ui::lab::{fmt_time, now_ms, Lab, Reveal, Throttle};
 use crate::ui::measured;
@@ -169,10 +170,16 @@ pub const CHARTS: [(&str, &str); 5] = [
 ];
 
 /// Draws chart `id` on any backend.
-fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coord::Shift>, runs: &[&RunData]) {
+fn draw_chart<DB: DrawingBackend>(
+    id: &str,
+    pen: Pen,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    runs: &[&RunData],
+) {
     let _ = match id {
         "chart-queue" => charts::draw_time_series(
             root,
+            pen,
             "Queued tasks",
             "tasks",
             runs,
@@ -180,12 +187,21 @@ fn draw_chart<DB: DrawingBackend>(id: &str, root: &DrawingArea<DB, plotters::coo
             Some(&|s: &Sample, c: usize| f64::from(s.cluster_queued[c])),
             false,
         ),
-        "chart-util" => {
-            charts::draw_time_series(root, "Utilization", "busy / processors", runs, &charts::utilization, None, true)
+        "chart-util" => charts::draw_time_series(
+            root,
+            pen,
+            "Utilization",
+            "busy / processors",
+            runs,
+            &charts::utilization,
+            None,
+            true,
+        ),
+        "chart-nsl-class" => charts::draw_classes(root, pen, "Mean NSL per size class", "NSL", runs, true),
+        "chart-ms-class" => {
+            charts::draw_classes(root, pen, "Mean makespan per size class", "makespan [s]", runs, false)
         }
-        "chart-nsl-class" => charts::draw_classes(root, "Mean NSL per size class", "NSL", runs, true),
-        "chart-ms-class" => charts::draw_classes(root, "Mean makespan per size class", "makespan [s]", runs, false),
-        _ => charts::draw_cdfs(root, runs),
+        _ => charts::draw_cdfs(root, pen, runs),
     };
     let _ = root.present();
 }
@@ -198,18 +214,18 @@ pub(crate) fn draw_on_canvas(id: &str, runs: &[&RunData]) {
     else {
         return;
     };
-    if let Some(backend) = measured::canvas(canvas) {
-        draw_chart(id, &backend.into_drawing_area(), runs);
+    if let Some((backend, pen)) = measured::canvas(canvas) {
+        draw_chart(id, pen, &backend.into_drawing_area(), runs);
     }
 }
 
 fn export_chart(mc: McPage, id: &str, svg: bool) {
     if svg {
         let mut out = String::new();
-        crate::ui::charts::set_scale(1.0);
+        let pen = Pen::svg();
         with_runs(mc, |runs| {
-            let backend = measured::Measured(SVGBackend::with_string(&mut out, (900, 450)));
-            draw_chart(id, &backend.into_drawing_area(), runs);
+            let backend = measured::Measured::new(SVGBackend::with_string(&mut out, (900, 450)));
+            draw_chart(id, pen, &backend.into_drawing_area(), runs);
         });
         download::text(&format!("bagsim-{id}.svg"), "image/svg+xml", &out);
     } else if let Some(canvas) = web_sys::window()

@@ -118,9 +118,9 @@ pub fn Sweep(scenario: Signal<Scenario>, form_ok: Signal<bool>) -> impl IntoView
             {
                 // The plotted numbers, for whoever wants to check them (the browser test does, against native runs).
                 let _ = canvas.set_attribute("data-series", &serde_json::to_string(lines).unwrap_or_default());
-                if let Some(b) = measured::canvas(canvas) {
+                if let Some((b, pen)) = measured::canvas(canvas) {
                     let root = b.into_drawing_area();
-                    let _ = charts::draw_sweep(&root, title, y, lines);
+                    let _ = charts::draw_sweep(&root, pen, title, y, lines);
                     let _ = root.present();
                 }
             }
