@@ -200,51 +200,164 @@ fn RunBar() -> impl IntoView {
     let finished = move || lab.status.get() == Status::Finished;
     view! {
         <div class="runbar">
-            <button id="run" class="primary"
+            <button
+                id="run"
+                class="primary"
                 disabled=move || lab.status.get() == Status::Loading || !lab.errors.with(|e| e.is_empty())
-                on:click=move |_| lab.start_run()>"Run"</button>
-            <button id="pause" disabled=move || lab.status.get() != Status::Running
+                on:click=move |_| lab.start_run()
+            >
+                "Run"
+            </button>
+            <button
+                id="pause"
+                disabled=move || lab.status.get() != Status::Running
                 on:click=move |_| {
-                    lab.send(&ToWorker::Pause { run_id: lab.run_id.get_untracked() })
-                }>"Pause"</button>
-            <button id="resume" disabled=move || lab.status.get() != Status::Paused
+                    lab.send(
+                        &ToWorker::Pause {
+                            run_id: lab.run_id.get_untracked(),
+                        },
+                    )
+                }
+            >
+                "Pause"
+            </button>
+            <button
+                id="resume"
+                disabled=move || lab.status.get() != Status::Paused
                 on:click=move |_| {
                     lab.status.set(Status::Running);
-                    lab.send(&ToWorker::Resume { run_id: lab.run_id.get_untracked() })
-                }>"Resume"</button>
-            <button id="cancel" disabled=move || !matches!(lab.status.get(), Status::Running | Status::Paused | Status::Generating)
-                on:click=move |_| lab.send(&ToWorker::Cancel { run_id: lab.run_id.get_untracked() })>"Cancel"</button>
-            <label class="speed">"Speed "
-                <select id="speed" on:change=move |ev| {
-                    let i: usize = event_target_value(&ev).parse().unwrap_or(0);
-                    let speed = speeds[i.min(speeds.len() - 1)].1;
-                    lab.speed.set(speed);
-                    lab.send(&ToWorker::Speed { run_id: lab.run_id.get_untracked(), speed });
-                }>
-                    {speeds.iter().enumerate().map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> }).collect_view()}
+                    lab.send(
+                        &ToWorker::Resume {
+                            run_id: lab.run_id.get_untracked(),
+                        },
+                    )
+                }
+            >
+                "Resume"
+            </button>
+            <button
+                id="cancel"
+                disabled=move || !matches!(lab.status.get(), Status::Running | Status::Paused | Status::Generating)
+                on:click=move |_| {
+                    lab
+                        .send(
+                            &ToWorker::Cancel {
+                                run_id: lab.run_id.get_untracked(),
+                            },
+                        )
+                }
+            >
+                "Cancel"
+            </button>
+            <label class="speed">
+                "Speed "
+                <select
+                    id="speed"
+                    on:change=move |ev| {
+                        let i: usize = event_target_value(&ev).parse().unwrap_or(0);
+                        let speed = speeds[i.min(speeds.len() - 1)].1;
+                        lab.speed.set(speed);
+                        lab.send(
+                            &ToWorker::Speed {
+                                run_id: lab.run_id.get_untracked(),
+                                speed,
+                            },
+                        );
+                    }
+                >
+                    {speeds
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> })
+                        .collect_view()}
                 </select>
             </label>
-            <span id="status" role="status" class=move || format!("status {}", lab.status.get().as_str())>{move || lab.status.get().as_str()}</span>
-            <present::PresentButton/>
+            <span id="status" role="status" class=move || format!("status {}", lab.status.get().as_str())>
+                {move || lab.status.get().as_str()}
+            </span>
+            <present::PresentButton />
         </div>
         <div class="progressline">
-            <progress id="progress" aria-label="simulated time" max="1000" prop:value=move || if finished() { 1000.0 } else { progress_value() }></progress>
-            <span id="sim-time">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| format!("simulated {} of {}", fmt_time(p.header.now), fmt_time(p.header.horizon))))}</span>
-            <span id="events-per-s">{move || lab.progress.with(|p| p.as_ref().map_or(String::new(), |p| {
-                let (h, wall) = (&p.header, p.wall);
-                let rate = if wall > 0.0 { h.events as f64 / wall } else { 0.0 };
-                let left = if !finished() && h.now > 0.0 && wall > 0.0 && h.finished_tasks < h.tasks { (h.horizon - h.now) / (h.now / wall) } else { f64::NAN };
-                let left = if left.is_finite() { format!(", at most {} left", fmt_time(left)) } else { String::new() };
-                let unit = lab.families.of(lab.scenario.with_untracked(|s| s.family())).work_unit();
-                let n = |v: u64| crate::words::number_words(v as f64);
-                format!("{} events/s, {} events, {} of {} {unit} done, {} queued, {} running{left}", n(rate as u64), n(h.events), n(h.finished_tasks), n(h.tasks), n(h.queued), n(h.busy))
-            }))}</span>
+            <progress
+                id="progress"
+                aria-label="simulated time"
+                max="1000"
+                prop:value=move || if finished() { 1000.0 } else { progress_value() }
+            ></progress>
+            <span id="sim-time">
+                {move || {
+                    lab
+                        .progress
+                        .with(|p| {
+                            p
+                                .as_ref()
+                                .map_or(
+                                    String::new(),
+                                    |p| {
+                                        format!(
+                                            "simulated {} of {}",
+                                            fmt_time(p.header.now),
+                                            fmt_time(p.header.horizon),
+                                        )
+                                    },
+                                )
+                        })
+                }}
+            </span>
+            <span id="events-per-s">
+                {move || {
+                    lab
+                        .progress
+                        .with(|p| {
+                            p
+                                .as_ref()
+                                .map_or(
+                                    String::new(),
+                                    |p| {
+                                        let (h, wall) = (&p.header, p.wall);
+                                        let rate = if wall > 0.0 { h.events as f64 / wall } else { 0.0 };
+                                        let left = if !finished() && h.now > 0.0 && wall > 0.0
+                                            && h.finished_tasks < h.tasks
+                                        {
+                                            (h.horizon - h.now) / (h.now / wall)
+                                        } else {
+                                            f64::NAN
+                                        };
+                                        let left = if left.is_finite() {
+                                            format!(", at most {} left", fmt_time(left))
+                                        } else {
+                                            String::new()
+                                        };
+                                        let unit = lab
+                                            .families
+                                            .of(lab.scenario.with_untracked(|s| s.family()))
+                                            .work_unit();
+                                        let n = |v: u64| crate::words::number_words(v as f64);
+                                        format!(
+                                            "{} events/s, {} events, {} of {} {unit} done, {} queued, {} running{left}",
+                                            n(rate as u64),
+                                            n(h.events),
+                                            n(h.finished_tasks),
+                                            n(h.tasks),
+                                            n(h.queued),
+                                            n(h.busy),
+                                        )
+                                    },
+                                )
+                        })
+                }}
+            </span>
         </div>
-        <div id="message" class="message">{move || lab.message.get()}
-            <Show when=move || lab.note.with(|n| !n.is_empty())><p class="explain" id="run-note">{move || lab.note.get()}</p></Show>
+        <div id="message" class="message">
+            {move || lab.message.get()}
+            <Show when=move || lab.note.with(|n| !n.is_empty())>
+                <p class="explain" id="run-note">
+                    {move || lab.note.get()}
+                </p>
+            </Show>
             {move || run_tools::warnings_view(lab.warnings.get())}
         </div>
-        <budget::EstimateLine/>
+        <budget::EstimateLine />
     }
 }
 
@@ -316,31 +429,54 @@ fn App() -> impl IntoView {
     let first = all.first().map(|f| f.family());
     view! {
         // The title and the explanation are the static shell of index.html, painted before any wasm runs.
-        {move || lab.banner.get().map(|b| view! {
-            <section aria-label="link error"><div id="banner-error" class="banner" role="alert">{b}</div></section>
-        })}
+        {move || {
+            lab
+                .banner
+                .get()
+                .map(|b| {
+                    view! {
+                        <section aria-label="link error">
+                            <div id="banner-error" class="banner" role="alert">
+                                {b}
+                            </div>
+                        </section>
+                    }
+                })
+        }}
         <main>
             <aside class="controls" aria-label="scenario">
                 <Show when=move || stage.controls.get() || lab.scenario.with(|s| Some(s.family()) != first)>
-                    <FamilySwitch/>
+                    <FamilySwitch />
                 </Show>
                 {panels(lab, Slot::Controls)}
             </aside>
             <section class="results" aria-label="results">
-                <Show when=move || stage.first_view.get()><RunBar/></Show>
+                <Show when=move || stage.first_view.get()>
+                    <RunBar />
+                </Show>
                 {panels(lab, Slot::Results)}
-                <Show when=move || stage.sweep.get()><LazyPanel part=Part::Study/></Show>
-                <Show when=move || stage.sweep.get()><LazyPanel part=Part::Tournament/></Show>
+                <Show when=move || stage.sweep.get()>
+                    <LazyPanel part=Part::Study />
+                </Show>
+                <Show when=move || stage.sweep.get()>
+                    <LazyPanel part=Part::Tournament />
+                </Show>
             </section>
         </main>
         // The simulator first at every width; then the lessons and the paper's figures.
-        <Show when=move || stage.lessons.get()><LazyPanel part=Part::Lessons/></Show>
+        <Show when=move || stage.lessons.get()>
+            <LazyPanel part=Part::Lessons />
+        </Show>
         {panels(lab, Slot::Below)}
-        <Show when=move || stage.footer.get()><footer>
-            <p>"Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull \
-                shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."</p>
-            <LazyPanel part=Part::References/>
-        </footer></Show>
+        <Show when=move || stage.footer.get()>
+            <footer>
+                <p>
+                    "Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull \
+                     shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."
+                </p>
+                <LazyPanel part=Part::References />
+            </footer>
+        </Show>
     }
 }
 
@@ -397,7 +533,7 @@ pub fn mount_bench(list: fn() -> Vec<Rc<dyn super::contract::PageFamily>>, eleme
         shell.status.set(Status::Ready);
         lab.set(Some(shell));
         view! {
-            <FamilySwitch/>
+            <FamilySwitch />
             <aside class="controls">{panels(shell, Slot::Controls)}</aside>
             <section class="results">{panels(shell, Slot::Results)}</section>
             {panels(shell, Slot::Below)}

@@ -20,7 +20,13 @@ pub(crate) fn EstimateLine() -> impl IntoView {
     });
     let over = move || lab.estimate.with(|e| e.0);
     view! {
-        <p id="estimate" class=move || if over() { "estimate over" } else { "estimate" } aria-live="polite"
-            data-over=move || over().to_string()>{move || lab.estimate.with(|e| e.1.clone())}</p>
+        <p
+            id="estimate"
+            class=move || if over() { "estimate over" } else { "estimate" }
+            aria-live="polite"
+            data-over=move || over().to_string()
+        >
+            {move || lab.estimate.with(|e| e.1.clone())}
+        </p>
     }
 }

@@ -72,11 +72,18 @@ pub fn FamilySwitch() -> impl IntoView {
     };
     view! {
         <div class="family-switch field">
-            <label for="family" title="which kind of grid the scenario simulates">"Grid family"</label>
+            <label for="family" title="which kind of grid the scenario simulates">
+                "Grid family"
+            </label>
             <select id="family" prop:value=move || family.get().name() on:change=switch>
-                {lab.families.all().iter().map(|f| {
-                    view! { <option value=f.family().name()>{f.label()}</option> }
-                }).collect_view()}
+                {lab
+                    .families
+                    .all()
+                    .iter()
+                    .map(|f| {
+                        view! { <option value=f.family().name()>{f.label()}</option> }
+                    })
+                    .collect_view()}
             </select>
             {error_view("family")}
         </div>
@@ -128,8 +135,11 @@ pub fn FamilyPanel(family: Family, part: Slot) -> impl IntoView {
         }
     };
     view! {
-        <div class="family-panel" data-family=family.name()
-            style:display=move || if shown.get() { "contents" } else { "none" }>
+        <div
+            class="family-panel"
+            data-family=family.name()
+            style:display=move || if shown.get() { "contents" } else { "none" }
+        >
             <Show when=move || built.get()>{built_part}</Show>
         </div>
     }
@@ -138,7 +148,7 @@ pub fn FamilyPanel(family: Family, part: Slot) -> impl IntoView {
 /// Every family's panel of one slot, in the order of the page's list.
 pub(crate) fn panels(lab: Lab, slot: Slot) -> impl IntoView {
     let families: Vec<Family> = lab.families.all().iter().map(|f| f.family()).collect();
-    families.into_iter().map(|family| view! { <FamilyPanel family=family part=slot/> }).collect_view()
+    families.into_iter().map(|family| view! { <FamilyPanel family=family part=slot /> }).collect_view()
 }
 
 /// Shows `next` as the scenario, of the same family or another: the family left keeps its scenario and its run

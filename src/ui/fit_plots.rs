@@ -110,7 +110,9 @@ pub fn CandidatesPanel(candidates: Signal<Option<FitCandidates>>, id: &'static s
                                 let family = format!("{}{}", if k.best { "★ " } else { "" }, k.family.name());
                                 view! {
                                     <tr class:best=k.best data-family=k.family.name() data-d=d.clone()>
-                                        <td>{family}</td><td>{dist}</td><td>{d.clone()}</td>
+                                        <td>{family}</td>
+                                        <td>{dist}</td>
+                                        <td>{d.clone()}</td>
                                     </tr>
                                 }
                             })
@@ -119,10 +121,19 @@ pub fn CandidatesPanel(candidates: Signal<Option<FitCandidates>>, id: &'static s
                             <div class="candidate-block">
                                 <table class="mini candidates" data-characteristic=ch.characteristic.clone()>
                                     <caption>{format!("{} ({} observations)", ch.characteristic, ch.n)}</caption>
-                                    <thead><tr><th scope="col">"family"</th><th scope="col">"fitted"</th><th scope="col">"KS D"</th></tr></thead>
+                                    <thead>
+                                        <tr>
+                                            <th scope="col">"family"</th>
+                                            <th scope="col">"fitted"</th>
+                                            <th scope="col">"KS D"</th>
+                                        </tr>
+                                    </thead>
                                     <tbody>{rows}</tbody>
                                 </table>
-                                <div class="candidate-chart" inner_html=move || charts.with(|c| c.get(i).cloned().unwrap_or_default())></div>
+                                <div
+                                    class="candidate-chart"
+                                    inner_html=move || charts.with(|c| c.get(i).cloned().unwrap_or_default())
+                                ></div>
                             </div>
                         }
                     })
@@ -130,7 +141,9 @@ pub fn CandidatesPanel(candidates: Signal<Option<FitCandidates>>, id: &'static s
                 view! {
                     <details class="candidates-panel" id=id data-characteristics=c.characteristics.len().to_string()>
                         <summary>"Every candidate fit: the data against each family (Iosup et al. 2008 §3.1)"</summary>
-                        <p class="help">"For each characteristic, the six families fitted by maximum likelihood and their Kolmogorov–Smirnov distance D to the data; ★ marks the lowest D, the one in the row above. The black dashed step line is the data's CDF."</p>
+                        <p class="help">
+                            "For each characteristic, the six families fitted by maximum likelihood and their Kolmogorov–Smirnov distance D to the data; ★ marks the lowest D, the one in the row above. The black dashed step line is the data's CDF."
+                        </p>
                         {blocks}
                     </details>
                 }

@@ -36,7 +36,9 @@ pub(crate) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenar
 pub(crate) fn error_view(field: &'static str) -> impl IntoView {
     let lab = expect_context::<Lab>();
     view! {
-        <div class="field-error" data-field=field>{move || lab.errors.with(|e| e.get(field).cloned().unwrap_or_default())}</div>
+        <div class="field-error" data-field=field>
+            {move || lab.errors.with(|e| e.get(field).cloned().unwrap_or_default())}
+        </div>
     }
 }
 
@@ -79,8 +81,13 @@ pub(crate) fn help_text(text: &'static str) -> impl IntoView {
             break;
         }
         parts.push(
-            view! { {&rest[..i]}<a href=format!("docs/{name}.html") target="_blank">{format!("docs/{name}")}</a> }
-                .into_any(),
+            view! {
+                {&rest[..i]}
+                <a href=format!("docs/{name}.html") target="_blank">
+                    {format!("docs/{name}")}
+                </a>
+            }
+            .into_any(),
         );
         rest = &tail[end + 3..];
     }
@@ -92,7 +99,9 @@ pub(crate) fn help_text(text: &'static str) -> impl IntoView {
 pub(crate) fn field(c: Ctl, input: AnyView) -> impl IntoView {
     view! {
         <div class="field">
-            <label for=c.id title=c.help>{c.label}</label>
+            <label for=c.id title=c.help>
+                {c.label}
+            </label>
             {input}
             <div class="help">{help_text(c.help)}</div>
             {error_view(c.path)}
@@ -108,8 +117,16 @@ pub(crate) fn number_field(c: Ctl, step: &'static str, get: fn(&Scenario) -> Str
     let value = Memo::new(move |_| lab.scenario.with(get));
     let path = c.path;
     let input = view! {
-        <input type="number" id=c.id step=step prop:value=move || value.get()
-            on:change=move |ev| { let text = event_target_value(&ev); apply(lab, path, |s| edit(s, &text)) }/>
+        <input
+            type="number"
+            id=c.id
+            step=step
+            prop:value=move || value.get()
+            on:change=move |ev| {
+                let text = event_target_value(&ev);
+                apply(lab, path, |s| edit(s, &text))
+            }
+        />
     }
     .into_any();
     field(c, input)
@@ -129,14 +146,21 @@ pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
     let path = c.path;
     let value = Memo::new(move |_| lab.scenario.with(|s| name(get(s))));
     let input = view! {
-        <select id=c.id prop:value=move || value.get()
+        <select
+            id=c.id
+            prop:value=move || value.get()
             on:change=move |ev| {
                 let text = event_target_value(&ev);
-                apply(lab, path, |s| match all.iter().find(|&&v| name(v) == text) {
-                    Some(&v) => set(s, v),
-                    None => Err(format!("{text:?} is not one of the choices")),
-                })
-            }>
+                apply(
+                    lab,
+                    path,
+                    |s| match all.iter().find(|&&v| name(v) == text) {
+                        Some(&v) => set(s, v),
+                        None => Err(format!("{text:?} is not one of the choices")),
+                    },
+                )
+            }
+        >
             {select_options(all, name, show)}
         </select>
     }

@@ -22,10 +22,14 @@ pub fn LazyPanel(part: Part) -> impl IntoView {
         <div class="lazy-panel" id=id node_ref=node data-panel=name>
             {move || match failed.get() {
                 None => view! { <p class="help lazy-loading">{format!("Loading {what}…")}</p> }.into_any(),
-                Some(e) => view! {
-                    <p class="error" role="alert">{format!("Could not load {what} ({e}). Reload the page to try again.")}</p>
+                Some(e) => {
+                    view! {
+                        <p class="error" role="alert">
+                            {format!("Could not load {what} ({e}). Reload the page to try again.")}
+                        </p>
+                    }
+                        .into_any()
                 }
-                .into_any(),
             }}
         </div>
     }

@@ -221,87 +221,199 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
     };
     view! {
         <section aria-label="Lessons">
-        <details class="lessons" id="lessons" node_ref=details>
-            <summary><h2 class="lessons-title">"Lessons: guided experiments for a class"</h2></summary>
-            {link_errors.into_iter().map(|e| view! { <p class="field-error" role="alert">{e}</p> }).collect_view()}
-            <div class="paper-bar">
-                <label>"Lesson "
-                    <select id="lesson" disabled=move || running.get() on:change=move |ev| chosen.set(event_target_value(&ev))>
-                        {all.iter().map(|l| {
-                            let id = l.id.clone();
-                            let selected = move || chosen.get() == id;
-                            view! { <option value=l.id.clone() selected=selected>{l.title.clone()}</option> }
-                        }).collect_view()}
-                    </select>
-                </label>
-                <button id="lesson-present" hidden=move || shown_part().is_some()
-                    title="Projector mode, one part of the lesson at a time (the ← → keys step through them)"
-                    on:click=move |_| {
-                        stage.set_projector(true);
-                        stage.set_lesson(Some((chosen.get_untracked(), 0)));
-                    }>"Present this lesson"</button>
-            </div>
-            <LessonStepper stage=stage/>
-            {move || lesson().map(|l| { let mine = l.clone(); view! {
-                <ol class="lesson-steps">
-                    <li id=PARTS[0].0 class=part_class(0)><strong>"Question. "</strong><span id="lesson-question">{l.question.clone()}</span></li>
-                    <li id=PARTS[1].0 class=part_class(1)>
-                        <label for="lesson-prediction"><strong>"Your prediction. "</strong>{l.predict.clone()}</label>
-                        <textarea id="lesson-prediction" rows="2" prop:value=move || prediction.get()
-                            on:input=move |ev| {
-                                let text = event_target_value(&ev);
-                                // Kept only in this browser; private browsing may refuse, which loses nothing else.
-                                let _ = LocalStorage::set(prediction_key(&chosen.get_untracked()), &text);
-                                prediction.set(text);
-                            }></textarea>
-                    </li>
-                    <li id=PARTS[2].0 class=part_class(2)>
-                        <strong>"Run the experiment. "</strong>
-                        {format!("{} variants × {} seeds; the answer is the mean over the seeds, with its 95% interval.", l.variants.len(), l.seeds)}
-                        " "<button id="lesson-run" class="primary" disabled=move || running.get() on:click=move |_| run()>"Run"</button>
-                        " "<span id="lesson-status" aria-live="polite">{move || status.get()}</span>
-                    </li>
-                    <li id=PARTS[3].0 class=part_class(3)><strong>"The answer. "</strong>
-                        {move || match answer() {
-                            None => view! { <span>{after_the_run()}</span> }.into_any(),
-                            Some(Err(e)) => view! { <span class="field-error">{format!("a run failed: {e}")}</span> }.into_any(),
-                            Some(Ok((rows, verdict))) => view! {
-                                <table class="readings-table" id="lesson-answer">
-                                    <thead><tr><th scope="col">"Variant"</th><th scope="col">{l.metric_label.clone()}</th>
-                                        <th scope="col">"95% interval"</th></tr></thead>
-                                    <tbody>{rows.into_iter().map(|(label, i)| view! {
-                                        <tr data-value=i.mean.to_string()><td>{label}</td><td>{crate::lessons::readable(i.mean)}</td>
-                                            <td>{interval_cell(&i)}</td></tr>
-                                    }).collect_view()}</tbody>
-                                </table>
-                                <p id="lesson-verdict">{verdict}</p>
-                            }.into_any(),
-                        }}
-                        <p>"Your prediction: " <em id="lesson-your-prediction">{move || { let p = prediction.get(); if p.trim().is_empty() { "(none written)".to_string() } else { p } }}</em></p>
-                    </li>
-                    <li id=PARTS[4].0 class=part_class(4)><strong>"Why. "</strong>
-                        {
-                            let why = l.explanation.clone();
-                            move || match answer() {
-                                Some(Ok(_)) => view! { <span id="lesson-explanation">{why.clone()}</span> }.into_any(),
-                                _ => view! { <span>{after_the_run()}</span> }.into_any(),
-                            }
+            <details class="lessons" id="lessons" node_ref=details>
+                <summary>
+                    <h2 class="lessons-title">"Lessons: guided experiments for a class"</h2>
+                </summary>
+                {link_errors
+                    .into_iter()
+                    .map(|e| {
+                        view! {
+                            <p class="field-error" role="alert">
+                                {e}
+                            </p>
                         }
-                    </li>
-                </ol>
-                {mine.your_own.clone().map(|key| {
-                    let l = mine.clone();
-                    view! {
-                        <p class="lesson-your-own"><button id="lesson-your-own" class="primary" on:click=move |_| write_your_own(stage, &l)>"Write your own policy"</button>
-                            {format!(" opens this scenario in the lab with its {key} written as a script, starting from the first variant's policy; Run, Pin, and compare it with the answers above.")}</p>
-                    }
-                })}
-                <p class="help">"The same numbers: " <code>{format!("bagsim lesson {}", l.id)}</code>
-                    ". A link to this lesson: " <code>{format!("?lesson={}", l.id)}</code>
-                    "; at its third part: " <code>{format!("?lesson={}&step=3", l.id)}</code>
-                    "; in projector mode: " <code>{format!("?present=1&lesson={}", l.id)}</code> "."</p>
-            }})}
-        </details>
+                    })
+                    .collect_view()}
+                <div class="paper-bar">
+                    <label>
+                        "Lesson "
+                        <select
+                            id="lesson"
+                            disabled=move || running.get()
+                            on:change=move |ev| chosen.set(event_target_value(&ev))
+                        >
+                            {all
+                                .iter()
+                                .map(|l| {
+                                    let id = l.id.clone();
+                                    let selected = move || chosen.get() == id;
+                                    view! {
+                                        <option value=l.id.clone() selected=selected>
+                                            {l.title.clone()}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </select>
+                    </label>
+                    <button
+                        id="lesson-present"
+                        hidden=move || shown_part().is_some()
+                        title="Projector mode, one part of the lesson at a time (the ← → keys step through them)"
+                        on:click=move |_| {
+                            stage.set_projector(true);
+                            stage.set_lesson(Some((chosen.get_untracked(), 0)));
+                        }
+                    >
+                        "Present this lesson"
+                    </button>
+                </div>
+                <LessonStepper stage=stage />
+                {move || {
+                    lesson()
+                        .map(|l| {
+                            let mine = l.clone();
+                            view! {
+                                <ol class="lesson-steps">
+                                    <li id=PARTS[0].0 class=part_class(0)>
+                                        <strong>"Question. "</strong>
+                                        <span id="lesson-question">{l.question.clone()}</span>
+                                    </li>
+                                    <li id=PARTS[1].0 class=part_class(1)>
+                                        <label for="lesson-prediction">
+                                            <strong>"Your prediction. "</strong>
+                                            {l.predict.clone()}
+                                        </label>
+                                        <textarea
+                                            id="lesson-prediction"
+                                            rows="2"
+                                            prop:value=move || prediction.get()
+                                            on:input=move |ev| {
+                                                let text = event_target_value(&ev);
+                                                let _ = LocalStorage::set(
+                                                    prediction_key(&chosen.get_untracked()),
+                                                    &text,
+                                                );
+                                                prediction.set(text);
+                                            }
+                                        ></textarea>
+                                    </li>
+                                    <li id=PARTS[2].0 class=part_class(2)>
+                                        <strong>"Run the experiment. "</strong>
+                                        {format!(
+                                            "{} variants × {} seeds; the answer is the mean over the seeds, with its 95% interval.",
+                                            l.variants.len(),
+                                            l.seeds,
+                                        )}
+                                        " "
+                                        <button
+                                            id="lesson-run"
+                                            class="primary"
+                                            disabled=move || running.get()
+                                            on:click=move |_| run()
+                                        >
+                                            "Run"
+                                        </button>
+                                        " "
+                                        <span id="lesson-status" aria-live="polite">
+                                            {move || status.get()}
+                                        </span>
+                                    </li>
+                                    <li id=PARTS[3].0 class=part_class(3)>
+                                        <strong>"The answer. "</strong>
+                                        {move || match answer() {
+                                            None => view! { <span>{after_the_run()}</span> }.into_any(),
+                                            Some(Err(e)) => {
+                                                view! {
+                                                    <span class="field-error">{format!("a run failed: {e}")}</span>
+                                                }
+                                                    .into_any()
+                                            }
+                                            Some(Ok((rows, verdict))) => {
+                                                view! {
+                                                    <table class="readings-table" id="lesson-answer">
+                                                        <thead>
+                                                            <tr>
+                                                                <th scope="col">"Variant"</th>
+                                                                <th scope="col">{l.metric_label.clone()}</th>
+                                                                <th scope="col">"95% interval"</th>
+                                                            </tr>
+                                                        </thead>
+                                                        <tbody>
+                                                            {rows
+                                                                .into_iter()
+                                                                .map(|(label, i)| {
+                                                                    view! {
+                                                                        <tr data-value=i.mean.to_string()>
+                                                                            <td>{label}</td>
+                                                                            <td>{crate::lessons::readable(i.mean)}</td>
+                                                                            <td>{interval_cell(&i)}</td>
+                                                                        </tr>
+                                                                    }
+                                                                })
+                                                                .collect_view()}
+                                                        </tbody>
+                                                    </table>
+                                                    <p id="lesson-verdict">{verdict}</p>
+                                                }
+                                                    .into_any()
+                                            }
+                                        }}
+                                        <p>
+                                            "Your prediction: "
+                                            <em id="lesson-your-prediction">
+                                                {move || {
+                                                    let p = prediction.get();
+                                                    if p.trim().is_empty() { "(none written)".to_string() } else { p }
+                                                }}
+                                            </em>
+                                        </p>
+                                    </li>
+                                    <li id=PARTS[4].0 class=part_class(4)>
+                                        <strong>"Why. "</strong>
+                                        {
+                                            let why = l.explanation.clone();
+                                            move || match answer() {
+                                                Some(Ok(_)) => {
+                                                    view! { <span id="lesson-explanation">{why.clone()}</span> }
+                                                        .into_any()
+                                                }
+                                                _ => view! { <span>{after_the_run()}</span> }.into_any(),
+                                            }
+                                        }
+                                    </li>
+                                </ol>
+                                {mine
+                                    .your_own
+                                    .clone()
+                                    .map(|key| {
+                                        let l = mine.clone();
+                                        view! {
+                                            <p class="lesson-your-own">
+                                                <button
+                                                    id="lesson-your-own"
+                                                    class="primary"
+                                                    on:click=move |_| write_your_own(stage, &l)
+                                                >
+                                                    "Write your own policy"
+                                                </button>
+                                                {format!(
+                                                    " opens this scenario in the lab with its {key} written as a script, starting from the first variant's policy; Run, Pin, and compare it with the answers above.",
+                                                )}
+                                            </p>
+                                        }
+                                    })}
+                                <p class="help">
+                                    "The same numbers: " <code>{format!("bagsim lesson {}", l.id)}</code>
+                                    ". A link to this lesson: " <code>{format!("?lesson={}", l.id)}</code>
+                                    "; at its third part: " <code>{format!("?lesson={}&step=3", l.id)}</code>
+                                    "; in projector mode: " <code>{format!("?present=1&lesson={}", l.id)}</code> "."
+                                </p>
+                            }
+                        })
+                }}
+            </details>
         </section>
     }
 }
@@ -325,11 +437,19 @@ fn LessonStepper(stage: Stage) -> impl IntoView {
     let part = move || stage.lesson().map_or(0, |(_, p)| p);
     view! {
         <nav class="stepper lesson-stepper" aria-label="lesson parts" hidden=move || stage.lesson().is_none()>
-            <button id="lesson-prev" disabled=move || part() == 0 on:click=move |_| stage.step(-1)>"◀ Previous"</button>
-            <span id="lesson-position" aria-live="polite">{move || format!("Part {} of {}: {}", part() + 1, PARTS.len(), PARTS[part()].1)}</span>
-            <button id="lesson-next" disabled=move || part() + 1 == PARTS.len() on:click=move |_| stage.step(1)>"Next ▶"</button>
+            <button id="lesson-prev" disabled=move || part() == 0 on:click=move |_| stage.step(-1)>
+                "◀ Previous"
+            </button>
+            <span id="lesson-position" aria-live="polite">
+                {move || format!("Part {} of {}: {}", part() + 1, PARTS.len(), PARTS[part()].1)}
+            </span>
+            <button id="lesson-next" disabled=move || part() + 1 == PARTS.len() on:click=move |_| stage.step(1)>
+                "Next ▶"
+            </button>
             <span class="hint">"(or the ← → keys)"</span>
-            <button id="lesson-leave" on:click=move |_| stage.set_projector(false)>"Leave projector mode"</button>
+            <button id="lesson-leave" on:click=move |_| stage.set_projector(false)>
+                "Leave projector mode"
+            </button>
         </nav>
     }
 }

@@ -62,17 +62,30 @@ pub fn LoginLogoutEditor() -> impl IntoView {
             _ => ("μ", "submission rate while logged in"),
         };
         view! {
-            <label class="ll-rate" title=title>{format!("{symbol} [s⁻¹] ")}
-                <input type="number" id=id step="any" prop:value=format!("{value}")
+            <label class="ll-rate" title=title>
+                {format!("{symbol} [s⁻¹] ")}
+                <input
+                    type="number"
+                    id=id
+                    step="any"
+                    prop:value=format!("{value}")
                     on:change=move |ev| {
                         let text = event_target_value(&ev);
-                        set_users(lab, |users| {
-                            let v = parse_rate(&text, which)?;
-                            let u = users.get_mut(i).ok_or("no such user")?;
-                            match which { "lambda" => u.lambda = v, "delta" => u.delta = v, _ => u.mu = v }
-                            Ok(())
-                        });
-                    }/>
+                        set_users(
+                            lab,
+                            |users| {
+                                let v = parse_rate(&text, which)?;
+                                let u = users.get_mut(i).ok_or("no such user")?;
+                                match which {
+                                    "lambda" => u.lambda = v,
+                                    "delta" => u.delta = v,
+                                    _ => u.mu = v,
+                                }
+                                Ok(())
+                            },
+                        );
+                    }
+                />
             </label>
         }
     };
@@ -86,13 +99,27 @@ pub fn LoginLogoutEditor() -> impl IntoView {
                     let p = u.p_login();
                     view! {
                         <fieldset class="ll-user" data-user=i.to_string()>
-                            <legend>{if u.name.is_empty() { format!("user {}", i + 1) } else { u.name.clone() }}</legend>
+                            <legend>
+                                {if u.name.is_empty() { format!("user {}", i + 1) } else { u.name.clone() }}
+                            </legend>
                             {rate_input(i, "lambda", u.lambda)}
                             {rate_input(i, "delta", u.delta)}
                             {rate_input(i, "mu", u.mu)}
                             <span class="help">{format!("P(login) {p:.3}, {:.3e} jobs/s ", u.mu * p)}</span>
-                            <button class="small" disabled=n <= 1 aria-label=format!("Remove user {}", i + 1)
-                                on:click=move |_| set_users(lab, |users| { users.remove(i); Ok(()) })>"Remove"</button>
+                            <button
+                                class="small"
+                                disabled=n <= 1
+                                aria-label=format!("Remove user {}", i + 1)
+                                on:click=move |_| set_users(
+                                    lab,
+                                    |users| {
+                                        users.remove(i);
+                                        Ok(())
+                                    },
+                                )
+                            >
+                                "Remove"
+                            </button>
                         </fieldset>
                     }
                 })
@@ -100,44 +127,120 @@ pub fn LoginLogoutEditor() -> impl IntoView {
             view! {
                 <div class="ll-editor" id="ll-editor" data-users=n.to_string()>
                     <h4>"Login/Logout users (Medernach 2005 §5)"</h4>
-                    <p class="help">"A user logs in after an exponential time of rate λ, stays logged in for one of rate δ (0: never logs out) and, while logged in, submits jobs at rate μ. P(login) = λ / (λ + δ) (Eq. 5.6); μ·P(login) is the user's mean jobs per second. The target load rescales time for the whole group; the rates set the users' shares and burstiness."</p>
+                    <p class="help">
+                        "A user logs in after an exponential time of rate λ, stays logged in for one of rate δ (0: never logs out) and, while logged in, submits jobs at rate μ. P(login) = λ / (λ + δ) (Eq. 5.6); μ·P(login) is the user's mean jobs per second. The target load rescales time for the whole group; the rates set the users' shares and burstiness."
+                    </p>
                     <div class="ll-users">{rows}</div>
                     <div class="ll-actions">
-                        <label>"Group "
-                            <select id="ll-preset" on:change=move |ev| {
-                                let v = event_target_value(&ev);
-                                set_users(lab, |users| { *users = preset(&v).ok_or_else(|| format!("unknown group {v:?}"))?; Ok(()) });
-                            }>
-                                <option value="" selected>"choose a preset…"</option>
+                        <label>
+                            "Group "
+                            <select
+                                id="ll-preset"
+                                on:change=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    set_users(
+                                        lab,
+                                        |users| {
+                                            *users = preset(&v).ok_or_else(|| format!("unknown group {v:?}"))?;
+                                            Ok(())
+                                        },
+                                    );
+                                }
+                            >
+                                <option value="" selected>
+                                    "choose a preset…"
+                                </option>
                                 <option value="biomed">"the four Biomed users (Fig. 10)"</option>
-                                {(0..4).map(|k| view! { <option value=format!("biomed-{k}")>{format!("Biomed user {} alone", k + 1)}</option> }).collect_view()}
+                                {(0..4)
+                                    .map(|k| {
+                                        view! {
+                                            <option value=format!(
+                                                "biomed-{k}",
+                                            )>{format!("Biomed user {} alone", k + 1)}</option>
+                                        }
+                                    })
+                                    .collect_view()}
                             </select>
                         </label>
-                        " "<button class="small" id="ll-add" on:click=move |_| set_users(lab, |users| {
-                            let last = users.last().cloned().ok_or("no user to copy")?;
-                            users.push(UserRates { name: format!("user {}", users.len() + 1), ..last });
-                            Ok(())
-                        })>"Add a user (copy of the last)"</button>
-                        " "<label>"copies of the group "
-                            <input type="number" id="ll-copies" min="2" max="1000" step="1" prop:value=move || copies.get()
-                                on:change=move |ev| copies.set(event_target_value(&ev))/>
+                        " "
+                        <button
+                            class="small"
+                            id="ll-add"
+                            on:click=move |_| set_users(
+                                lab,
+                                |users| {
+                                    let last = users.last().cloned().ok_or("no user to copy")?;
+                                    users
+                                        .push(UserRates {
+                                            name: format!("user {}", users.len() + 1),
+                                            ..last
+                                        });
+                                    Ok(())
+                                },
+                            )
+                        >
+                            "Add a user (copy of the last)"
+                        </button>
+                        " "
+                        <label>
+                            "copies of the group "
+                            <input
+                                type="number"
+                                id="ll-copies"
+                                min="2"
+                                max="1000"
+                                step="1"
+                                prop:value=move || copies.get()
+                                on:change=move |ev| copies.set(event_target_value(&ev))
+                            />
                         </label>
-                        <button class="small" id="ll-replicate" on:click=move |_| {
-                            let text = copies.get_untracked();
-                            set_users(lab, |users| {
-                                let k: usize = text.trim().parse().ok().filter(|k| (2..=1000).contains(k))
-                                    .ok_or_else(|| format!("copies: {text:?}; allowed a whole number 2–1000"))?;
-                                if users.len() * k > MAX_USERS {
-                                    return Err(format!("{} users × {k} = {}; allowed at most {MAX_USERS}", users.len(), users.len() * k));
-                                }
-                                let one: Vec<UserRates> = users.clone();
-                                *users = (0..k).flat_map(|c| one.iter().map(move |u| UserRates {
-                                    name: if u.name.is_empty() || c == 0 { u.name.clone() } else { format!("{} (copy {})", u.name, c + 1) },
-                                    ..u.clone()
-                                })).collect();
-                                Ok(())
-                            });
-                        }>"Make copies"</button>
+                        <button
+                            class="small"
+                            id="ll-replicate"
+                            on:click=move |_| {
+                                let text = copies.get_untracked();
+                                set_users(
+                                    lab,
+                                    |users| {
+                                        let k: usize = text
+                                            .trim()
+                                            .parse()
+                                            .ok()
+                                            .filter(|k| (2..=1000).contains(k))
+                                            .ok_or_else(|| {
+                                                format!("copies: {text:?}; allowed a whole number 2–1000")
+                                            })?;
+                                        if users.len() * k > MAX_USERS {
+                                            return Err(
+                                                format!(
+                                                    "{} users × {k} = {}; allowed at most {MAX_USERS}",
+                                                    users.len(),
+                                                    users.len() * k,
+                                                ),
+                                            );
+                                        }
+                                        let one: Vec<UserRates> = users.clone();
+                                        *users = (0..k)
+                                            .flat_map(|c| {
+                                                one
+                                                    .iter()
+                                                    .map(move |u| UserRates {
+                                                        name: if u.name.is_empty() || c == 0 {
+                                                            u.name.clone()
+                                                        } else {
+                                                            format!("{} (copy {})", u.name, c + 1)
+                                                        },
+                                                        ..u.clone()
+                                                    })
+                                            })
+                                            .collect();
+                                        Ok(())
+                                    },
+                                );
+                            }
+                        >
+                            "Make copies"
+                        </button>
                     </div>
                     {error_view(FIELD)}
                 </div>

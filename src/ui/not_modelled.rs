@@ -8,5 +8,10 @@ use leptos::prelude::*;
 /// The line "Not modelled: `text`", as element `id`.
 #[component]
 pub fn NotModelled(id: &'static str, text: &'static str) -> impl IntoView {
-    view! { <p class="help not-modelled" id=id><strong>"Not modelled: "</strong>{help_text(text)}</p> }
+    view! {
+        <p class="help not-modelled" id=id>
+            <strong>"Not modelled: "</strong>
+            {help_text(text)}
+        </p>
+    }
 }

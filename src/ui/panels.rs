@@ -19,13 +19,13 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
         Part::References => leptos::mount::mount_to(element, super::references::References).forget(),
         Part::Records => {
             let scenario = shown::mirror();
-            leptos::mount::mount_to(element, move || view! { <super::records::Records scenario=scenario/> }).forget()
+            leptos::mount::mount_to(element, move || view! { <super::records::Records scenario=scenario /> }).forget()
         }
         Part::Lessons => {
             let stage = super::lesson_stage::Stage::mirror();
             let initial = super::lesson_stage::Stage::asked();
             leptos::mount::mount_to(element, move || {
-                view! { <super::lessons::Lessons initial=initial.clone() stage=stage/> }
+                view! { <super::lessons::Lessons initial=initial.clone() stage=stage /> }
             })
             .forget()
         }
@@ -33,13 +33,13 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
             let id = if part == Part::TraceViews { "trace-views" } else { "scenario-views" };
             let (views, jobs) = super::views::mirror(id);
             leptos::mount::mount_to(element, move || {
-                view! { <super::views::ViewsPanel views=views jobs=jobs id=id/> }
+                view! { <super::views::ViewsPanel views=views jobs=jobs id=id /> }
             })
             .forget()
         }
         Part::Tournament => {
             let scenario = shown::mirror();
-            leptos::mount::mount_to(element, move || view! { <super::tournament::Tournament scenario=scenario/> })
+            leptos::mount::mount_to(element, move || view! { <super::tournament::Tournament scenario=scenario /> })
                 .forget()
         }
         // Mounted above, by their family.

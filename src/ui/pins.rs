@@ -64,27 +64,73 @@ pub(crate) fn PinBar(
         Some(view! {
             <table class="mini" id=format!("{prefix}pinned-compare")>
                 <caption>"The pinned runs beside the current one"</caption>
-                <thead><tr><th scope="col">"Result"</th>
-                    {pinned.iter().enumerate().map(|(i, p)| view! { <th scope="col">{swatch(i + 1)}{p.label.clone()}</th> }).collect_view()}
-                    {now.is_some().then(|| view! { <th scope="col">{swatch(0)}"current run"</th> })}
-                </tr></thead>
-                <tbody>{rows.into_iter().map(|(title, cells)| view! {
-                    <tr><th scope="row">{title}</th>{cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
-                }).collect_view()}</tbody>
+                <thead>
+                    <tr>
+                        <th scope="col">"Result"</th>
+                        {pinned
+                            .iter()
+                            .enumerate()
+                            .map(|(i, p)| view! { <th scope="col">{swatch(i + 1)}{p.label.clone()}</th> })
+                            .collect_view()}
+                        {now.is_some().then(|| view! { <th scope="col">{swatch(0)}"current run"</th> })}
+                    </tr>
+                </thead>
+                <tbody>
+                    {rows
+                        .into_iter()
+                        .map(|(title, cells)| {
+                            view! {
+                                <tr>
+                                    <th scope="row">{title}</th>
+                                    {cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
             </table>
         })
     };
     view! {
         <div class="compare">
-            <button id=format!("{prefix}pin") disabled=move || !done.get()
-                title="Keep this run on the charts to compare it with the next ones" on:click=move |_| pin.run(())>"Pin this run"</button>
-            <button id=format!("{prefix}unpin") disabled=move || pins.with(Vec::is_empty) on:click=move |_| clear.run(())>"Clear pinned"</button>
+            <button
+                id=format!("{prefix}pin")
+                disabled=move || !done.get()
+                title="Keep this run on the charts to compare it with the next ones"
+                on:click=move |_| pin.run(())
+            >
+                "Pin this run"
+            </button>
+            <button
+                id=format!("{prefix}unpin")
+                disabled=move || pins.with(Vec::is_empty)
+                on:click=move |_| clear.run(())
+            >
+                "Clear pinned"
+            </button>
             <ul class="pinned">
-                <li id=format!("{prefix}current-run-label")>{move || match current.get() {
-                    Some(p) => view! { {swatch(0)}{p.label} }.into_any(),
-                    None => view! { <span class="note">"No run yet"</span> }.into_any(),
-                }}</li>
-                {move || pins.get().into_iter().enumerate().map(|(i, p)| view! { <li>{swatch(i + 1)}{p.label}</li> }).collect_view()}
+                <li id=format!(
+                    "{prefix}current-run-label",
+                )>
+                    {move || match current.get() {
+                        Some(p) => {
+                            view! {
+                                {swatch(0)}
+                                {p.label}
+                            }
+                                .into_any()
+                        }
+                        None => view! { <span class="note">"No run yet"</span> }.into_any(),
+                    }}
+                </li>
+                {move || {
+                    pins
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, p)| view! { <li>{swatch(i + 1)}{p.label}</li> })
+                        .collect_view()
+                }}
             </ul>
         </div>
         <div class="table-scroll">{compare}</div>
@@ -117,7 +163,7 @@ pub(crate) fn FamilyPins(
         forget.run(());
         version.update(|v| *v += 1);
     });
-    view! { <PinBar prefix=prefix done=done pins=listed current=current pin=pin clear=clear/> }
+    view! { <PinBar prefix=prefix done=done pins=listed current=current pin=pin clear=clear /> }
 }
 
 /// A table of a chart's plotted values: caption, column headers, rows of cells.
@@ -139,29 +185,71 @@ pub(crate) fn NumbersToggle(
     let open = RwSignal::new(false);
     let region = format!("{id}-numbers");
     view! {
-        <button class="small numbers-toggle" id=format!("{id}-numbers-toggle") aria-controls=region.clone()
+        <button
+            class="small numbers-toggle"
+            id=format!("{id}-numbers-toggle")
+            aria-controls=region.clone()
             aria-expanded=move || open.get().to_string()
-            on:click=move |_| open.update(|o| *o = !*o)>"Numbers"</button>
-        <div class="numbers" id=region role="region" aria-label=format!("{title}: plotted values") tabindex="0" hidden=move || !open.get()>
+            on:click=move |_| open.update(|o| *o = !*o)
+        >
+            "Numbers"
+        </button>
+        <div
+            class="numbers"
+            id=region
+            role="region"
+            aria-label=format!("{title}: plotted values")
+            tabindex="0"
+            hidden=move || !open.get()
+        >
             {move || {
                 if !open.get() {
                     return None;
                 }
                 version.track();
                 let tables = tables.run(());
-                Some(if tables.is_empty() {
-                    view! { <p>"No data yet: run a scenario."</p> }.into_any()
-                } else {
-                    tables.into_iter().map(|t| view! {
-                        <table class="mini">
-                            <caption>{t.caption}</caption>
-                            <thead><tr>{t.head.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
-                            <tbody>{t.rows.into_iter().map(|r| view! {
-                                <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
-                            }).collect_view()}</tbody>
-                        </table>
-                    }).collect_view().into_any()
-                })
+                Some(
+                    if tables.is_empty() {
+                        view! { <p>"No data yet: run a scenario."</p> }.into_any()
+                    } else {
+                        tables
+                            .into_iter()
+                            .map(|t| {
+                                view! {
+                                    <table class="mini">
+                                        <caption>{t.caption}</caption>
+                                        <thead>
+                                            <tr>
+                                                {t
+                                                    .head
+                                                    .into_iter()
+                                                    .map(|h| view! { <th scope="col">{h}</th> })
+                                                    .collect_view()}
+                                            </tr>
+                                        </thead>
+                                        <tbody>
+                                            {t
+                                                .rows
+                                                .into_iter()
+                                                .map(|r| {
+                                                    view! {
+                                                        <tr>
+                                                            {r
+                                                                .into_iter()
+                                                                .map(|c| view! { <td>{c}</td> })
+                                                                .collect_view()}
+                                                        </tr>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </tbody>
+                                    </table>
+                                }
+                            })
+                            .collect_view()
+                            .into_any()
+                    },
+                )
             }}
         </div>
     }

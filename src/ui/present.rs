@@ -155,9 +155,12 @@ impl Present {
 pub fn PresentButton() -> impl IntoView {
     let p = expect_context::<Present>();
     view! {
-        <button id="present" aria-pressed=move || p.on.get().to_string()
+        <button
+            id="present"
+            aria-pressed=move || p.on.get().to_string()
             title="Large type, thick lines, one chart at a time (arrow keys step through them); also ?present=1 in a link"
-            on:click=move |_| p.on.update(|o| *o = !*o)>
+            on:click=move |_| p.on.update(|o| *o = !*o)
+        >
             {move || if p.on.get() { "Leave projector mode" } else { "Projector mode" }}
         </button>
     }
@@ -169,13 +172,19 @@ pub fn ChartStepper(#[prop(optional)] prefix: &'static str) -> impl IntoView {
     let p = expect_context::<Present>();
     view! {
         <nav class="stepper" aria-label="charts" hidden=move || !p.on.get()>
-            <button id=format!("{prefix}chart-prev") on:click=move |_| p.step(-1)>"◀ Previous chart"</button>
-            <span id=format!("{prefix}chart-position") aria-live="polite">{move || {
-                let list = p.list();
-                let i = p.index.get().min(list.len().saturating_sub(1));
-                list.get(i).map_or(String::new(), |c| format!("Chart {} of {}: {}", i + 1, list.len(), c.1))
-            }}</span>
-            <button id=format!("{prefix}chart-next") on:click=move |_| p.step(1)>"Next chart ▶"</button>
+            <button id=format!("{prefix}chart-prev") on:click=move |_| p.step(-1)>
+                "◀ Previous chart"
+            </button>
+            <span id=format!("{prefix}chart-position") aria-live="polite">
+                {move || {
+                    let list = p.list();
+                    let i = p.index.get().min(list.len().saturating_sub(1));
+                    list.get(i).map_or(String::new(), |c| format!("Chart {} of {}: {}", i + 1, list.len(), c.1))
+                }}
+            </span>
+            <button id=format!("{prefix}chart-next") on:click=move |_| p.step(1)>
+                "Next chart ▶"
+            </button>
             <span class="hint">"(or the ← → keys)"</span>
         </nav>
     }

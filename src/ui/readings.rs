@@ -37,14 +37,28 @@ pub fn findings_rows(claims: Vec<Claim>, waiting: Option<String>, readings: Opti
                 Some(_) => ("waiting", "badge unresolved"),
                 None => (c.verdict.label(), badge(c.verdict)),
             };
-            let open = readings.filter(|_| waiting.is_none() && matches!(c.verdict, Verdict::Disagrees | Verdict::Unresolved));
-            let quote = (span > 0).then(|| view! { <td class="quote" rowspan=span.to_string()><q>{c.paper}</q></td> });
+            let open =
+                readings.filter(|_| waiting.is_none() && matches!(c.verdict, Verdict::Disagrees | Verdict::Unresolved));
+            let quote = (span > 0).then(|| {
+                view! {
+                    <td class="quote" rowspan=span.to_string()>
+                        <q>{c.paper}</q>
+                    </td>
+                }
+            });
             view! {
                 <tr data-verdict=label>
-                    {quote}
-                    <td>{waiting.clone().unwrap_or(c.ours)}</td>
-                    <td><span class=class>{label}</span>
-                        {open.map(|id| view! { " "<a class="which-reading" href=format!("#{id}")>"Which assumption carries this result?"</a> })}
+                    {quote} <td>{waiting.clone().unwrap_or(c.ours)}</td> <td>
+                        <span class=class>{label}</span>
+                        {open
+                            .map(|id| {
+                                view! {
+                                    " "
+                                    <a class="which-reading" href=format!("#{id}")>
+                                        "Which assumption carries this result?"
+                                    </a>
+                                }
+                            })}
                     </td>
                 </tr>
             }
@@ -57,7 +71,11 @@ pub fn reading_options(list: &'static [Reading], chosen: RwSignal<String>) -> im
     list.iter()
         .map(|r| {
             let text = format!("{}: {}", words(r.short()), r.names().join(" or "));
-            view! { <option value=r.key title=r.key selected=move || chosen.get() == r.key>{text}</option> }
+            view! {
+                <option value=r.key title=r.key selected=move || chosen.get() == r.key>
+                    {text}
+                </option>
+            }
         })
         .collect_view()
 }
@@ -82,7 +100,7 @@ pub fn ReadingsTableView(#[prop(into)] table: Signal<Option<ReadingsTable>>, id:
             let heads = t
                 .rows
                 .iter()
-                .map(|r| view! { <th scope="col">{r.label.clone()}<br/><span class="subtitle">{format!("{} seeds", r.seeds)}</span></th> })
+                .map(|r| view! { <th scope="col">{r.label.clone()}<br /><span class="subtitle">{format!("{} seeds", r.seeds)}</span></th> })
                 .collect_view();
             let n = t.rows.first().map_or(0, |r| r.claims.len());
             let body = (0..n)
@@ -94,12 +112,21 @@ pub fn ReadingsTableView(#[prop(into)] table: Signal<Option<ReadingsTable>>, id:
                             let c = &r.claims[k];
                             view! {
                                 <td data-verdict=c.verdict.label()>
-                                    <span class=badge(c.verdict)>{c.verdict.label()}</span>" "{c.ours.clone()}
+                                    <span class=badge(c.verdict)>{c.verdict.label()}</span>
+                                    " "
+                                    {c.ours.clone()}
                                 </td>
                             }
                         })
                         .collect_view();
-                    view! { <tr><td class="quote"><q>{t.rows[0].claims[k].paper.clone()}</q></td>{cells}</tr> }
+                    view! {
+                        <tr>
+                            <td class="quote">
+                                <q>{t.rows[0].claims[k].paper.clone()}</q>
+                            </td>
+                            {cells}
+                        </tr>
+                    }
                 })
                 .collect_view();
             let notes = t
@@ -111,7 +138,12 @@ pub fn ReadingsTableView(#[prop(into)] table: Signal<Option<ReadingsTable>>, id:
             view! {
                 <div class="table-scroll">
                     <table class="paper-claims readings-table" id=id>
-                        <thead><tr><th scope="col">"The paper reports"</th>{heads}</tr></thead>
+                        <thead>
+                            <tr>
+                                <th scope="col">"The paper reports"</th>
+                                {heads}
+                            </tr>
+                        </thead>
                         <tbody>{body}</tbody>
                     </table>
                 </div>

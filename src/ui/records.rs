@@ -64,10 +64,11 @@ pub fn Records(scenario: Signal<Scenario>) -> impl IntoView {
     let most = format!("Runs the last run again; up to {} tasks", group_digits(&MAX_JOBS_IN_MEMORY.to_string()));
     view! {
         <div class="records" id="records">
-            <span class="note" role="status" id="records-status">{move || status.get()}</span>
+            <span class="note" role="status" id="records-status">
+                {move || status.get()}
+            </span>
             " "
-            <button class="small" id="records-again" disabled=move || busy.get() on:click=move |_| start()
-                title=most>
+            <button class="small" id="records-again" disabled=move || busy.get() on:click=move |_| start() title=most>
                 "Download again"
             </button>
         </div>

@@ -17,7 +17,21 @@ pub fn References() -> impl IntoView {
     view! {
         <section class="references" id="references">
             <h2>"References"</h2>
-            <ul>{REFERENCES.iter().map(|(key, short, entry)| view! { <li id=format!("ref-{short}")><strong>{*key}</strong>{format!(" [{short}]")}" — "{*entry}</li> }).collect_view()}</ul>
+            <ul>
+                {REFERENCES
+                    .iter()
+                    .map(|(key, short, entry)| {
+                        view! {
+                            <li id=format!("ref-{short}")>
+                                <strong>{*key}</strong>
+                                {format!(" [{short}]")}
+                                " — "
+                                {*entry}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
         </section>
     }
 }

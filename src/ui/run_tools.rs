@@ -58,20 +58,63 @@ pub(crate) fn RunTools(
     let note = RwSignal::new(String::new());
     view! {
         <div class="compare run-tools">
-            <button id=format!("{prefix}share") on:click=move |_| note.set(copy_link(lab))>"Copy link"</button>
-            <button id=format!("{prefix}export-json") disabled=move || !done.get()
+            <button id=format!("{prefix}share") on:click=move |_| note.set(copy_link(lab))>
+                "Copy link"
+            </button>
+            <button
+                id=format!("{prefix}export-json")
+                disabled=move || !done.get()
                 title="The full report, as `bagsim run --out` writes it"
-                on:click=move |_| lab.send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
-            {rows.map(|label| view! {
-                <button id=format!("{prefix}export-csv") disabled=move || !done.get()
-                    on:click=move |_| lab.send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>{label}</button>
-            })}
-            <RecordsButton prefix=prefix done=done/>
-            {charts.into_iter().map(|(id, title)| view! {
-                <button class="small" id=format!("{id}-png") disabled=move || !done.get()
-                    aria-label=format!("download {title} as PNG") on:click=move |_| chart_png(id)>{format!("{title} (PNG)")}</button>
-            }).collect_view()}
-            <span class="note" role="status">{move || note.get()}</span>
+                on:click=move |_| {
+                    lab
+                        .send(
+                            &ToWorker::ExportReport {
+                                run_id: lab.run_id.get_untracked(),
+                            },
+                        )
+                }
+            >
+                "Report (JSON)"
+            </button>
+            {rows
+                .map(|label| {
+                    view! {
+                        <button
+                            id=format!("{prefix}export-csv")
+                            disabled=move || !done.get()
+                            on:click=move |_| {
+                                lab
+                                    .send(
+                                        &ToWorker::ExportBots {
+                                            run_id: lab.run_id.get_untracked(),
+                                        },
+                                    )
+                            }
+                        >
+                            {label}
+                        </button>
+                    }
+                })}
+            <RecordsButton prefix=prefix done=done />
+            {charts
+                .into_iter()
+                .map(|(id, title)| {
+                    view! {
+                        <button
+                            class="small"
+                            id=format!("{id}-png")
+                            disabled=move || !done.get()
+                            aria-label=format!("download {title} as PNG")
+                            on:click=move |_| chart_png(id)
+                        >
+                            {format!("{title} (PNG)")}
+                        </button>
+                    }
+                })
+                .collect_view()}
+            <span class="note" role="status">
+                {move || note.get()}
+            </span>
         </div>
     }
 }
@@ -82,9 +125,15 @@ pub(crate) fn RunTools(
 pub(crate) fn RecordsButton(prefix: &'static str, done: Signal<bool>) -> impl IntoView {
     let asked = RwSignal::new(false);
     view! {
-        <button id=format!("{prefix}export-jobs") disabled=move || !done.get() hidden=move || asked.get()
-            on:click=move |_| asked.set(true)>"Per-task records (CSV)"</button>
-        {move || asked.get().then(|| view! { <LazyPanel part=Part::Records/> })}
+        <button
+            id=format!("{prefix}export-jobs")
+            disabled=move || !done.get()
+            hidden=move || asked.get()
+            on:click=move |_| asked.set(true)
+        >
+            "Per-task records (CSV)"
+        </button>
+        {move || asked.get().then(|| view! { <LazyPanel part=Part::Records /> })}
     }
 }
 

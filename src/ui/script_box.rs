@@ -108,17 +108,44 @@ pub(crate) fn ScriptBox(
     view! {
         <div class="field script-editor" id=box_id hidden=move || source.with(Option::is_none)>
             <label for=id>{label}</label>
-            <p class="help">"What the script sees, what it may return and the limits: "
-                <a href="docs/policies.html" target="_blank" rel="noopener">"docs/policies"</a>"."</p>
-            <div class="paper-bar">"Start from: "
-                {examples.iter().map(|&(name, text)| view! {
-                    <button class="small" id=format!("{id}-example-{}", name.to_lowercase().replace(' ', "-"))
-                        on:click=move |_| set.run(text.to_string())>{format!("the {name} example")}</button>
-                }).collect_view()}
+            <p class="help">
+                "What the script sees, what it may return and the limits: "
+                <a href="docs/policies.html" target="_blank" rel="noopener">
+                    "docs/policies"
+                </a>"."
+            </p>
+            <div class="paper-bar">
+                "Start from: "
+                {examples
+                    .iter()
+                    .map(|&(name, text)| {
+                        view! {
+                            <button
+                                class="small"
+                                id=format!("{id}-example-{}", name.to_lowercase().replace(' ', "-"))
+                                on:click=move |_| set.run(text.to_string())
+                            >
+                                {format!("the {name} example")}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
             </div>
-            <textarea id=id rows="14" spellcheck="false" prop:value=move || source.get().unwrap_or_default()
-                on:input=move |ev| set.run(event_target_value(&ev))></textarea>
-            {move || { let (class, text) = words(); view! { <p class=class id=format!("{id}-status") role="status">{text}</p> } }}
+            <textarea
+                id=id
+                rows="14"
+                spellcheck="false"
+                prop:value=move || source.get().unwrap_or_default()
+                on:input=move |ev| set.run(event_target_value(&ev))
+            ></textarea>
+            {move || {
+                let (class, text) = words();
+                view! {
+                    <p class=class id=format!("{id}-status") role="status">
+                        {text}
+                    </p>
+                }
+            }}
         </div>
     }
 }
@@ -157,24 +184,39 @@ pub(crate) fn policy_field<T: Copy + PartialEq + Send + Sync + 'static>(
     let set = Callback::new(move |text: String| apply(lab, path, |s| set_script(s, &text)));
     let (ids, box_id) = (k.script_id, k.box_id);
     let input = view! {
-        <select id=c.id prop:value=move || value.get()
+        <select
+            id=c.id
+            prop:value=move || value.get()
             on:change=move |ev| {
                 let text = event_target_value(&ev);
-                apply(lab, path, |s| {
-                    if text == "script" {
-                        return set_script(s, first);
-                    }
-                    match all.iter().find(|&&v| name(v) == text) {
-                        Some(&v) => set_builtin(s, v),
-                        None => Err(format!("{text:?} is not one of the choices")),
-                    }
-                })
-            }>
+                apply(
+                    lab,
+                    path,
+                    |s| {
+                        if text == "script" {
+                            return set_script(s, first);
+                        }
+                        match all.iter().find(|&&v| name(v) == text) {
+                            Some(&v) => set_builtin(s, v),
+                            None => Err(format!("{text:?} is not one of the choices")),
+                        }
+                    },
+                )
+            }
+        >
             {select_options(all, name, show)}
             <option value="script">"Your own policy (a script)"</option>
         </select>
-        <ScriptBox family=k.family key=k.key id=ids box_id=box_id label="Your policy, a Rhai script"
-            examples=k.examples source=source set=set/>
+        <ScriptBox
+            family=k.family
+            key=k.key
+            id=ids
+            box_id=box_id
+            label="Your policy, a Rhai script"
+            examples=k.examples
+            source=source
+            set=set
+        />
     }
     .into_any();
     field(c, input)

@@ -15,7 +15,9 @@ pub fn Section(
         <details class="section" id=id open>
             <summary>
                 <h2>{title}</h2>
-                <span class="section-summary" id=format!("{id}-summary")>{move || summary.get()}</span>
+                <span class="section-summary" id=format!("{id}-summary")>
+                    {move || summary.get()}
+                </span>
             </summary>
             <div class="section-body">{children()}</div>
         </details>

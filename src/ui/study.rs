@@ -104,14 +104,33 @@ pub fn OpenStudy() -> impl IntoView {
     let x_options = move || {
         table.with(|t| {
             t.as_ref().map(|(_, t)| {
-                t.numeric_axes().into_iter().map(|a| view! { <option value=a.to_string() selected=move || x.get() == a>{t.axes[a].0.clone()}</option> }).collect_view()
+                t.numeric_axes()
+                    .into_iter()
+                    .map(|a| {
+                        view! {
+                            <option value=a.to_string() selected=move || x.get() == a>
+                                {t.axes[a].0.clone()}
+                            </option>
+                        }
+                    })
+                    .collect_view()
             })
         })
     };
     let column_options = move || {
         table.with(|t| {
             t.as_ref().map(|(_, t)| {
-                t.columns.iter().enumerate().map(|(i, c)| view! { <option value=i.to_string() selected=move || column.get() == i>{c.clone()}</option> }).collect_view()
+                t.columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        view! {
+                            <option value=i.to_string() selected=move || column.get() == i>
+                                {c.clone()}
+                            </option>
+                        }
+                    })
+                    .collect_view()
             })
         })
     };
@@ -119,19 +138,44 @@ pub fn OpenStudy() -> impl IntoView {
     view! {
         <details class="study" id="study">
             <summary>"Open a study: a sweep run on the command line or on a Slurm cluster"</summary>
-            <p class="help">"The CSV that "<code>"bagsim sweep"</code>" or "<code>"bagsim merge"</code>" writes, of any family: one column against a numeric axis (the load, by default), a line per combination of the other axes, and where the study has a seed axis the mean over its seeds with its 95% Student-t interval. The file is read on this computer; nothing is uploaded."</p>
-            <label>"Study CSV "<input type="file" id="study-file" accept=".csv,text/csv" on:change=open/></label>
-            <p id="study-error" class="error" role="alert">{move || error.get()}</p>
+            <p class="help">
+                "The CSV that "<code>"bagsim sweep"</code>" or "<code>"bagsim merge"</code>
+                " writes, of any family: one column against a numeric axis (the load, by default), a line per combination of the other axes, and where the study has a seed axis the mean over its seeds with its 95% Student-t interval. The file is read on this computer; nothing is uploaded."
+            </p>
+            <label>"Study CSV "<input type="file" id="study-file" accept=".csv,text/csv" on:change=open /></label>
+            <p id="study-error" class="error" role="alert">
+                {move || error.get()}
+            </p>
             <p id="study-summary">{summary}</p>
             <Show when=move || table.with(Option::is_some)>
-                <label>"x "<select id="study-x" on:change=move |ev| x.set(event_target_value(&ev).parse().unwrap_or(0))>{x_options}</select></label>
-                <label>" y "<select id="study-column" on:change=move |ev| column.set(event_target_value(&ev).parse().unwrap_or(0))>{column_options}</select></label>
+                <label>
+                    "x "<select id="study-x" on:change=move |ev| x.set(event_target_value(&ev).parse().unwrap_or(0))>
+                        {x_options}
+                    </select>
+                </label>
+                <label>
+                    " y "
+                    <select
+                        id="study-column"
+                        on:change=move |ev| column.set(event_target_value(&ev).parse().unwrap_or(0))
+                    >
+                        {column_options}
+                    </select>
+                </label>
                 <Show when=move || !drawable()>
                     <p class="help">"This study has no numeric axis but the seed to draw against."</p>
                 </Show>
             </Show>
             <div class="charts">
-                <figure class="chart"><canvas id="chart-study" width="560" height="320" role="img" aria-label="the opened study's chart"></canvas></figure>
+                <figure class="chart">
+                    <canvas
+                        id="chart-study"
+                        width="560"
+                        height="320"
+                        role="img"
+                        aria-label="the opened study's chart"
+                    ></canvas>
+                </figure>
             </div>
         </details>
     }

@@ -89,26 +89,46 @@ fn standings_view(table: Vec<Standing>, metric: String) -> impl IntoView {
             let (name, shown_rank, ranked) = (s.name.clone(), rank.clone(), s.reason.is_none());
             // A reason reads as a sentence: it takes the interval's and the seeds' columns and wraps.
             let last = if ranked {
-                view! { <td>{range}</td><td>{i.n}</td> }.into_any()
+                view! {
+                    <td>{range}</td>
+                    <td>{i.n}</td>
+                }
+                .into_any()
             } else {
-                view! { <td class="reason" colspan="2">{range}</td> }.into_any()
+                view! {
+                    <td class="reason" colspan="2">
+                        {range}
+                    </td>
+                }
+                .into_any()
             };
             view! {
                 <tr data-name=name data-mean=i.mean.to_string() data-rank=rank>
-                    <td>{shown_rank}</td><td>{s.name}</td><td>{kind}</td><td>{value}</td>{last}
+                    <td>{shown_rank}</td>
+                    <td>{s.name}</td>
+                    <td>{kind}</td>
+                    <td>{value}</td>
+                    {last}
                 </tr>
             }
         })
         .collect_view();
     view! {
-        <div class="tournament-wrap"><table id="tournament-table">
-            <thead><tr>
-                <th scope="col">"rank"</th><th scope="col">"entry"</th><th scope="col">"kind"</th>
-                <th scope="col">{format!("{metric}, mean")}</th><th scope="col">"95% interval over seeds"</th>
-                <th scope="col">"seeds"</th>
-            </tr></thead>
-            <tbody>{rows}</tbody>
-        </table></div>
+        <div class="tournament-wrap">
+            <table id="tournament-table">
+                <thead>
+                    <tr>
+                        <th scope="col">"rank"</th>
+                        <th scope="col">"entry"</th>
+                        <th scope="col">"kind"</th>
+                        <th scope="col">{format!("{metric}, mean")}</th>
+                        <th scope="col">"95% interval over seeds"</th>
+                        <th scope="col">"seeds"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
     }
 }
 
@@ -200,57 +220,128 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
         }
     };
     view! {
-        <details class="sweep tournament" id="tournament"
-            on:dragover=|ev: web_sys::DragEvent| ev.prevent_default() on:drop=drop>
+        <details
+            class="sweep tournament"
+            id="tournament"
+            on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
+            on:drop=drop
+        >
             <summary>"Tournament of policies: the class's scripts raced against the built-ins"</summary>
             {move || match spec.get() {
                 None => view! { <p class="help">"This family has no decision a script can take."</p> }.into_any(),
-                Some(spec) => view! {
-                    <p class="help">{format!(
-                        "Race the class's policies (Rhai scripts of {}, docs/policies.md) against the built-ins on \
+                Some(spec) => {
+                    view! {
+                        <p class="help">
+                            {format!(
+                                "Race the class's policies (Rhai scripts of {}, docs/policies.md) against the built-ins on \
                          the scenario shown, over the same seeds: the runs and the ranking of `bagsim tournament`. \
-                         Drop .rhai files here, pick them, or paste share links, one per line.", spec.key)}</p>
-                }.into_any(),
+                         Drop .rhai files here, pick them, or paste share links, one per line.",
+                                spec.key,
+                            )}
+                        </p>
+                    }
+                        .into_any()
+                }
             }}
             <div class="tournament-inputs">
                 <label for="tournament-files">"Scripts (.rhai)"</label>
-                <input type="file" id="tournament-files" multiple accept=".rhai"
+                <input
+                    type="file"
+                    id="tournament-files"
+                    multiple
+                    accept=".rhai"
                     on:change=move |ev| {
                         let input = event_target::<web_sys::HtmlInputElement>(&ev);
-                        if let Some(files) = input.files() { take_files(files, scripts, said); }
-                    }/>
+                        if let Some(files) = input.files() {
+                            take_files(files, scripts, said);
+                        }
+                    }
+                />
                 <label for="tournament-links">"Share links"</label>
-                <textarea id="tournament-links" rows="2" prop:value=move || links.get()
-                    on:input=move |ev| links.set(event_target_value(&ev))></textarea>
+                <textarea
+                    id="tournament-links"
+                    rows="2"
+                    prop:value=move || links.get()
+                    on:input=move |ev| links.set(event_target_value(&ev))
+                ></textarea>
                 <label for="tournament-seeds">"Seeds per entry"</label>
-                <input type="number" id="tournament-seeds" min="2" max="30" prop:value=move || seeds.get()
-                    on:change=move |ev| seeds.set(event_target_value(&ev))/>
+                <input
+                    type="number"
+                    id="tournament-seeds"
+                    min="2"
+                    max="30"
+                    prop:value=move || seeds.get()
+                    on:change=move |ev| seeds.set(event_target_value(&ev))
+                />
                 <label for="tournament-metric">"Rank by"</label>
                 <select id="tournament-metric" on:change=move |ev| metric.set(event_target_value(&ev))>
-                    {move || columns.get().split(',').map(|c| {
-                        let (c, on) = (c.to_string(), c == chosen());
-                        view! { <option value=c.clone() selected=on>{c.clone()}</option> }
-                    }).collect_view()}
+                    {move || {
+                        columns
+                            .get()
+                            .split(',')
+                            .map(|c| {
+                                let (c, on) = (c.to_string(), c == chosen());
+                                view! {
+                                    <option value=c.clone() selected=on>
+                                        {c.clone()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
                 </select>
-                <label><input type="checkbox" id="tournament-builtins" prop:checked=move || builtins.get()
-                    on:change=move |ev| builtins.set(event_target_checked(&ev))/>
-                    " the built-ins as reference rows"</label>
+                <label>
+                    <input
+                        type="checkbox"
+                        id="tournament-builtins"
+                        prop:checked=move || builtins.get()
+                        on:change=move |ev| builtins.set(event_target_checked(&ev))
+                    />
+                    " the built-ins as reference rows"
+                </label>
             </div>
-            <p id="tournament-scripts" class="help">{move || scripts.with(|s| if s.is_empty() {
-                "No script yet.".to_string()
-            } else {
-                format!("Scripts: {}", s.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "))
-            })}</p>
-            <button id="tournament-run" on:click=race disabled=move || spec.get().is_none()>"Race"</button>
-            <button id="tournament-clear" on:click=move |_| { scripts.set(Vec::new()); entries.set(Vec::new()); }>
-                "Clear"</button>
-            <p id="tournament-said" class="error" role="alert">{move || said.get()}</p>
-            <p id="tournament-status" data-done=move || done.get().0.to_string()
-                data-total=move || done.get().1.to_string()>{progress}</p>
+            <p id="tournament-scripts" class="help">
+                {move || {
+                    scripts
+                        .with(|s| {
+                            if s.is_empty() {
+                                "No script yet.".to_string()
+                            } else {
+                                format!("Scripts: {}", s.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "))
+                            }
+                        })
+                }}
+            </p>
+            <button id="tournament-run" on:click=race disabled=move || spec.get().is_none()>
+                "Race"
+            </button>
+            <button
+                id="tournament-clear"
+                on:click=move |_| {
+                    scripts.set(Vec::new());
+                    entries.set(Vec::new());
+                }
+            >
+                "Clear"
+            </button>
+            <p id="tournament-said" class="error" role="alert">
+                {move || said.get()}
+            </p>
+            <p
+                id="tournament-status"
+                data-done=move || done.get().0.to_string()
+                data-total=move || done.get().1.to_string()
+            >
+                {progress}
+            </p>
             {move || (!entries.with(Vec::is_empty)).then(|| standings_view(table(), chosen()))}
-            <button id="tournament-csv" disabled=move || entries.with(Vec::is_empty)
-                on:click=move |_| download::text("bagsim-tournament.csv", "text/csv", &to_csv(&table()))>
-                "Standings (CSV)"</button>
+            <button
+                id="tournament-csv"
+                disabled=move || entries.with(Vec::is_empty)
+                on:click=move |_| download::text("bagsim-tournament.csv", "text/csv", &to_csv(&table()))
+            >
+                "Standings (CSV)"
+            </button>
         </details>
     }
 }

@@ -290,19 +290,47 @@ pub fn ViewsPanel(
                     )
                 });
                 view! {
-                    <div class="views" id=id data-bots=v.bots.to_string() data-tasks=v.tasks.to_string()
-                        data-chart-ms=move || format!("{:.1}", slowest.get())>
+                    <div
+                        class="views"
+                        id=id
+                        data-bots=v.bots.to_string()
+                        data-tasks=v.tasks.to_string()
+                        data-chart-ms=move || format!("{:.1}", slowest.get())
+                    >
                         <h3>"Burstiness (normalized entropy, Minh & Wolters 2010 Eq. 4)"</h3>
-                        <p class="help">"1 = arrivals spread evenly over the intervals of length T, 0 = all in one. In parentheses, what as many arrivals from a Poisson process (no burstiness) give over the same intervals: with few arrivals per interval even a Poisson process stays below 1."</p>
+                        <p class="help">
+                            "1 = arrivals spread evenly over the intervals of length T, 0 = all in one. In parentheses, what as many arrivals from a Poisson process (no burstiness) give over the same intervals: with few arrivals per interval even a Poisson process stays below 1."
+                        </p>
                         <table class="mini burstiness">
-                            <thead><tr><th>"T"</th><th>"tasks"</th><th>"BoTs"</th>{has_jobs.then(|| view! { <th>"trace jobs"</th> })}</tr></thead>
-                            <tbody>{rows.into_iter().map(|(t, a, b, c)| view! {
-                                <tr data-t=t.clone()><td>{t.clone()}</td><td>{a}</td><td>{b}</td>{has_jobs.then(|| view! { <td>{c}</td> })}</tr>
-                            }).collect_view()}</tbody>
+                            <thead>
+                                <tr>
+                                    <th>"T"</th>
+                                    <th>"tasks"</th>
+                                    <th>"BoTs"</th>
+                                    {has_jobs.then(|| view! { <th>"trace jobs"</th> })}
+                                </tr>
+                            </thead>
+                            <tbody>
+                                {rows
+                                    .into_iter()
+                                    .map(|(t, a, b, c)| {
+                                        view! {
+                                            <tr data-t=t.clone()>
+                                                <td>{t.clone()}</td>
+                                                <td>{a}</td>
+                                                <td>{b}</td>
+                                                {has_jobs.then(|| view! { <td>{c}</td> })}
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
                         </table>
                         {spatial.map(|s| view! { <p class="help">{s}</p> })}
                         <div class="views-charts">
-                            {move || charts.get().into_iter().map(|svg| view! { <div inner_html=svg></div> }).collect_view()}
+                            {move || {
+                                charts.get().into_iter().map(|svg| view! { <div inner_html=svg></div> }).collect_view()
+                            }}
                         </div>
                     </div>
                 }

@@ -123,11 +123,30 @@ pub fn Compare(scenario: Signal<Scenario>) -> impl IntoView {
     view! {
         <section class="dd-compare" id="dd-compare" aria-label="the three schemes">
             <h2>"The three schemes on these jobs"</h2>
-            <p class="help">{move || format!("Liu et al. 2010 (§IV-B): with data up to 800 GB on half of the jobs, the data-aware scheme's average turnaround (data moved while the job queues) is about 10% of that of the earliest-start scheme and 50% of that of the earliest-finish scheme that moves the data on the job's processors. Here {:.0}% of the jobs carry data.", 100.0 * share())}</p>
-            <button id="dd-compare-run" on:click=start>"Run the three schemes"</button>
-            <span id="dd-compare-status" role="status">{move || status.get()}</span>
+            <p class="help">
+                {move || {
+                    format!(
+                        "Liu et al. 2010 (§IV-B): with data up to 800 GB on half of the jobs, the data-aware scheme's average turnaround (data moved while the job queues) is about 10% of that of the earliest-start scheme and 50% of that of the earliest-finish scheme that moves the data on the job's processors. Here {:.0}% of the jobs carry data.",
+                        100.0 * share(),
+                    )
+                }}
+            </p>
+            <button id="dd-compare-run" on:click=start>
+                "Run the three schemes"
+            </button>
+            <span id="dd-compare-status" role="status">
+                {move || status.get()}
+            </span>
             <table id="dd-compare-table">
-                <thead><tr><th scope="col">"scheme"</th><th scope="col">"average turnaround"</th><th scope="col">"worst turnaround"</th><th scope="col">"average waiting"</th><th scope="col">"utilization"</th></tr></thead>
+                <thead>
+                    <tr>
+                        <th scope="col">"scheme"</th>
+                        <th scope="col">"average turnaround"</th>
+                        <th scope="col">"worst turnaround"</th>
+                        <th scope="col">"average waiting"</th>
+                        <th scope="col">"utilization"</th>
+                    </tr>
+                </thead>
                 <tbody>{table}</tbody>
             </table>
             <div class="dd-bars" inner_html=svg></div>

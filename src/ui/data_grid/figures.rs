@@ -100,9 +100,17 @@ pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
                     view! {
                         <tr>
                             <th scope="row">{g.0}</th>
-                            {bars.iter().zip(Scheme::ALL).map(|(i, s)| view! {
-                                <td data-scheme=s.name() data-mean=i.mean.to_string()>{format!("{:.4} ({:.4} – {:.4})", i.mean, i.low, i.high)}</td>
-                            }).collect_view()}
+                            {bars
+                                .iter()
+                                .zip(Scheme::ALL)
+                                .map(|(i, s)| {
+                                    view! {
+                                        <td data-scheme=s.name() data-mean=i.mean.to_string()>
+                                            {format!("{:.4} ({:.4} – {:.4})", i.mean, i.low, i.high)}
+                                        </td>
+                                    }
+                                })
+                                .collect_view()}
                         </tr>
                     }
                 })
@@ -111,13 +119,31 @@ pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
                 r.claims().into_iter().map(|(paper, ours, verdict)| Claim { paper, ours, verdict }).collect();
             Some(view! {
                 <table id="dd-figure-table">
-                    <caption>{format!("Fig. {}: {} ({}), mean (95% interval) over {SEEDS} seeds", f.number, f.caption, f.metric.title())}</caption>
-                    <thead><tr><th scope="col">"setting"</th>{Scheme::ALL.iter().map(|s| view! { <th scope="col">{s.label()}</th> }).collect_view()}</tr></thead>
+                    <caption>
+                        {format!(
+                            "Fig. {}: {} ({}), mean (95% interval) over {SEEDS} seeds",
+                            f.number,
+                            f.caption,
+                            f.metric.title(),
+                        )}
+                    </caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"setting"</th>
+                            {Scheme::ALL.iter().map(|s| view! { <th scope="col">{s.label()}</th> }).collect_view()}
+                        </tr>
+                    </thead>
                     <tbody>{rows}</tbody>
                 </table>
                 <table class="paper-claims readings-table" id="dd-figure-claims">
                     <caption>"Paper and bagsim: the findings of §IV this figure can test"</caption>
-                    <thead><tr><th scope="col">"The paper reports"</th><th scope="col">"bagsim"</th><th scope="col">"Verdict"</th></tr></thead>
+                    <thead>
+                        <tr>
+                            <th scope="col">"The paper reports"</th>
+                            <th scope="col">"bagsim"</th>
+                            <th scope="col">"Verdict"</th>
+                        </tr>
+                    </thead>
                     <tbody>{findings_rows(claims, None, None)}</tbody>
                 </table>
             })
@@ -126,16 +152,34 @@ pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
     view! {
         <details class="dd-figures" id="dd-figures">
             <summary>"Paper figures (Liu et al. 2010, §IV)"</summary>
-            <p class="help">"Figs. 4–9 of Liu et al. 2010 on the bundled HPC2N log; the paper used the CTC log (Figs. 10–11: SDSC), so numbers differ and only the findings are compared. An ordering counts only where the 95% intervals are apart."</p>
+            <p class="help">
+                "Figs. 4–9 of Liu et al. 2010 on the bundled HPC2N log; the paper used the CTC log (Figs. 10–11: SDSC), so numbers differ and only the findings are compared. An ordering counts only where the 95% intervals are apart."
+            </p>
             <div class="field">
                 <label for="dd-figure">"Figure"</label>
-                <select id="dd-figure" prop:value=move || number.get().to_string()
-                    on:change=move |ev| number.set(event_target_value(&ev).parse().unwrap_or(4))>
-                    {figures().into_iter().map(|f| view! { <option value=f.number.to_string()>{format!("Fig. {}: {}", f.number, f.caption)}</option> }).collect_view()}
+                <select
+                    id="dd-figure"
+                    prop:value=move || number.get().to_string()
+                    on:change=move |ev| number.set(event_target_value(&ev).parse().unwrap_or(4))
+                >
+                    {figures()
+                        .into_iter()
+                        .map(|f| {
+                            view! {
+                                <option value=f
+                                    .number
+                                    .to_string()>{format!("Fig. {}: {}", f.number, f.caption)}</option>
+                            }
+                        })
+                        .collect_view()}
                 </select>
             </div>
-            <button id="dd-figure-run" on:click=start>"Run the figure"</button>
-            <span id="dd-figure-status" role="status">{move || status.get()}</span>
+            <button id="dd-figure-run" on:click=start>
+                "Run the figure"
+            </button>
+            <span id="dd-figure-status" role="status">
+                {move || status.get()}
+            </span>
             {table}
         </details>
     }

@@ -62,7 +62,7 @@ pub fn DdPinBar(done: Signal<bool>, st: DdPage) -> impl IntoView {
     let list = Callback::new(move |()| pins(st));
     // Drops every pinned run.
     let forget = Callback::new(move |()| st.live.update_value(|l| l.pinned.clear()));
-    view! { <FamilyPins prefix="dd-" done=done current=current version=st.version list=list keep=keep forget=forget/> }
+    view! { <FamilyPins prefix="dd-" done=done current=current version=st.version list=list keep=keep forget=forget /> }
 }
 
 /// The tables chart `k` plots: the turnaround per run (pinned first), or per site for the current run.
@@ -124,5 +124,5 @@ pub fn DdChartNumbers(k: usize, sites: Signal<Vec<u32>>, st: DdPage) -> impl Int
     let (id, title) = charts::CHARTS[k];
     let version = st.version;
     let tables = Callback::new(move |()| tables(st, k, &sites.get()));
-    view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables/> }
+    view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables /> }
 }

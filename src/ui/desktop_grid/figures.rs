@@ -96,11 +96,19 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
                         format!("{:.3} ({:.3} – {:.3}) {unit}", m * scale, low * scale, high * scale)
                     };
                     view! {
-                        <tr data-mix=b.mix.name() data-policy=b.policy.name() data-mean=m.to_string()
-                            data-seeds=b.seeds.to_string() data-unbounded=b.unbounded.to_string()>
-                            <td>{b.mix.label()}</td><td>{b.policy.label()}</td><td>{value}</td>
+                        <tr
+                            data-mix=b.mix.name()
+                            data-policy=b.policy.name()
+                            data-mean=m.to_string()
+                            data-seeds=b.seeds.to_string()
+                            data-unbounded=b.unbounded.to_string()
+                        >
+                            <td>{b.mix.label()}</td>
+                            <td>{b.policy.label()}</td>
+                            <td>{value}</td>
                             <td>{b.seeds}{if b.cap_hit { " (cap)" } else { "" }}</td>
-                            <td>{format!("{} ({} of {} seeds)", b.saturation.label(), b.saturated_seeds, b.seeds)}</td></tr>
+                            <td>{format!("{} ({} of {} seeds)", b.saturation.label(), b.saturated_seeds, b.seeds)}</td>
+                        </tr>
                     }
                 })
                 .collect_view()
@@ -115,7 +123,13 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
         Some(view! {
             <table class="readings-table" id="dg-figure-claims">
                 <caption>"Paper and bagsim: the findings of §IV-C this figure can test"</caption>
-                <thead><tr><th>"The paper reports"</th><th>"bagsim"</th><th>"Verdict"</th></tr></thead>
+                <thead>
+                    <tr>
+                        <th>"The paper reports"</th>
+                        <th>"bagsim"</th>
+                        <th>"Verdict"</th>
+                    </tr>
+                </thead>
                 <tbody>{rows}</tbody>
             </table>
         })
@@ -123,46 +137,100 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
     view! {
         <details class="dg-figures" id="dg-figures">
             <summary>"Paper figures (Anglano & Canonico 2009, §IV-C)"</summary>
-            <p class="help">"Each bar is a task mix and a BoT selection policy on the figure's configuration, with the other settings of the controls (number of BoTs, checkpoints, …). Seeds are added until every 95% confidence interval is within 2.5% of its mean, as in the paper, up to the cap; a bar is \"unbounded\" when the 95% interval of its seeds' queue growth lies above one BoT in ten (" <a href="docs/desktop_grid.html#saturation-of-a-bar-a-test-over-the-seeds" target="_blank">"docs/desktop_grid: Saturation"</a> "), and its execution makespan is still shown. The same code as " <code>"bagsim dg-figure"</code> "."</p>
+            <p class="help">
+                "Each bar is a task mix and a BoT selection policy on the figure's configuration, with the other settings of the controls (number of BoTs, checkpoints, …). Seeds are added until every 95% confidence interval is within 2.5% of its mean, as in the paper, up to the cap; a bar is \"unbounded\" when the 95% interval of its seeds' queue growth lies above one BoT in ten ("
+                <a href="docs/desktop_grid.html#saturation-of-a-bar-a-test-over-the-seeds" target="_blank">
+                    "docs/desktop_grid: Saturation"
+                </a> "), and its execution makespan is still shown. The same code as " <code>"bagsim dg-figure"</code>
+                "."
+            </p>
             <div class="field">
                 <label for="dg-figure">"Figure"</label>
-                <select id="dg-figure" on:change=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { chosen.set(n) } }>
-                    {all.iter().map(|f| view! { <option value=f.number.to_string()>{format!("Fig. {}: {}", f.number, f.title)}</option> }).collect_view()}
+                <select
+                    id="dg-figure"
+                    on:change=move |ev| {
+                        if let Ok(n) = event_target_value(&ev).parse() {
+                            chosen.set(n)
+                        }
+                    }
+                >
+                    {all
+                        .iter()
+                        .map(|f| {
+                            view! {
+                                <option value=f.number.to_string()>{format!("Fig. {}: {}", f.number, f.title)}</option>
+                            }
+                        })
+                        .collect_view()}
                 </select>
             </div>
             <div class="field">
                 <label for="dg-figure-index">"Index shown"</label>
-                <select id="dg-figure-index" on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    if let Some(i) = INDICES.iter().position(|x| x.0 == v) { index.set(i) }
-                }>
+                <select
+                    id="dg-figure-index"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if let Some(i) = INDICES.iter().position(|x| x.0 == v) {
+                            index.set(i)
+                        }
+                    }
+                >
                     {INDICES.iter().map(|x| view! { <option value=x.0>{x.1}</option> }).collect_view()}
                 </select>
             </div>
             <div class="field">
                 <label for="dg-figure-cap">"Most seeds per bar"</label>
-                <input type="number" id="dg-figure-cap" min="3" max="30" step="1" prop:value=move || cap.get().to_string()
+                <input
+                    type="number"
+                    id="dg-figure-cap"
+                    min="3"
+                    max="30"
+                    step="1"
+                    prop:value=move || cap.get().to_string()
                     on:change=move |ev| {
                         match event_target_value(&ev).trim().parse::<usize>() {
-                            Ok(v) if (3..=30).contains(&v) => { cap.set(v); cap_error.set(String::new()) }
-                            _ => cap_error.set("a whole number from 3 to 30 (the paper's rule needs at least 3 seeds)".into()),
+                            Ok(v) if (3..=30).contains(&v) => {
+                                cap.set(v);
+                                cap_error.set(String::new())
+                            }
+                            _ => {
+                                cap_error
+                                    .set("a whole number from 3 to 30 (the paper's rule needs at least 3 seeds)".into())
+                            }
                         }
-                    }/>
-                <div class="field-error" data-field="dg-figure-cap">{move || cap_error.get()}</div>
+                    }
+                />
+                <div class="field-error" data-field="dg-figure-cap">
+                    {move || cap_error.get()}
+                </div>
             </div>
-            <button id="dg-figure-run" on:click=start>"Run figure"</button>
+            <button id="dg-figure-run" on:click=start>
+                "Run figure"
+            </button>
             " "
-            <button id="dg-figure-cancel" class="small" on:click=cancel>"Cancel"</button>
-            <p id="dg-figure-status" aria-live="polite">{move || status.get()}</p>
+            <button id="dg-figure-cancel" class="small" on:click=cancel>
+                "Cancel"
+            </button>
+            <p id="dg-figure-status" aria-live="polite">
+                {move || status.get()}
+            </p>
             <div class="dg-figure-svg" id="dg-figure-svg" inner_html=move || svg().unwrap_or_default()></div>
             <table class="dg-figure-table">
                 <caption>"The bars as numbers (mean, 95% interval)"</caption>
-                <thead><tr><th>"Mix"</th><th>"Policy"</th><th>"Value"</th><th>"Seeds"</th><th>"Saturation (seeds saturated)"</th></tr></thead>
+                <thead>
+                    <tr>
+                        <th>"Mix"</th>
+                        <th>"Policy"</th>
+                        <th>"Value"</th>
+                        <th>"Seeds"</th>
+                        <th>"Saturation (seeds saturated)"</th>
+                    </tr>
+                </thead>
                 <tbody>{csv_rows}</tbody>
             </table>
             {findings}
-            <super::readings::DgReadings figure=chosen scenario=scenario cap=cap/>
-            <MeasuredClaims/>
+            <super::readings::DgReadings figure=chosen scenario=scenario cap=cap />
+            <MeasuredClaims />
         </details>
     }
 }
@@ -181,7 +249,10 @@ fn MeasuredClaims() -> impl IntoView {
                     <th scope="row">{r.label()}</th>
                     <td class="quote">{r.sentence}</td>
                     <td>{r.checked_in}</td>
-                    <td><span class=class>{r.verdict}</span>{before}</td>
+                    <td>
+                        <span class=class>{r.verdict}</span>
+                        {before}
+                    </td>
                     <td>{r.flipped_by}</td>
                 </tr>
             }
@@ -190,12 +261,29 @@ fn MeasuredClaims() -> impl IntoView {
     view! {
         <section class="readings" id="dg-measured">
             <h3>"Claim by claim: every finding of [Anglano09] §IV-C"</h3>
-            <p class="paper-note" id="dg-measured-base">"Measured on the defaults, not on the controls above; the figure you run gives its own verdicts."</p>
+            <p class="paper-note" id="dg-measured-base">
+                "Measured on the defaults, not on the controls above; the figure you run gives its own verdicts."
+            </p>
             <p class="paper-section">{MEASURED_ON.trim()}" Tallies "{TALLIES.trim()}</p>
-            <p class="paper-section">"\"Checked in\": the figures whose findings test the sentence and the verdict in each (A agrees, D disagrees, ? not resolved after 10 seeds); over several figures a sentence agrees when it agrees in all and disagrees when it disagrees in any. \"Flipped by\": reading=value→verdict (figures). "<code>"one_replica"</code>", "<code>"unreplicated"</code>" and "<code>"blocking"</code>" are ruled out by logic and listed only to show what they carry. "<a href="docs/desktop_grid.html#claim-by-claim-issue-42" target="_blank">"docs/desktop_grid: Claim by claim"</a>" says what the table shows."</p>
+            <p class="paper-section">
+                "\"Checked in\": the figures whose findings test the sentence and the verdict in each (A agrees, D disagrees, ? not resolved after 10 seeds); over several figures a sentence agrees when it agrees in all and disagrees when it disagrees in any. \"Flipped by\": reading=value→verdict (figures). "
+                <code>"one_replica"</code>", "<code>"unreplicated"</code>" and "<code>"blocking"</code>
+                " are ruled out by logic and listed only to show what they carry. "
+                <a href="docs/desktop_grid.html#claim-by-claim-issue-42" target="_blank">
+                    "docs/desktop_grid: Claim by claim"
+                </a>" says what the table shows."
+            </p>
             <div class="table-scroll">
                 <table class="paper-claims readings-table" id="dg-measured-table">
-                    <thead><tr><th scope="col">"Finding"</th><th scope="col">"The paper reports (§IV-C)"</th><th scope="col">"Checked in"</th><th scope="col">"Verdict (before issue #42)"</th><th scope="col">"Flipped by"</th></tr></thead>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Finding"</th>
+                            <th scope="col">"The paper reports (§IV-C)"</th>
+                            <th scope="col">"Checked in"</th>
+                            <th scope="col">"Verdict (before issue #42)"</th>
+                            <th scope="col">"Flipped by"</th>
+                        </tr>
+                    </thead>
                     <tbody>{body}</tbody>
                 </table>
             </div>

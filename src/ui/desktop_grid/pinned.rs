@@ -66,7 +66,7 @@ pub fn DgPinBar(done: Signal<bool>, st: DgPage) -> impl IntoView {
     let list = Callback::new(move |()| pins(st));
     // Drops every pinned run.
     let forget = Callback::new(move |()| st.live.update_value(|l| l.pinned.clear()));
-    view! { <FamilyPins prefix="dg-" done=done current=current version=st.version list=list keep=keep forget=forget/> }
+    view! { <FamilyPins prefix="dg-" done=done current=current version=st.version list=list keep=keep forget=forget /> }
 }
 
 /// The "Numbers" button of chart `k` and, when pressed, its plotted values per run (pinned runs first).
@@ -93,5 +93,5 @@ pub fn DgChartNumbers(k: usize, st: DgPage) -> impl IntoView {
                 .collect()
         })
     });
-    view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables/> }
+    view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables /> }
 }

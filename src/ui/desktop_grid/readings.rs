@@ -95,21 +95,67 @@ pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSign
     view! {
         <div class="readings" id="dg-readings">
             <h2 class="readings-title">"Which assumption carries this result?"</h2>
-            <p class="help">"Where the paper leaves a decision open, bagsim makes it a named reading (" <a href="docs/desktop_grid.html#readings-decisions-the-paper-leaves-open" target="_blank">"docs/desktop_grid: Readings"</a> "). Run this figure's findings under every value of one reading, the default first, on the controls' other settings. The same code as "<code>"bagsim dg-figure N --readings KEY=all"</code>"."</p>
+            <p class="help">
+                "Where the paper leaves a decision open, bagsim makes it a named reading ("
+                <a href="docs/desktop_grid.html#readings-decisions-the-paper-leaves-open" target="_blank">
+                    "docs/desktop_grid: Readings"
+                </a>
+                "). Run this figure's findings under every value of one reading, the default first, on the controls' other settings. The same code as "
+                <code>"bagsim dg-figure N --readings KEY=all"</code>"."
+            </p>
             <div class="paper-bar">
-                <label>"Reading "
-                    <select id="dg-readings-key" disabled=move || running.get() on:change=move |ev| key.set(event_target_value(&ev))>
+                <label>
+                    "Reading "
+                    <select
+                        id="dg-readings-key"
+                        disabled=move || running.get()
+                        on:change=move |ev| key.set(event_target_value(&ev))
+                    >
                         {reading_options(READINGS, key)}
                     </select>
                 </label>
-                <button id="dg-readings-run" disabled=move || running.get() on:click=start>"Run under each reading"</button>
-                <button id="dg-readings-cancel" class="small" disabled=move || !running.get() on:click=move |_| { cancel(); status.set("cancelled".into()) }>"Cancel"</button>
-                <span id="dg-readings-status" aria-live="polite" data-running=move || running.get().to_string()>{move || status.get()}</span>
+                <button id="dg-readings-run" disabled=move || running.get() on:click=start>
+                    "Run under each reading"
+                </button>
+                <button
+                    id="dg-readings-cancel"
+                    class="small"
+                    disabled=move || !running.get()
+                    on:click=move |_| {
+                        cancel();
+                        status.set("cancelled".into())
+                    }
+                >
+                    "Cancel"
+                </button>
+                <span id="dg-readings-status" aria-live="polite" data-running=move || running.get().to_string()>
+                    {move || status.get()}
+                </span>
             </div>
-            <p class="help" id="dg-readings-rests">{move || rests_on(READINGS, &key.get())}</p>
-            <ReadingsTableView table=table id="dg-readings-table"/>
+            <p class="help" id="dg-readings-rests">
+                {move || rests_on(READINGS, &key.get())}
+            </p>
+            <ReadingsTableView table=table id="dg-readings-table" />
             <ul class="paper-note" id="dg-readings-flips">
-                {move || table.get().filter(|t| t.rows.len() > 1).map(|t| flips(&t).into_iter().map(|f| view! { <li><q>{f.paper.clone()}</q>": "{f.text()}</li> }).collect_view())}
+                {move || {
+                    table
+                        .get()
+                        .filter(|t| t.rows.len() > 1)
+                        .map(|t| {
+                            flips(&t)
+                                .into_iter()
+                                .map(|f| {
+                                    view! {
+                                        <li>
+                                            <q>{f.paper.clone()}</q>
+                                            ": "
+                                            {f.text()}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()
+                        })
+                }}
             </ul>
         </div>
     }

@@ -149,10 +149,21 @@ pub(crate) fn Cards(mc: McPage) -> impl IntoView {
                 .enumerate()
                 .map(|(i, (id, title, entry))| {
                     view! {
-                        <div class="card" id=id title=help(entry) data-value=move || values.with(|v| v[i].0.to_string())>
-                            <div class="card-title">{title}
-                                <button class="help" aria-label=format!("what {title} means")
-                                    on:click=move |_| show_entry(open, entry)>"?"</button>
+                        <div
+                            class="card"
+                            id=id
+                            title=help(entry)
+                            data-value=move || values.with(|v| v[i].0.to_string())
+                        >
+                            <div class="card-title">
+                                {title}
+                                <button
+                                    class="help"
+                                    aria-label=format!("what {title} means")
+                                    on:click=move |_| show_entry(open, entry)
+                                >
+                                    "?"
+                                </button>
                             </div>
                             <div class="card-value">{move || values.with(|v| v[i].1.clone())}</div>
                             <div class="card-note">{move || values.with(|v| v[i].2.clone())}</div>
@@ -160,24 +171,41 @@ pub(crate) fn Cards(mc: McPage) -> impl IntoView {
                     }
                 })
                 .collect_view()}
-            <div class="card" id="card-wall" title="wall-clock time the worker spent simulating (not generating the workload or computing the report)"
+            <div
+                class="card"
+                id="card-wall"
+                title="wall-clock time the worker spent simulating (not generating the workload or computing the report)"
                 data-value=move || mc.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))
                 data-generate=move || lab.phase_times.get().0.map_or(String::new(), |t| t.to_string())
-                data-report=move || lab.phase_times.get().1.map_or(String::new(), |t| t.to_string())>
+                data-report=move || lab.phase_times.get().1.map_or(String::new(), |t| t.to_string())
+            >
                 <div class="card-title">"Wall time"</div>
                 <div class="card-value">
-                    {move || mc.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))}
+                    {move || {
+                        mc.report.with(|r| r.as_ref().map_or("—".to_string(), |r| format!("{:.2} s", r.wall_time_s)))
+                    }}
                 </div>
             </div>
         </div>
-        <details id="glossary" class="glossary" prop:open=move || open.get()
-            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+        <details
+            id="glossary"
+            class="glossary"
+            prop:open=move || open.get()
+            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())
+        >
             <summary>"What these numbers mean"</summary>
             <dl>
-                {GLOSSARY.iter().map(|&(term, id, meaning)| view! {
-                    <dt id=id tabindex="-1">{term}</dt>
-                    <dd>{meaning}</dd>
-                }).collect_view()}
+                {GLOSSARY
+                    .iter()
+                    .map(|&(term, id, meaning)| {
+                        view! {
+                            <dt id=id tabindex="-1">
+                                {term}
+                            </dt>
+                            <dd>{meaning}</dd>
+                        }
+                    })
+                    .collect_view()}
             </dl>
         </details>
     }

@@ -324,33 +324,60 @@ pub(crate) fn Charts(mc: McPage) -> impl IntoView {
         set_timeout(move || built.set(k), std::time::Duration::ZERO);
     }
     view! {
-        <present::ChartStepper/>
-        <div class="charts" id="charts" data-draw-ms=move || lab.draw_ms.get().0.to_string()
-            data-draw-ms-max=move || lab.draw_ms.get().1.to_string()>
-            {CHARTS.iter().enumerate().map(|(i, &(id, title))| {
-                let shown = move || built.get() > i;
-                let wide = id == "chart-cdf";
-                let class = move || {
-                    let current = if present.is_current(i) { " current" } else { "" };
-                    format!("chart{}{current}", if wide { " wide" } else { "" })
-                };
-                // Projector mode draws at the size it is shown, so that type and lines stay sharp.
-                let width = move || if present.on.get() { "1600" } else if wide { "1000" } else { "560" };
-                let height = move || if present.on.get() { "760" } else { "320" };
-                view! {
-                    <Show when=shown>
-                    <figure class=class>
-                        <canvas id=id width=width height=height role="img"
-                            aria-label=format!("{title}: chart; press Numbers for its values")></canvas>
-                        <figcaption>{title}
-                            <button class="small" id=format!("{id}-png") aria-label=format!("download {title} as PNG") on:click=move |_| export_chart(mc, id, false)>"PNG"</button>
-                            <button class="small" id=format!("{id}-svg") aria-label=format!("download {title} as SVG") on:click=move |_| export_chart(mc, id, true)>"SVG"</button>
-                            <numbers::ChartNumbers id=id title=title mc=mc/>
-                        </figcaption>
-                    </figure>
-                    </Show>
-                }
-            }).collect_view()}
+        <present::ChartStepper />
+        <div
+            class="charts"
+            id="charts"
+            data-draw-ms=move || lab.draw_ms.get().0.to_string()
+            data-draw-ms-max=move || lab.draw_ms.get().1.to_string()
+        >
+            {CHARTS
+                .iter()
+                .enumerate()
+                .map(|(i, &(id, title))| {
+                    let shown = move || built.get() > i;
+                    let wide = id == "chart-cdf";
+                    let class = move || {
+                        let current = if present.is_current(i) { " current" } else { "" };
+                        format!("chart{}{current}", if wide { " wide" } else { "" })
+                    };
+                    let width = move || if present.on.get() { "1600" } else if wide { "1000" } else { "560" };
+                    let height = move || if present.on.get() { "760" } else { "320" };
+                    // Projector mode draws at the size it is shown, so that type and lines stay sharp.
+                    view! {
+                        <Show when=shown>
+                            <figure class=class>
+                                <canvas
+                                    id=id
+                                    width=width
+                                    height=height
+                                    role="img"
+                                    aria-label=format!("{title}: chart; press Numbers for its values")
+                                ></canvas>
+                                <figcaption>
+                                    {title}
+                                    <button
+                                        class="small"
+                                        id=format!("{id}-png")
+                                        aria-label=format!("download {title} as PNG")
+                                        on:click=move |_| export_chart(mc, id, false)
+                                    >
+                                        "PNG"
+                                    </button>
+                                    <button
+                                        class="small"
+                                        id=format!("{id}-svg")
+                                        aria-label=format!("download {title} as SVG")
+                                        on:click=move |_| export_chart(mc, id, true)
+                                    >
+                                        "SVG"
+                                    </button> <numbers::ChartNumbers id=id title=title mc=mc />
+                                </figcaption>
+                            </figure>
+                        </Show>
+                    }
+                })
+                .collect_view()}
         </div>
     }
 }
@@ -361,35 +388,86 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
     let share_note = RwSignal::new(String::new());
     view! {
         <div class="compare">
-            <button id="pin" disabled=move || mc.report.with(|r| r.is_none()) on:click=move |_| pin(mc, lab)
-                title="Keep this run on the charts to compare it with the next ones">"Pin this run"</button>
-            <button id="unpin" disabled=move || lab.pinned_labels.with(|p| p.is_empty()) on:click=move |_| {
-                mc.live.update_value(|l| l.pinned.clear());
-                lab.pinned_labels.set(Vec::new());
-                mc.version.update(|v| *v += 1);
-            }>"Clear pinned"</button>
-            <button id="share" on:click=move |_| share_note.set(crate::ui::run_tools::copy_link(lab))>"Copy link"</button>
-            <button id="export-json" disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
+            <button
+                id="pin"
+                disabled=move || mc.report.with(|r| r.is_none())
+                on:click=move |_| pin(mc, lab)
+                title="Keep this run on the charts to compare it with the next ones"
+            >
+                "Pin this run"
+            </button>
+            <button
+                id="unpin"
+                disabled=move || lab.pinned_labels.with(|p| p.is_empty())
+                on:click=move |_| {
+                    mc.live.update_value(|l| l.pinned.clear());
+                    lab.pinned_labels.set(Vec::new());
+                    mc.version.update(|v| *v += 1);
+                }
+            >
+                "Clear pinned"
+            </button>
+            <button id="share" on:click=move |_| share_note.set(crate::ui::run_tools::copy_link(lab))>
+                "Copy link"
+            </button>
+            <button
+                id="export-json"
+                disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 title="The full report, as `bagsim run --out` writes it"
-                on:click=move |_| lab.send(&ToWorker::ExportReport { run_id: lab.run_id.get_untracked() })>"Report (JSON)"</button>
-            <button id="export-csv" disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
-                on:click=move |_| lab.send(&ToWorker::ExportBots { run_id: lab.run_id.get_untracked() })>"Per-BoT results (CSV)"</button>
-            <RecordsButton prefix="" done=Signal::derive(move || mc.report.with(Option::is_some))/>
+                on:click=move |_| {
+                    lab
+                        .send(
+                            &ToWorker::ExportReport {
+                                run_id: lab.run_id.get_untracked(),
+                            },
+                        )
+                }
+            >
+                "Report (JSON)"
+            </button>
+            <button
+                id="export-csv"
+                disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
+                on:click=move |_| {
+                    lab
+                        .send(
+                            &ToWorker::ExportBots {
+                                run_id: lab.run_id.get_untracked(),
+                            },
+                        )
+                }
+            >
+                "Per-BoT results (CSV)"
+            </button>
+            <RecordsButton prefix="" done=Signal::derive(move || mc.report.with(Option::is_some)) />
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">
-                <li id="current-run-label">{move || {
-                    mc.version.track();
-                    let label = mc.live.with_value(|l| l.current.label.clone());
-                    // Before the first run there is no line on the charts to name.
-                    if label.is_empty() {
-                        view! { <span class="note">"No run yet"</span> }.into_any()
-                    } else {
-                        view! { {swatch(0)}{label} }.into_any()
-                    }
-                }}</li>
-                {move || lab.pinned_labels.get().into_iter().enumerate().map(|(i, l)| view! {
-                    <li>{swatch(i + 1)}{l}</li>
-                }).collect_view()}
+                <li id="current-run-label">
+                    {move || {
+                        mc.version.track();
+                        let label = mc.live.with_value(|l| l.current.label.clone());
+                        if label.is_empty() {
+                            // Before the first run there is no line on the charts to name.
+                            view! { <span class="note">"No run yet"</span> }
+                                .into_any()
+                        } else {
+                            view! {
+                                {swatch(0)}
+                                {label}
+                            }
+                                .into_any()
+                        }
+                    }}
+                </li>
+                {move || {
+                    lab
+                        .pinned_labels
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, l)| view! { <li>{swatch(i + 1)}{l}</li> })
+                        .collect_view()
+                }}
             </ul>
         </div>
     }
@@ -398,17 +476,50 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
 #[component]
 pub(crate) fn ClassTable(mc: McPage) -> impl IntoView {
     view! {
-        {move || mc.report.get().map(|r| view! {
-            <table class="classes" id="class-table">
-                <thead><tr><th>"size class"</th><th>"BoTs"</th><th>"finished"</th><th>"mean MS"</th><th>"p90 MS"</th><th>"mean NSL"</th><th>"p90 NSL"</th><th>"mean wait"</th></tr></thead>
-                <tbody>
-                    {r.metrics.per_class.iter().chain(std::iter::once(&r.metrics.overall)).map(|g| view! {
-                        <tr><td>{g.class.clone()}</td><td>{g.bots}</td><td>{g.finished}</td>
-                        <td>{fmt_time(g.makespan.mean)}</td><td>{fmt_time(g.makespan.p90)}</td>
-                        <td>{number_words(g.nsl.mean)}</td><td>{number_words(g.nsl.p90)}</td><td>{fmt_time(g.wait.mean)}</td></tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
-        })}
+        {move || {
+            mc
+                .report
+                .get()
+                .map(|r| {
+                    view! {
+                        <table class="classes" id="class-table">
+                            <thead>
+                                <tr>
+                                    <th>"size class"</th>
+                                    <th>"BoTs"</th>
+                                    <th>"finished"</th>
+                                    <th>"mean MS"</th>
+                                    <th>"p90 MS"</th>
+                                    <th>"mean NSL"</th>
+                                    <th>"p90 NSL"</th>
+                                    <th>"mean wait"</th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                {r
+                                    .metrics
+                                    .per_class
+                                    .iter()
+                                    .chain(std::iter::once(&r.metrics.overall))
+                                    .map(|g| {
+                                        view! {
+                                            <tr>
+                                                <td>{g.class.clone()}</td>
+                                                <td>{g.bots}</td>
+                                                <td>{g.finished}</td>
+                                                <td>{fmt_time(g.makespan.mean)}</td>
+                                                <td>{fmt_time(g.makespan.p90)}</td>
+                                                <td>{number_words(g.nsl.mean)}</td>
+                                                <td>{number_words(g.nsl.p90)}</td>
+                                                <td>{fmt_time(g.wait.mean)}</td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
+                        </table>
+                    }
+                })
+        }}
     }
 }

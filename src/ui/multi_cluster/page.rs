@@ -50,9 +50,9 @@ impl PageFamily for McPage {
         };
         view! {
             <Show when=move || reveal.controls.get()>
-                <controls::Controls/>
+                <controls::Controls />
                 <div class="platform-summary">{summary}</div>
-                <NotModelled id="not-modelled-mc" text=NOT_MODELLED/>
+                <NotModelled id="not-modelled-mc" text=NOT_MODELLED />
             </Show>
         }
         .into_any()
@@ -61,21 +61,34 @@ impl PageFamily for McPage {
     fn results(&self) -> AnyView {
         let (mc, reveal) = (*self, expect_context::<Reveal>());
         view! {
-            <Show when=move || reveal.first_view.get()><cards::Cards mc=mc/></Show>
-            <Show when=move || reveal.charts.get()>
-                <super::Compare mc=mc/>
-                <super::Charts mc=mc/>
+            <Show when=move || reveal.first_view.get()>
+                <cards::Cards mc=mc />
             </Show>
-            <Show when=move || reveal.table.get()><super::ClassTable mc=mc/></Show>
-            <Show when=move || reveal.trace.get()><trace_lab::TraceLabView/></Show>
-            <Show when=move || reveal.sweep.get()><LazyPanel part=Part::Sweep/></Show>
+            <Show when=move || reveal.charts.get()>
+                <super::Compare mc=mc />
+                <super::Charts mc=mc />
+            </Show>
+            <Show when=move || reveal.table.get()>
+                <super::ClassTable mc=mc />
+            </Show>
+            <Show when=move || reveal.trace.get()>
+                <trace_lab::TraceLabView />
+            </Show>
+            <Show when=move || reveal.sweep.get()>
+                <LazyPanel part=Part::Sweep />
+            </Show>
         }
         .into_any()
     }
 
     fn below(&self) -> AnyView {
         let reveal = expect_context::<Reveal>();
-        view! { <Show when=move || reveal.paper.get()><LazyPanel part=Part::Paper/></Show> }.into_any()
+        view! {
+            <Show when=move || reveal.paper.get()>
+                <LazyPanel part=Part::Paper />
+            </Show>
+        }
+        .into_any()
     }
 
     fn charts(&self) -> Vec<(&'static str, &'static str)> {
@@ -143,7 +156,7 @@ pub(crate) fn mount_part(part: Part, element: web_sys::HtmlElement) -> Option<we
         Part::Sweep => {
             let (scenario, form_ok) = (shown::mirror(), shown::form_ok());
             leptos::mount::mount_to(element, move || {
-                view! { <super::sweep::Sweep scenario=scenario form_ok=form_ok/> }
+                view! { <super::sweep::Sweep scenario=scenario form_ok=form_ok /> }
             })
             .forget()
         }

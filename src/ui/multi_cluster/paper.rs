@@ -321,87 +321,194 @@ pub fn PaperFigures() -> impl IntoView {
     let figure = move || p.figure.get().figure();
     view! {
         <section class="paper" id="paper" aria-labelledby="paper-title">
-            <h2 id="paper-title">"Paper figures "<span class="subtitle">"— rerun the experiments of Iosup et al. 2008 (§5, Figures 3–11) here, with several seeds per point and 95% confidence intervals"</span></h2>
+            <h2 id="paper-title">
+                "Paper figures "
+                <span class="subtitle">
+                    "— rerun the experiments of Iosup et al. 2008 (§5, Figures 3–11) here, with several seeds per point and 95% confidence intervals"
+                </span>
+            </h2>
             <div class="paper-bar">
-                <label>"Figure "
-                    <select id="paper-figure" disabled=running on:change=move |ev| {
-                        if let Ok(id) = event_target_value(&ev).parse::<FigureId>() {
-                            p.figure.set(id);
-                            p.reset();
+                <label>
+                    "Figure "
+                    <select
+                        id="paper-figure"
+                        disabled=running
+                        on:change=move |ev| {
+                            if let Ok(id) = event_target_value(&ev).parse::<FigureId>() {
+                                p.figure.set(id);
+                                p.reset();
+                            }
                         }
-                    }>
-                        {FigureId::ALL.into_iter().map(|id| view! {
-                            <option value=id.name() selected=move || p.figure.get() == id>{figure_label(id)}</option>
-                        }).collect_view()}
+                    >
+                        {FigureId::ALL
+                            .into_iter()
+                            .map(|id| {
+                                view! {
+                                    <option value=id.name() selected=move || p.figure.get() == id>
+                                        {figure_label(id)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
                     </select>
                 </label>
-                <label>"Seeds per point "
-                    <input id="paper-seeds" type="number" min="1" max=MAX_SEEDS.to_string() step="1" disabled=running
+                <label>
+                    "Seeds per point "
+                    <input
+                        id="paper-seeds"
+                        type="number"
+                        min="1"
+                        max=MAX_SEEDS.to_string()
+                        step="1"
+                        disabled=running
                         prop:value=move || p.seeds.get()
                         on:input=move |ev| {
                             p.seeds.set(event_target_value(&ev));
                             if parse_seeds(&p.seeds.get_untracked()).is_ok() {
                                 p.reset();
                             }
-                        }/>
-                </label>
-                <label>"Runs of "
-                    <select id="paper-period" disabled=running on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                            p.period.set(v);
-                            p.reset();
                         }
-                    }>
-                        {PAGE_PERIODS.into_iter().map(|(v, label)| view! {
-                            <option value=v.to_string() selected=move || p.period.get() == v>{label}</option>
-                        }).collect_view()}
+                    />
+                </label>
+                <label>
+                    "Runs of "
+                    <select
+                        id="paper-period"
+                        disabled=running
+                        on:change=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                                p.period.set(v);
+                                p.reset();
+                            }
+                        }
+                    >
+                        {PAGE_PERIODS
+                            .into_iter()
+                            .map(|(v, label)| {
+                                view! {
+                                    <option value=v.to_string() selected=move || p.period.get() == v>
+                                        {label}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
                     </select>
                 </label>
-                <button id="paper-run" class="primary" disabled=move || running() || seeds_error().is_some()
-                    on:click=move |_| p.start()>"Run"</button>
-                <button id="paper-cancel" disabled=move || !running() on:click=move |_| p.stop(Phase::Cancelled)>"Cancel"</button>
-                <span id="paper-status" class=move || format!("status {}", p.phase.get().as_str())
-                    data-done=move || p.done.get().to_string() data-total=move || p.total.get().to_string()
-                    data-failed=move || p.failures.with(Vec::len).to_string() data-state=move || p.phase.get().as_str()>
+                <button
+                    id="paper-run"
+                    class="primary"
+                    disabled=move || running() || seeds_error().is_some()
+                    on:click=move |_| p.start()
+                >
+                    "Run"
+                </button>
+                <button id="paper-cancel" disabled=move || !running() on:click=move |_| p.stop(Phase::Cancelled)>
+                    "Cancel"
+                </button>
+                <span
+                    id="paper-status"
+                    class=move || format!("status {}", p.phase.get().as_str())
+                    data-done=move || p.done.get().to_string()
+                    data-total=move || p.total.get().to_string()
+                    data-failed=move || p.failures.with(Vec::len).to_string()
+                    data-state=move || p.phase.get().as_str()
+                >
                     {status}
                 </span>
-                <button id="paper-download-csv" class="small" on:click=move |_| download(p, true)>"CSV"</button>
-                <button id="paper-download-svg" class="small" on:click=move |_| download(p, false)>"SVG"</button>
+                <button id="paper-download-csv" class="small" on:click=move |_| download(p, true)>
+                    "CSV"
+                </button>
+                <button id="paper-download-svg" class="small" on:click=move |_| download(p, false)>
+                    "SVG"
+                </button>
             </div>
-            <div class="field-error" id="paper-error">{move || seeds_error().unwrap_or_else(|| p.message.get())}</div>
-            {move || p.failures.with(|f| f.first().map(|first| view! {
-                <div class="paper-failed">{format!("{} run(s) failed and are left out of the figure; the first: {first}", f.len())}</div>
-            }))}
+            <div class="field-error" id="paper-error">
+                {move || seeds_error().unwrap_or_else(|| p.message.get())}
+            </div>
+            {move || {
+                p
+                    .failures
+                    .with(|f| {
+                        f
+                            .first()
+                            .map(|first| {
+                                view! {
+                                    <div class="paper-failed">
+                                        {format!(
+                                            "{} run(s) failed and are left out of the figure; the first: {first}",
+                                            f.len(),
+                                        )}
+                                    </div>
+                                }
+                            })
+                    })
+            }}
             <div class="paper-body">
                 <div id="paper-svg" class="paper-svg" inner_html=move || p.svg.get()></div>
                 <div class="paper-panel">
                     <h3>"Paper and bagsim"</h3>
                     <table class="paper-setup">
-                        <thead><tr><th>"The paper's setup"</th><th>"Ours"</th></tr></thead>
-                        <tbody><tr><td>{move || figure().paper_setup}</td><td>{move || figure().our_setup}</td></tr></tbody>
+                        <thead>
+                            <tr>
+                                <th>"The paper's setup"</th>
+                                <th>"Ours"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            <tr>
+                                <td>{move || figure().paper_setup}</td>
+                                <td>{move || figure().our_setup}</td>
+                            </tr>
+                        </tbody>
                     </table>
-                    <p class="paper-note" id="paper-conflict">"Two sentences of the paper cannot both hold here. Its workloads have \"between 20,000 and 175,000 tasks\" (§4.2), yet the task-selection policy matters \"for loads of 50% and higher\" (§5.4), which needs tasks to wait. Runtimes long enough for those counts never queue on a platform of this size, so bagsim reads Table 3's N(2.73, 6.1) with 6.1 as a variance: tasks wait from 70% load, and a month holds 1.5–7.5 million tasks. The readings panel runs the other readings; docs/model.md, \"Which runtime reading\"."</p>
-                    <p class="paper-section">"Iosup et al. 2008, " {move || figure().section}
-                        ". Each point: the mean over the seeds with its 95% t-interval; an ordering counts only where the intervals are apart."</p>
-                    <p class="paper-note" id="paper-provisional">{move || {
-                        let (done, total, failed) = (p.done.get(), p.total.get(), p.failures.with(Vec::len));
-                        let seeds = parse_seeds(&p.seeds.get()).unwrap_or(DEFAULT_SEEDS);
-                        let one = if seeds < 2 { " With one seed per point there are no intervals, so orderings stay \"not resolved\"." } else { "" };
-                        if done == 0 {
-                            format!("No runs in yet: press Run.{one}")
-                        } else if done + failed < total {
-                            format!("Provisional: {done} of {total} runs in; the verdicts may still change.{one}")
-                        } else {
-                            format!("All runs in ({done} of {total}).{one}")
-                        }
-                    }}</p>
-                    <p class="paper-note" id="paper-base" data-base=move || Base::of(&base_of_period(p.period.get())).name()>{move || {
-                        let base = Base::of(&base_of_period(p.period.get()));
-                        let cli = if base == Base::Month { "" } else { " These are the quick base's verdicts: `bagsim figure multi_cluster` and docs/model.md judge on the month, the first choice of \"Runs of\"." };
-                        format!("Verdicts on {}.{cli} {RESOLVE}", base.name())
-                    }}</p>
+                    <p class="paper-note" id="paper-conflict">
+                        "Two sentences of the paper cannot both hold here. Its workloads have \"between 20,000 and 175,000 tasks\" (§4.2), yet the task-selection policy matters \"for loads of 50% and higher\" (§5.4), which needs tasks to wait. Runtimes long enough for those counts never queue on a platform of this size, so bagsim reads Table 3's N(2.73, 6.1) with 6.1 as a variance: tasks wait from 70% load, and a month holds 1.5–7.5 million tasks. The readings panel runs the other readings; docs/model.md, \"Which runtime reading\"."
+                    </p>
+                    <p class="paper-section">
+                        "Iosup et al. 2008, " {move || figure().section}
+                        ". Each point: the mean over the seeds with its 95% t-interval; an ordering counts only where the intervals are apart."
+                    </p>
+                    <p class="paper-note" id="paper-provisional">
+                        {move || {
+                            let (done, total, failed) = (p.done.get(), p.total.get(), p.failures.with(Vec::len));
+                            let seeds = parse_seeds(&p.seeds.get()).unwrap_or(DEFAULT_SEEDS);
+                            let one = if seeds < 2 {
+                                " With one seed per point there are no intervals, so orderings stay \"not resolved\"."
+                            } else {
+                                ""
+                            };
+                            if done == 0 {
+                                format!("No runs in yet: press Run.{one}")
+                            } else if done + failed < total {
+                                format!("Provisional: {done} of {total} runs in; the verdicts may still change.{one}")
+                            } else {
+                                format!("All runs in ({done} of {total}).{one}")
+                            }
+                        }}
+                    </p>
+                    <p
+                        class="paper-note"
+                        id="paper-base"
+                        data-base=move || Base::of(&base_of_period(p.period.get())).name()
+                    >
+                        {move || {
+                            let base = Base::of(&base_of_period(p.period.get()));
+                            let cli = if base == Base::Month {
+                                ""
+                            } else {
+                                " These are the quick base's verdicts: `bagsim figure multi_cluster` and docs/model.md judge on the month, the first choice of \"Runs of\"."
+                            };
+                            format!("Verdicts on {}.{cli} {RESOLVE}", base.name())
+                        }}
+                    </p>
                     <table class="paper-claims" id="paper-claims">
-                        <thead><tr><th>"The paper reports"</th><th>"bagsim"</th><th>"Verdict"</th></tr></thead>
+                        <thead>
+                            <tr>
+                                <th>"The paper reports"</th>
+                                <th>"bagsim"</th>
+                                <th>"Verdict"</th>
+                            </tr>
+                        </thead>
                         <tbody>
                             {move || {
                                 let waiting = (p.done.get() == 0).then(|| "no runs in yet".to_string());
@@ -412,15 +519,30 @@ pub fn PaperFigures() -> impl IntoView {
                 </div>
             </div>
             <details class="paper-measured" id="paper-measured">
-                <summary>"Claim by claim: this figure's findings as measured on the CLI's base, and the readings that flip them"</summary>
-                <p class="paper-section">{MEASURED_ON.trim()}" The same table, for every figure: "<a href="docs/model.html#claim-by-claim" target="_blank">"docs/model: Claim by claim"</a>"."</p>
+                <summary>
+                    "Claim by claim: this figure's findings as measured on the CLI's base, and the readings that flip them"
+                </summary>
+                <p class="paper-section">
+                    {MEASURED_ON.trim()}" The same table, for every figure: "
+                    <a href="docs/model.html#claim-by-claim" target="_blank">
+                        "docs/model: Claim by claim"
+                    </a>"."
+                </p>
                 <table class="paper-claims" id="paper-measured-table">
-                    <thead><tr><th>"The paper reports"</th><th>"Readings that give another verdict"</th><th>"Verdict"</th></tr></thead>
+                    <thead>
+                        <tr>
+                            <th>"The paper reports"</th>
+                            <th>"Readings that give another verdict"</th>
+                            <th>"Verdict"</th>
+                        </tr>
+                    </thead>
                     <tbody>{move || findings_rows(measured(p.figure.get()), None, None)}</tbody>
                 </table>
             </details>
-            <super::readings::McReadings figure=p.figure period=p.period/>
-            <pre id="paper-csv" hidden>{move || p.csv.get()}</pre>
+            <super::readings::McReadings figure=p.figure period=p.period />
+            <pre id="paper-csv" hidden>
+                {move || p.csv.get()}
+            </pre>
         </section>
     }
 }

@@ -168,25 +168,76 @@ pub fn McReadings(#[prop(into)] figure: Signal<FigureId>, #[prop(into)] period: 
     view! {
         <div class="readings" id="mc-readings">
             <h3>"Which assumption carries this result?"</h3>
-            <p class="paper-section">"Where the paper leaves a decision open, bagsim makes it a named reading (" <a href="docs/model.html#readings-the-decisions-the-paper-leaves-open" target="_blank">"docs/model: Readings"</a> "). Run this figure's findings under every value of one reading, the default first; the other settings stay at their defaults. The same code as "<code>"bagsim reproduce FIG --readings KEY=all"</code>". Verdicts on "{move || Base::of(&base_of_period(r.period.get())).name()}" (\"Runs of\" above)."</p>
+            <p class="paper-section">
+                "Where the paper leaves a decision open, bagsim makes it a named reading ("
+                <a href="docs/model.html#readings-the-decisions-the-paper-leaves-open" target="_blank">
+                    "docs/model: Readings"
+                </a>
+                "). Run this figure's findings under every value of one reading, the default first; the other settings stay at their defaults. The same code as "
+                <code>"bagsim reproduce FIG --readings KEY=all"</code>". Verdicts on "
+                {move || Base::of(&base_of_period(r.period.get())).name()}" (\"Runs of\" above)."
+            </p>
             <div class="paper-bar">
-                <label>"Reading "
-                    <select id="mc-readings-key" disabled=move || r.running.get()
-                        on:change=move |ev| r.key.set(event_target_value(&ev))>
+                <label>
+                    "Reading "
+                    <select
+                        id="mc-readings-key"
+                        disabled=move || r.running.get()
+                        on:change=move |ev| r.key.set(event_target_value(&ev))
+                    >
                         {reading_options(READINGS, r.key)}
                     </select>
                 </label>
-                <label><input type="checkbox" id="mc-readings-auto" disabled=move || r.running.get()
-                    prop:checked=move || r.auto.get() on:change=move |ev| r.auto.set(event_target_checked(&ev))/>
-                    {format!(" add seeds until resolved (5 → {AUTO_CAP})")}</label>
-                <button id="mc-readings-run" class="primary" disabled=move || r.running.get() on:click=move |_| r.start()>"Run under each reading"</button>
-                <button id="mc-readings-cancel" disabled=move || !r.running.get() on:click=move |_| r.cancel()>"Cancel"</button>
-                <span id="mc-readings-status" class="status" data-running=move || r.running.get().to_string()>{move || r.status.get()}</span>
+                <label>
+                    <input
+                        type="checkbox"
+                        id="mc-readings-auto"
+                        disabled=move || r.running.get()
+                        prop:checked=move || r.auto.get()
+                        on:change=move |ev| r.auto.set(event_target_checked(&ev))
+                    />
+                    {format!(" add seeds until resolved (5 → {AUTO_CAP})")}
+                </label>
+                <button
+                    id="mc-readings-run"
+                    class="primary"
+                    disabled=move || r.running.get()
+                    on:click=move |_| r.start()
+                >
+                    "Run under each reading"
+                </button>
+                <button id="mc-readings-cancel" disabled=move || !r.running.get() on:click=move |_| r.cancel()>
+                    "Cancel"
+                </button>
+                <span id="mc-readings-status" class="status" data-running=move || r.running.get().to_string()>
+                    {move || r.status.get()}
+                </span>
             </div>
-            <p class="paper-section" id="mc-readings-rests">{move || rests_on(READINGS, &r.key.get())}</p>
-            <ReadingsTableView table=r.table id="mc-readings-table"/>
+            <p class="paper-section" id="mc-readings-rests">
+                {move || rests_on(READINGS, &r.key.get())}
+            </p>
+            <ReadingsTableView table=r.table id="mc-readings-table" />
             <ul class="paper-note" id="mc-readings-flips">
-                {move || r.table.get().filter(|t| t.rows.len() > 1).map(|t| flips(&t).into_iter().map(|f| view! { <li><q>{f.paper.clone()}</q>": "{f.text()}</li> }).collect_view())}
+                {move || {
+                    r
+                        .table
+                        .get()
+                        .filter(|t| t.rows.len() > 1)
+                        .map(|t| {
+                            flips(&t)
+                                .into_iter()
+                                .map(|f| {
+                                    view! {
+                                        <li>
+                                            <q>{f.paper.clone()}</q>
+                                            ": "
+                                            {f.text()}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()
+                        })
+                }}
             </ul>
         </div>
     }

@@ -34,8 +34,16 @@ pub(crate) fn ScriptEditor() -> impl IntoView {
         })
     });
     view! {
-        <ScriptBox family=Family::MultiCluster key="scheduling" id="policy-script" box_id="script-editor"
-            label="Your policy, a Rhai script" examples=&EXAMPLES source=source set=set/>
+        <ScriptBox
+            family=Family::MultiCluster
+            key="scheduling"
+            id="policy-script"
+            box_id="script-editor"
+            label="Your policy, a Rhai script"
+            examples=&EXAMPLES
+            source=source
+            set=set
+        />
     }
 }
 
@@ -60,8 +68,15 @@ pub(crate) fn SelectionEditor() -> impl IntoView {
         })
     });
     view! {
-        <ScriptBox family=Family::MultiCluster key="selection" id="selection-script"
-            box_id="selection-script-editor" label="Your task selection, a Rhai script" examples=&SELECTION_EXAMPLES
-            source=source set=set/>
+        <ScriptBox
+            family=Family::MultiCluster
+            key="selection"
+            id="selection-script"
+            box_id="selection-script-editor"
+            label="Your task selection, a Rhai script"
+            examples=&SELECTION_EXAMPLES
+            source=source
+            set=set
+        />
     }
 }

@@ -127,27 +127,56 @@ pub fn Sweep(scenario: Signal<Scenario>, form_ok: Signal<bool>) -> impl IntoView
         }
     });
     view! {
-        <details class="sweep" on:toggle=move |ev| {
-            let now = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open());
-            if now != open.get_untracked() {
-                open.set(now);
+        <details
+            class="sweep"
+            on:toggle=move |ev| {
+                let now = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+                    .is_some_and(|d| d.open());
+                if now != open.get_untracked() {
+                    open.set(now);
+                }
             }
-        }>
+        >
             <summary>"Sweep: load 20–95% × policies, in parallel workers (as the paper's Figures 4 and 11)"</summary>
             <div class="sweep-policies">
-                {move || all().into_iter().map(|p| view! {
-                    <label><input type="checkbox" prop:checked=move || policies.with(|v| v.iter().any(|x| x == p))
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            policies.update(|v| { v.retain(|x| x != p); if on { v.push(p.to_string()); } });
-                        }/>{p}</label>
-                }).collect_view()}
-                <button id="sweep-run" on:click=start disabled=move || !form_ok.get()>"Run sweep"</button>
-                <span id="sweep-status">{move || st.status.get()}</span>
+                {move || {
+                    all()
+                        .into_iter()
+                        .map(|p| {
+                            view! {
+                                <label>
+                                    <input
+                                        type="checkbox"
+                                        prop:checked=move || policies.with(|v| v.iter().any(|x| x == p))
+                                        on:change=move |ev| {
+                                            let on = event_target_checked(&ev);
+                                            policies
+                                                .update(|v| {
+                                                    v.retain(|x| x != p);
+                                                    if on {
+                                                        v.push(p.to_string());
+                                                    }
+                                                });
+                                        }
+                                    />
+                                    {p}
+                                </label>
+                            }
+                        })
+                        .collect_view()
+                }} <button id="sweep-run" on:click=start disabled=move || !form_ok.get()>
+                    "Run sweep"
+                </button> <span id="sweep-status">{move || st.status.get()}</span>
             </div>
             <div class="charts">
-                <figure class="chart"><canvas id="chart-sweep-ms" width="560" height="320"></canvas></figure>
-                <figure class="chart"><canvas id="chart-sweep-nsl" width="560" height="320"></canvas></figure>
+                <figure class="chart">
+                    <canvas id="chart-sweep-ms" width="560" height="320"></canvas>
+                </figure>
+                <figure class="chart">
+                    <canvas id="chart-sweep-nsl" width="560" height="320"></canvas>
+                </figure>
             </div>
         </details>
     }

@@ -108,19 +108,84 @@ pub fn TraceLabView() -> impl IntoView {
                 let header: Vec<(String, String)> = r.header.iter().take(14).cloned().collect();
                 let extra = r.extra_columns;
                 view! {
-                    <div class="trace-report" id="trace-report" data-lines=r.lines.to_string() data-jobs=r.jobs.to_string()
-                        data-skipped=r.skipped.to_string() data-comments=r.comments.to_string()>
-                        {(extra > 0).then(|| view! { <p>{format!("{extra} lines had more columns than the format; the extra columns were ignored.")}</p> })}
-                        {(!reasons.is_empty()).then(|| view! {
-                            <table class="mini"><thead><tr><th>"skipped because"</th><th>"lines"</th></tr></thead>
-                            <tbody>{reasons.into_iter().map(|(k, v)| view! { <tr><td>{k}</td><td>{v}</td></tr> }).collect_view()}</tbody></table>
-                        })}
-                        {(!skips.is_empty()).then(|| view! {
-                            <details><summary>"First skipped lines"</summary><ul class="skips">{skips.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}</ul></details>
-                        })}
-                        {(!header.is_empty()).then(|| view! {
-                            <details><summary>"Header"</summary><table class="mini"><tbody>{header.into_iter().map(|(k, v)| view! { <tr><td>{k}</td><td>{v}</td></tr> }).collect_view()}</tbody></table></details>
-                        })}
+                    <div
+                        class="trace-report"
+                        id="trace-report"
+                        data-lines=r.lines.to_string()
+                        data-jobs=r.jobs.to_string()
+                        data-skipped=r.skipped.to_string()
+                        data-comments=r.comments.to_string()
+                    >
+                        {(extra > 0)
+                            .then(|| {
+                                view! {
+                                    <p>
+                                        {format!(
+                                            "{extra} lines had more columns than the format; the extra columns were ignored.",
+                                        )}
+                                    </p>
+                                }
+                            })}
+                        {(!reasons.is_empty())
+                            .then(|| {
+                                view! {
+                                    <table class="mini">
+                                        <thead>
+                                            <tr>
+                                                <th>"skipped because"</th>
+                                                <th>"lines"</th>
+                                            </tr>
+                                        </thead>
+                                        <tbody>
+                                            {reasons
+                                                .into_iter()
+                                                .map(|(k, v)| {
+                                                    view! {
+                                                        <tr>
+                                                            <td>{k}</td>
+                                                            <td>{v}</td>
+                                                        </tr>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </tbody>
+                                    </table>
+                                }
+                            })}
+                        {(!skips.is_empty())
+                            .then(|| {
+                                view! {
+                                    <details>
+                                        <summary>"First skipped lines"</summary>
+                                        <ul class="skips">
+                                            {skips.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}
+                                        </ul>
+                                    </details>
+                                }
+                            })}
+                        {(!header.is_empty())
+                            .then(|| {
+                                view! {
+                                    <details>
+                                        <summary>"Header"</summary>
+                                        <table class="mini">
+                                            <tbody>
+                                                {header
+                                                    .into_iter()
+                                                    .map(|(k, v)| {
+                                                        view! {
+                                                            <tr>
+                                                                <td>{k}</td>
+                                                                <td>{v}</td>
+                                                            </tr>
+                                                        }
+                                                    })
+                                                    .collect_view()}
+                                            </tbody>
+                                        </table>
+                                    </details>
+                                }
+                            })}
                     </div>
                 }
             })
@@ -130,9 +195,21 @@ pub fn TraceLabView() -> impl IntoView {
         t.bots.with(|b| {
             b.as_ref().map(|b| {
                 view! {
-                    <p id="trace-bots" data-bots=b.bots.to_string() data-tasks=b.tasks.to_string() data-users=b.users.to_string()>
-                        {format!("{} jobs → {} BoTs by the Δ rule; {}. Workload: {} BoTs, {} tasks, {} users.",
-                            b.jobs, b.groups, b.multi_proc_note, b.bots, b.tasks, b.users)}
+                    <p
+                        id="trace-bots"
+                        data-bots=b.bots.to_string()
+                        data-tasks=b.tasks.to_string()
+                        data-users=b.users.to_string()
+                    >
+                        {format!(
+                            "{} jobs → {} BoTs by the Δ rule; {}. Workload: {} BoTs, {} tasks, {} users.",
+                            b.jobs,
+                            b.groups,
+                            b.multi_proc_note,
+                            b.bots,
+                            b.tasks,
+                            b.users,
+                        )}
                     </p>
                 }
             })
@@ -144,27 +221,59 @@ pub fn TraceLabView() -> impl IntoView {
             let classes: Vec<String> = rows[0].1.size_classes.iter().map(|c| c.class.clone()).collect();
             view! {
                 <table class="mini" id="trace-deltas">
-                    <thead><tr><th>"Δ [s]"</th><th>"BoTs"</th><th>"mean size"</th>{classes.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view()}</tr></thead>
-                    <tbody>{rows.into_iter().map(|(d, r)| {
-                        let mean = if r.bots > 0 { r.tasks as f64 / r.bots as f64 } else { 0.0 };
-                        view! { <tr data-delta=d.to_string() data-bots=r.bots.to_string()><td>{d.to_string()}</td><td>{r.bots}</td><td>{format!("{mean:.1}")}</td>
-                            {r.size_classes.iter().map(|c| view! { <td>{c.bots}</td> }).collect_view()}</tr> }
-                    }).collect_view()}</tbody>
+                    <thead>
+                        <tr>
+                            <th>"Δ [s]"</th>
+                            <th>"BoTs"</th>
+                            <th>"mean size"</th>
+                            {classes.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view()}
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {rows
+                            .into_iter()
+                            .map(|(d, r)| {
+                                let mean = if r.bots > 0 { r.tasks as f64 / r.bots as f64 } else { 0.0 };
+                                view! {
+                                    <tr data-delta=d.to_string() data-bots=r.bots.to_string()>
+                                        <td>{d.to_string()}</td>
+                                        <td>{r.bots}</td>
+                                        <td>{format!("{mean:.1}")}</td>
+                                        {r.size_classes.iter().map(|c| view! { <td>{c.bots}</td> }).collect_view()}
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
                 </table>
             }
         })
     };
     let fit_view = move || {
         if let Some(e) = t.fit_error.get() {
-            return view! { <p class="field-error" id="trace-fit-error">{format!("No model row could be fitted: {e}")}</p> }.into_any();
+            return view! {
+                <p class="field-error" id="trace-fit-error">
+                    {format!("No model row could be fitted: {e}")}
+                </p>
+            }
+            .into_any();
         }
         t.fit.with(|f| f.as_ref().map_or(().into_any(), |f| fit_table(f, "trace-fit").into_any()))
     };
     let scenario_fit_view = move || {
         t.scenario_fit.with(|f| match f {
             None => ().into_any(),
-            Some(Err(e)) => view! { <p class="field-error" id="scenario-fit-error">{format!("No model row could be fitted: {e}")}</p> }.into_any(),
-            Some(Ok((f, _))) => view! { <h3>"Fitted model row"</h3> {fit_table(f, "scenario-fit")} }.into_any(),
+            Some(Err(e)) => view! {
+                <p class="field-error" id="scenario-fit-error">
+                    {format!("No model row could be fitted: {e}")}
+                </p>
+            }
+            .into_any(),
+            Some(Ok((f, _))) => view! {
+                <h3>"Fitted model row"</h3>
+                {fit_table(f, "scenario-fit")}
+            }
+            .into_any(),
         })
     };
     let scenario_candidates =
@@ -172,14 +281,31 @@ pub fn TraceLabView() -> impl IntoView {
     view! {
         <details class="trace-lab" id="trace-lab" open>
             <summary>"Workload lab — import a real trace"</summary>
-            <p class="help">"A log in the Standard Workload Format (Parallel Workloads Archive, .swf) or the Grid Workloads Format (Grid Workloads Archive, .gwf), plain or gzip. It is parsed in the simulation worker, on this computer; nothing is uploaded. BoTs are found with the Δ rule of Minh & Wolters 2010 §II-C: consecutive jobs of the same user, group, queue, executable, requested time and processors, each at most Δ after the previous one. The model row is fitted as Iosup et al. 2008 §3.1 does (six families by maximum likelihood, the lowest Kolmogorov–Smirnov D)."</p>
-            <div class="trace-drop" id="trace-drop" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
-                <label>"Trace file "
-                    <input type="file" id="trace-file" accept=".swf,.gwf,.json,.gz,.txt" disabled=move || importing() || !ready()
-                        on:change=move |ev| { if let Some(f) = file_of_input(&ev) { t.start(f); } }/>
+            <p class="help">
+                "A log in the Standard Workload Format (Parallel Workloads Archive, .swf) or the Grid Workloads Format (Grid Workloads Archive, .gwf), plain or gzip. It is parsed in the simulation worker, on this computer; nothing is uploaded. BoTs are found with the Δ rule of Minh & Wolters 2010 §II-C: consecutive jobs of the same user, group, queue, executable, requested time and processors, each at most Δ after the previous one. The model row is fitted as Iosup et al. 2008 §3.1 does (six families by maximum likelihood, the lowest Kolmogorov–Smirnov D)."
+            </p>
+            <div
+                class="trace-drop"
+                id="trace-drop"
+                on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+                on:drop=on_drop
+            >
+                <label>
+                    "Trace file "
+                    <input
+                        type="file"
+                        id="trace-file"
+                        accept=".swf,.gwf,.json,.gz,.txt"
+                        disabled=move || importing() || !ready()
+                        on:change=move |ev| {
+                            if let Some(f) = file_of_input(&ev) {
+                                t.start(f);
+                            }
+                        }
+                    />
                 </label>
-                <label>" format "
-                    <select id="trace-format" on:change=move |ev| t.format.set(event_target_value(&ev))>
+                <label>
+                    " format " <select id="trace-format" on:change=move |ev| t.format.set(event_target_value(&ev))>
                         <option value="auto">"from the name (.gwf, .json, else SWF)"</option>
                         <option value="swf">"SWF"</option>
                         <option value="gwf">"GWF"</option>
@@ -187,57 +313,151 @@ pub fn TraceLabView() -> impl IntoView {
                     </select>
                 </label>
                 <span class="help">" — or drop the file here."</span>
-                <button id="trace-cancel" class="small" disabled=move || !importing() on:click=move |_| t.cancel()>"Cancel import"</button>
+                <button id="trace-cancel" class="small" disabled=move || !importing() on:click=move |_| t.cancel()>
+                    "Cancel import"
+                </button>
             </div>
             <progress id="trace-progress" max="1000" prop:value=move || (fraction() * 1000.0).round()></progress>
-            <p id="trace-status" class=move || format!("status {}", t.phase.get().as_str()) data-state=move || t.phase.get().as_str()
-                data-handle-ms=move || format!("{:.1}", t.handle_ms.get())>{status}</p>
-            <p id="trace-message" class="help">{move || t.message.get()}</p>
+            <p
+                id="trace-status"
+                class=move || format!("status {}", t.phase.get().as_str())
+                data-state=move || t.phase.get().as_str()
+                data-handle-ms=move || format!("{:.1}", t.handle_ms.get())
+            >
+                {status}
+            </p>
+            <p id="trace-message" class="help">
+                {move || t.message.get()}
+            </p>
             {report_view}
             <div class="trace-rule" style=move || if t.imported.with(Option::is_some) { "" } else { "display:none" }>
-                <label>"Δ [s] "
-                    <input type="number" id="trace-delta" min="0" max="86400" step="10" prop:value=move || t.delta.get()
-                        on:change=move |ev| { t.delta.set(event_target_value(&ev)); t.ask_bots(); }/>
+                <label>
+                    "Δ [s] "
+                    <input
+                        type="number"
+                        id="trace-delta"
+                        min="0"
+                        max="86400"
+                        step="10"
+                        prop:value=move || t.delta.get()
+                        on:change=move |ev| {
+                            t.delta.set(event_target_value(&ev));
+                            t.ask_bots();
+                        }
+                    />
                 </label>
-                <label><input type="checkbox" id="trace-split" prop:checked=move || t.split.get()
-                    on:change=move |ev| { t.split.set(event_target_checked(&ev)); t.ask_bots(); }/>
-                    " split a job of p processors into p tasks"</label>
-                {move || t.bots.with(|b| b.as_ref().filter(|b| b.parallel_jobs > 0 && !t.split.get()).map(|b| view! {
-                    <p class="warning" id="trace-parallel">{format!(
-                        "⚠ {} of the {} jobs use more than one processor, and a multi-cluster replay drops them: \
+                <label>
+                    <input
+                        type="checkbox"
+                        id="trace-split"
+                        prop:checked=move || t.split.get()
+                        on:change=move |ev| {
+                            t.split.set(event_target_checked(&ev));
+                            t.ask_bots();
+                        }
+                    />
+                    " split a job of p processors into p tasks"
+                </label>
+                {move || {
+                    t
+                        .bots
+                        .with(|b| {
+                            b
+                                .as_ref()
+                                .filter(|b| b.parallel_jobs > 0 && !t.split.get())
+                                .map(|b| {
+                                    view! {
+                                        <p class="warning" id="trace-parallel">
+                                            {format!(
+                                                "⚠ {} of the {} jobs use more than one processor, and a multi-cluster replay drops them: \
                          tick “split” to keep their work as tasks, or replay the log's jobs whole in the data grid.",
-                        b.parallel_jobs, b.jobs)}</p>
-                }))}
-                <label><input type="checkbox" id="trace-same-user" prop:checked=move || t.same_user.get()
-                    on:change=move |ev| { t.same_user.set(event_target_checked(&ev)); t.ask_bots(); }/>
-                    " group by user only"</label>
-                <div class="field-error" id="trace-delta-error">{move || delta_error().unwrap_or_default()}</div>
+                                                b.parallel_jobs,
+                                                b.jobs,
+                                            )}
+                                        </p>
+                                    }
+                                })
+                        })
+                }}
+                <label>
+                    <input
+                        type="checkbox"
+                        id="trace-same-user"
+                        prop:checked=move || t.same_user.get()
+                        on:change=move |ev| {
+                            t.same_user.set(event_target_checked(&ev));
+                            t.ask_bots();
+                        }
+                    />
+                    " group by user only"
+                </label>
+                <div class="field-error" id="trace-delta-error">
+                    {move || delta_error().unwrap_or_default()}
+                </div>
                 {bots_view}
                 <h3>"BoTs against Δ"</h3>
                 {delta_table}
                 <h3>"Fitted model row"</h3>
                 {fit_view}
-                <crate::ui::fit_plots::CandidatesPanel candidates=t.candidates.into() id="trace-candidates"/>
-                <crate::ui::lazy::LazyPanel part=crate::ui::split::Part::TraceViews/>
+                <crate::ui::fit_plots::CandidatesPanel candidates=t.candidates.into() id="trace-candidates" />
+                <crate::ui::lazy::LazyPanel part=crate::ui::split::Part::TraceViews />
                 <div class="trace-actions">
-                    <button id="trace-use" disabled=move || delta_error().is_some() on:click=move |_| t.use_trace()
-                        title="Replay the trace's own submit and run times on the platform set under Platform.">"Run this trace"</button>
-                    <button id="trace-use-data-grid" disabled=move || t.max_procs().is_none() on:click=move |_| t.use_data_grid()
-                        title="The data-grid family runs each job whole, on as many processors as it asked: one site of the header's MaxProcs processors, no input data.">"Replay its jobs whole (data grid)"</button>
-                    <button id="trace-use-model" disabled=move || t.fit.with(Option::is_none) on:click=move |_| t.use_model()
-                        title="Generate a synthetic workload from the fitted row, at the load set under Workload.">"Use the fitted model"</button>
-                    <button id="trace-use-platform" disabled=move || t.max_procs().is_none() on:click=move |_| t.use_platform()
-                        title="One cluster of the header's MaxProcs processors, speed 1; edit it under Platform.">
-                        {move || t.max_procs().map_or("No MaxProcs in the header".to_string(), |p| format!("Use the trace's platform ({p} processors)"))}</button>
+                    <button
+                        id="trace-use"
+                        disabled=move || delta_error().is_some()
+                        on:click=move |_| t.use_trace()
+                        title="Replay the trace's own submit and run times on the platform set under Platform."
+                    >
+                        "Run this trace"
+                    </button>
+                    <button
+                        id="trace-use-data-grid"
+                        disabled=move || t.max_procs().is_none()
+                        on:click=move |_| t.use_data_grid()
+                        title="The data-grid family runs each job whole, on as many processors as it asked: one site of the header's MaxProcs processors, no input data."
+                    >
+                        "Replay its jobs whole (data grid)"
+                    </button>
+                    <button
+                        id="trace-use-model"
+                        disabled=move || t.fit.with(Option::is_none)
+                        on:click=move |_| t.use_model()
+                        title="Generate a synthetic workload from the fitted row, at the load set under Workload."
+                    >
+                        "Use the fitted model"
+                    </button>
+                    <button
+                        id="trace-use-platform"
+                        disabled=move || t.max_procs().is_none()
+                        on:click=move |_| t.use_platform()
+                        title="One cluster of the header's MaxProcs processors, speed 1; edit it under Platform."
+                    >
+                        {move || {
+                            t
+                                .max_procs()
+                                .map_or(
+                                    "No MaxProcs in the header".to_string(),
+                                    |p| format!("Use the trace's platform ({p} processors)"),
+                                )
+                        }}
+                    </button>
                 </div>
             </div>
             <h3>"The current scenario's workload"</h3>
-            <p class="help">"The same views of the workload the next run would simulate (generated, or the trace it replays)."
-                " "<button id="scenario-views-button" class="small" disabled=move || !ready() on:click=move |_| t.ask_scenario_views()>"Show its views"</button>
-                " "<span id="scenario-views-message">{move || t.scenario_message.get()}</span></p>
-            <crate::ui::lazy::LazyPanel part=crate::ui::split::Part::ScenarioViews/>
+            <p class="help">
+                "The same views of the workload the next run would simulate (generated, or the trace it replays)." " "
+                <button
+                    id="scenario-views-button"
+                    class="small"
+                    disabled=move || !ready()
+                    on:click=move |_| t.ask_scenario_views()
+                >
+                    "Show its views"
+                </button> " "<span id="scenario-views-message">{move || t.scenario_message.get()}</span>
+            </p>
+            <crate::ui::lazy::LazyPanel part=crate::ui::split::Part::ScenarioViews />
             {scenario_fit_view}
-            <crate::ui::fit_plots::CandidatesPanel candidates=scenario_candidates id="scenario-candidates"/>
+            <crate::ui::fit_plots::CandidatesPanel candidates=scenario_candidates id="scenario-candidates" />
         </details>
     }
 }
@@ -254,8 +474,27 @@ fn fit_table(f: &FittedModel, id: &'static str) -> impl IntoView {
     ];
     view! {
         <table class="mini" id=id>
-            <thead><tr><th scope="col">"characteristic"</th><th scope="col">"best fit (lowest KS D)"</th><th scope="col">"KS D"</th></tr></thead>
-            <tbody>{rows.into_iter().map(|(c, d, ks)| view! { <tr data-char=c><td>{c}</td><td class="dist">{d}</td><td>{format!("{ks:.3}")}</td></tr> }).collect_view()}</tbody>
+            <thead>
+                <tr>
+                    <th scope="col">"characteristic"</th>
+                    <th scope="col">"best fit (lowest KS D)"</th>
+                    <th scope="col">"KS D"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|(c, d, ks)| {
+                        view! {
+                            <tr data-char=c>
+                                <td>{c}</td>
+                                <td class="dist">{d}</td>
+                                <td>{format!("{ks:.3}")}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
         </table>
     }
 }
