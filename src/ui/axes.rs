@@ -258,8 +258,7 @@ pub const BAND_FROM: usize = 240;
 pub fn time_lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     pen: Pen,
-    title: &str,
-    y_desc: &str,
+    (title, y_desc): (&str, &str),
     lines: &[Vec<(f64, f64)>],
     labels: &[String],
     y_top: Option<f64>,

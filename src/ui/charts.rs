@@ -68,8 +68,7 @@ pub(crate) fn empty<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, pen: Pen,
 pub(crate) fn points_chart<DB: DrawingBackend, X>(
     root: &DrawingArea<DB, Shift>,
     pen: Pen,
-    title: &str,
-    y_label: &str,
+    (title, y_label): (&str, &str),
     x: X,
     x_axis: (&str, &dyn Fn(&f64) -> String),
     ys: &[f64],
@@ -158,7 +157,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
     let area = legend_below(root, pen, &entries)?;
     let xt = Ticks::linear(0.15, 1.0, fit(pen, area.dim_in_pixel().0));
     let x_axis: (&str, &dyn Fn(&f64) -> String) = ("load", &|v| xt.label(*v));
-    points_chart(&area, pen, title, y_label, lin(0.15, 1.0, &xt), x_axis, &ys, &series)
+    points_chart(&area, pen, (title, y_label), lin(0.15, 1.0, &xt), x_axis, &ys, &series)
 }
 
 /// A study's lines (`study::table::Line`): the mean of each point, and its 95% interval as a vertical bar where it

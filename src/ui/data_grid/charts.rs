@@ -104,7 +104,7 @@ fn draw_series<DB: DrawingBackend>(
         _ => (1..=lines.len()).map(|k| format!("site {k}")).collect(),
     };
     // Busy processors swing between none and all at each job's start and end: drawn per window (mean, min–max).
-    axes::time_lines(root, pen, title, y_desc, &lines, &labels, (which == 2).then_some(1.0), which == 2)
+    axes::time_lines(root, pen, (title, y_desc), &lines, &labels, (which == 2).then_some(1.0), which == 2)
 }
 
 /// The jobs of `site` the Gantt view draws: the latest `GANTT_JOBS` to take their processors.

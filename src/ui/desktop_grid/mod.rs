@@ -2,29 +2,25 @@
 //! desktop-grid controls, the cards of a run and its two live charts (machines up, replicas running). The run goes
 //! through the same worker and Run bar as a multi-cluster one; only its `DgDetail` and `DgReport` are its own.
 
+mod controls;
 pub(crate) mod figures;
 mod pinned;
 
 use crate::ui::chart_style::Pen;
+pub use controls::DgControls;
+use controls::BOT_SELECTION_EXAMPLES;
 use pinned::{pin_finished, pinned_scenarios};
 mod readings;
 
 use crate::family::contract::{Header, Start};
-use crate::family::desktop_grid::availability::AvailabilityLevel;
-use crate::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
-use crate::family::desktop_grid::config::{CheckpointStore, Heterogeneity, LongIdleRule};
-use crate::family::desktop_grid::workload::Mix;
-use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
+use crate::family::desktop_grid::{DgDetail, DgReport, DgSample};
 use crate::registry::{AnyDetail, AnyReport, Family};
 use crate::scenario::Scenario;
-use crate::script::ScriptSource;
 use crate::ui::contract::PageFamily;
-use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::{fmt_time, Lab, Throttle};
 use crate::ui::lazy::LazyPanel;
 use crate::ui::measured;
 use crate::ui::not_modelled::NotModelled;
-use crate::ui::script_box::{policy_field, PolicyKey};
 use crate::ui::split::Part;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -135,7 +131,7 @@ fn draw_series<DB: DrawingBackend>(
         runs.iter().map(|samples| samples.iter().map(|s| (s.time / 86_400.0, pick(s))).collect()).collect();
     // Replicas start and end at every task: drawn per window (mean, min–max) once the run has many samples.
     let band = title == "Replicas running";
-    crate::ui::axes::time_lines(root, pen, title, y_label, &lines, labels, None, band)
+    crate::ui::axes::time_lines(root, pen, (title, y_label), &lines, labels, None, band)
 }
 
 fn draw_charts(st: DgPage) {
@@ -244,264 +240,6 @@ fn cards(r: &DgReport) -> Vec<Card> {
             shown: format!("{} BoTs/h", crate::words::number_words(w.bot_rate * 3600.0)),
         },
     ]
-}
-
-/// The scenario's desktop-grid section to change; one of its controls used while another family is shown
-/// (they are hidden then) is refused.
-/// The BoT-selection scripts a user starts from ([Anglano09]'s RR-NRF written as a script).
-const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] = [("RR-NRF", include_str!("../../../examples/policies/rr_nrf.rhai"))];
-
-fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, String> {
-    let family = s.family().name();
-    s.desktop_grid_mut()
-        .map(|d| &mut d.desktop_grid)
-        .ok_or_else(|| format!("a desktop_grid setting, and the scenario is of family {family}"))
-}
-
-/// The scenario's desktop-grid section, or its defaults while another family is shown.
-fn cfg_of(s: &Scenario) -> DesktopGridConfig {
-    s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default()
-}
-
-/// The charts projector mode steps through (canvas id, title).
-pub(crate) fn charts_list() -> Vec<(&'static str, &'static str)> {
-    CHARTS.iter().map(|&(id, title, _, _)| (id, title)).collect()
-}
-
-/// The desktop-grid controls.
-#[component]
-pub fn DgControls() -> impl IntoView {
-    view! {
-        <div class="dg-panel" id="dg-controls">
-            <p class="help">
-                "Volatile desktop machines that fail and come back; BoTs scheduled by WQR-FT (replication with fault tolerance and checkpoints), as in Anglano & Canonico 2009, §III–IV."
-            </p>
-            <p class="help" id="dg-combinations">
-                "Which policies run where: the five BoT selection policies below run with WQR-FT on desktop grids only, and the selection and scheduling policies of Iosup et al. 2008 on multi-cluster grids only. WQR-FT knows nothing of speeds or runtimes and replaces lost work by replicas and checkpoints; the multi-cluster policies rely on speeds, runtime estimates and machines that never fail, which a desktop grid does not give."
-            </p>
-            {select_field(
-                Ctl {
-                    id: "dg-availability",
-                    label: "Availability level",
-                    help: "Table II: High (enterprise desktop grids, about 98% availability), Medium (75%), Low (volunteer computing, 50%)",
-                    path: "desktop_grid.availability",
-                },
-                (
-                    &AvailabilityLevel::ALL,
-                    AvailabilityLevel::name,
-                    |v| match v {
-                        AvailabilityLevel::High => "High-Avail".into(),
-                        AvailabilityLevel::Medium => "Med-Avail".into(),
-                        AvailabilityLevel::Low => "Low-Avail".into(),
-                        AvailabilityLevel::AlwaysUp => "Always up (no failures; not in the paper)".into(),
-                    },
-                ),
-                |s| cfg_of(s).availability,
-                |s, v| {
-                    dg(s)?.availability = v;
-                    Ok(())
-                },
-            )}
-            {select_field(
-                Ctl {
-                    id: "dg-heterogeneity",
-                    label: "Machine heterogeneity",
-                    help: "Homogeneous: every machine of power 10; Heterogeneous: powers uniform in [2.3, 17.7]; machines are added until the total power is 1 000",
-                    path: "desktop_grid.heterogeneity",
-                },
-                (
-                    &Heterogeneity::ALL,
-                    Heterogeneity::name,
-                    |v| match v {
-                        Heterogeneity::Homogeneous => "Homogeneous".into(),
-                        Heterogeneity::Heterogeneous => "Heterogeneous".into(),
-                    },
-                ),
-                |s| cfg_of(s).heterogeneity,
-                |s, v| {
-                    dg(s)?.heterogeneity = v;
-                    Ok(())
-                },
-            )}
-            {select_field(
-                Ctl {
-                    id: "dg-mix",
-                    label: "Task mix (Table III)",
-                    help: "the share of Very Small, Small, Medium and Large tasks in every BoT",
-                    path: "desktop_grid.mix",
-                },
-                (
-                    &Mix::ALL,
-                    Mix::name,
-                    |m| {
-                        let [vs, s, md, l] = m.shares();
-                        format!("{} (VS {vs}%, S {s}%, M {md}%, L {l}%)", m.label())
-                    },
-                ),
-                |s| cfg_of(s).mix,
-                |s, v| {
-                    dg(s)?.mix = v;
-                    Ok(())
-                },
-            )}
-            {number_field(
-                Ctl {
-                    id: "dg-load",
-                    label: "Load factor L",
-                    help: "L = λ · C: the arrival rate of BoTs relative to what the grid can serve (0.5, 0.75, 0.95 in the paper; Eq. 7)",
-                    path: "desktop_grid.load",
-                },
-                "0.05",
-                |s| cfg_of(s).load.to_string(),
-                |s, t| {
-                    dg(s)?.load = number(t, "the load factor L, e.g. 0.75")?;
-                    Ok(())
-                },
-            )}
-            {policy_field(
-                Ctl {
-                    id: "dg-policy",
-                    label: "BoT selection policy",
-                    help: "which BoT the next free machine serves (§III-C): FCFS-Excl, FCFS-Share, RR, RR-NRF, LongIdle, or your own policy written as a script (docs/policies.md)",
-                    path: "desktop_grid.bot_selection",
-                },
-                PolicyKey {
-                    family: Family::DesktopGrid,
-                    key: "bot_selection",
-                    choices: (&BotSelection::ALL, BotSelection::name, |p| p.label().to_string()),
-                    builtin: |s| cfg_of(s).bot_selection.builtin(),
-                    script: |s| cfg_of(s).bot_selection.script().map(str::to_string),
-                    set_builtin: |s, v| {
-                        dg(s)?.bot_selection = v.into();
-                        Ok(())
-                    },
-                    set_script: |s, text| {
-                        dg(s)?.bot_selection = BotPolicy::Script(ScriptSource::new(text));
-                        Ok(())
-                    },
-                    examples: &BOT_SELECTION_EXAMPLES,
-                    script_id: "dg-policy-script",
-                    box_id: "dg-policy-script-editor",
-                },
-            )}
-            {number_field(
-                Ctl {
-                    id: "dg-threshold",
-                    label: "Replication threshold (RepThresh)",
-                    help: "the most replicas of one task WQR-FT runs at once; empty = 2, unlimited for FCFS-Excl (§IV-C)",
-                    path: "desktop_grid.rep_thresh",
-                },
-                "1",
-                |s| cfg_of(s).rep_thresh.map_or(String::new(), |r| r.to_string()),
-                |s, t| {
-                    dg(s)?.rep_thresh = if t.trim().is_empty() {
-                        None
-                    } else {
-                        Some(parse(t, "a whole number of replicas, at least 1")?)
-                    };
-                    Ok(())
-                },
-            )}
-            {number_field(
-                Ctl {
-                    id: "dg-weibull",
-                    label: "Weibull shape of the time to failure",
-                    help: "shape of the machines' Weibull time to failure; its scale keeps the mean at the group's MTTF (Table II)",
-                    path: "desktop_grid.weibull_shape",
-                },
-                "0.05",
-                |s| cfg_of(s).weibull_shape.to_string(),
-                |s, t| {
-                    dg(s)?.weibull_shape = number(t, "a shape such as 0.7")?;
-                    Ok(())
-                },
-            )}
-            {number_field(
-                Ctl {
-                    id: "dg-checkpoint",
-                    label: "Checkpoint period [s]",
-                    help: "a running replica saves a checkpoint after every this many seconds of its own execution",
-                    path: "desktop_grid.checkpoint_period",
-                },
-                "60",
-                |s| cfg_of(s).checkpoint_period.to_string(),
-                |s, t| {
-                    dg(s)?.checkpoint_period = number(t, "seconds, e.g. 1800")?;
-                    Ok(())
-                },
-            )}
-            {select_field(
-                Ctl {
-                    id: "dg-store",
-                    label: "Checkpoint store (a reading)",
-                    help: "blocking: the replica stops computing while its checkpoint is stored (U[240, 720] s); async: it computes on and the checkpoint counts once stored. The paper does not say; docs/desktop_grid.md, Readings",
-                    path: "desktop_grid.checkpoint_store",
-                },
-                (&CheckpointStore::ALL, CheckpointStore::name, |v| v.name().to_string()),
-                |s| cfg_of(s).checkpoint_store,
-                |s, v| {
-                    dg(s)?.checkpoint_store = v;
-                    Ok(())
-                },
-            )}
-            {select_field(
-                Ctl {
-                    id: "dg-long-idle",
-                    label: "LongIdle's idle time (a reading)",
-                    help: "accumulated: every candidate task's time without a replica, frozen while it has one; unreplicated: only tasks without a replica now compete (§III-C)",
-                    path: "desktop_grid.long_idle",
-                },
-                (&LongIdleRule::ALL, LongIdleRule::name, |v| v.name().to_string()),
-                |s| cfg_of(s).long_idle,
-                |s, v| {
-                    dg(s)?.long_idle = v;
-                    Ok(())
-                },
-            )}
-            {number_field(
-                Ctl {
-                    id: "dg-bots",
-                    label: "Number of BoTs",
-                    help: "how many BoTs the run submits; each holds work of the application size",
-                    path: "desktop_grid.bots",
-                },
-                "1",
-                |s| cfg_of(s).bots.to_string(),
-                |s, t| {
-                    dg(s)?.bots = parse(t, "a whole number of BoTs")?;
-                    Ok(())
-                },
-            )}
-            {number_field(
-                Ctl {
-                    id: "dg-horizon",
-                    label: "Horizon [days]",
-                    help: "the run stops here at the latest; empty = 4 × the expected submission window",
-                    path: "desktop_grid.horizon",
-                },
-                "1",
-                |s| cfg_of(s).horizon.map_or(String::new(), |h| (h / 86_400.0).to_string()),
-                |s, t| {
-                    dg(s)?.horizon = if t.trim().is_empty() { None } else { Some(number(t, "days")? * 86_400.0) };
-                    Ok(())
-                },
-            )}
-            {number_field(
-                Ctl {
-                    id: "dg-seed",
-                    label: "Seed",
-                    help: "the seed of every random stream: the same seed gives the same run",
-                    path: "seed",
-                },
-                "1",
-                |s| s.seed().to_string(),
-                |s, t| {
-                    s.set_seed(parse(t, "a whole number ≥ 0")?);
-                    Ok(())
-                },
-            )}
-        </div>
-    }
 }
 
 /// The cards and the live charts of a desktop-grid run.
@@ -695,4 +433,9 @@ pub(crate) fn mount_part(part: Part, element: web_sys::HtmlElement) -> Option<we
 /// The script box of the policy key a lesson may ask the class to write: its first example and the box's id.
 pub(crate) fn your_own_box(key: &str) -> Option<(&'static str, &'static str)> {
     (key == "bot_selection").then_some((BOT_SELECTION_EXAMPLES[0].1, "dg-policy-script-editor"))
+}
+
+/// The charts projector mode steps through (canvas id, title).
+pub(crate) fn charts_list() -> Vec<(&'static str, &'static str)> {
+    CHARTS.iter().map(|&(id, title, _, _)| (id, title)).collect()
 }

@@ -96,8 +96,7 @@ pub type PerCluster<'a> = &'a dyn Fn(&Sample, usize) -> f64;
 pub fn draw_time_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     pen: Pen,
-    title: &str,
-    y_label: &str,
+    (title, y_label): (&str, &str),
     runs: &[&RunData],
     pick: &dyn Fn(&Sample) -> f64,
     per_cluster: Option<PerCluster>,
@@ -192,7 +191,7 @@ pub fn draw_classes<DB: DrawingBackend>(
     };
     let x = at(-0.5, 9.5, (0..10).map(f64::from).collect());
     let x_axis: (&str, &dyn Fn(&f64) -> String) = ("BoT size class", &class_name);
-    points_chart(root, pen, title, y_label, x, x_axis, &ys, &per_run)
+    points_chart(root, pen, (title, y_label), x, x_axis, &ys, &per_run)
 }
 
 /// The CDF curve of a run's BoT makespans (or NSLs) as drawn: (value, fraction of BoTs) points.

@@ -180,8 +180,7 @@ fn draw_chart<DB: DrawingBackend>(
         "chart-queue" => charts::draw_time_series(
             root,
             pen,
-            "Queued tasks",
-            "tasks",
+            ("Queued tasks", "tasks"),
             runs,
             &charts::queued,
             Some(&|s: &Sample, c: usize| f64::from(s.cluster_queued[c])),
@@ -190,8 +189,7 @@ fn draw_chart<DB: DrawingBackend>(
         "chart-util" => charts::draw_time_series(
             root,
             pen,
-            "Utilization",
-            "busy / processors",
+            ("Utilization", "busy / processors"),
             runs,
             &charts::utilization,
             None,
