@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
 TRUNK_VERSION=0.22.1
+LEPTOSFMT_VERSION=0.1.33
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 step() { printf '[setup] %s\n' "$*"; }
@@ -46,6 +47,11 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
   step "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes)"
   # no --locked: its lock file names a crate version the registry lacks
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! leptosfmt --version 2>/dev/null | grep -q " $LEPTOSFMT_VERSION"; then
+  step "installing leptosfmt $LEPTOSFMT_VERSION (the view! formatter the test command checks; a few minutes)"
+  cargo install leptosfmt --version "$LEPTOSFMT_VERSION" --locked --force
 fi
 
 if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION"; then

@@ -13,6 +13,8 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 step() { printf '\n== %s\n' "$*"; }
 step "format"
 cargo fmt --all -- --check
+step "leptosfmt (the page's view! bodies, width 120 as rustfmt)"
+leptosfmt --check --max-width 120 src/ui
 step "clippy (native, all targets)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy (wasm32: page and worker)"

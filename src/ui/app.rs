@@ -239,12 +239,11 @@ fn RunBar() -> impl IntoView {
                 id="cancel"
                 disabled=move || !matches!(lab.status.get(), Status::Running | Status::Paused | Status::Generating)
                 on:click=move |_| {
-                    lab
-                        .send(
-                            &ToWorker::Cancel {
-                                run_id: lab.run_id.get_untracked(),
-                            },
-                        )
+                    lab.send(
+                        &ToWorker::Cancel {
+                            run_id: lab.run_id.get_untracked(),
+                        },
+                    )
                 }
             >
                 "Cancel"
@@ -286,11 +285,9 @@ fn RunBar() -> impl IntoView {
             ></progress>
             <span id="sim-time">
                 {move || {
-                    lab
-                        .progress
+                    lab.progress
                         .with(|p| {
-                            p
-                                .as_ref()
+                            p.as_ref()
                                 .map_or(
                                     String::new(),
                                     |p| {
@@ -306,11 +303,9 @@ fn RunBar() -> impl IntoView {
             </span>
             <span id="events-per-s">
                 {move || {
-                    lab
-                        .progress
+                    lab.progress
                         .with(|p| {
-                            p
-                                .as_ref()
+                            p.as_ref()
                                 .map_or(
                                     String::new(),
                                     |p| {
@@ -430,8 +425,7 @@ fn App() -> impl IntoView {
     view! {
         // The title and the explanation are the static shell of index.html, painted before any wasm runs.
         {move || {
-            lab
-                .banner
+            lab.banner
                 .get()
                 .map(|b| {
                     view! {

@@ -222,8 +222,7 @@ pub fn LoginLogoutEditor() -> impl IntoView {
                                         let one: Vec<UserRates> = users.clone();
                                         *users = (0..k)
                                             .flat_map(|c| {
-                                                one
-                                                    .iter()
+                                                one.iter()
                                                     .map(move |u| UserRates {
                                                         name: if u.name.is_empty() || c == 0 {
                                                             u.name.clone()

@@ -124,8 +124,7 @@ pub(crate) fn PinBar(
                     }}
                 </li>
                 {move || {
-                    pins
-                        .get()
+                    pins.get()
                         .into_iter()
                         .enumerate()
                         .map(|(i, p)| view! { <li>{swatch(i + 1)}{p.label}</li> })

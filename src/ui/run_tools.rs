@@ -66,12 +66,11 @@ pub(crate) fn RunTools(
                 disabled=move || !done.get()
                 title="The full report, as `bagsim run --out` writes it"
                 on:click=move |_| {
-                    lab
-                        .send(
-                            &ToWorker::ExportReport {
-                                run_id: lab.run_id.get_untracked(),
-                            },
-                        )
+                    lab.send(
+                        &ToWorker::ExportReport {
+                            run_id: lab.run_id.get_untracked(),
+                        },
+                    )
                 }
             >
                 "Report (JSON)"
@@ -83,12 +82,11 @@ pub(crate) fn RunTools(
                             id=format!("{prefix}export-csv")
                             disabled=move || !done.get()
                             on:click=move |_| {
-                                lab
-                                    .send(
-                                        &ToWorker::ExportBots {
-                                            run_id: lab.run_id.get_untracked(),
-                                        },
-                                    )
+                                lab.send(
+                                    &ToWorker::ExportBots {
+                                        run_id: lab.run_id.get_untracked(),
+                                    },
+                                )
                             }
                         >
                             {label}

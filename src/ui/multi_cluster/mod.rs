@@ -413,12 +413,11 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
                 disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 title="The full report, as `bagsim run --out` writes it"
                 on:click=move |_| {
-                    lab
-                        .send(
-                            &ToWorker::ExportReport {
-                                run_id: lab.run_id.get_untracked(),
-                            },
-                        )
+                    lab.send(
+                        &ToWorker::ExportReport {
+                            run_id: lab.run_id.get_untracked(),
+                        },
+                    )
                 }
             >
                 "Report (JSON)"
@@ -427,12 +426,11 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
                 id="export-csv"
                 disabled=move || mc.report.with(|r| r.is_none()) || lab.run_family.get() != Family::MultiCluster
                 on:click=move |_| {
-                    lab
-                        .send(
-                            &ToWorker::ExportBots {
-                                run_id: lab.run_id.get_untracked(),
-                            },
-                        )
+                    lab.send(
+                        &ToWorker::ExportBots {
+                            run_id: lab.run_id.get_untracked(),
+                        },
+                    )
                 }
             >
                 "Per-BoT results (CSV)"
@@ -458,8 +456,7 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
                     }}
                 </li>
                 {move || {
-                    lab
-                        .pinned_labels
+                    lab.pinned_labels
                         .get()
                         .into_iter()
                         .enumerate()
@@ -475,8 +472,7 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
 pub(crate) fn ClassTable(mc: McPage) -> impl IntoView {
     view! {
         {move || {
-            mc
-                .report
+            mc.report
                 .get()
                 .map(|r| {
                     view! {

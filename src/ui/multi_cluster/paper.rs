@@ -426,11 +426,9 @@ pub fn PaperFigures() -> impl IntoView {
                 {move || seeds_error().unwrap_or_else(|| p.message.get())}
             </div>
             {move || {
-                p
-                    .failures
+                p.failures
                     .with(|f| {
-                        f
-                            .first()
+                        f.first()
                             .map(|first| {
                                 view! {
                                     <div class="paper-failed">

@@ -219,8 +219,7 @@ pub fn McReadings(#[prop(into)] figure: Signal<FigureId>, #[prop(into)] period: 
             <ReadingsTableView table=r.table id="mc-readings-table" />
             <ul class="paper-note" id="mc-readings-flips">
                 {move || {
-                    r
-                        .table
+                    r.table
                         .get()
                         .filter(|t| t.rows.len() > 1)
                         .map(|t| {

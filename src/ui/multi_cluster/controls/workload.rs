@@ -41,47 +41,45 @@ pub(super) fn WorkloadSection() -> impl IntoView {
     view! {
         <Section id="sec-workload" title="Workload" summary=workload_summary>
             {move || {
-                sc
-                    .with(|s| {
-                        let text = match (&mc(s).workload.trace, &mc(s).workload.model) {
-                            (Some(t), _) => {
-                                format!(
-                                    "The trace {} is replayed (BoTs by Δ = {} s); the model settings below are not used.",
-                                    t.path,
-                                    t.delta,
-                                )
-                            }
-                            (None, Some(_)) => {
-                                "A model row from the Workload lab replaces the preset (runtimes in seconds)."
-                                    .to_string()
-                            }
-                            (None, None) => return None,
-                        };
-                        let source = if mc(s).workload.trace.is_some() { "trace" } else { "model" };
-                        Some(
-                            view! {
-                                <div class="workload-source" id="workload-source" data-source=source>
-                                    {text}
-                                    " "
-                                    <button
-                                        class="small"
-                                        id="workload-source-clear"
-                                        on:click=move |_| apply(
-                                            lab,
-                                            "workload",
-                                            |s| {
-                                                mcm(s)?.workload.trace = None;
-                                                mcm(s)?.workload.model = None;
-                                                Ok(())
-                                            },
-                                        )
-                                    >
-                                        "Back to the preset"
-                                    </button>
-                                </div>
-                            },
-                        )
-                    })
+                sc.with(|s| {
+                    let text = match (&mc(s).workload.trace, &mc(s).workload.model) {
+                        (Some(t), _) => {
+                            format!(
+                                "The trace {} is replayed (BoTs by Δ = {} s); the model settings below are not used.",
+                                t.path,
+                                t.delta,
+                            )
+                        }
+                        (None, Some(_)) => {
+                            "A model row from the Workload lab replaces the preset (runtimes in seconds).".to_string()
+                        }
+                        (None, None) => return None,
+                    };
+                    let source = if mc(s).workload.trace.is_some() { "trace" } else { "model" };
+                    Some(
+                        view! {
+                            <div class="workload-source" id="workload-source" data-source=source>
+                                {text}
+                                " "
+                                <button
+                                    class="small"
+                                    id="workload-source-clear"
+                                    on:click=move |_| apply(
+                                        lab,
+                                        "workload",
+                                        |s| {
+                                            mcm(s)?.workload.trace = None;
+                                            mcm(s)?.workload.model = None;
+                                            Ok(())
+                                        },
+                                    )
+                                >
+                                    "Back to the preset"
+                                </button>
+                            </div>
+                        },
+                    )
+                })
             }}
             {field(
                 "Workload model",
@@ -123,10 +121,9 @@ pub(super) fn WorkloadSection() -> impl IntoView {
                                     <option
                                         value=name
                                         selected=move || {
-                                            sc
-                                                .with(|s| {
-                                                    mc(s).workload.generator.as_ref().is_some_and(|g| g.name() == name)
-                                                })
+                                            sc.with(|s| {
+                                                mc(s).workload.generator.as_ref().is_some_and(|g| g.name() == name)
+                                            })
                                         }
                                     >
                                         {label}

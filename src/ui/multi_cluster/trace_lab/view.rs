@@ -359,11 +359,9 @@ pub fn TraceLabView() -> impl IntoView {
                     " split a job of p processors into p tasks"
                 </label>
                 {move || {
-                    t
-                        .bots
+                    t.bots
                         .with(|b| {
-                            b
-                                .as_ref()
+                            b.as_ref()
                                 .filter(|b| b.parallel_jobs > 0 && !t.split.get())
                                 .map(|b| {
                                     view! {
@@ -433,8 +431,7 @@ pub fn TraceLabView() -> impl IntoView {
                         title="One cluster of the header's MaxProcs processors, speed 1; edit it under Platform."
                     >
                         {move || {
-                            t
-                                .max_procs()
+                            t.max_procs()
                                 .map_or(
                                     "No MaxProcs in the header".to_string(),
                                     |p| format!("Use the trace's platform ({p} processors)"),
