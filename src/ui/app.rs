@@ -42,7 +42,8 @@ fn initial_scenario(lab: &Lab) -> Scenario {
             }
             Err(e) => {
                 lab.banner.set(Some(format!(
-                    "This link's scenario could not be loaded ({e}). Nothing was run; the last scenario is shown instead."
+                    "This link's scenario could not be loaded ({e}). Nothing was run; the last scenario is shown \
+                        instead."
                 )));
                 return stored().unwrap_or_default();
             }
@@ -465,7 +466,8 @@ fn App() -> impl IntoView {
         <Show when=move || stage.footer.get()>
             <footer>
                 <p>
-                    "Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) Weibull \
+                    "Workload model and policies: Iosup et al. 2008 (Table 3 presets, §2–§5). Notation: W(k, λ) \
+                        Weibull \
                      shape k scale λ; N(μ, σ); LN(μ, σ); G(k, θ); Z(α, n). Times in seconds of simulated time."
                 </p>
                 <LazyPanel part=Part::References />

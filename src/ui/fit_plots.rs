@@ -142,7 +142,9 @@ pub fn CandidatesPanel(candidates: Signal<Option<FitCandidates>>, id: &'static s
                     <details class="candidates-panel" id=id data-characteristics=c.characteristics.len().to_string()>
                         <summary>"Every candidate fit: the data against each family (Iosup et al. 2008 §3.1)"</summary>
                         <p class="help">
-                            "For each characteristic, the six families fitted by maximum likelihood and their Kolmogorov–Smirnov distance D to the data; ★ marks the lowest D, the one in the row above. The black dashed step line is the data's CDF."
+                            "For each characteristic, the six families fitted by maximum likelihood and their \
+                                Kolmogorov–Smirnov distance D to the data; ★ marks the lowest D, the one in the row \
+                                above. The black dashed step line is the data's CDF."
                         </p>
                         {blocks}
                     </details>

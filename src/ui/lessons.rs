@@ -302,7 +302,8 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
                                     <li id=PARTS[2].0 class=part_class(2)>
                                         <strong>"Run the experiment. "</strong>
                                         {format!(
-                                            "{} variants × {} seeds; the answer is the mean over the seeds, with its 95% interval.",
+                                            "{} variants × {} seeds; the answer is the mean over the seeds, with its \
+                                                95% interval.",
                                             l.variants.len(),
                                             l.seeds,
                                         )}
@@ -399,7 +400,9 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
                                                     "Write your own policy"
                                                 </button>
                                                 {format!(
-                                                    " opens this scenario in the lab with its {key} written as a script, starting from the first variant's policy; Run, Pin, and compare it with the answers above.",
+                                                    " opens this scenario in the lab with its {key} written as a \
+                                                        script, starting from the first variant's policy; Run, Pin, \
+                                                        and compare it with the answers above.",
                                                 )}
                                             </p>
                                         }

@@ -128,7 +128,10 @@ pub fn LoginLogoutEditor() -> impl IntoView {
                 <div class="ll-editor" id="ll-editor" data-users=n.to_string()>
                     <h4>"Login/Logout users (Medernach 2005 §5)"</h4>
                     <p class="help">
-                        "A user logs in after an exponential time of rate λ, stays logged in for one of rate δ (0: never logs out) and, while logged in, submits jobs at rate μ. P(login) = λ / (λ + δ) (Eq. 5.6); μ·P(login) is the user's mean jobs per second. The target load rescales time for the whole group; the rates set the users' shares and burstiness."
+                        "A user logs in after an exponential time of rate λ, stays logged in for one of rate δ (0: \
+                            never logs out) and, while logged in, submits jobs at rate μ. P(login) = λ / (λ + δ) (Eq. \
+                            5.6); μ·P(login) is the user's mean jobs per second. The target load rescales time for the \
+                            whole group; the rates set the users' shares and burstiness."
                     </p>
                     <div class="ll-users">{rows}</div>
                     <div class="ll-actions">

@@ -1,7 +1,7 @@
-//! Text measured without laying out the page. plotters measures a text on the web by adding a `<span>` to the
-//! document and reading its size, which makes the browser lay out the whole page once per caption and tick label:
-//! on a phone a live chart's redraw spent most of its time there. [`Measured`] wraps any backend and measures with
-//! a detached canvas's `measureText` (no layout), remembering each (font, text) for the drawing. No chart uses plotters'
+//! Text measured without laying out the page. plotters measures a text on the web by adding a `<span>` to the document
+//! and reading its size, which makes the browser lay out the whole page once per caption and tick label: on a phone a
+//! live chart's redraw spent most of its time there. [`Measured`] wraps any backend and measures with a detached
+//! canvas's `measureText` (no layout), remembering each (font, text) for the drawing. No chart uses plotters'
 //! `configure_series_labels` (whose legend measures its own way, not through the backend): every legend is
 //! `axes::legend_below`, measured here.
 

@@ -158,7 +158,8 @@ pub fn PresentButton() -> impl IntoView {
         <button
             id="present"
             aria-pressed=move || p.on.get().to_string()
-            title="Large type, thick lines, one chart at a time (arrow keys step through them); also ?present=1 in a link"
+            title="Large type, thick lines, one chart at a time (arrow keys step through them); also ?present=1 in a \
+            link"
             on:click=move |_| p.on.update(|o| *o = !*o)
         >
             {move || if p.on.get() { "Leave projector mode" } else { "Projector mode" }}

@@ -100,7 +100,15 @@ pub fn ReadingsTableView(#[prop(into)] table: Signal<Option<ReadingsTable>>, id:
             let heads = t
                 .rows
                 .iter()
-                .map(|r| view! { <th scope="col">{r.label.clone()}<br /><span class="subtitle">{format!("{} seeds", r.seeds)}</span></th> })
+                .map(|r| {
+                    view! {
+                        <th scope="col">
+                            {r.label.clone()}<br />
+                            <span class="subtitle">{format!("{} \
+                        seeds", r.seeds)}</span>
+                        </th>
+                    }
+                })
                 .collect_view();
             let n = t.rows.first().map_or(0, |r| r.claims.len());
             let body = (0..n)
@@ -133,7 +141,18 @@ pub fn ReadingsTableView(#[prop(into)] table: Signal<Option<ReadingsTable>>, id:
                 .rows
                 .iter()
                 .filter(|r| r.capped)
-                .map(|r| view! { <p class="paper-note">{format!("{}: some findings are not resolved after {} seeds.", r.label, r.seeds)}</p> })
+                .map(|r| {
+                    view! {
+                        <p class="paper-note">
+                            {format!(
+                                "{}: some findings are not resolved after {} \
+                        seeds.",
+                                r.label,
+                                r.seeds,
+                            )}
+                        </p>
+                    }
+                })
                 .collect_view();
             view! {
                 <div class="table-scroll">

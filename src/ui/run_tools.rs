@@ -26,7 +26,10 @@ pub(crate) fn copy_link(lab: Lab) -> String {
                 n => format!(" and its {n} pinned runs"),
             };
             match trace {
-                Some(name) => format!("link copied: it holds every setting{pinned}; whoever opens it imports {name} in the Workload lab to run it"),
+                Some(name) => format!(
+                    "link copied: it holds every setting{pinned}; whoever opens it imports {name} in \
+                    the Workload lab to run it"
+                ),
                 None => format!("link copied: it reproduces this scenario{pinned} exactly"),
             }
         }
@@ -166,7 +169,8 @@ pub(crate) fn swatch(i: usize) -> impl IntoView {
         _ => format!("<rect x='10' y='2' width='8' height='8' fill='{colour}'/>"),
     };
     let svg = format!(
-        "<svg class='swatch' width='28' height='12' aria-hidden='true'><line x1='0' y1='6' x2='28' y2='6' stroke='{colour}' stroke-width='3' stroke-dasharray='{}'/>{mark}</svg>",
+        "<svg class='swatch' width='28' height='12' aria-hidden='true'><line x1='0' y1='6' x2='28' y2='6' \
+            stroke='{colour}' stroke-width='3' stroke-dasharray='{}'/>{mark}</svg>",
         super::charts::dash_array(i)
     );
     view! { <span class="swatch-line" inner_html=svg></span> }

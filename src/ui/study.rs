@@ -140,7 +140,9 @@ pub fn OpenStudy() -> impl IntoView {
             <summary>"Open a study: a sweep run on the command line or on a Slurm cluster"</summary>
             <p class="help">
                 "The CSV that "<code>"bagsim sweep"</code>" or "<code>"bagsim merge"</code>
-                " writes, of any family: one column against a numeric axis (the load, by default), a line per combination of the other axes, and where the study has a seed axis the mean over its seeds with its 95% Student-t interval. The file is read on this computer; nothing is uploaded."
+                " writes, of any family: one column against a numeric axis (the load, by default), a line per \
+                    combination of the other axes, and where the study has a seed axis the mean over its seeds with \
+                    its 95% Student-t interval. The file is read on this computer; nothing is uploaded."
             </p>
             <label>"Study CSV "<input type="file" id="study-file" accept=".csv,text/csv" on:change=open /></label>
             <p id="study-error" class="error" role="alert">

@@ -233,7 +233,8 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
                     view! {
                         <p class="help">
                             {format!(
-                                "Race the class's policies (Rhai scripts of {}, docs/policies.md) against the built-ins on \
+                                "Race the class's policies (Rhai scripts of {}, docs/policies.md) against the \
+                                    built-ins on \
                          the scenario shown, over the same seeds: the runs and the ranking of `bagsim tournament`. \
                          Drop .rhai files here, pick them, or paste share links, one per line.",
                                 spec.key,

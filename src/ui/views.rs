@@ -299,7 +299,10 @@ pub fn ViewsPanel(
                     >
                         <h3>"Burstiness (normalized entropy, Minh & Wolters 2010 Eq. 4)"</h3>
                         <p class="help">
-                            "1 = arrivals spread evenly over the intervals of length T, 0 = all in one. In parentheses, what as many arrivals from a Poisson process (no burstiness) give over the same intervals: with few arrivals per interval even a Poisson process stays below 1."
+                            "1 = arrivals spread evenly over the intervals of length T, 0 = all in one. In \
+                                parentheses, what as many arrivals from a Poisson process (no burstiness) give over \
+                                the same intervals: with few arrivals per interval even a Poisson process stays below \
+                                1."
                         </p>
                         <table class="mini burstiness">
                             <thead>

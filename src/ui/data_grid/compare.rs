@@ -38,14 +38,17 @@ fn bars_svg(rows: &[Row]) -> String {
     let max = rows.iter().map(|r| r.mean_tt).fold(0.0, f64::max).max(1e-9);
     let height = 44 * rows.len() + 10;
     let mut svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="640" height="{height}" viewBox="0 0 640 {height}" style="max-width: 100%" role="img" aria-label="average turnaround per scheme">"#
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"{height}\" viewBox=\"0 0 640 {height}\" \
+         style=\"max-width: 100%\" role=\"img\" aria-label=\"average turnaround per scheme\">"
     );
     // Each scheme's words above its bar, so that a long label never runs into the bar.
     for (i, r) in rows.iter().enumerate() {
         let y = 10 + 44 * i;
         let w = 480.0 * r.mean_tt / max;
         svg.push_str(&format!(
-            r##"<text x="0" y="{}" font-size="13">{}</text><rect x="0" y="{}" width="{w:.1}" height="18" fill="#1f77b4"/><text x="{:.1}" y="{}" font-size="12">{}</text>"##,
+            "<text x=\"0\" y=\"{}\" font-size=\"13\">{}</text>\
+             <rect x=\"0\" y=\"{}\" width=\"{w:.1}\" height=\"18\" fill=\"#1f77b4\"/>\
+             <text x=\"{:.1}\" y=\"{}\" font-size=\"12\">{}</text>",
             y + 12,
             r.scheme.label(),
             y + 18,
@@ -126,7 +129,10 @@ pub fn Compare(scenario: Signal<Scenario>) -> impl IntoView {
             <p class="help">
                 {move || {
                     format!(
-                        "Liu et al. 2010 (§IV-B): with data up to 800 GB on half of the jobs, the data-aware scheme's average turnaround (data moved while the job queues) is about 10% of that of the earliest-start scheme and 50% of that of the earliest-finish scheme that moves the data on the job's processors. Here {:.0}% of the jobs carry data.",
+                        "Liu et al. 2010 (§IV-B): with data up to 800 GB on half of the jobs, the data-aware scheme's \
+                            average turnaround (data moved while the job queues) is about 10% of that of the \
+                            earliest-start scheme and 50% of that of the earliest-finish scheme that moves the data on \
+                            the job's processors. Here {:.0}% of the jobs carry data.",
                         100.0 * share(),
                     )
                 }}

@@ -1,4 +1,5 @@
-//! The data-grid family's controls ([Liu10]): the sites, the workload, the metascheduling scheme (or a script), the local policy and the data settings.
+//! The data-grid family's controls ([Liu10]): the sites, the workload, the metascheduling scheme (or a script), the
+//! local policy and the data settings.
 
 use crate::family::data_grid::scheme::SchemePolicy;
 use crate::family::data_grid::DataGridConfig;
@@ -41,10 +42,13 @@ pub fn DataGridControls() -> impl IntoView {
     view! {
         <div class="dg-panel" id="dd-controls">
             <p class="help">
-                "Rigid parallel jobs of a real log sent by a metascheduler to five sites, each running FCFS with advance reservations and conservative backfilling (or EASY backfilling, or plain FCFS); half of the jobs first need input data moved to the site, as in Liu et al. 2010, §III–IV."
+                "Rigid parallel jobs of a real log sent by a metascheduler to five sites, each running FCFS with \
+                    advance reservations and conservative backfilling (or EASY backfilling, or plain FCFS); half of \
+                    the jobs first need input data moved to the site, as in Liu et al. 2010, §III–IV."
             </p>
             <p class="help" id="dd-log">
-                "The jobs come from the HPC2N log (Seth, HPC2N, Sweden, 2002), bundled with bagsim; the paper used the CTC and SDSC logs, which are not bundled, so numbers differ from the paper's figures. "
+                "The jobs come from the HPC2N log (Seth, HPC2N, Sweden, 2002), bundled with bagsim; the paper used the \
+                    CTC and SDSC logs, which are not bundled, so numbers differ from the paper's figures. "
                 <a href="hpc2n.swf" download="hpc2n.swf">
                     "Download the log"
                 </a>
@@ -54,7 +58,13 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-scheme",
                     label: "Metascheduling scheme",
-                    help: "Earliest start, data ignored (start_time_no_data_aware in a scenario file): the site that can start the job first; the job moves its own data on its processors. Earliest finish, data moved on the job's processors (finish_time_no_overlap): the site that can finish it first counting the transfer, which still runs on its processors. Earliest finish, data moved while the job queues (finish_time_data_aware): the site that finishes it first, the data moving from dispatch on, while the job waits in the queue (§IV). Or your own scheme written as a script (docs/policies.md)",
+                    help: "Earliest start, data ignored (start_time_no_data_aware in a scenario file): the site that \
+                        can start the job first; the job moves its own data on its processors. Earliest finish, data \
+                        moved on the job's processors (finish_time_no_overlap): the site that can finish it first \
+                        counting the transfer, which still runs on its processors. Earliest finish, data moved while \
+                        the job queues (finish_time_data_aware): the site that finishes it first, the data moving from \
+                        dispatch on, while the job waits in the queue (§IV). Or your own scheme written as a script \
+                        (docs/policies.md)",
                     path: "data_grid.scheme",
                 },
                 PolicyKey {
@@ -80,7 +90,9 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-local-policy",
                     label: "Local scheduler of each site",
-                    help: "conservative: every queued job holds a reservation, and a job may start early only where it delays none (the paper's, §IV-A); easy: only the first queued job holds one, and a later job starts now if it does not delay that one; fcfs: jobs start in the order they reached the site",
+                    help: "conservative: every queued job holds a reservation, and a job may start early only where it \
+                        delays none (the paper's, §IV-A); easy: only the first queued job holds one, and a later job \
+                        starts now if it does not delay that one; fcfs: jobs start in the order they reached the site",
                     path: "data_grid.local_policy",
                 },
                 (&LocalPolicy::ALL, LocalPolicy::name, |v| v.name().to_string()),
@@ -94,7 +106,8 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-depth",
                     label: "Backfill depth",
-                    help: "queued jobs a site's scheduler considers per pass (Slurm's bf_max_job_test); 0: all, as in the paper",
+                    help: "queued jobs a site's scheduler considers per pass (Slurm's bf_max_job_test); 0: all, as in \
+                        the paper",
                     path: "data_grid.backfill_depth",
                 },
                 "10",
@@ -108,7 +121,9 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-backfill",
                     label: "Backfill rule",
-                    help: "data_aware: a job whose data is still arriving may take a hole that holds its remaining transfer and its computation (§III); data_arrived: only jobs whose data has arrived, or that need none",
+                    help: "data_aware: a job whose data is still arriving may take a hole that holds its remaining \
+                        transfer and its computation (§III); data_arrived: only jobs whose data has arrived, or that \
+                        need none",
                     path: "data_grid.backfill_rule",
                 },
                 (&BackfillRule::ALL, BackfillRule::name, |v| v.name().to_string()),
@@ -150,7 +165,8 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-factor",
                     label: "Runtime factor (load)",
-                    help: "every runtime and estimate multiplied by this: 1 is the log's load, 3 the paper's high load (§IV-A)",
+                    help: "every runtime and estimate multiplied by this: 1 is the log's load, 3 the paper's high load \
+                        (§IV-A)",
                     path: "data_grid.runtime_factor",
                 },
                 "1",
@@ -164,7 +180,8 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-estimates",
                     label: "Runtime estimates",
-                    help: "requested: the log's requested time, as users give it; accurate: the actual runtime (Fig. 7)",
+                    help: "requested: the log's requested time, as users give it; accurate: the actual runtime (Fig. \
+                        7)",
                     path: "data_grid.estimates",
                 },
                 (&Estimates::ALL, Estimates::name, |v| v.name().to_string()),
@@ -178,7 +195,9 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-walltime",
                     label: "Job past its request",
-                    help: "run_to_log: the job runs to its logged time, its request raised to it (the site then knows its runtime); kill: stopped at its requested time, as batch systems do, the site seeing only requests",
+                    help: "run_to_log: the job runs to its logged time, its request raised to it (the site then knows \
+                        its runtime); kill: stopped at its requested time, as batch systems do, the site seeing only \
+                        requests",
                     path: "data_grid.walltime",
                 },
                 (&Walltime::ALL, Walltime::name, |v| v.name().to_string()),
@@ -240,7 +259,8 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-jobs",
                     label: "Jobs",
-                    help: "how many consecutive jobs of the log the run takes (5 000 in the paper; the bundled log has 3 170)",
+                    help: "how many consecutive jobs of the log the run takes (5 000 in the paper; the bundled log has \
+                        3 170)",
                     path: "data_grid.jobs",
                 },
                 "100",
@@ -254,7 +274,8 @@ pub fn DataGridControls() -> impl IntoView {
                 Ctl {
                     id: "dd-seed",
                     label: "Seed",
-                    help: "the seed of the data and bandwidth draws: the same seed gives the same run under every scheme",
+                    help: "the seed of the data and bandwidth draws: the same seed gives the same run under every \
+                        scheme",
                     path: "seed",
                 },
                 "1",

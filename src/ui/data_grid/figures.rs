@@ -153,7 +153,9 @@ pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
         <details class="dd-figures" id="dd-figures">
             <summary>"Paper figures (Liu et al. 2010, §IV)"</summary>
             <p class="help">
-                "Figs. 4–9 of Liu et al. 2010 on the bundled HPC2N log; the paper used the CTC log (Figs. 10–11: SDSC), so numbers differ and only the findings are compared. An ordering counts only where the 95% intervals are apart."
+                "Figs. 4–9 of Liu et al. 2010 on the bundled HPC2N log; the paper used the CTC log (Figs. 10–11: \
+                    SDSC), so numbers differ and only the findings are compared. An ordering counts only where the 95% \
+                    intervals are apart."
             </p>
             <div class="field">
                 <label for="dd-figure">"Figure"</label>

@@ -1,4 +1,5 @@
-//! The desktop-grid family's controls ([Anglano09]): the grid and its availability, the workload, the BoT-selection policy (or a script), replication and checkpointing.
+//! The desktop-grid family's controls ([Anglano09]): the grid and its availability, the workload, the BoT-selection
+//! policy (or a script), replication and checkpointing.
 
 use crate::family::desktop_grid::availability::AvailabilityLevel;
 use crate::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
@@ -36,16 +37,22 @@ pub fn DgControls() -> impl IntoView {
     view! {
         <div class="dg-panel" id="dg-controls">
             <p class="help">
-                "Volatile desktop machines that fail and come back; BoTs scheduled by WQR-FT (replication with fault tolerance and checkpoints), as in Anglano & Canonico 2009, §III–IV."
+                "Volatile desktop machines that fail and come back; BoTs scheduled by WQR-FT (replication with fault \
+                    tolerance and checkpoints), as in Anglano & Canonico 2009, §III–IV."
             </p>
             <p class="help" id="dg-combinations">
-                "Which policies run where: the five BoT selection policies below run with WQR-FT on desktop grids only, and the selection and scheduling policies of Iosup et al. 2008 on multi-cluster grids only. WQR-FT knows nothing of speeds or runtimes and replaces lost work by replicas and checkpoints; the multi-cluster policies rely on speeds, runtime estimates and machines that never fail, which a desktop grid does not give."
+                "Which policies run where: the five BoT selection policies below run with WQR-FT on desktop grids \
+                    only, and the selection and scheduling policies of Iosup et al. 2008 on multi-cluster grids only. \
+                    WQR-FT knows nothing of speeds or runtimes and replaces lost work by replicas and checkpoints; the \
+                    multi-cluster policies rely on speeds, runtime estimates and machines that never fail, which a \
+                    desktop grid does not give."
             </p>
             {select_field(
                 Ctl {
                     id: "dg-availability",
                     label: "Availability level",
-                    help: "Table II: High (enterprise desktop grids, about 98% availability), Medium (75%), Low (volunteer computing, 50%)",
+                    help: "Table II: High (enterprise desktop grids, about 98% availability), Medium (75%), Low \
+                        (volunteer computing, 50%)",
                     path: "desktop_grid.availability",
                 },
                 (
@@ -68,7 +75,8 @@ pub fn DgControls() -> impl IntoView {
                 Ctl {
                     id: "dg-heterogeneity",
                     label: "Machine heterogeneity",
-                    help: "Homogeneous: every machine of power 10; Heterogeneous: powers uniform in [2.3, 17.7]; machines are added until the total power is 1 000",
+                    help: "Homogeneous: every machine of power 10; Heterogeneous: powers uniform in [2.3, 17.7]; \
+                        machines are added until the total power is 1 000",
                     path: "desktop_grid.heterogeneity",
                 },
                 (
@@ -110,7 +118,8 @@ pub fn DgControls() -> impl IntoView {
                 Ctl {
                     id: "dg-load",
                     label: "Load factor L",
-                    help: "L = λ · C: the arrival rate of BoTs relative to what the grid can serve (0.5, 0.75, 0.95 in the paper; Eq. 7)",
+                    help: "L = λ · C: the arrival rate of BoTs relative to what the grid can serve (0.5, 0.75, 0.95 in \
+                        the paper; Eq. 7)",
                     path: "desktop_grid.load",
                 },
                 "0.05",
@@ -124,7 +133,8 @@ pub fn DgControls() -> impl IntoView {
                 Ctl {
                     id: "dg-policy",
                     label: "BoT selection policy",
-                    help: "which BoT the next free machine serves (§III-C): FCFS-Excl, FCFS-Share, RR, RR-NRF, LongIdle, or your own policy written as a script (docs/policies.md)",
+                    help: "which BoT the next free machine serves (§III-C): FCFS-Excl, FCFS-Share, RR, RR-NRF, \
+                        LongIdle, or your own policy written as a script (docs/policies.md)",
                     path: "desktop_grid.bot_selection",
                 },
                 PolicyKey {
@@ -150,7 +160,8 @@ pub fn DgControls() -> impl IntoView {
                 Ctl {
                     id: "dg-threshold",
                     label: "Replication threshold (RepThresh)",
-                    help: "the most replicas of one task WQR-FT runs at once; empty = 2, unlimited for FCFS-Excl (§IV-C)",
+                    help: "the most replicas of one task WQR-FT runs at once; empty = 2, unlimited for FCFS-Excl \
+                        (§IV-C)",
                     path: "desktop_grid.rep_thresh",
                 },
                 "1",
@@ -168,7 +179,8 @@ pub fn DgControls() -> impl IntoView {
                 Ctl {
                     id: "dg-weibull",
                     label: "Weibull shape of the time to failure",
-                    help: "shape of the machines' Weibull time to failure; its scale keeps the mean at the group's MTTF (Table II)",
+                    help: "shape of the machines' Weibull time to failure; its scale keeps the mean at the group's \
+                        MTTF (Table II)",
                     path: "desktop_grid.weibull_shape",
                 },
                 "0.05",
@@ -196,7 +208,9 @@ pub fn DgControls() -> impl IntoView {
                 Ctl {
                     id: "dg-store",
                     label: "Checkpoint store (a reading)",
-                    help: "blocking: the replica stops computing while its checkpoint is stored (U[240, 720] s); async: it computes on and the checkpoint counts once stored. The paper does not say; docs/desktop_grid.md, Readings",
+                    help: "blocking: the replica stops computing while its checkpoint is stored (U[240, 720] s); \
+                        async: it computes on and the checkpoint counts once stored. The paper does not say; \
+                        docs/desktop_grid.md, Readings",
                     path: "desktop_grid.checkpoint_store",
                 },
                 (&CheckpointStore::ALL, CheckpointStore::name, |v| v.name().to_string()),
@@ -210,7 +224,8 @@ pub fn DgControls() -> impl IntoView {
                 Ctl {
                     id: "dg-long-idle",
                     label: "LongIdle's idle time (a reading)",
-                    help: "accumulated: every candidate task's time without a replica, frozen while it has one; unreplicated: only tasks without a replica now compete (§III-C)",
+                    help: "accumulated: every candidate task's time without a replica, frozen while it has one; \
+                        unreplicated: only tasks without a replica now compete (§III-C)",
                     path: "desktop_grid.long_idle",
                 },
                 (&LongIdleRule::ALL, LongIdleRule::name, |v| v.name().to_string()),

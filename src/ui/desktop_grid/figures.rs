@@ -138,7 +138,10 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
         <details class="dg-figures" id="dg-figures">
             <summary>"Paper figures (Anglano & Canonico 2009, §IV-C)"</summary>
             <p class="help">
-                "Each bar is a task mix and a BoT selection policy on the figure's configuration, with the other settings of the controls (number of BoTs, checkpoints, …). Seeds are added until every 95% confidence interval is within 2.5% of its mean, as in the paper, up to the cap; a bar is \"unbounded\" when the 95% interval of its seeds' queue growth lies above one BoT in ten ("
+                "Each bar is a task mix and a BoT selection policy on the figure's configuration, with the other \
+                    settings of the controls (number of BoTs, checkpoints, …). Seeds are added until every 95% \
+                    confidence interval is within 2.5% of its mean, as in the paper, up to the cap; a bar is \
+                    \"unbounded\" when the 95% interval of its seeds' queue growth lies above one BoT in ten ("
                 <a href="docs/desktop_grid.html#saturation-of-a-bar-a-test-over-the-seeds" target="_blank">
                     "docs/desktop_grid: Saturation"
                 </a> "), and its execution makespan is still shown. The same code as " <code>"bagsim dg-figure"</code>
@@ -266,7 +269,9 @@ fn MeasuredClaims() -> impl IntoView {
             </p>
             <p class="paper-section">{MEASURED_ON.trim()}" Tallies "{TALLIES.trim()}</p>
             <p class="paper-section">
-                "\"Checked in\": the figures whose findings test the sentence and the verdict in each (A agrees, D disagrees, ? not resolved after 10 seeds); over several figures a sentence agrees when it agrees in all and disagrees when it disagrees in any. \"Flipped by\": reading=value→verdict (figures). "
+                "\"Checked in\": the figures whose findings test the sentence and the verdict in each (A agrees, D \
+                    disagrees, ? not resolved after 10 seeds); over several figures a sentence agrees when it agrees \
+                    in all and disagrees when it disagrees in any. \"Flipped by\": reading=value→verdict (figures). "
                 <code>"one_replica"</code>", "<code>"unreplicated"</code>" and "<code>"blocking"</code>
                 " are ruled out by logic and listed only to show what they carry. "
                 <a href="docs/desktop_grid.html#claim-by-claim-issue-42" target="_blank">

@@ -100,8 +100,8 @@ pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSign
                 <a href="docs/desktop_grid.html#readings-decisions-the-paper-leaves-open" target="_blank">
                     "docs/desktop_grid: Readings"
                 </a>
-                "). Run this figure's findings under every value of one reading, the default first, on the controls' other settings. The same code as "
-                <code>"bagsim dg-figure N --readings KEY=all"</code>"."
+                "). Run this figure's findings under every value of one reading, the default first, on the controls' \
+                    other settings. The same code as " <code>"bagsim dg-figure N --readings KEY=all"</code>"."
             </p>
             <div class="paper-bar">
                 <label>

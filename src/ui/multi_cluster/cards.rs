@@ -174,7 +174,8 @@ pub(crate) fn Cards(mc: McPage) -> impl IntoView {
             <div
                 class="card"
                 id="card-wall"
-                title="wall-clock time the worker spent simulating (not generating the workload or computing the report)"
+                title="wall-clock time the worker spent simulating (not generating the workload or computing the \
+                report)"
                 data-value=move || mc.report.with(|r| r.as_ref().map_or(String::new(), |r| r.wall_time_s.to_string()))
                 data-generate=move || lab.phase_times.get().0.map_or(String::new(), |t| t.to_string())
                 data-report=move || lab.phase_times.get().1.map_or(String::new(), |t| t.to_string())

@@ -95,7 +95,8 @@ pub(crate) fn on_finished(mc: super::McPage, lab: Lab) {
         Stage::SepC if shown == second() => {
             lab.note.set(
                 "First look: a month at 95% load, the same workload under csp (pinned, orange) and sep-c (this run, \
-                 blue), as in Iosup et al. 2008, §5.5: with one central queue (csp) the whole grid shares the work; with \
+                 blue), as in Iosup et al. 2008, §5.5: with one central queue (csp) the whole grid shares the work; \
+                 with \
                  each cluster scheduling only its own users (sep-c) the small clusters, which receive as much work as \
                  the large ones, cannot finish theirs. Change anything and press Run."
                     .into(),

@@ -324,7 +324,8 @@ pub fn PaperFigures() -> impl IntoView {
             <h2 id="paper-title">
                 "Paper figures "
                 <span class="subtitle">
-                    "— rerun the experiments of Iosup et al. 2008 (§5, Figures 3–11) here, with several seeds per point and 95% confidence intervals"
+                    "— rerun the experiments of Iosup et al. 2008 (§5, Figures 3–11) here, with several seeds per \
+                        point and 95% confidence intervals"
                 </span>
             </h2>
             <div class="paper-bar">
@@ -460,11 +461,17 @@ pub fn PaperFigures() -> impl IntoView {
                         </tbody>
                     </table>
                     <p class="paper-note" id="paper-conflict">
-                        "Two sentences of the paper cannot both hold here. Its workloads have \"between 20,000 and 175,000 tasks\" (§4.2), yet the task-selection policy matters \"for loads of 50% and higher\" (§5.4), which needs tasks to wait. Runtimes long enough for those counts never queue on a platform of this size, so bagsim reads Table 3's N(2.73, 6.1) with 6.1 as a variance: tasks wait from 70% load, and a month holds 1.5–7.5 million tasks. The readings panel runs the other readings; docs/model.md, \"Which runtime reading\"."
+                        "Two sentences of the paper cannot both hold here. Its workloads have \"between 20,000 and \
+                            175,000 tasks\" (§4.2), yet the task-selection policy matters \"for loads of 50% and \
+                            higher\" (§5.4), which needs tasks to wait. Runtimes long enough for those counts never \
+                            queue on a platform of this size, so bagsim reads Table 3's N(2.73, 6.1) with 6.1 as a \
+                            variance: tasks wait from 70% load, and a month holds 1.5–7.5 million tasks. The readings \
+                            panel runs the other readings; docs/model.md, \"Which runtime reading\"."
                     </p>
                     <p class="paper-section">
                         "Iosup et al. 2008, " {move || figure().section}
-                        ". Each point: the mean over the seeds with its 95% t-interval; an ordering counts only where the intervals are apart."
+                        ". Each point: the mean over the seeds with its 95% t-interval; an ordering counts only where \
+                            the intervals are apart."
                     </p>
                     <p class="paper-note" id="paper-provisional">
                         {move || {
@@ -494,7 +501,8 @@ pub fn PaperFigures() -> impl IntoView {
                             let cli = if base == Base::Month {
                                 ""
                             } else {
-                                " These are the quick base's verdicts: `bagsim figure multi_cluster` and docs/model.md judge on the month, the first choice of \"Runs of\"."
+                                " These are the quick base's verdicts: `bagsim figure multi_cluster` and docs/model.md \
+                                    judge on the month, the first choice of \"Runs of\"."
                             };
                             format!("Verdicts on {}.{cli} {RESOLVE}", base.name())
                         }}
@@ -518,7 +526,8 @@ pub fn PaperFigures() -> impl IntoView {
             </div>
             <details class="paper-measured" id="paper-measured">
                 <summary>
-                    "Claim by claim: this figure's findings as measured on the CLI's base, and the readings that flip them"
+                    "Claim by claim: this figure's findings as measured on the CLI's base, and the readings that flip \
+                        them"
                 </summary>
                 <p class="paper-section">
                     {MEASURED_ON.trim()}" The same table, for every figure: "

@@ -173,9 +173,9 @@ pub fn McReadings(#[prop(into)] figure: Signal<FigureId>, #[prop(into)] period: 
                 <a href="docs/model.html#readings-the-decisions-the-paper-leaves-open" target="_blank">
                     "docs/model: Readings"
                 </a>
-                "). Run this figure's findings under every value of one reading, the default first; the other settings stay at their defaults. The same code as "
-                <code>"bagsim reproduce FIG --readings KEY=all"</code>". Verdicts on "
-                {move || Base::of(&base_of_period(r.period.get())).name()}" (\"Runs of\" above)."
+                "). Run this figure's findings under every value of one reading, the default first; the other settings \
+                    stay at their defaults. The same code as " <code>"bagsim reproduce FIG --readings KEY=all"</code>
+                ". Verdicts on " {move || Base::of(&base_of_period(r.period.get())).name()}" (\"Runs of\" above)."
             </p>
             <div class="paper-bar">
                 <label>

@@ -33,7 +33,9 @@ pub(super) fn PlatformSection() -> impl IntoView {
         <Section id="sec-platform" title="Platform" summary=platform_summary>
             {field(
                 "Clusters",
-                "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (Iosup et al. 2008, §4.1; documented preset); or 20 equal clusters with the same totals, a reading under which the two load splits coincide. A task of reference runtime R runs R / speed seconds.",
+                "DAS-2 + Grid'5000: 20 clusters, 3 674 processors, speeds 1.0–1.75 (Iosup et al. 2008, §4.1; \
+                    documented preset); or 20 equal clusters with the same totals, a reading under which the two load \
+                    splits coincide. A task of reference runtime R runs R / speed seconds.",
                 "platform",
                 view! {
                     <select
@@ -138,7 +140,8 @@ pub(super) fn PlatformSection() -> impl IntoView {
                                                                     .parse::<u32>()
                                                                     .map_err(|_| {
                                                                         format!(
-                                                                            "cluster {}: {:?} is not a whole number of processors ≥ 1",
+                                                                            "cluster {}: {:?} is not a whole number of \
+                                                                                processors ≥ 1",
                                                                             i + 1,
                                                                             v.trim(),
                                                                         )

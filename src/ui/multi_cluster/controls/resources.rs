@@ -1,4 +1,5 @@
-//! The scenario form's resource-management section: the architecture, its eligible set and monitoring, the periodic pass.
+//! The scenario form's resource-management section: the architecture, its eligible set and monitoring, the periodic
+//! pass.
 
 use super::{field, number_input, parse_number};
 use crate::family::multi_cluster::architecture::{Architecture, EligibleSet, FcondorMove};
@@ -32,7 +33,8 @@ pub(super) fn ResourcesSection() -> impl IntoView {
         <Section id="sec-resources" title="Resource management" summary=resources_summary>
             {field(
                 "Architecture (Iosup et al. 2008, §2.2)",
-                "sep-c: each user submits to its home cluster only; csp: a global queue over all clusters, fed by a monitoring service; fcondor: a user moves to the next cluster when its tasks start to queue.",
+                "sep-c: each user submits to its home cluster only; csp: a global queue over all clusters, fed by a \
+                    monitoring service; fcondor: a user moves to the next cluster when its tasks start to queue.",
                 "architecture.kind",
                 view! {
                     <select
@@ -69,7 +71,9 @@ pub(super) fn ResourcesSection() -> impl IntoView {
             )}
             {field(
                 "New eligible set (a reading)",
-                "\"Only after all the tasks in the schedule are completed is a new eligible set generated\" (§2.2). Dispatched: once every task of the set has been sent to a processor (the default); completed: once every one has finished. docs/model.md, Readings.",
+                "\"Only after all the tasks in the schedule are completed is a new eligible set generated\" (§2.2). \
+                    Dispatched: once every task of the set has been sent to a processor (the default); completed: once \
+                    every one has finished. docs/model.md, Readings.",
                 "architecture.eligible_set",
                 view! {
                     <select
@@ -110,7 +114,8 @@ pub(super) fn ResourcesSection() -> impl IntoView {
             )}
             {field(
                 "fcondor moves (a reading)",
-                "When an fcondor user moves to the next cluster: as soon as one of its tasks queues (task, the default), or after a BoT sent whole to one cluster of which some task queued (BoT).",
+                "When an fcondor user moves to the next cluster: as soon as one of its tasks queues (task, the \
+                    default), or after a BoT sent whole to one cluster of which some task queued (BoT).",
                 "architecture.fcondor_move",
                 view! {
                     <select

@@ -38,7 +38,8 @@ pub(super) fn SchedulingSection() -> impl IntoView {
         <Section id="sec-scheduling" title="Scheduling" summary=scheduling_summary>
             {field(
                 "Task selection (Iosup et al. 2008, §2.3)",
-                "Which waiting tasks form the next eligible set, or your own policy written as a script (docs/policies.md).",
+                "Which waiting tasks form the next eligible set, or your own policy written as a script \
+                    (docs/policies.md).",
                 "selection",
                 view! {
                     <select
@@ -83,7 +84,9 @@ pub(super) fn SchedulingSection() -> impl IntoView {
             )}
             {field(
                 "Task scheduling (Iosup et al. 2008, §2.4, Table 1)",
-                "Which eligible task goes to which cluster, and what the policy knows of the resources (their speeds and free processors) and of the task runtimes: known a priori, from history (earlier tasks), or unknown (Table 1 writes these K, H and U).",
+                "Which eligible task goes to which cluster, and what the policy knows of the resources (their speeds \
+                    and free processors) and of the task runtimes: known a priori, from history (earlier tasks), or \
+                    unknown (Table 1 writes these K, H and U).",
                 "scheduling",
                 view! {
                     <select
@@ -132,7 +135,8 @@ pub(super) fn SchedulingSection() -> impl IntoView {
             <div class="field" style=move || if scheduling_name.get() == "WQR" { "" } else { "display:none" }>
                 <label
                     for="replicas"
-                    title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x is its own menu entry (four replicas by default; policy_options.wqr_nx)."
+                    title="Extra copies per task beyond the original; WQR-1 is RR. The paper's WQR4x is its own menu \
+                    entry (four replicas by default; policy_options.wqr_nx)."
                 >
                     "WQR replicas"
                 </label>
@@ -150,7 +154,8 @@ pub(super) fn SchedulingSection() -> impl IntoView {
             <div class="field" style=move || if scheduling_name.get() == "ECT-P" { "" } else { "display:none" }>
                 <label
                     for="predictor"
-                    title="The time-series model ECT-P predicts runtimes with (Iosup et al. 2008, Table 4), and its history: the BoT's own completed tasks (batch) or all of the user's (user)."
+                    title="The time-series model ECT-P predicts runtimes with (Iosup et al. 2008, Table 4), and its \
+                    history: the BoT's own completed tasks (batch) or all of the user's (user)."
                 >
                     "Predictor (ECT-P)"
                 </label>
@@ -219,7 +224,8 @@ pub(super) fn SchedulingSection() -> impl IntoView {
             </div>
             {field(
                 "Inaccuracy I [%] (Iosup et al. 2008, §5.3)",
-                "Each runtime estimate is max(R + (E/100)·R, 1 s) with E uniform in [−I, +I]; ECT, FPLT, DFPLT and STFR see only estimates. 0 – 10 000%.",
+                "Each runtime estimate is max(R + (E/100)·R, 1 s) with E uniform in [−I, +I]; ECT, FPLT, DFPLT and \
+                    STFR see only estimates. 0 – 10 000%.",
                 "inaccuracy",
                 number_input(
                     "inaccuracy",

@@ -1,4 +1,5 @@
-//! The scenario form's workload section: the generator, the preset of Table 3 of [Iosup08], load, length, arrivals and streams.
+//! The scenario form's workload section: the generator, the preset of Table 3 of [Iosup08], load, length, arrivals and
+//! streams.
 
 use super::{field, fmt_opt, number_input, optional_number, parse_number};
 use crate::ui::form::apply;
@@ -83,7 +84,10 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             }}
             {field(
                 "Workload model",
-                "Table 3: the BoT model of Iosup et al. 2008 (the preset below). Login/Logout: users logging in and out and submitting jobs while logged in, the four fitted Biomed users (Medernach 2005 §5, Fig. 10). Minh & Wolters 2010: BoTs with Zipf sizes and one runtime each (Algorithm 1). The load, period and streams below apply to all three; docs/workload-models.md.",
+                "Table 3: the BoT model of Iosup et al. 2008 (the preset below). Login/Logout: users logging in and \
+                    out and submitting jobs while logged in, the four fitted Biomed users (Medernach 2005 §5, Fig. \
+                    10). Minh & Wolters 2010: BoTs with Zipf sizes and one runtime each (Algorithm 1). The load, \
+                    period and streams below apply to all three; docs/workload-models.md.",
                 "workload.generator",
                 view! {
                     <select
@@ -137,7 +141,8 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             <crate::ui::login_logout::LoginLogoutEditor />
             {field(
                 "Preset (Iosup et al. 2008, Table 3)",
-                "A row of Table 3: T1 DAS-2, T2 Grid'5000, T3 NGS, T4 AuverGrid, T5 SHARCNET, T6 LCG, T7 NorduGrid, Avg the average system (§3.1).",
+                "A row of Table 3: T1 DAS-2, T2 Grid'5000, T3 NGS, T4 AuverGrid, T5 SHARCNET, T6 LCG, T7 NorduGrid, \
+                    Avg the average system (§3.1).",
                 "workload.preset",
                 view! {
                     <select
@@ -173,7 +178,8 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             )}
             {field(
                 "Load",
-                "Target offered load: Σ task runtimes / (Σ processor speeds × submission period), 0.05–0.99 (§4.2; the paper sweeps 0.20–0.95).",
+                "Target offered load: Σ task runtimes / (Σ processor speeds × submission period), 0.05–0.99 (§4.2; the \
+                    paper sweeps 0.20–0.95).",
                 "workload.load",
                 number_input(
                     "load",
@@ -203,7 +209,8 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             )}
             {field(
                 "Arrival pattern",
-                "Realistic: peak-hour IATs and the daily cycle; All at T=0: extreme burstiness; Evenly spread: equal IATs (§5.2, Fig. 5).",
+                "Realistic: peak-hour IATs and the daily cycle; All at T=0: extreme burstiness; Evenly spread: equal \
+                    IATs (§5.2, Fig. 5).",
                 "workload.arrival_pattern",
                 view! {
                     <select
@@ -242,7 +249,9 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             )}
             {field(
                 "Streams",
-                "Per cluster: each cluster receives its own independent stream with its own users, scaled as the load split says (Iosup et al. 2008, §4.2). Global: one stream for the platform, user u homed at cluster u mod C.",
+                "Per cluster: each cluster receives its own independent stream with its own users, scaled as the load \
+                    split says (Iosup et al. 2008, §4.2). Global: one stream for the platform, user u homed at cluster \
+                    u mod C.",
                 "workload.streams",
                 view! {
                     <select
@@ -278,7 +287,8 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             )}
             {field(
                 "Runtime unit (a reading)",
-                "Table 3 gives log2 of the task runtimes without a unit or bounds. Minutes, ART ≤ 30 days (the default) or seconds, ART ≤ 2^20 s. docs/model.md, Which runtime reading.",
+                "Table 3 gives log2 of the task runtimes without a unit or bounds. Minutes, ART ≤ 30 days (the \
+                    default) or seconds, ART ≤ 2^20 s. docs/model.md, Which runtime reading.",
                 "workload.calibration",
                 view! {
                     <select
@@ -317,7 +327,10 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             )}
             {field(
                 "Normal law's second parameter (a reading)",
-                "Table 3 writes the ART as N(2.73, 6.1) without saying whether 6.1 is a variance or a standard deviation. Variance (the default): tasks of about 29 minutes on average, and queues form from 70% load. Standard deviation: a mean of 27 hours carried by rare tasks of weeks, and no task ever waits under csp (docs/model.md).",
+                "Table 3 writes the ART as N(2.73, 6.1) without saying whether 6.1 is a variance or a standard \
+                    deviation. Variance (the default): tasks of about 29 minutes on average, and queues form from 70% \
+                    load. Standard deviation: a mean of 27 hours carried by rare tasks of weeks, and no task ever \
+                    waits under csp (docs/model.md).",
                 "workload.normal_param",
                 view! {
                     <select
@@ -356,7 +369,10 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             )}
             {field(
                 "Load split (a reading)",
-                "How the per-cluster streams share the target load. Equal: every stream carries the same share of the platform's load (the default: Iosup et al. 2008 §5.5 says sep-c cannot complete all tasks from 50% load, impossible if each cluster ran at the load of its own capacity). Capacity: each stream carries the load of its own cluster. docs/model.md, Readings.",
+                "How the per-cluster streams share the target load. Equal: every stream carries the same share of the \
+                    platform's load (the default: Iosup et al. 2008 §5.5 says sep-c cannot complete all tasks from 50% \
+                    load, impossible if each cluster ran at the load of its own capacity). Capacity: each stream \
+                    carries the load of its own cluster. docs/model.md, Readings.",
                 "workload.load_split",
                 view! {
                     <select
@@ -392,7 +408,8 @@ pub(super) fn WorkloadSection() -> impl IntoView {
             )}
             {field(
                 "Median BoT size",
-                "Rescales BoT sizes to this median keeping their coefficient of variation (§5.2, Fig. 6: 10–50). Empty: the preset's.",
+                "Rescales BoT sizes to this median keeping their coefficient of variation (§5.2, Fig. 6: 10–50). \
+                    Empty: the preset's.",
                 "workload.median_size",
                 number_input(
                     "median-size",

@@ -121,7 +121,8 @@ pub fn TraceLabView() -> impl IntoView {
                                 view! {
                                     <p>
                                         {format!(
-                                            "{extra} lines had more columns than the format; the extra columns were ignored.",
+                                            "{extra} lines had more columns than the format; the extra columns were \
+                                                ignored.",
                                         )}
                                     </p>
                                 }
@@ -282,7 +283,12 @@ pub fn TraceLabView() -> impl IntoView {
         <details class="trace-lab" id="trace-lab" open>
             <summary>"Workload lab — import a real trace"</summary>
             <p class="help">
-                "A log in the Standard Workload Format (Parallel Workloads Archive, .swf) or the Grid Workloads Format (Grid Workloads Archive, .gwf), plain or gzip. It is parsed in the simulation worker, on this computer; nothing is uploaded. BoTs are found with the Δ rule of Minh & Wolters 2010 §II-C: consecutive jobs of the same user, group, queue, executable, requested time and processors, each at most Δ after the previous one. The model row is fitted as Iosup et al. 2008 §3.1 does (six families by maximum likelihood, the lowest Kolmogorov–Smirnov D)."
+                "A log in the Standard Workload Format (Parallel Workloads Archive, .swf) or the Grid Workloads Format \
+                    (Grid Workloads Archive, .gwf), plain or gzip. It is parsed in the simulation worker, on this \
+                    computer; nothing is uploaded. BoTs are found with the Δ rule of Minh & Wolters 2010 §II-C: \
+                    consecutive jobs of the same user, group, queue, executable, requested time and processors, each \
+                    at most Δ after the previous one. The model row is fitted as Iosup et al. 2008 §3.1 does (six \
+                    families by maximum likelihood, the lowest Kolmogorov–Smirnov D)."
             </p>
             <div
                 class="trace-drop"
@@ -367,7 +373,8 @@ pub fn TraceLabView() -> impl IntoView {
                                     view! {
                                         <p class="warning" id="trace-parallel">
                                             {format!(
-                                                "⚠ {} of the {} jobs use more than one processor, and a multi-cluster replay drops them: \
+                                                "⚠ {} of the {} jobs use more than one processor, and a multi-cluster \
+                                                    replay drops them: \
                          tick “split” to keep their work as tasks, or replay the log's jobs whole in the data grid.",
                                                 b.parallel_jobs,
                                                 b.jobs,
@@ -412,7 +419,8 @@ pub fn TraceLabView() -> impl IntoView {
                         id="trace-use-data-grid"
                         disabled=move || t.max_procs().is_none()
                         on:click=move |_| t.use_data_grid()
-                        title="The data-grid family runs each job whole, on as many processors as it asked: one site of the header's MaxProcs processors, no input data."
+                        title="The data-grid family runs each job whole, on as many processors as it asked: one site \
+                        of the header's MaxProcs processors, no input data."
                     >
                         "Replay its jobs whole (data grid)"
                     </button>
