@@ -95,6 +95,43 @@ pub(crate) type Stages = Vec<Box<dyn FnOnce()>>;
 
 /// Which parts of the page are built yet: the shell (`app.rs`) builds them one per task, in this order, and
 /// provides this through context, so that each family's parts follow the same stages.
+/// Tells a store's charts and tables to read it again. A family keeps its runs outside the reactive system (they
+/// are large and grow in place); after changing them it calls [`Repaint::ask`], and whatever draws them
+/// [`Repaint::track`]s. A Leptos trigger, and whether it was ever pulled (a store's charts wait for their first ask).
+#[derive(Clone, Copy)]
+pub struct Repaint {
+    trigger: Trigger,
+    asked: StoredValue<bool>,
+}
+
+impl Repaint {
+    pub fn new() -> Repaint {
+        Repaint { trigger: Trigger::new(), asked: StoredValue::new(false) }
+    }
+
+    /// Asks every reader to read the store again.
+    pub fn ask(self) {
+        self.asked.set_value(true);
+        self.trigger.notify();
+    }
+
+    /// Reads again at every ask (in an effect, a memo or a view's closure).
+    pub fn track(self) {
+        self.trigger.track();
+    }
+
+    /// Whether a redraw was ever asked for (read where `track` is).
+    pub fn asked(self) -> bool {
+        self.asked.get_value()
+    }
+}
+
+impl Default for Repaint {
+    fn default() -> Repaint {
+        Repaint::new()
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct Reveal {
     /// The run bar and the cards.

@@ -6,6 +6,7 @@
 use super::charts::PALETTE;
 use super::run_tools::swatch;
 use crate::registry::Scenario;
+use crate::ui::lab::Repaint;
 use leptos::prelude::*;
 
 /// A run as the legend and the comparison show it: its name and its numbers as the cards show them.
@@ -137,13 +138,13 @@ pub(crate) fn PinBar(
 }
 
 /// A family's pin bar over its own store of pinned runs: `list` reads them (oldest first), `keep` pins the current
-/// run (the family keeps its series), `forget` drops them all; `version` redraws the family's charts after either.
+/// run (the family keeps its series), `forget` drops them all; `repaint` redraws the family's charts after either.
 #[component]
 pub(crate) fn FamilyPins(
     prefix: &'static str,
     done: Signal<bool>,
     current: Signal<Option<Pin>>,
-    version: RwSignal<u64>,
+    repaint: Repaint,
     list: Callback<(), Vec<Pin>>,
     keep: Callback<()>,
     forget: Callback<()>,
@@ -151,16 +152,16 @@ pub(crate) fn FamilyPins(
     // Read again whenever the family's charts are asked to redraw: a link's pinned runs are pinned from outside
     // this bar (ui/replay.rs).
     let listed = Signal::derive(move || {
-        version.track();
+        repaint.track();
         list.run(())
     });
     let pin = Callback::new(move |()| {
         keep.run(());
-        version.update(|v| *v += 1);
+        repaint.ask();
     });
     let clear = Callback::new(move |()| {
         forget.run(());
-        version.update(|v| *v += 1);
+        repaint.ask();
     });
     view! { <PinBar prefix=prefix done=done pins=listed current=current pin=pin clear=clear /> }
 }
@@ -173,12 +174,12 @@ pub struct Table {
 }
 
 /// The "Numbers" button of chart `id` (in its caption) and, when pressed, the tables `tables` gives, read again
-/// whenever `version` changes while they are shown.
+/// at every `repaint` while they are shown.
 #[component]
 pub(crate) fn NumbersToggle(
     id: &'static str,
     title: &'static str,
-    version: Signal<u64>,
+    repaint: Repaint,
     tables: Callback<(), Vec<Table>>,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
@@ -205,7 +206,7 @@ pub(crate) fn NumbersToggle(
                 if !open.get() {
                     return None;
                 }
-                version.track();
+                repaint.track();
                 let tables = tables.run(());
                 Some(
                     if tables.is_empty() {

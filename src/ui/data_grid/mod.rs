@@ -9,6 +9,7 @@ mod controls;
 pub(crate) mod figures;
 mod pinned;
 
+use crate::ui::lab::Repaint;
 pub use controls::DataGridControls;
 use controls::{cfg_of, dg, SCHEME_EXAMPLES};
 use pinned::{pin_finished, pinned_scenarios};
@@ -44,7 +45,7 @@ pub struct DdPage {
     lab: Lab,
     header: RwSignal<Option<Header>>,
     report: RwSignal<Option<Box<DataGridReport>>>,
-    version: RwSignal<u64>,
+    repaint: Repaint,
     /// The site the Gantt view shows.
     site: RwSignal<usize>,
     /// The run's samples and finished jobs and the pinned runs, outside the reactive graph.
@@ -60,7 +61,7 @@ impl DdPage {
             lab: expect_context::<Lab>(),
             header: RwSignal::new(None),
             report: RwSignal::new(None),
-            version: RwSignal::new(0),
+            repaint: Repaint::new(),
             site: RwSignal::new(0),
             live: StoredValue::new_local(Live::default()),
             redraw: StoredValue::new_local(Throttle::new()),
@@ -97,20 +98,20 @@ pub(crate) fn on_finished(st: DdPage, report: Box<DataGridReport>) {
 
 fn redraw(st: DdPage, force: bool) {
     if st.redraw.with_value(|t| t.due(force)) {
-        st.version.update(|v| *v += 1);
+        st.repaint.ask();
     }
 }
 
 /// The Gantt view's numbers: the jobs it draws, as a table (its text alternative), built when opened.
 #[component]
 fn GanttNumbers(st: DdPage) -> impl IntoView {
-    let (site, version) = (st.site, st.version);
+    let (site, repaint) = (st.site, st.repaint);
     let open = RwSignal::new(false);
     let rows = move || {
         if !open.get() {
             return Vec::new();
         }
-        version.track();
+        repaint.track();
         let k = site.get();
         st.live.with_value(|l| {
             charts::gantt_jobs(&l.jobs, k)
@@ -193,14 +194,14 @@ pub fn DataGridResults(st: DdPage) -> impl IntoView {
                     let pinned = std::mem::take(&mut l.pinned);
                     *l = Live { run_id: id, pinned, ..Live::default() };
                 });
-                st.version.update(|v| *v += 1);
+                st.repaint.ask();
             }
             id
         });
     }
     {
         Effect::new(move |_| {
-            st.version.track();
+            st.repaint.track();
             let site = st.site.get();
             if is_data_grid(lab) {
                 let sites = lab.scenario.with_untracked(|s| cfg_of(s).sites.clone());

@@ -35,7 +35,7 @@ fn pin(st: DdPage, r: &DataGridReport) {
 pub(crate) fn pin_finished(st: DdPage) {
     if let Some(r) = st.report.get_untracked() {
         pin(st, &r);
-        st.version.update(|v| *v += 1);
+        st.repaint.ask();
     }
 }
 
@@ -62,7 +62,7 @@ pub fn DdPinBar(done: Signal<bool>, st: DdPage) -> impl IntoView {
     let list = Callback::new(move |()| pins(st));
     // Drops every pinned run.
     let forget = Callback::new(move |()| st.live.update_value(|l| l.pinned.clear()));
-    view! { <FamilyPins prefix="dd-" done=done current=current version=st.version list=list keep=keep forget=forget /> }
+    view! { <FamilyPins prefix="dd-" done=done current=current repaint=st.repaint list=list keep=keep forget=forget /> }
 }
 
 /// The tables chart `k` plots: the turnaround per run (pinned first), or per site for the current run.
@@ -122,7 +122,7 @@ fn tables(st: DdPage, k: usize, sites: &[u32]) -> Vec<Table> {
 #[component]
 pub fn DdChartNumbers(k: usize, sites: Signal<Vec<u32>>, st: DdPage) -> impl IntoView {
     let (id, title) = charts::CHARTS[k];
-    let version = st.version;
+    let repaint = st.repaint;
     let tables = Callback::new(move |()| tables(st, k, &sites.get()));
-    view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables /> }
+    view! { <NumbersToggle id=id title=title repaint=repaint tables=tables /> }
 }

@@ -7,6 +7,7 @@ pub(crate) mod figures;
 mod pinned;
 
 use crate::ui::chart_style::Pen;
+use crate::ui::lab::Repaint;
 pub use controls::DgControls;
 use controls::BOT_SELECTION_EXAMPLES;
 use pinned::{pin_finished, pinned_scenarios};
@@ -59,7 +60,7 @@ pub struct DgPage {
     lab: Lab,
     progress: RwSignal<Option<Standing>>,
     report: RwSignal<Option<Box<DgReport>>>,
-    version: RwSignal<u64>,
+    repaint: Repaint,
     /// The run's samples and the pinned runs, outside the reactive graph (a run streams thousands).
     live: StoredValue<Live, LocalStorage>,
     redraw: StoredValue<Throttle, LocalStorage>,
@@ -72,7 +73,7 @@ impl DgPage {
             lab: expect_context::<Lab>(),
             progress: RwSignal::new(None),
             report: RwSignal::new(None),
-            version: RwSignal::new(0),
+            repaint: Repaint::new(),
             live: StoredValue::new_local(Live::default()),
             redraw: StoredValue::new_local(Throttle::new()),
         }
@@ -107,7 +108,7 @@ pub(crate) fn on_finished(st: DgPage, report: Box<DgReport>) {
 /// Asks the charts to redraw, as the page's throttle allows.
 fn redraw(st: DgPage, force: bool) {
     if st.redraw.with_value(|t| t.due(force)) {
-        st.version.update(|v| *v += 1);
+        st.repaint.ask();
     }
 }
 
@@ -258,13 +259,13 @@ pub fn DgResults(st: DgPage) -> impl IntoView {
                     l.run_id = id;
                     l.samples.clear();
                 });
-                st.version.update(|v| *v += 1);
+                st.repaint.ask();
             }
             id
         });
     }
     Effect::new(move |_| {
-        st.version.track();
+        st.repaint.track();
         if is_dg(lab) {
             draw_charts(st);
         }

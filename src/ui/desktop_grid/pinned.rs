@@ -34,7 +34,7 @@ fn pin(st: DgPage, report: &DgReport) {
 pub(crate) fn pin_finished(st: DgPage) {
     if let Some(r) = st.report.get_untracked() {
         pin(st, &r);
-        st.version.update(|v| *v += 1);
+        st.repaint.ask();
     }
 }
 
@@ -66,14 +66,14 @@ pub fn DgPinBar(done: Signal<bool>, st: DgPage) -> impl IntoView {
     let list = Callback::new(move |()| pins(st));
     // Drops every pinned run.
     let forget = Callback::new(move |()| st.live.update_value(|l| l.pinned.clear()));
-    view! { <FamilyPins prefix="dg-" done=done current=current version=st.version list=list keep=keep forget=forget /> }
+    view! { <FamilyPins prefix="dg-" done=done current=current repaint=st.repaint list=list keep=keep forget=forget /> }
 }
 
 /// The "Numbers" button of chart `k` and, when pressed, its plotted values per run (pinned runs first).
 #[component]
 pub fn DgChartNumbers(k: usize, st: DgPage) -> impl IntoView {
     let (id, title, y, pick) = CHARTS[k];
-    let version = st.version;
+    let repaint = st.repaint;
     let tables = Callback::new(move |()| {
         let current = st.report.with_untracked(|r| r.as_ref().map(|r| run_label(&r.scenario)));
         st.live.with_value(|l| {
@@ -93,5 +93,5 @@ pub fn DgChartNumbers(k: usize, st: DgPage) -> impl IntoView {
                 .collect()
         })
     });
-    view! { <NumbersToggle id=id title=title version=Signal::derive(move || version.get()) tables=tables /> }
+    view! { <NumbersToggle id=id title=title repaint=repaint tables=tables /> }
 }

@@ -53,7 +53,7 @@ fn card_values(lab: &Lab, mc: McPage) -> [(f64, String, String); 5] {
             ),
         ];
     }
-    mc.version.track();
+    mc.repaint.track();
     let p = lab.progress.get();
     mc.live.with_value(|l| {
         let fin = p.as_ref().map_or(f64::NAN, |p| p.header.finished_tasks as f64 / p.header.tasks.max(1) as f64);

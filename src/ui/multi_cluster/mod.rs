@@ -24,6 +24,7 @@ use crate::registry::Family;
 use crate::scenario::Scenario;
 use crate::ui::chart_style::Pen;
 use crate::ui::download;
+use crate::ui::lab::Repaint;
 use crate::ui::lab::{fmt_time, now_ms, Lab, Reveal, Throttle};
 use crate::ui::measured;
 use crate::ui::present;
@@ -43,7 +44,7 @@ struct Pinned {
     scenario: Scenario,
 }
 
-/// Large live data kept outside the reactive graph; `version` tells the charts to redraw.
+/// Large live data kept outside the reactive graph; `repaint` tells the charts to redraw.
 #[derive(Default)]
 struct Live {
     /// The current run (colour 0).
@@ -62,9 +63,9 @@ pub struct McPage {
     reveal: Reveal,
     /// The current run's report, once it is in.
     report: RwSignal<Option<Box<Report>>>,
-    /// Counts the redraws asked for: the charts, the cards and the numbers follow it.
-    version: RwSignal<u64>,
-    /// The current and pinned runs' series and the load sweep's reports; `version` tells the charts to redraw.
+    /// Asks the charts, the cards and the numbers to read the runs again.
+    repaint: Repaint,
+    /// The current and pinned runs' series and the load sweep's reports; `repaint` tells the charts to redraw.
     live: StoredValue<Live, LocalStorage>,
     /// The redraws' throttle, and the state of a redraw under way.
     redraw: StoredValue<Throttle, LocalStorage>,
@@ -80,7 +81,7 @@ impl McPage {
             lab: expect_context::<Lab>(),
             reveal: expect_context::<Reveal>(),
             report: RwSignal::new(None),
-            version: RwSignal::new(0),
+            repaint: Repaint::new(),
             live: StoredValue::new_local(Live::default()),
             redraw: StoredValue::new_local(Throttle::new()),
             redrawing: StoredValue::new_local(Redraw::default()),
@@ -125,7 +126,7 @@ pub(crate) fn on_finished(mc: McPage, lab: Lab, r: Box<Report>) {
 pub(crate) fn redraw(mc: McPage, force: bool) {
     if mc.redraw.with_value(|t| t.due(force)) {
         mc.redrawing.with_value(|r| r.forced.set(force));
-        mc.version.update(|v| *v += 1);
+        mc.repaint.ask();
     }
 }
 
@@ -148,7 +149,7 @@ pub(crate) fn pin(mc: McPage, lab: Lab) {
         let labels = l.pinned.iter().map(|p| p.data.label.clone()).collect();
         lab.pinned_labels.set(labels);
     });
-    mc.version.update(|v| *v += 1);
+    mc.repaint.ask();
 }
 
 /// Calls `f` with the runs drawn (borrowed, not copied): the pinned ones, then the current one, which is drawn
@@ -296,8 +297,9 @@ pub(crate) fn Charts(mc: McPage) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let present = expect_context::<present::Present>();
     Effect::new(move |_| {
-        // The first view is painted before the charts are drawn (`App` bumps the version once it is).
-        if mc.version.get() == 0 {
+        // The first view is painted before the charts are drawn (`App` asks for a repaint once it is).
+        mc.repaint.track();
+        if !mc.repaint.asked() {
             return;
         }
         let forced = mc.redrawing.with_value(|r| r.forced.replace(false));
@@ -312,7 +314,7 @@ pub(crate) fn Charts(mc: McPage) -> impl IntoView {
     Effect::new(move |before: Option<bool>| {
         let on = present.on.get();
         if before.is_some() {
-            set_timeout(move || mc.version.update(|v| *v += 1), std::time::Duration::ZERO);
+            set_timeout(move || mc.repaint.ask(), std::time::Duration::ZERO);
         }
         on
     });
@@ -400,7 +402,7 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
                 on:click=move |_| {
                     mc.live.update_value(|l| l.pinned.clear());
                     lab.pinned_labels.set(Vec::new());
-                    mc.version.update(|v| *v += 1);
+                    mc.repaint.ask();
                 }
             >
                 "Clear pinned"
@@ -440,7 +442,7 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
             <ul class="pinned">
                 <li id="current-run-label">
                     {move || {
-                        mc.version.track();
+                        mc.repaint.track();
                         let label = mc.live.with_value(|l| l.current.label.clone());
                         if label.is_empty() {
                             // Before the first run there is no line on the charts to name.

@@ -98,5 +98,5 @@ pub fn tables(id: &str, runs: &[&RunData]) -> Vec<Table> {
 #[component]
 pub fn ChartNumbers(id: &'static str, title: &'static str, mc: McPage) -> impl IntoView {
     let tables = Callback::new(move |()| with_runs(mc, |runs| tables(id, runs)));
-    view! { <NumbersToggle id=id title=title version=Signal::derive(move || mc.version.get()) tables=tables /> }
+    view! { <NumbersToggle id=id title=title repaint=mc.repaint tables=tables /> }
 }

@@ -8,6 +8,7 @@ use crate::registry::AnyReport;
 use crate::run::Report;
 use crate::scenario::Scenario;
 use crate::ui::charts;
+use crate::ui::lab::Repaint;
 use crate::ui::measured;
 use crate::ui::pool;
 use crate::ui::shown;
@@ -21,11 +22,11 @@ use wasm_bindgen::JsCast;
 /// The sweep's series of the scenario's own scripted policy.
 const YOUR_POLICY: &str = "Your policy";
 
-/// The sweep's results and workers, its status and a version that tells the charts to redraw.
+/// The sweep's results and workers, its status, and what asks its chart to redraw.
 #[derive(Clone, Copy)]
 struct State {
     results: StoredValue<Vec<(String, f64, Box<Report>)>, LocalStorage>,
-    version: RwSignal<u64>,
+    repaint: Repaint,
     status: RwSignal<String>,
     /// The workers, while it runs; disposed with the section, which ends them.
     pool: StoredValue<Option<pool::Pool>, LocalStorage>,
@@ -37,7 +38,7 @@ struct State {
 pub fn Sweep(scenario: Signal<Scenario>, form_ok: Signal<bool>) -> impl IntoView {
     let st = State {
         results: StoredValue::new_local(Vec::new()),
-        version: RwSignal::new(0),
+        repaint: Repaint::new(),
         status: RwSignal::new(String::new()),
         pool: StoredValue::new_local(None),
     };
@@ -86,7 +87,7 @@ pub fn Sweep(scenario: Signal<Scenario>, form_ok: Signal<bool>) -> impl IntoView
     // The charts are drawn while the section is open: closed, as the page opens, they would be drawn unseen.
     let open = RwSignal::new(false);
     Effect::new(move |_| {
-        st.version.track();
+        st.repaint.track();
         if !open.get() {
             return;
         }
@@ -210,7 +211,7 @@ fn start_sweep(st: State, jobs: Vec<(String, f64, Scenario)>) {
                     st.results.update_value(|r| r.push((p, load, report)));
                 }
                 *done.borrow_mut() += 1;
-                st.version.update(|v| *v += 1);
+                st.repaint.ask();
             }
             pool::Outcome::Failed(message) => lost.borrow_mut().push(format!("a run failed: {message}")),
             pool::Outcome::Figure(_) => lost.borrow_mut().push("a run gave a figure job's result".into()),
