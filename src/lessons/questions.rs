@@ -164,6 +164,26 @@ impl Question {
     /// Checks the question against its lesson: texts present, one kind, known labels, and for a choice or an order
     /// at least 2 variants and 2 seeds (intervals to compare).
     pub fn check(&self, lesson: &Lesson) -> Result<(), QuestionError> {
+        match self.shape(lesson)? {
+            Kind::Choice { .. } | Kind::Order(_) if lesson.seeds < 2 => {
+                Err(QuestionError::TooFewSeeds { key: self.key(), seeds: lesson.seeds })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The key of the question's kind (`number`, `choice`, `order`), as the file writes it.
+    fn key(&self) -> &'static str {
+        match (&self.number, &self.choice) {
+            (Some(_), _) => "number",
+            (_, Some(_)) => "choice",
+            _ => "order",
+        }
+    }
+
+    /// The question's kind, checked against its lesson's variants but not its seeds: a lesson rerun on one seed
+    /// (`bagsim lesson ID --seeds 1`) still has answers, not resolved.
+    fn shape(&self, lesson: &Lesson) -> Result<Kind<'_>, QuestionError> {
         for (key, text) in [("prompt", &self.prompt), ("hint", &self.hint)] {
             if text.trim().is_empty() {
                 return Err(QuestionError::Empty { key });
@@ -192,12 +212,9 @@ impl Question {
                 if labels.len() < 2 {
                     return Err(QuestionError::TooFewVariants { key, variants: labels.len() });
                 }
-                if lesson.seeds < 2 {
-                    return Err(QuestionError::TooFewSeeds { key, seeds: lesson.seeds });
-                }
             }
         }
-        Ok(())
+        Ok(kind)
     }
 
     /// The answer computed from the lesson's per-variant intervals (`Lesson::intervals`, in the variants' order).
@@ -270,7 +287,7 @@ impl Question {
     /// A student's answer marked against the runs (module doc; docs/lessons.md, "Questions").
     pub fn check_response(&self, lesson: &Lesson, iv: &[Interval], given: &Response) -> Result<Checked, AnswerError> {
         let answer = self.answer(lesson, iv)?;
-        let kind = self.kind().map_err(|_| AnswerError::Question)?;
+        let kind = self.kind().map_err(AnswerError::Question)?;
         let t = sentences::Table { lesson, iv };
         let index = |label: &String| {
             lesson.variants.iter().position(|v| &v.label == label).ok_or_else(|| AnswerError::UnknownLabel {
@@ -360,11 +377,11 @@ impl Question {
 
     /// The kind, once the question and the results fit the lesson.
     fn fits(&self, lesson: &Lesson, iv: &[Interval]) -> Result<Kind<'_>, AnswerError> {
-        self.check(lesson).map_err(|_| AnswerError::Question)?;
+        let kind = self.shape(lesson).map_err(AnswerError::Question)?;
         if iv.len() != lesson.variants.len() {
             return Err(AnswerError::Results { variants: lesson.variants.len(), intervals: iv.len() });
         }
-        self.kind().map_err(|_| AnswerError::Question)
+        Ok(kind)
     }
 }
 

@@ -193,6 +193,16 @@ fn answers_from_the_runs_values_and_answers_refused() {
         l.check_answer(0, &at([0.0, 20.0, 60.0]), &order(&["load 50%", "load 90%", "load 70%"])).unwrap().mark,
         Mark::Wrong
     );
+    // A lesson rerun on one seed (`bagsim lesson ID --seeds 1`) answers its choices and orders, not resolved.
+    l.seeds = 1;
+    let once = [g(0.0), g(30.0), g(60.0)];
+    let a = l.answers(&once).remove(0).unwrap();
+    assert_eq!(
+        (a.correct, a.resolution),
+        (Some(up.clone()), Resolution::NotResolved("one seed gives no 95% interval".into()))
+    );
+    assert_eq!(l.check_answer(0, &once, &up).unwrap().mark, Mark::NotResolved);
+    l.seeds = 2;
     // Answers that cannot be marked.
     let values = at([0.0, 30.0, 60.0]);
     let err = |given: Response| l.check_answer(0, &values, &given).unwrap_err();
@@ -208,6 +218,11 @@ fn answers_from_the_runs_values_and_answers_refused() {
     let (l, q) = load_with(json!({"prompt": "p", "hint": "h", "number": {"mean": "load 50%"}, "tolerance": 0.1}));
     let r = [iv(10.0, 8.0, 12.0), iv(20.0, 15.0, 25.0), iv(40.0, 35.0, 45.0)];
     assert_eq!(q.check_response(&l, &r, &number(f64::NAN)).unwrap_err(), AnswerError::NotFinite);
+    // A question that does not fit the lesson it is asked in says why.
+    let mut other = l.clone();
+    other.variants.remove(0);
+    let e = q.answer(&other, &r[..2]).unwrap_err();
+    assert!(matches!(&e, AnswerError::Question(QuestionError::UnknownLabel { .. })), "{e:?}");
     // The page's side: a question, an answer and a mark as JSON.
     let given: Response = serde_json::from_str(r#"{"number": 10.5}"#).unwrap();
     let checked = q.check_response(&l, &r, &given).unwrap();

@@ -77,8 +77,8 @@ impl std::error::Error for QuestionError {}
 /// Why an answer cannot be computed or a student's answer cannot be marked.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnswerError {
-    /// The question does not fit its lesson (the lessons' check refuses it: `QuestionError`).
-    Question,
+    /// The question does not fit its lesson (the lessons' check refuses it too).
+    Question(QuestionError),
     /// No question at this index in the lesson.
     NoQuestion { index: usize, questions: usize },
     /// Results for another number of variants than the lesson has.
@@ -96,7 +96,7 @@ pub enum AnswerError {
 impl std::fmt::Display for AnswerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AnswerError::Question => f.write_str("the question does not fit its lesson"),
+            AnswerError::Question(e) => write!(f, "the question does not fit its lesson: {e}"),
             AnswerError::NoQuestion { index, questions } => {
                 write!(f, "no question {index}; the lesson has {questions} (numbered from 0)")
             }
