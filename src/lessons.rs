@@ -9,10 +9,12 @@ use crate::registry::AnyReport;
 use crate::scenario::Scenario;
 use crate::stats::interval::Interval;
 pub use error::LessonError;
+pub use questions::{Answer, AnswerError, Checked, Mark, Question, QuestionError, Resolution, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod error;
+pub mod questions;
 
 include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
 
@@ -55,6 +57,10 @@ pub struct Lesson {
     /// `BAGSIM_LONG=1`; the page and `bagsim lesson` run it like any other.
     #[serde(default)]
     pub long: bool,
+    /// Questions the students answer after the run, whose answers are computed from it (docs/lessons.md,
+    /// "Questions").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<Question>,
 }
 
 /// What a lesson claims about its answers: an ordering the class can check on the numbers, or none.
@@ -123,15 +129,16 @@ pub struct Variant {
 
 /// Every lesson compiled in, in file-name order; a file that does not parse is reported with its name.
 pub fn all() -> Vec<Result<Lesson, LessonError>> {
-    FILES
-        .iter()
-        .map(|(name, text)| {
-            let refused = |why: String| LessonError::File { name: name.to_string(), why };
-            let l: Lesson = serde_json::from_str(text).map_err(|e| refused(e.to_string()))?;
-            l.check().map_err(|e| refused(e.to_string()))?;
-            Ok(l)
-        })
-        .collect()
+    FILES.iter().map(|(name, text)| parse(name, text)).collect()
+}
+
+/// The lesson of the file `name` whose text is `text`, checked: a text that does not parse is `LessonError::File`,
+/// a lesson that breaks a rule `LessonError::Invalid` with the rule's own error.
+pub fn parse(name: &str, text: &str) -> Result<Lesson, LessonError> {
+    let l: Lesson =
+        serde_json::from_str(text).map_err(|e| LessonError::File { name: name.to_string(), why: e.to_string() })?;
+    l.check().map_err(|e| LessonError::Invalid { name: name.to_string(), error: Box::new(e) })?;
+    Ok(l)
 }
 
 /// The lesson `id`.
@@ -202,6 +209,9 @@ impl Lesson {
                     allowed.join(", ")
                 )));
             }
+        }
+        for (index, q) in self.questions.iter().enumerate() {
+            q.check(self).map_err(|error| LessonError::Question { index, error })?;
         }
         Ok(())
     }
@@ -283,6 +293,19 @@ impl Lesson {
     /// Per variant, the mean and 95% interval over its seeds (`values[run]` in the order of `runs`).
     pub fn intervals(&self, values: &[f64]) -> Vec<Interval> {
         values.chunks(values.len().div_ceil(self.variants.len()).max(1)).map(Interval::of).collect()
+    }
+
+    /// Every question's answer computed from the runs' values (`values[run]` in the order of `runs`), in the
+    /// questions' order.
+    pub fn answers(&self, values: &[f64]) -> Vec<Result<Answer, AnswerError>> {
+        let iv = self.intervals(values);
+        self.questions.iter().map(|q| q.answer(self, &iv)).collect()
+    }
+
+    /// A student's answer to question `index` (from 0) marked against the runs' values.
+    pub fn check_answer(&self, index: usize, values: &[f64], given: &Response) -> Result<Checked, AnswerError> {
+        let q = self.questions.get(index).ok_or(AnswerError::NoQuestion { index, questions: self.questions.len() })?;
+        q.check_response(self, &self.intervals(values), given)
     }
 
     /// The lesson's claim checked on the answers' intervals.

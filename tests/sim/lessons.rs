@@ -1,8 +1,9 @@
 //! The lessons of `lessons/` (docs/lessons.md): every file parses, states its question and explanation, gives a
 //! valid scenario for every variant, and runs natively to a finite answer whose claimed ordering holds with 95%
-//! intervals (a lesson of long runs only with `BAGSIM_LONG=1`); a broken lesson is refused with a reason.
+//! intervals (a lesson of long runs only with `BAGSIM_LONG=1`), and whose questions' answers are the same on its
+//! seeds run twice and resolved; a broken lesson is refused with a reason.
 
-use bagsim::lessons::{self, Claim, Lesson, Verdict};
+use bagsim::lessons::{self, Claim, Lesson, Resolution, Verdict};
 use bagsim::registry::run_any;
 
 #[test]
@@ -10,6 +11,7 @@ fn every_lesson_is_valid_and_runs_to_a_finite_answer() {
     let all = lessons::all();
     assert!(all.len() >= 6, "at least six lessons, found {}", all.len());
     let mut families = std::collections::BTreeSet::new();
+    let mut questions = std::collections::BTreeSet::new();
     // A lesson of the month runs for minutes in a debug build: its file is checked here, its runs with BAGSIM_LONG=1.
     let long = std::env::var_os("BAGSIM_LONG").is_some();
     for l in all {
@@ -35,8 +37,30 @@ fn every_lesson_is_valid_and_runs_to_a_finite_answer() {
         let verdict = l.verdict(&values);
         assert!(matches!(verdict, Verdict::Holds(_) | Verdict::NoClaim), "{}: {}", l.id, verdict.sentence());
         assert_eq!(matches!(verdict, Verdict::NoClaim), l.claim == Claim::NoOrder, "{}", l.id);
+        // Each question's answer comes out the same when the lesson's seeds run again from its file, and is
+        // resolved on them (every answer a student can give is right or wrong) unless the question allows it not.
+        if !l.questions.is_empty() {
+            let again: Vec<f64> =
+                l.runs().unwrap().iter().map(|(_, _, s)| l.value(&run_any(s).unwrap()).unwrap()).collect();
+            for (i, (a, b)) in l.answers(&values).into_iter().zip(l.answers(&again)).enumerate() {
+                let a = a.unwrap_or_else(|e| panic!("{}: question {i}: {e}", l.id));
+                assert_eq!(Ok(&a), b.as_ref(), "{}: question {i} differs between two runs of its seeds", l.id);
+                assert!(a.correct.is_some(), "{}: question {i} has no answer: {}", l.id, a.explanation);
+                let resolved = a.resolution == Resolution::Resolved;
+                assert!(resolved || l.questions[i].not_resolved_ok, "{}: question {i}: {:?}", l.id, a.resolution);
+                questions.insert(s_family(&l));
+            }
+        }
     }
     assert_eq!(families.len(), 3, "the lessons cover every family: {families:?}");
+    if !long {
+        assert_eq!(questions.len(), 3, "a lesson of every family asks questions: {questions:?}");
+    }
+}
+
+/// The family of a lesson's scenario.
+fn s_family(l: &Lesson) -> &'static str {
+    l.scenario(0, 1).unwrap().family().name()
 }
 
 #[test]

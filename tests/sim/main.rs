@@ -35,6 +35,7 @@ mod iosup_letter;
 mod jobs_csv;
 mod jobs_memory;
 mod lessons;
+mod lessons_questions;
 mod numbers;
 mod readings;
 mod reproduce;

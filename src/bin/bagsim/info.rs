@@ -2,7 +2,7 @@
 //! (`scenario [--doc]`), the readings of a paper (`readings`), and the lessons (`lesson [ID]`, which runs one).
 
 use super::error::Outcome;
-use bagsim::lessons::LessonError;
+use bagsim::lessons::{LessonError, Resolution};
 use bagsim::registry;
 use bagsim::registry::Family;
 use bagsim::scenario::Scenario;
@@ -78,5 +78,22 @@ pub fn lesson(id: Option<&str>, seeds: Option<u32>, jobs: usize) -> Outcome {
         say!("  {:<40} {}", lesson.variants[v].label, bagsim::lessons::interval_text(i));
     }
     say!("\n{}\n\n{}", lesson.verdict(&values).sentence(), lesson.explanation);
+    questions(&lesson, &values)
+}
+
+/// The lesson's questions with their answers computed from `values` (a teacher's terminal: no need to hide them).
+fn questions(lesson: &bagsim::lessons::Lesson, values: &[f64]) -> Outcome {
+    if lesson.questions.is_empty() {
+        return Ok(());
+    }
+    say!("\nQuestions (answers from these runs):");
+    for (i, (q, answer)) in lesson.questions.iter().zip(lesson.answers(values)).enumerate() {
+        let answer = answer.map_err(|e| format!("question {}: {e}", i + 1))?;
+        say!("\n{}. {}\n   hint: {}", i + 1, q.prompt, q.hint);
+        say!("   answer: {}\n   {}", q.answer_words(lesson, &answer), answer.explanation);
+        if let Resolution::NotResolved(why) = &answer.resolution {
+            say!("   not resolved: {why}; more seeds might tell.");
+        }
+    }
     Ok(())
 }
