@@ -8,7 +8,7 @@ mod entry {
     /// Mounts the panel `name` into `element`; a name it does not know is refused with a message.
     #[wasm_bindgen]
     pub fn mount_panel(name: &str, element: web_sys::HtmlElement) -> Result<(), JsValue> {
-        bagsim::ui::panels::mount(name, element).map_err(|e| JsValue::from_str(&e))
+        bagsim::ui::panels::mount(name, element).map_err(|e| JsValue::from_str(&e.to_string()))
     }
 }
 

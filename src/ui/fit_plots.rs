@@ -33,20 +33,18 @@ pub fn chart(c: &CandidateCurves) -> String {
             .collect();
         // The data: the palette's black (index 6, which no family of the six uses), in its dash.
         entries.push(Entry { label: format!("data (n = {})", c.n), colour: 6, marker: false });
-        let area = axes::legend_below(root, pen, &entries).map_err(|e| e.to_string())?;
+        let area = axes::legend_below(root, pen, &entries)?;
         let title = format!("{}: data and every fit", c.characteristic);
         let mut chart = axes::builder(&area, pen, &title, yt.widest())
-            .build_cartesian_2d(axes::lin(lo, hi, &xt), axes::lin(0.0, 1.0, &yt))
-            .map_err(|e| e.to_string())?;
-        axes::mesh(&mut chart, pen, (c.axis.as_str(), &|v| xt.label(*v)), ("CDF", &|v| yt.label(*v)))
-            .map_err(|e| e.to_string())?;
+            .build_cartesian_2d(axes::lin(lo, hi, &xt), axes::lin(0.0, 1.0, &yt))?;
+        axes::mesh(&mut chart, pen, (c.axis.as_str(), &|v| xt.label(*v)), ("CDF", &|v| yt.label(*v)))?;
         for (i, k) in c.candidates.iter().enumerate() {
             if k.fit.is_none() {
                 continue;
             }
             // The runs' palette and dashes (colour-blind safe, told apart without colour too), one per family.
             let points: Vec<(f64, f64)> = c.x.iter().copied().zip(k.cdf.iter().copied()).collect();
-            axes::draw_line(&mut chart, pen, points, i).map_err(|e| e.to_string())?;
+            axes::draw_line(&mut chart, pen, points, i)?;
         }
         // The data last, on top: a step at each point (right-continuous empirical CDF).
         let mut steps = Vec::with_capacity(2 * c.x.len());
@@ -56,7 +54,7 @@ pub fn chart(c: &CandidateCurves) -> String {
             steps.push((x, y));
             prev = y;
         }
-        axes::draw_line(&mut chart, pen, steps, 6).map_err(|e| e.to_string())
+        axes::draw_line(&mut chart, pen, steps, 6)
     })
 }
 

@@ -6,11 +6,72 @@ use crate::scenario::Scenario;
 use crate::ui::address::remember;
 use crate::ui::lab::Lab;
 use leptos::prelude::*;
+use std::fmt;
+
+/// Why the page refused a value typed or chosen in a control. Its words are shown under the control (what, where,
+/// the allowed range); the scenario is left as it was.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Refused {
+    /// Text that does not read as the number the control takes; `what` says which numbers it takes.
+    NotANumber { text: String, what: String },
+    /// A number that is not finite.
+    NotFinite { value: f64, what: String },
+    /// A value the control does not offer.
+    NotAChoice { text: String },
+    /// A setting of one family while the scenario is of another (its control is hidden then).
+    OtherFamily { setting: &'static str, family: &'static str },
+    /// A value the scenario's rules refuse, in the rule's own words (most come from the library's typed errors).
+    Rule(String),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::NotANumber { text, what } => write!(f, "{text:?} is not a valid number; {what}"),
+            Refused::NotFinite { value, what } => write!(f, "{value} is not finite; {what}"),
+            Refused::NotAChoice { text } => write!(f, "{text:?} is not one of the choices"),
+            Refused::OtherFamily { setting, family } => {
+                write!(f, "a {setting} setting, and the scenario is of family {family}")
+            }
+            Refused::Rule(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// A rule's words (a library error's `to_string`, or the page's own sentence).
+impl From<String> for Refused {
+    fn from(m: String) -> Refused {
+        Refused::Rule(m)
+    }
+}
+
+/// The library's typed errors a control's edit meets, shown in their own words (a family's own: in its folder).
+macro_rules! refused_from {
+    ($($e:ty),*) => {
+        $(impl From<$e> for Refused {
+            fn from(e: $e) -> Refused {
+                Refused::Rule(e.to_string())
+            }
+        })*
+    };
+}
+
+pub(crate) use refused_from;
+
+refused_from!(crate::error::NameError, crate::error::ScenarioError);
+
+impl From<&str> for Refused {
+    fn from(m: &str) -> Refused {
+        Refused::Rule(m.to_string())
+    }
+}
 
 /// Applies an edit to a copy of the scenario; keeps it only if the result is valid, else reports at `field`.
-pub(crate) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenario) -> Result<(), String>) {
+pub(crate) fn apply(lab: Lab, field: &'static str, edit: impl FnOnce(&mut Scenario) -> Result<(), Refused>) {
     let mut s = lab.scenario.get_untracked();
-    let outcome = edit(&mut s).map_err(|m| (field.to_string(), m)).and_then(|()| {
+    let outcome = edit(&mut s).map_err(|m| (field.to_string(), m.to_string())).and_then(|()| {
         s.validate().map_err(|e| {
             (
                 if e.field.starts_with(field) || field.starts_with(&e.field) { field.to_string() } else { e.field },
@@ -50,13 +111,21 @@ pub(crate) fn select_options<T: Copy + PartialEq + 'static>(
     all.iter().map(|&v| view! { <option value=name(v)>{label(v)}</option> }).collect_view()
 }
 
-pub(crate) fn parse<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+/// `text` read as a `T`, or why not (`what`: which numbers the control takes).
+pub(crate) fn parse<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, Refused> {
     let t = text.trim();
-    t.parse::<T>().map_err(|_| format!("{t:?} is not a valid number; {what}"))
+    t.parse::<T>().map_err(|_| Refused::NotANumber { text: t.to_string(), what: what.to_string() })
 }
 
-pub(crate) fn number(text: &str, what: &str) -> Result<f64, String> {
-    parse::<f64>(text, what).and_then(|v| if v.is_finite() { Ok(v) } else { Err(format!("{v} is not finite; {what}")) })
+/// `text` read as a finite number, or why not.
+pub(crate) fn number(text: &str, what: &str) -> Result<f64, Refused> {
+    parse::<f64>(text, what).and_then(|v| {
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(Refused::NotFinite { value: v, what: what.to_string() })
+        }
+    })
 }
 
 /// What every control has: its id, label (the paper's wording), help, and the scenario field it sets.
@@ -109,7 +178,7 @@ pub(crate) fn field(c: Ctl, input: AnyView) -> impl IntoView {
     }
 }
 
-pub(crate) type Edit = fn(&mut Scenario, &str) -> Result<(), String>;
+pub(crate) type Edit = fn(&mut Scenario, &str) -> Result<(), Refused>;
 
 /// A number input bound to `path`; `get` shows the scenario's value.
 pub(crate) fn number_field(c: Ctl, step: &'static str, get: fn(&Scenario) -> String, edit: Edit) -> impl IntoView {
@@ -140,7 +209,7 @@ pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
     c: Ctl,
     (all, name, show): Choices<T>,
     get: fn(&Scenario) -> T,
-    set: fn(&mut Scenario, T) -> Result<(), String>,
+    set: fn(&mut Scenario, T) -> Result<(), Refused>,
 ) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let path = c.path;
@@ -156,7 +225,7 @@ pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
                     path,
                     |s| match all.iter().find(|&&v| name(v) == text) {
                         Some(&v) => set(s, v),
-                        None => Err(format!("{text:?} is not one of the choices")),
+                        None => Err(Refused::NotAChoice { text: text.clone() }),
                     },
                 )
             }
@@ -177,7 +246,7 @@ pub(crate) fn mc(s: &Scenario) -> &crate::scenario::McScenario {
 
 /// The page's multi-cluster section to change; a multi-cluster control used while another family is shown (it is
 /// hidden then) is refused.
-pub(crate) fn mcm(s: &mut Scenario) -> Result<&mut crate::scenario::McScenario, String> {
+pub(crate) fn mcm(s: &mut Scenario) -> Result<&mut crate::scenario::McScenario, Refused> {
     let family = s.family().name();
-    s.multi_cluster_mut().ok_or_else(|| format!("a multi-cluster setting, and the scenario is of family {family}"))
+    s.multi_cluster_mut().ok_or(Refused::OtherFamily { setting: "multi-cluster", family })
 }

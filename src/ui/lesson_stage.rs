@@ -16,7 +16,24 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Requested {
     pub id: String,
-    pub part: Result<Option<usize>, String>,
+    pub part: Result<Option<usize>, NoSuchStep>,
+}
+
+/// A link's `&step=K` that is no step of a lesson (steps 1 to `parts`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NoSuchStep {
+    pub step: String,
+    pub parts: usize,
+}
+
+impl std::fmt::Display for NoSuchStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "The link's step {:?} is not a step of a lesson; allowed 1–{}. The lesson opens at its question.",
+            self.step, self.parts
+        )
+    }
 }
 
 /// What the address asks for: `?lesson=ID[&step=K]`.
@@ -28,10 +45,7 @@ pub fn requested() -> Option<Requested> {
         None => Ok(None),
         Some(k) => match k.trim().parse::<usize>() {
             Ok(k) if (1..=PARTS.len()).contains(&k) => Ok(Some(k - 1)),
-            _ => Err(format!(
-                "The link's step {k:?} is not a step of a lesson; allowed 1–{}. The lesson opens at its question.",
-                PARTS.len()
-            )),
+            _ => Err(NoSuchStep { step: k, parts: PARTS.len() }),
         },
     };
     Some(Requested { id, part })

@@ -7,7 +7,7 @@
 use crate::lessons::{self, Lesson};
 use crate::stats::interval::Interval;
 use crate::ui::lesson_stage::{Requested, Stage};
-use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::pool::{Job, JobError, OnDone, Outcome, Pool};
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -72,7 +72,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
     let (asked, link_part) = match initial {
         Some(r) => {
             let part = r.part.unwrap_or_else(|e| {
-                link_errors.push(e);
+                link_errors.push(e.to_string());
                 None
             });
             if let Err(e) = lessons::find(&r.id) {
@@ -89,7 +89,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
     let status = RwSignal::new(String::new());
     let running = RwSignal::new(false);
     // Per run (variant-major), its value once in.
-    let values: RwSignal<Vec<Option<Result<f64, String>>>> = RwSignal::new(Vec::new());
+    let values: RwSignal<Vec<Option<Result<f64, JobError>>>> = RwSignal::new(Vec::new());
     let lesson = move || lessons::find(&chosen.get()).ok();
     // The part projector mode shows, when it steps through this section's lesson.
     let shown_part = move || stage.lesson().map(|(_, part)| part);
@@ -123,8 +123,8 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
         let l = Rc::new(l);
         let on_done: OnDone = Rc::new(move |i, outcome| {
             let v = match outcome {
-                Outcome::Finished(r) => l.value(&r).map_err(|e| e.to_string()),
-                Outcome::Figure(_) => Err("a run gave a figure job's result".into()),
+                Outcome::Finished(r) => l.value(&r).map_err(|e| JobError::Failed(e.to_string())),
+                Outcome::Figure(_) => Err(JobError::Unexpected("a run gave a figure job's result")),
                 Outcome::Failed(m) => Err(m),
             };
             values.update(|all| {
@@ -148,7 +148,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
                 running.set(true);
                 status.set(format!("0 of {n} runs in…"));
             }
-            Err(e) => status.set(e),
+            Err(e) => status.set(e.to_string()),
         }
     };
     // Reaching the run (stepping in projector mode, or a link to it or to a later part) runs the lesson once.
@@ -192,7 +192,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
     };
     // The answer once every run is in: per variant its label and interval, and the claim's verdict; or the first
     // failure.
-    let answer = move || -> Option<Result<Answer, String>> {
+    let answer = move || -> Option<Result<Answer, JobError>> {
         let l = lesson()?;
         values.with(|v| {
             if v.is_empty() || v.iter().any(Option::is_none) {

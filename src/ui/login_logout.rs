@@ -3,6 +3,7 @@
 //! Shown when the workload model is Login/Logout. Every edit goes through the scenario's own validation.
 
 use super::form::{apply, error_view};
+use crate::ui::form::Refused;
 use crate::ui::form::{mc, mcm};
 use crate::ui::lab::Lab;
 use crate::workload::generators::Generator;
@@ -22,19 +23,22 @@ fn users_of(lab: Lab) -> Option<Vec<UserRates>> {
 }
 
 /// Replaces the users; anything the validation refuses is reported and changes nothing.
-fn set_users(lab: Lab, edit: impl FnOnce(&mut Vec<UserRates>) -> Result<(), String>) {
+fn set_users(lab: Lab, edit: impl FnOnce(&mut Vec<UserRates>) -> Result<(), Refused>) {
     apply(lab, FIELD, |s| match &mut mcm(s)?.workload.generator {
         Some(Generator::LoginLogout(g)) => {
             edit(&mut g.users)?;
             // Checked here too, so that the message names the user and the rate (e.g. "users[1].lambda: …").
-            g.validate().map_err(|e| format!("{}: {}", e.field, e.message))
+            g.validate().map_err(|e| format!("{}: {}", e.field, e.message)).map_err(Refused::from)
         }
         _ => Err("the workload model is not Login/Logout".into()),
     });
 }
 
-fn parse_rate(text: &str, what: &str) -> Result<f64, String> {
-    text.trim().parse::<f64>().map_err(|_| format!("{what}: {text:?} is not a number (a rate per second, e.g. 2.1e-4)"))
+fn parse_rate(text: &str, what: &str) -> Result<f64, Refused> {
+    text.trim()
+        .parse::<f64>()
+        .map_err(|_| format!("{what}: {text:?} is not a number (a rate per second, e.g. 2.1e-4)"))
+        .map_err(Refused::from)
 }
 
 /// The preset groups of the select: all four Biomed users, or one of them.
@@ -219,7 +223,7 @@ pub fn LoginLogoutEditor() -> impl IntoView {
                                                     "{} users × {k} = {}; allowed at most {MAX_USERS}",
                                                     users.len(),
                                                     users.len() * k,
-                                                ),
+                                                ).into(),
                                             );
                                         }
                                         let one: Vec<UserRates> = users.clone();

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 /// Mounts the part named `name` into `element` (the page's placeholder, whose "Loading…" it replaces); a name that
 /// is no [`Part`]'s is refused with a message.
-pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), String> {
+pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), super::split::UnknownPart> {
     console_error_panic_hook::set_once();
     let part = Part::from_name(name)?;
     element.set_inner_html("");

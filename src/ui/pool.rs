@@ -29,16 +29,54 @@ pub enum Outcome {
     /// A figure job's result.
     Figure(Box<AnyFigureResult>),
     /// The run failed, or its worker died (the worker is replaced and the pool goes on).
-    Failed(String),
+    Failed(JobError),
 }
+
+/// Why a job of the pool gave no result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobError {
+    /// The worker refused or failed the job, in its own words (a scenario's, a point's or a script's error).
+    Failed(String),
+    /// The job's worker stopped (a panic, or the browser ended it): why.
+    WorkerStopped(String),
+    /// A figure job answered with a run's report.
+    NotAFigure,
+    /// The job's answer was not the kind asked for: what was asked.
+    Unexpected(&'static str),
+}
+
+impl std::fmt::Display for JobError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JobError::Failed(m) => f.write_str(m),
+            JobError::WorkerStopped(why) => write!(f, "the worker stopped: {why}"),
+            JobError::NotAFigure => f.write_str("a figure job gave a run's report"),
+            JobError::Unexpected(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for JobError {}
+
+/// This browser could not start a single simulation worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoWorker;
+
+impl std::fmt::Display for NoWorker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("This browser could not start a simulation worker.")
+    }
+}
+
+impl std::error::Error for NoWorker {}
 
 impl Outcome {
     /// A figure job's result, or why there is none.
-    pub fn figure(self) -> Result<AnyFigureResult, String> {
+    pub fn figure(self) -> Result<AnyFigureResult, JobError> {
         match self {
             Outcome::Figure(r) => Ok(*r),
-            Outcome::Failed(message) => Err(message),
-            Outcome::Finished(_) => Err("a figure job gave a run's report".into()),
+            Outcome::Failed(e) => Err(e),
+            Outcome::Finished(_) => Err(JobError::NotAFigure),
         }
     }
 }
@@ -78,12 +116,12 @@ fn pool_size() -> usize {
 
 impl Pool {
     /// Starts the jobs on a pool of workers; `on_done` hears of each job as it ends, in any order.
-    pub fn start(jobs: Vec<Job>, on_done: OnDone) -> Result<Pool, String> {
+    pub fn start(jobs: Vec<Job>, on_done: OnDone) -> Result<Pool, NoWorker> {
         Pool::start_with_trace(jobs, on_done, None)
     }
 
     /// As [`Pool::start`]; with `trace`, each worker imports it before its first run.
-    pub fn start_with_trace(jobs: Vec<Job>, on_done: OnDone, trace: Option<TraceFile>) -> Result<Pool, String> {
+    pub fn start_with_trace(jobs: Vec<Job>, on_done: OnDone, trace: Option<TraceFile>) -> Result<Pool, NoWorker> {
         let shared = Rc::new(Shared {
             queue: RefCell::new(jobs.into_iter().enumerate().collect()),
             workers: RefCell::new(Vec::new()),
@@ -138,14 +176,15 @@ impl Pool {
                         if let Some(job) = in_flight.take() {
                             (shared.on_done)(
                                 job,
-                                result.map_or_else(|e| Outcome::Failed(e.to_string()), Outcome::Figure),
+                                result
+                                    .map_or_else(|e| Outcome::Failed(JobError::Failed(e.to_string())), Outcome::Figure),
                             );
                         }
                         next(&shared, &client, &in_flight);
                     }
                     Event::Message(FromWorker::Failed { run_id, message }) if ours(run_id) || run_id == 0 => {
                         if let Some(job) = in_flight.take() {
-                            (shared.on_done)(job, Outcome::Failed(message));
+                            (shared.on_done)(job, Outcome::Failed(JobError::Failed(message)));
                         }
                         next(&shared, &client, &in_flight);
                     }
@@ -154,7 +193,7 @@ impl Pool {
                     Event::Died(why) => {
                         let why = panicked.borrow_mut().take().unwrap_or(why);
                         if let Some(job) = in_flight.take() {
-                            (shared.on_done)(job, Outcome::Failed(format!("the worker stopped: {why}")));
+                            (shared.on_done)(job, Outcome::Failed(JobError::WorkerStopped(why.to_string())));
                         }
                     }
                     _ => {}
@@ -166,7 +205,7 @@ impl Pool {
                     shared.workers.borrow_mut().push(client);
                 }
                 Err(_) if shared.workers.borrow().is_empty() => {
-                    return Err("This browser could not start a simulation worker.".into());
+                    return Err(NoWorker);
                 }
                 Err(_) => break,
             }

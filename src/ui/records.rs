@@ -3,7 +3,7 @@
 //! `bagsim run S.json --jobs F.csv` writes (docs/jobs.md). A family's run tools ask for it (`run_tools.rs`); it lives
 //! in the second module (`split::Part::Records`) so that the first screen does not carry it.
 
-use super::pool::{Job, OnDone, Pool};
+use super::pool::{Job, JobError, OnDone, Pool};
 use super::split::{self, Channel, ToPanels};
 use super::{download, shown};
 use crate::family::contract::MAX_JOBS_IN_MEMORY;
@@ -32,7 +32,7 @@ pub fn Records(scenario: Signal<Scenario>) -> impl IntoView {
         busy.set(true);
         status.set("Running the scenario again for its per-task records…".into());
         let on_done: OnDone = Rc::new(move |_, outcome| {
-            let csv = outcome.figure().and_then(|r| r.records().ok_or_else(|| "no records came".to_string()));
+            let csv = outcome.figure().and_then(|r| r.records().ok_or(JobError::Unexpected("no records came")));
             match csv {
                 Ok(csv) => {
                     download::text(FILE, "text/csv", &csv);
@@ -55,7 +55,7 @@ pub fn Records(scenario: Signal<Scenario>) -> impl IntoView {
         match Pool::start_with_trace(vec![Job::Figure(AnyFigureJob::Records(Box::new(s)))], on_done, trace) {
             Ok(p) => pool.set_value(Some(p)),
             Err(e) => {
-                status.set(e);
+                status.set(e.to_string());
                 busy.set(false);
             }
         }

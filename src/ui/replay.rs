@@ -26,28 +26,51 @@ pub(crate) fn address_suffix(lab: Lab, s: &Scenario) -> String {
 
 /// The pinned runs of the link opened (`pin=`, in order), each checked as a link's scenario is, and of the
 /// family of the link's scenario; the error names the pinned run and what is wrong with it.
-pub(crate) fn read(params: &web_sys::UrlSearchParams, family: Family) -> Result<Vec<Scenario>, String> {
+pub(crate) fn read(params: &web_sys::UrlSearchParams, family: Family) -> Result<Vec<Scenario>, PinsError> {
     let texts: Vec<String> = params.get_all("pin").iter().filter_map(|v| v.as_string()).collect();
     if texts.len() > MAX_PINS {
-        return Err(format!("it holds {} pinned runs; a link holds at most {MAX_PINS}", texts.len()));
+        return Err(PinsError::TooMany { pins: texts.len() });
     }
     texts
         .iter()
         .enumerate()
         .map(|(i, text)| {
-            let s = share::from_link(text).map_err(|e| format!("pinned run {}: {e}", i + 1))?;
+            let s = share::from_link(text).map_err(|error| PinsError::Unreadable { run: i + 1, error })?;
             if s.family() != family {
-                return Err(format!(
-                    "pinned run {} is a {} scenario beside a {} one; a link's pinned runs are of its scenario's family",
-                    i + 1,
-                    s.family().name(),
-                    family.name()
-                ));
+                return Err(PinsError::OtherFamily { run: i + 1, pinned: s.family(), shown: family });
             }
             Ok(s)
         })
         .collect()
 }
+
+/// Why a link's pinned runs (`&pin=…`) cannot be replayed: the words name the pinned run and what is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PinsError {
+    /// More pinned runs than a link holds.
+    TooMany { pins: usize },
+    /// Pinned run `run` (1-based) is not a scenario.
+    Unreadable { run: usize, error: crate::error::ScenarioError },
+    /// Pinned run `run` is of another family than the link's scenario.
+    OtherFamily { run: usize, pinned: Family, shown: Family },
+}
+
+impl std::fmt::Display for PinsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PinsError::TooMany { pins } => write!(f, "it holds {pins} pinned runs; a link holds at most {MAX_PINS}"),
+            PinsError::Unreadable { run, error } => write!(f, "pinned run {run}: {error}"),
+            PinsError::OtherFamily { run, pinned, shown } => write!(
+                f,
+                "pinned run {run} is a {} scenario beside a {} one; a link's pinned runs are of its scenario's family",
+                pinned.name(),
+                shown.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PinsError {}
 
 /// What the run bar says while the link's pinned runs wait for Run.
 pub(crate) fn waiting_text(lab: Lab) -> Option<String> {

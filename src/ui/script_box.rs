@@ -6,6 +6,7 @@
 
 use crate::protocol::{FromWorker, ToWorker};
 use crate::registry::Family;
+use crate::ui::form::Refused;
 use crate::ui::lab::{Heard, Lab, Status};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -159,8 +160,8 @@ pub(crate) struct PolicyKey<T: 'static> {
     pub choices: crate::ui::form::Choices<T>,
     pub builtin: fn(&crate::scenario::Scenario) -> Option<T>,
     pub script: fn(&crate::scenario::Scenario) -> Option<String>,
-    pub set_builtin: fn(&mut crate::scenario::Scenario, T) -> Result<(), String>,
-    pub set_script: fn(&mut crate::scenario::Scenario, &str) -> Result<(), String>,
+    pub set_builtin: fn(&mut crate::scenario::Scenario, T) -> Result<(), Refused>,
+    pub set_script: fn(&mut crate::scenario::Scenario, &str) -> Result<(), Refused>,
     /// The examples a user starts from, the first the one "Your own policy" opens with.
     pub examples: &'static [(&'static str, &'static str)],
     /// The ids of the script's text box and of the whole box.
@@ -198,7 +199,7 @@ pub(crate) fn policy_field<T: Copy + PartialEq + Send + Sync + 'static>(
                         }
                         match all.iter().find(|&&v| name(v) == text) {
                             Some(&v) => set_builtin(s, v),
-                            None => Err(format!("{text:?} is not one of the choices")),
+                            None => Err(Refused::NotAChoice { text: text.clone() }),
                         }
                     },
                 )

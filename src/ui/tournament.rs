@@ -192,7 +192,7 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
                     }
                 },
                 Outcome::Failed(why) => {
-                    e[k].failure.get_or_insert(why);
+                    e[k].failure.get_or_insert(why.to_string());
                 }
                 Outcome::Figure(_) => {}
             });
@@ -202,7 +202,7 @@ pub fn Tournament(scenario: Signal<Scenario>) -> impl IntoView {
         pool.try_update_value(Option::take);
         match Pool::start(jobs, on_done) {
             Ok(p) => pool.set_value(Some(p)),
-            Err(e) => said.set(e),
+            Err(e) => said.set(e.to_string()),
         }
     };
     let table = move || {

@@ -13,6 +13,9 @@ use plotters::prelude::*;
 /// The backend of the views: SVG, its texts measured without a page layout.
 pub(super) type Svg<'a> = super::measured::Measured<SVGBackend<'a>>;
 
+/// How a drawing into an SVG string ended (its errors are the SVG writer's).
+pub(super) type SvgResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+
 const W: u32 = 420;
 const H: u32 = 260;
 
@@ -25,22 +28,19 @@ fn fmt_entropy(t: &Temporal) -> String {
 }
 
 /// Draws into an SVG string; a drawing error leaves a message instead of a chart.
-pub(super) fn svg(draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -> Result<(), String>) -> String {
+pub(super) fn svg(draw: impl FnOnce(&DrawingArea<Svg<'_>, plotters::coord::Shift>) -> SvgResult) -> String {
     svg_sized((W, H), draw)
 }
 
 /// [`svg`] at another size.
 pub(super) fn svg_sized(
     size: (u32, u32),
-    draw: impl FnOnce(&DrawingArea<Svg, plotters::coord::Shift>) -> Result<(), String>,
+    draw: impl FnOnce(&DrawingArea<Svg<'_>, plotters::coord::Shift>) -> SvgResult,
 ) -> String {
     let mut out = String::new();
     let result = {
         let root = super::measured::Measured::new(SVGBackend::with_string(&mut out, size)).into_drawing_area();
-        root.fill(&WHITE)
-            .map_err(|e| e.to_string())
-            .and_then(|()| draw(&root))
-            .and_then(|()| root.present().map_err(|e| e.to_string()))
+        root.fill(&WHITE).and_then(|()| draw(&root)).and_then(|()| root.present())
     };
     match result {
         Ok(()) => out,
@@ -56,16 +56,12 @@ fn bars(title: &str, x_label: &str, y_label: &str, values: &[u64], x_of: impl Fn
     let (xt, yt) = (Ticks::linear(x0, x1, axes::fit(pen, W)), Ticks::linear(0.0, y1, axes::fit(pen, H)));
     svg(|root| {
         let mut chart = axes::builder(root, pen, title, yt.widest())
-            .build_cartesian_2d(axes::lin(x0, x1, &xt), axes::lin(0.0, y1, &yt))
-            .map_err(|e| e.to_string())?;
-        axes::mesh(&mut chart, pen, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(values.iter().enumerate().map(|(i, &v)| {
-                let x = x_of(i);
-                Rectangle::new([(x, 0.0), (x + width * 0.9, v as f64)], RGBColor(31, 119, 180).filled())
-            }))
-            .map_err(|e| e.to_string())?;
+            .build_cartesian_2d(axes::lin(x0, x1, &xt), axes::lin(0.0, y1, &yt))?;
+        axes::mesh(&mut chart, pen, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))?;
+        chart.draw_series(values.iter().enumerate().map(|(i, &v)| {
+            let x = x_of(i);
+            Rectangle::new([(x, 0.0), (x + width * 0.9, v as f64)], RGBColor(31, 119, 180).filled())
+        }))?;
         Ok(())
     })
 }
@@ -95,17 +91,15 @@ fn loglog(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> Strin
         } else {
             Vec::new()
         };
-        let area = axes::legend_below(root, pen, &entries).map_err(|e| e.to_string())?;
+        let area = axes::legend_below(root, pen, &entries)?;
         let mut chart = axes::builder(&area, pen, title, yt.widest())
-            .build_cartesian_2d(axes::log(x0, x1, &xt), axes::log(y0, y1, &yt))
-            .map_err(|e| e.to_string())?;
-        axes::mesh(&mut chart, pen, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))
-            .map_err(|e| e.to_string())?;
+            .build_cartesian_2d(axes::log(x0, x1, &xt), axes::log(y0, y1, &yt))?;
+        axes::mesh(&mut chart, pen, (x_label, &|v| xt.label(*v)), (y_label, &|v| yt.label(*v)))?;
         for (i, (_, points)) in series.iter().enumerate() {
             let points: Vec<(f64, f64)> = points.iter().copied().filter(|p| p.0 > 0.0 && p.1 > 0.0).collect();
-            axes::draw_line(&mut chart, pen, points.clone(), i).map_err(|e| e.to_string())?;
+            axes::draw_line(&mut chart, pen, points.clone(), i)?;
             let c = PALETTE[i % PALETTE.len()];
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, 2, c.filled()))).map_err(|e| e.to_string())?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 2, c.filled())))?;
         }
         Ok(())
     })
@@ -120,11 +114,9 @@ fn cdf(v: &WorkloadViews) -> String {
     let (xt, yt) = (Ticks::log(x0, x1, axes::fit(pen, W)), Ticks::linear(0.0, 1.0, axes::fit(pen, H)));
     svg(|root| {
         let mut chart = axes::builder(root, pen, "Task runtime CDF", yt.widest())
-            .build_cartesian_2d(axes::log(x0, x1, &xt), axes::lin(0.0, 1.0, &yt))
-            .map_err(|e| e.to_string())?;
-        axes::mesh(&mut chart, pen, ("runtime [s]", &|v| xt.label(*v)), ("fraction of tasks", &|v| yt.label(*v)))
-            .map_err(|e| e.to_string())?;
-        axes::draw_line(&mut chart, pen, points, 0).map_err(|e| e.to_string())?;
+            .build_cartesian_2d(axes::log(x0, x1, &xt), axes::lin(0.0, 1.0, &yt))?;
+        axes::mesh(&mut chart, pen, ("runtime [s]", &|v| xt.label(*v)), ("fraction of tasks", &|v| yt.label(*v)))?;
+        axes::draw_line(&mut chart, pen, points, 0)?;
         Ok(())
     })
 }

@@ -100,7 +100,7 @@ pub fn Compare(scenario: Signal<Scenario>) -> impl IntoView {
         pool.try_update_value(Option::take);
         match Pool::start(jobs, on_done) {
             Ok(p) => pool.set_value(Some(p)),
-            Err(e) => status.set(e),
+            Err(e) => status.set(e.to_string()),
         }
     };
     let table = move || {

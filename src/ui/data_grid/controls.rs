@@ -6,6 +6,7 @@ use crate::family::data_grid::DataGridConfig;
 use crate::registry::Family;
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
+use crate::ui::form::Refused;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::lab::Lab;
 use crate::ui::script_box::{policy_field, PolicyKey};
@@ -17,11 +18,9 @@ pub(super) const SCHEME_EXAMPLES: [(&str, &str); 1] =
 
 /// The scenario's data-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
-pub(super) fn dg(s: &mut Scenario) -> Result<&mut DataGridConfig, String> {
+pub(super) fn dg(s: &mut Scenario) -> Result<&mut DataGridConfig, Refused> {
     let family = s.family().name();
-    s.data_grid_mut()
-        .map(|d| &mut d.data_grid)
-        .ok_or_else(|| format!("a data_grid setting, and the scenario is of family {family}"))
+    s.data_grid_mut().map(|d| &mut d.data_grid).ok_or(Refused::OtherFamily { setting: "data_grid", family })
 }
 
 /// The scenario's data-grid section, or its defaults while another family is shown.
@@ -30,7 +29,7 @@ pub(super) fn cfg_of(s: &Scenario) -> DataGridConfig {
 }
 
 /// A list of whole numbers written "130, 64, 64".
-fn parse_sites(text: &str) -> Result<Vec<u32>, String> {
+fn parse_sites(text: &str) -> Result<Vec<u32>, Refused> {
     text.split(',').map(|p| parse::<u32>(p, "processors per site, e.g. 130, 64, 64, 128, 32")).collect()
 }
 

@@ -9,6 +9,7 @@ use crate::family::desktop_grid::DesktopGridConfig;
 use crate::registry::Family;
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
+use crate::ui::form::Refused;
 use crate::ui::form::{number, number_field, parse, select_field, Ctl};
 use crate::ui::script_box::{policy_field, PolicyKey};
 use leptos::prelude::*;
@@ -19,11 +20,9 @@ pub(super) const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] =
 
 /// The scenario's desktop-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
-pub(super) fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, String> {
+pub(super) fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, Refused> {
     let family = s.family().name();
-    s.desktop_grid_mut()
-        .map(|d| &mut d.desktop_grid)
-        .ok_or_else(|| format!("a desktop_grid setting, and the scenario is of family {family}"))
+    s.desktop_grid_mut().map(|d| &mut d.desktop_grid).ok_or(Refused::OtherFamily { setting: "desktop_grid", family })
 }
 
 /// The scenario's desktop-grid section, or its defaults while another family is shown.

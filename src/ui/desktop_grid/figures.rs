@@ -11,7 +11,7 @@ use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule};
 use crate::family::desktop_grid::measured::{rows, MEASURED_ON, NONE, TALLIES};
 use crate::registry::AnyFigureJob;
 use crate::registry::Scenario;
-use crate::ui::pool::{Job, OnDone, Pool};
+use crate::ui::pool::{Job, JobError, OnDone, Pool};
 use crate::ui::readings::{badge, findings_rows};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -25,7 +25,7 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
     let chosen = RwSignal::new(2u32);
     let index = RwSignal::new(0usize);
     let cap = RwSignal::new(CiRule::default().max_seeds);
-    let bars: RwSignal<Vec<Option<Result<Bar, String>>>> = RwSignal::new(Vec::new());
+    let bars: RwSignal<Vec<Option<Result<Bar, JobError>>>> = RwSignal::new(Vec::new());
     let shown_figure = RwSignal::new(None::<u32>);
     let status = RwSignal::new(String::new());
     let cap_error = RwSignal::new(String::new());
@@ -47,7 +47,7 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
         shown_figure.set(Some(f.number));
         status.set(format!("0 of {n} bars computed…"));
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let r = outcome.figure().and_then(|r| r.bar().ok_or_else(|| "not a bar".to_string()));
+            let r = outcome.figure().and_then(|r| r.bar().ok_or(JobError::Unexpected("not a bar")));
             bars.update(|b| {
                 if let Some(slot) = b.get_mut(i) {
                     *slot = Some(r);
@@ -70,7 +70,7 @@ pub fn DgFigures(scenario: Signal<Scenario>) -> impl IntoView {
         pool.try_update_value(Option::take);
         match Pool::start(jobs, on_done) {
             Ok(p) => pool.set_value(Some(p)),
-            Err(e) => status.set(e),
+            Err(e) => status.set(e.to_string()),
         }
     };
     let cancel = move |_| {

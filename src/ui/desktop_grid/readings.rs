@@ -9,14 +9,14 @@ use crate::readings::flips;
 use crate::readings::{combinations, parse_axis, ReadingsTable};
 use crate::registry::AnyFigureJob;
 use crate::registry::Scenario;
-use crate::ui::pool::{Job, OnDone, Pool};
+use crate::ui::pool::{Job, JobError, OnDone, Pool};
 use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
 use leptos::prelude::*;
 use std::rc::Rc;
 
 struct State {
     plan: Plan,
-    results: Vec<Option<Result<Bar, String>>>,
+    results: Vec<Option<Result<Bar, JobError>>>,
     pool: Option<Pool>,
 }
 
@@ -50,7 +50,7 @@ pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSign
             p.jobs.iter().map(|(_, j)| Job::Figure(AnyFigureJob::DesktopGrid(Box::new(j.clone())))).collect();
         let n = jobs.len();
         let on_done: OnDone = Rc::new(move |i, outcome| {
-            let r = outcome.figure().and_then(|r| r.bar().ok_or_else(|| "not a bar".to_string()));
+            let r = outcome.figure().and_then(|r| r.bar().ok_or(JobError::Unexpected("not a bar")));
             let finished = state.try_update_value(|s| {
                 let st = s.as_mut()?;
                 *st.results.get_mut(i)? = Some(r);
@@ -58,7 +58,7 @@ pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSign
                 if done < n {
                     return Some((done, None, None));
                 }
-                let all: Vec<Result<Bar, String>> = st.results.iter().flatten().cloned().collect();
+                let all: Vec<Result<Bar, JobError>> = st.results.iter().flatten().cloned().collect();
                 Some((done, Some(st.plan.table(&all)), st.pool.take()))
             });
             let Some((done, t, pool)) = finished.flatten() else { return };
@@ -82,7 +82,7 @@ pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSign
                 running.set(true);
                 status.set(format!("0 of {n} bars computed…"));
             }
-            Err(e) => status.set(e),
+            Err(e) => status.set(e.to_string()),
         }
     };
     Effect::new(move |_| {

@@ -10,6 +10,7 @@ use crate::family::multi_cluster::figures::{
 };
 use crate::registry::AnyReport;
 use crate::ui::download;
+use crate::ui::form::Refused;
 use crate::ui::lab::now_ms;
 use crate::ui::pool::{Job, OnDone, Outcome, Pool};
 use crate::ui::readings::findings_rows;
@@ -77,10 +78,13 @@ struct Paper {
 }
 
 /// Seeds per point from the input, or a message that says what is allowed.
-fn parse_seeds(text: &str) -> Result<u32, String> {
+fn parse_seeds(text: &str) -> Result<u32, Refused> {
     match text.trim().parse::<u32>() {
         Ok(n) if (1..=MAX_SEEDS).contains(&n) => Ok(n),
-        _ => Err(format!("Seeds per point must be a whole number from 1 to {MAX_SEEDS}; {:?} is not.", text.trim())),
+        _ => {
+            Err(format!("Seeds per point must be a whole number from 1 to {MAX_SEEDS}; {:?} is not.", text.trim())
+                .into())
+        }
     }
 }
 
@@ -163,7 +167,7 @@ impl Paper {
         let seeds = match parse_seeds(&self.seeds.get_untracked()) {
             Ok(s) => s,
             Err(e) => {
-                self.message.set(e);
+                self.message.set(e.to_string());
                 return;
             }
         };
@@ -178,7 +182,7 @@ impl Paper {
         let pool = match Pool::start(jobs, on_done) {
             Ok(pool) => pool,
             Err(e) => {
-                self.message.set(e);
+                self.message.set(e.to_string());
                 return;
             }
         };
@@ -309,7 +313,7 @@ pub fn PaperFigures() -> impl IntoView {
     let p = Paper::new();
     p.reset();
     let running = move || p.phase.get() == Phase::Running;
-    let seeds_error = move || parse_seeds(&p.seeds.get()).err();
+    let seeds_error = move || parse_seeds(&p.seeds.get()).err().map(|e| e.to_string());
     let status = move || {
         let failed = p.failures.with(Vec::len);
         let state = match p.phase.get() {

@@ -7,7 +7,7 @@ use crate::family::multi_cluster::figures::{base_of_period, Base, FigureId, RunR
 use crate::family::multi_cluster::readings::READINGS;
 use crate::readings::{combinations, flips, parse_axis, ReadingsTable, Seeds, AUTO_CAP};
 use crate::registry::AnyReport;
-use crate::ui::pool::{Job, OnDone, Outcome, Pool};
+use crate::ui::pool::{Job, JobError, OnDone, Outcome, Pool};
 use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -84,7 +84,7 @@ impl Readings {
                 self.status.set(format!("running {n} runs…"));
             }
             Err(e) => {
-                self.status.set(e);
+                self.status.set(e.to_string());
                 self.running.set(false);
             }
         }
@@ -97,9 +97,9 @@ impl Readings {
             let result = match outcome {
                 Outcome::Finished(r) => match *r {
                     AnyReport::MultiCluster(r) => Ok(RunResult::of(&r)),
-                    _ => Err("a run gave another family's report".to_string()),
+                    _ => Err(JobError::Unexpected("a run gave another family's report")),
                 },
-                Outcome::Figure(_) => Err("a run gave a figure job's result".to_string()),
+                Outcome::Figure(_) => Err(JobError::Unexpected("a run gave a figure job's result")),
                 Outcome::Failed(m) => Err(m),
             };
             st.study.add(combo, &spec, result);

@@ -222,6 +222,6 @@ fn start_sweep(st: State, jobs: Vec<(String, f64, Scenario)>) {
     let jobs = scenarios.into_iter().map(|s| pool::Job::Run(Box::new(s))).collect();
     match pool::Pool::start_with_trace(jobs, on_done, trace) {
         Ok(p) => st.pool.set_value(Some(p)),
-        Err(e) => st.status.set(e),
+        Err(e) => st.status.set(e.to_string()),
     }
 }

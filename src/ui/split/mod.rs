@@ -103,14 +103,26 @@ impl Part {
         }
     }
 
-    /// The part named `name` (what crossed the JavaScript loader), or a message naming the parts there are.
-    pub fn from_name(name: &str) -> Result<Part, String> {
-        Part::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
-            let known: Vec<&str> = Part::ALL.iter().map(|p| p.name()).collect();
-            format!("{name:?} is not a part of this page (known: {})", known.join(", "))
-        })
+    /// The part named `name` (what crossed the JavaScript loader), or why there is none.
+    pub fn from_name(name: &str) -> Result<Part, UnknownPart> {
+        Part::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| UnknownPart { name: name.to_string() })
     }
 }
+
+/// A name the JavaScript loader gave that is no [`Part`]'s; its words name the parts there are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPart {
+    pub name: String,
+}
+
+impl std::fmt::Display for UnknownPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let known: Vec<&str> = Part::ALL.iter().map(|p| p.name()).collect();
+        write!(f, "{:?} is not a part of this page (known: {})", self.name, known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownPart {}
 
 #[cfg(test)]
 mod tests {

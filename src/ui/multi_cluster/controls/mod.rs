@@ -8,16 +8,23 @@ mod workload;
 
 use crate::scenario::Scenario;
 use crate::ui::address::remember;
+use crate::ui::form::Refused;
 use crate::ui::form::{apply, error_view};
 use crate::ui::lab::Lab;
 use leptos::prelude::*;
 
-fn parse_number(text: &str, what: &str) -> Result<f64, String> {
+crate::ui::form::refused_from!(crate::family::multi_cluster::platform::PlatformError);
+
+fn parse_number(text: &str, what: &str) -> Result<f64, Refused> {
     let t = text.trim();
-    t.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| format!("{t:?} is not a number; {what}"))
+    t.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("{t:?} is not a number; {what}"))
+        .map_err(Refused::from)
 }
 
-fn optional_number(text: &str, what: &str) -> Result<Option<f64>, String> {
+fn optional_number(text: &str, what: &str) -> Result<Option<f64>, Refused> {
     if text.trim().is_empty() {
         Ok(None)
     } else {
@@ -71,7 +78,7 @@ fn number_input(
     path: &'static str,
     step: &'static str,
     value: Memo<String>,
-    edit: fn(&mut Scenario, &str) -> Result<(), String>,
+    edit: fn(&mut Scenario, &str) -> Result<(), Refused>,
 ) -> impl IntoView {
     let lab = expect_context::<Lab>();
     view! {

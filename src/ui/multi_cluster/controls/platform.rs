@@ -4,6 +4,7 @@ use super::{field, parse_number};
 use crate::family::multi_cluster::platform::{das2_g5k, Cluster, PlatformPreset};
 use crate::scenario::Scenario;
 use crate::ui::form::apply;
+use crate::ui::form::Refused;
 use crate::ui::form::{mc, mcm};
 use crate::ui::lab::Lab;
 use crate::ui::section::Section;
@@ -242,7 +243,11 @@ pub(super) fn PlatformSection() -> impl IntoView {
     }
 }
 
-fn edit_cluster(s: &mut Scenario, i: usize, f: impl FnOnce(&mut Cluster) -> Result<(), String>) -> Result<(), String> {
+fn edit_cluster(
+    s: &mut Scenario,
+    i: usize,
+    f: impl FnOnce(&mut Cluster) -> Result<(), Refused>,
+) -> Result<(), Refused> {
     let mut c = mc(s).platform.clusters()?;
     if let Some(cl) = c.get_mut(i) {
         f(cl)?;

@@ -449,7 +449,7 @@ pub(super) fn WorkloadSection() -> impl IntoView {
                     |s, t| {
                         let v = parse_number(t, "tasks")?;
                         if v < 1.0 || v.fract() != 0.0 {
-                            return Err(format!("{v} is not a whole number of tasks ≥ 1"));
+                            return Err(format!("{v} is not a whole number of tasks ≥ 1").into());
                         }
                         mcm(s)?.workload.max_size = v.min(u32::MAX as f64) as u32;
                         Ok(())

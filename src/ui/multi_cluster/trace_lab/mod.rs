@@ -9,12 +9,13 @@
 mod view;
 
 use crate::family::multi_cluster::platform::Cluster;
-use crate::protocol::{FromWorker, PageMessage, ToWorker};
+use crate::protocol::{FromWorker, PageMessage, ToWorker, ViewsError};
 use crate::scenario::TraceConfig;
 use crate::trace::bots::{BotKey, BotReport, BotRule, MultiProc};
 use crate::trace::{Format, ImportReport};
 use crate::ui::address::remember;
 use crate::ui::form::mcm;
+use crate::ui::form::Refused;
 use crate::ui::lab::{Heard, Lab};
 use crate::workload::burstiness::JobsBurstiness;
 use crate::workload::fit::FittedModel;
@@ -98,7 +99,7 @@ struct TraceLab {
     scenario_views: RwSignal<Option<WorkloadViews>>,
     scenario_message: RwSignal<String>,
     /// The row fitted to the scenario's workload, with every candidate; or why it could not be fitted.
-    scenario_fit: RwSignal<Option<Result<(FittedModel, FitCandidates), String>>>,
+    scenario_fit: RwSignal<Option<Result<(FittedModel, FitCandidates), ViewsError>>>,
     /// The longest the page took to take in a `TraceBots` answer and redraw the tables, ms.
     handle_ms: RwSignal<f64>,
 }
@@ -106,10 +107,10 @@ struct TraceLab {
 /// The Δs of the "BoTs against Δ" table, seconds.
 const DELTAS: [f64; 8] = [0.0, 10.0, 30.0, 60.0, 100.0, 300.0, 900.0, 3600.0];
 
-fn parse_delta(text: &str) -> Result<f64, String> {
+fn parse_delta(text: &str) -> Result<f64, Refused> {
     match text.trim().parse::<f64>() {
         Ok(d) if (0.0..=86_400.0).contains(&d) => Ok(d),
-        _ => Err(format!("Δ must be a number of seconds from 0 to 86 400; {:?} is not.", text.trim())),
+        _ => Err(format!("Δ must be a number of seconds from 0 to 86 400; {:?} is not.", text.trim()).into()),
     }
 }
 
@@ -211,7 +212,7 @@ impl TraceLab {
                 });
             }
             FromWorker::Views { request_id, result, fit } if request_id == self.scenario_request.get_untracked() => {
-                self.scenario_fit.set(Some(fit.map(|f| *f).map_err(|e| e.to_string())));
+                self.scenario_fit.set(Some(fit.map(|f| *f)));
                 match result {
                     Ok(v) => {
                         self.scenario_message.set(String::new());

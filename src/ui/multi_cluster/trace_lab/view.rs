@@ -57,7 +57,7 @@ pub fn TraceLabView() -> impl IntoView {
     crate::ui::views::publish("scenario-views", t.scenario_views.into(), Signal::derive(|| None));
     let importing = move || t.phase.get() == Phase::Importing;
     let ready = move || lab.status.get() != crate::ui::lab::Status::Loading;
-    let delta_error = move || parse_delta(&t.delta.get()).err();
+    let delta_error = move || parse_delta(&t.delta.get()).err().map(|e| e.to_string());
     let fraction = move || {
         let (done, _, _, _) = t.progress.get();
         let size = t.file.with(|f| f.1);
