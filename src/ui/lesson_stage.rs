@@ -6,35 +6,10 @@
 
 use super::lab::Lab;
 use super::present::{Present, LESSON_PARTS as PARTS};
+pub use super::split::stage::{NoSuchStep, Requested, StageState};
 use super::split::{self, Channel, ToPage as Ask, ToPanels};
 use crate::registry::Scenario;
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// The lesson asked for by the address (`?lesson=ID`, read once when the page opens) and the part `&step=K` asks
-/// for (0-based), or why that step cannot be shown.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct Requested {
-    pub id: String,
-    pub part: Result<Option<usize>, NoSuchStep>,
-}
-
-/// A link's `&step=K` that is no step of a lesson (steps 1 to `parts`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct NoSuchStep {
-    pub step: String,
-    pub parts: usize,
-}
-
-impl std::fmt::Display for NoSuchStep {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "The link's step {:?} is not a step of a lesson; allowed 1–{}. The lesson opens at its question.",
-            self.step, self.parts
-        )
-    }
-}
 
 /// What the address asks for: `?lesson=ID[&step=K]`.
 pub fn requested() -> Option<Requested> {
@@ -49,13 +24,6 @@ pub fn requested() -> Option<Requested> {
         },
     };
     Some(Requested { id, part })
-}
-
-/// Projector mode, and the lesson it steps through with the part shown (0-based).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct StageState {
-    on: bool,
-    lesson: Option<(String, usize)>,
 }
 
 /// The page's side: publishes the stage while the page lives and `asked` once, and does what the panel asks.

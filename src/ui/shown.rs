@@ -1,40 +1,15 @@
 //! What the page shows, as the panels of the second wasm module see it (`lazy.rs`, `panels.rs`): the scenario,
 //! projector mode, whether the form is accepted and the imported trace's file. The page tells the first three as
 //! messages (`split::ToPanels`) and the panels' module keeps a signal of its own in step with each; the trace file,
-//! a JavaScript object, is left in a property of the window of its own. `post_value` and `listen` are the window's
-//! plumbing under both.
+//! a JavaScript object, is left in a property of the window of its own (`split::window` is the plumbing under
+//! both).
 
 use super::pool::TraceFile;
 use super::split::{self, Channel, ToPanels};
 use crate::registry::Scenario;
 use crate::trace::Format;
 use leptos::prelude::*;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-
-/// Writes `value` (data `serde_wasm_bindgen` wrote, a `File`) into the window's property `key`, then fires `event`
-/// on the window; the listeners of both modules run before this returns.
-pub fn post_value(key: &str, event: &str, value: &JsValue) {
-    let Some(window) = web_sys::window() else { return };
-    let _ = js_sys::Reflect::set(&window, &JsValue::from_str(key), value);
-    if let Ok(e) = web_sys::Event::new(event) {
-        let _ = window.dispatch_event(&e);
-    }
-}
-
-/// The window's property `key`, whatever it holds (undefined if nothing).
-pub fn read_value(key: &str) -> JsValue {
-    web_sys::window().and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str(key)).ok()).unwrap_or_default()
-}
-
-/// Calls `f` after every `event` fired on the window, for the page's life.
-pub fn listen(event: &str, f: impl FnMut() + 'static) {
-    let f = Closure::<dyn FnMut()>::new(f);
-    if let Some(window) = web_sys::window() {
-        let _ = window.add_event_listener_with_callback(event, f.as_ref().unchecked_ref());
-    }
-    f.forget();
-}
 
 /// The page's side: tells the panels the scenario shown.
 pub fn publish(scenario: &Scenario) {

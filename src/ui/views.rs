@@ -213,7 +213,7 @@ pub fn publish(id: &'static str, views: Signal<Option<WorkloadViews>>, jobs: Sig
     Effect::new(move |_| {
         let data = views.with(|v| jobs.with(|j| serde_wasm_bindgen::to_value(&(v, j))));
         if let Ok(data) = data {
-            super::shown::post_value(&key(id).0, key(id).1, &data);
+            super::split::window::post_value(&key(id).0, key(id).1, &data);
         }
     });
 }
@@ -222,14 +222,14 @@ pub fn publish(id: &'static str, views: Signal<Option<WorkloadViews>>, jobs: Sig
 #[allow(clippy::type_complexity)]
 pub fn mirror(id: &'static str) -> (Signal<Option<WorkloadViews>>, Signal<Option<JobsBurstiness>>) {
     let read = move || {
-        serde_wasm_bindgen::from_value::<(Option<WorkloadViews>, Option<JobsBurstiness>)>(super::shown::read_value(
-            &key(id).0,
-        ))
+        serde_wasm_bindgen::from_value::<(Option<WorkloadViews>, Option<JobsBurstiness>)>(
+            super::split::window::read_value(&key(id).0),
+        )
         .unwrap_or((None, None))
     };
     let (v, j) = read();
     let (views, jobs) = (RwSignal::new(v), RwSignal::new(j));
-    super::shown::listen(key(id).1, move || {
+    super::split::window::listen(key(id).1, move || {
         let (v, j) = read();
         if views.with_untracked(|x| *x != v) {
             views.set(v);

@@ -6,8 +6,8 @@
 //! [`ToPanels`] is what the page tells the parts (the state they follow), [`ToPage`] what a part asks of the page.
 //! Two enums rather than one so that each module carries the writer of one and the reader of the other only.
 
+use super::stage::{Requested, StageState};
 use crate::registry::Scenario;
-use crate::ui::lesson_stage::{Requested, StageState};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -114,7 +114,7 @@ pub fn last<M: DeserializeOwned>(channel: Channel) -> Option<M> {
 
 /// Calls `f` after every message on `channel` (and every [`Channel::ping`]), for the page's life.
 pub fn listen(channel: Channel, f: impl FnMut() + 'static) {
-    crate::ui::shown::listen(channel.names().1, f);
+    super::window::listen(channel.names().1, f);
 }
 
 /// A scenario crosses as its JSON text and is read back through `Scenario::from_json`, the reader of every scenario

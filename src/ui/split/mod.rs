@@ -19,6 +19,8 @@
 //! module nothing as long as the page reaches it only through a [`Part`].
 
 pub mod message;
+pub mod stage;
+pub mod window;
 
 pub use message::{ask, last, listen, tell, Channel, ToPage, ToPanels};
 
