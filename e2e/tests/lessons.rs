@@ -85,6 +85,59 @@ async fn a_lesson_runs_from_question_to_explanation_with_the_native_numbers() {
     .await;
 }
 
+/// A lesson's question marks a student's answers against the runs just made: a wrong number is marked wrong, the
+/// hint shows, the number `bagsim lesson load` computes is marked right; the progress is kept over a reload and is in
+/// the file "Download my answers" writes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_is_marked_against_the_runs_and_the_progress_is_kept() {
+    let lesson = lessons::find("load").unwrap();
+    let values = native_values("load");
+    let answer = lesson.answers(&values).remove(1).unwrap();
+    let Some(lessons::questions::Response::Number(right)) = answer.correct else { panic!("{answer:?}") };
+    with_browser(|client, base| async move {
+        let url = format!("{base}?lesson=load");
+        open_ready(&client, &url).await;
+        wait_for(&client, Duration::from_secs(60), "#lesson-q2-answer", || async {
+            exists(&client, "#lesson-q2-answer").await.then_some(())
+        })
+        .await;
+        click(&client, "#lesson-run").await;
+        wait_lesson_finished(&client).await;
+        set_control(&client, "#lesson-q2-answer", &format!("{}", right * 3.0)).await;
+        click(&client, "#lesson-q2-check").await;
+        let mark = text(&client, "#lesson-q2-mark").await.unwrap_or_default();
+        assert!(mark.starts_with("Wrong"), "three times the answer is not marked wrong: {mark:?}");
+        click(&client, "#lesson-q2-hint").await;
+        let hint_hidden = js(&client, "return document.querySelector('#lesson-q2-hint-text').hidden;", vec![]).await;
+        assert_eq!(hint_hidden, json!(false), "the hint is not shown");
+        set_control(&client, "#lesson-q2-answer", &format!("{right}")).await;
+        click(&client, "#lesson-q2-check").await;
+        let mark = text(&client, "#lesson-q2-mark").await.unwrap_or_default();
+        assert!(mark.starts_with("Right"), "bagsim lesson's answer {right} is not marked right: {mark:?}");
+        let progress = text(&client, "#lesson-progress").await.unwrap_or_default();
+        assert!(progress.contains("1 of 2"), "progress after one right answer: {progress:?}");
+        js(&client, "document.querySelector('#lesson-questions').scrollIntoView(); return true;", vec![]).await;
+        println!("screenshot: {}", screenshot(&client, "lesson-questions.png").await.display());
+        let violations = axe_violations(&client, "with a lesson's questions answered").await;
+        assert!(violations.is_empty(), "axe-core with questions answered:\n  {}", violations.join("\n  "));
+        // A reload finds the progress, and the file of answers holds both attempts.
+        open_ready(&client, &url).await;
+        wait_for(&client, Duration::from_secs(60), "#lesson-progress", || async {
+            text(&client, "#lesson-progress").await.filter(|p| p.contains("1 of 2"))
+        })
+        .await;
+        capture_downloads(&client).await;
+        click(&client, "#lesson-answers-download").await;
+        let (name, file) = captured_download(&client, 1, Duration::from_secs(10)).await;
+        assert_eq!(name, "bagsim-answers.json");
+        let file: serde_json::Value = serde_json::from_str(&file).unwrap();
+        let load = file["lessons"].as_array().unwrap().iter().find(|l| l[0] == "load").expect("no lesson load");
+        let marks: Vec<&str> = load[1].as_array().unwrap().iter().map(|a| a["mark"].as_str().unwrap()).collect();
+        assert_eq!(marks, ["wrong", "right"], "{file}");
+    })
+    .await;
+}
+
 async fn press(client: &Client, key: Key) {
     let k: char = key.into();
     let keys = KeyActions::new("keyboard".into()).then(KeyAction::Down { value: k }).then(KeyAction::Up { value: k });

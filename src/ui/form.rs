@@ -225,7 +225,11 @@ pub(crate) fn select_field<T: Copy + PartialEq + Send + Sync + 'static>(
                     path,
                     |s| match all.iter().find(|&&v| name(v) == text) {
                         Some(&v) => set(s, v),
-                        None => Err(Refused::NotAChoice { text: text.clone() }),
+                        None => {
+                            Err(Refused::NotAChoice {
+                                text: text.clone(),
+                            })
+                        }
                     },
                 )
             }

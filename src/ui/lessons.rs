@@ -209,6 +209,15 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
             Some(Ok((rows, l.verdict(&nums).sentence())))
         })
     };
+    // Every run's value once all are in and none failed: what the questions are marked against.
+    let numbers = Signal::derive(move || {
+        values.with(|v| {
+            if v.is_empty() {
+                return None;
+            }
+            v.iter().map(|x| x.as_ref().and_then(|r| r.as_ref().ok()).copied()).collect::<Option<Vec<f64>>>()
+        })
+    });
     let after_the_run = move || {
         values.with(|v| {
             let done = v.iter().filter(|x| x.is_some()).count();
@@ -385,6 +394,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
                                         }
                                     </li>
                                 </ol>
+                                <super::lesson_questions::Questions lesson=mine.clone() values=numbers />
                                 {mine
                                     .your_own
                                     .clone()

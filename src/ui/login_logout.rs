@@ -223,7 +223,8 @@ pub fn LoginLogoutEditor() -> impl IntoView {
                                                     "{} users × {k} = {}; allowed at most {MAX_USERS}",
                                                     users.len(),
                                                     users.len() * k,
-                                                ).into(),
+                                                )
+                                                    .into(),
                                             );
                                         }
                                         let one: Vec<UserRates> = users.clone();

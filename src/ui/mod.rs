@@ -19,6 +19,7 @@ mod form;
 pub(crate) mod lab;
 mod later;
 mod lazy;
+mod lesson_questions;
 mod lesson_stage;
 mod lessons;
 mod login_logout;

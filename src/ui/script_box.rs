@@ -199,7 +199,11 @@ pub(crate) fn policy_field<T: Copy + PartialEq + Send + Sync + 'static>(
                         }
                         match all.iter().find(|&&v| name(v) == text) {
                             Some(&v) => set_builtin(s, v),
-                            None => Err(Refused::NotAChoice { text: text.clone() }),
+                            None => {
+                                Err(Refused::NotAChoice {
+                                    text: text.clone(),
+                                })
+                            }
                         }
                     },
                 )
