@@ -11,8 +11,8 @@
 
 use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
 use bagsim::family::desktop_grid::config::Heterogeneity;
+use bagsim::family::desktop_grid::policy::{BotPolicy, BotSelection};
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig};
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
@@ -230,7 +230,7 @@ fn repeated_log(jobs: usize) -> bagsim::trace::Trace {
 /// A data-grid run of `jobs` jobs at high load (runtimes × 3) under `scheme`, data on half of the jobs up to 800 GB:
 /// jobs, events, seconds, heap bytes per job of the simulation.
 fn measure_dd(
-    scheme: bagsim::family::data_grid::scheme::SchemePolicy,
+    scheme: bagsim::family::data_grid::policy::SchemePolicy,
     policy: bagsim::family::data_grid::LocalPolicy,
     depth: u32,
     log: &bagsim::trace::Trace,
@@ -258,8 +258,8 @@ fn measure_dd(
 }
 
 /// A scheme by name, or a script file (`FILE.rhai`).
-fn dd_scheme(name: &str) -> bagsim::family::data_grid::scheme::SchemePolicy {
-    use bagsim::family::data_grid::scheme::SchemePolicy;
+fn dd_scheme(name: &str) -> bagsim::family::data_grid::policy::SchemePolicy {
+    use bagsim::family::data_grid::policy::SchemePolicy;
     match script_file(name) {
         Some(source) => SchemePolicy::Script(source),
         None => (*bagsim::family::data_grid::Scheme::ALL

@@ -139,7 +139,7 @@ fn the_estimate_bounds_the_runs_of_every_family() {
         (
             "desktop grid, FCFS-Excl replicating without a threshold",
             dg(DesktopGridConfig {
-                bot_selection: bagsim::family::desktop_grid::bot_selection::BotSelection::FcfsExcl.into(),
+                bot_selection: bagsim::family::desktop_grid::policy::BotSelection::FcfsExcl.into(),
                 bots: 20,
                 application_size: 360_000.0,
                 ..Default::default()

@@ -6,16 +6,16 @@
 use crate::common::{clusters, config};
 use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::machines::{Machine, Platform};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::workload::LoadFigures;
 use bagsim::family::desktop_grid::DgScenario;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgSettings, DgSimulation};
 use bagsim::family::multi_cluster::architecture::Architecture;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
-use bagsim::family::multi_cluster::simulation::Simulation;
+use bagsim::family::multi_cluster::sim::Simulation;
 use bagsim::registry::Family;
 use bagsim::scenario::{McScenario, Scenario};
 use bagsim::workload::Workload;

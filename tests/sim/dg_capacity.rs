@@ -2,10 +2,10 @@
 //! the doc draws from them for [Anglano09]'s Table II platforms.
 
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::capacity::*;
 use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::figures::{run_bar, CiRule, FigurePreset, Saturation};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig};
 

@@ -4,9 +4,9 @@
 use bagsim::engine::Model;
 use bagsim::engine::Rng;
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
-use bagsim::family::desktop_grid::bot_selection::{BotSelection, BotView, FcfsShareRule};
 use bagsim::family::desktop_grid::config::{CheckpointStore, LongIdleRule};
 use bagsim::family::desktop_grid::machines::{Machine, Platform};
+use bagsim::family::desktop_grid::policy::{BotSelection, BotView, FcfsShareRule};
 use bagsim::family::desktop_grid::readings::READINGS;
 use bagsim::family::desktop_grid::wqr_ft::TaskPool;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario, DgSettings, DgSimulation};

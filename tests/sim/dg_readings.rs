@@ -4,9 +4,9 @@
 
 use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::{CheckpointStore, LongIdleRule};
 use bagsim::family::desktop_grid::machines::{Machine, Platform};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::wqr_ft::TaskPool;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario, DgSettings, DgSimulation};
 use bagsim::workload::Workload;
@@ -96,7 +96,7 @@ fn defaults_read_and_each_reading_changes_only_what_it_names() {
         .expect("a file without the keys");
     assert_eq!(s.desktop_grid.checkpoint_store, CheckpointStore::Async);
     assert_eq!(s.desktop_grid.long_idle, LongIdleRule::Accumulated);
-    assert_eq!(s.desktop_grid.fcfs_share, bagsim::family::desktop_grid::bot_selection::FcfsShareRule::RepThresh);
+    assert_eq!(s.desktop_grid.fcfs_share, bagsim::family::desktop_grid::policy::FcfsShareRule::RepThresh);
     let base = DgScenario::new(3, small());
     let (sim0, w0) = desktop_grid::simulation(&base).unwrap();
     let mut changed = 0;

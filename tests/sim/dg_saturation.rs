@@ -2,10 +2,10 @@
 //! stable and unstable cases, and the findings of §IV-C on hand-made bars.
 
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
-use bagsim::family::desktop_grid::claims::claims;
 use bagsim::family::desktop_grid::config::{CheckpointStore, Heterogeneity};
+use bagsim::family::desktop_grid::figures::claims::claims;
 use bagsim::family::desktop_grid::figures::{figures, run_bar, Bar, CiRule, FigurePreset, Saturation};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig};
 use bagsim::stats::{Interval, Verdict};

@@ -6,7 +6,7 @@ use crate::data_grid::{run_scenario, scenario};
 use crate::script_dg::example;
 use bagsim::engine::Rng;
 use bagsim::family::contract::{ErrorKind, FamilyRun};
-use bagsim::family::data_grid::scheme::SchemePolicy;
+use bagsim::family::data_grid::policy::SchemePolicy;
 use bagsim::family::data_grid::{DataGridRun, DataGridScenario, LocalPolicy, Scheme};
 use bagsim::script::ScriptSource;
 use bagsim::trace::bundled;

@@ -4,7 +4,7 @@
 
 use bagsim::engine::Rng;
 use bagsim::family::contract::ErrorKind;
-use bagsim::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
+use bagsim::family::desktop_grid::policy::{BotPolicy, BotSelection};
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario};
 use bagsim::script::ScriptSource;

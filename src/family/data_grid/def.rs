@@ -2,8 +2,8 @@
 
 use super::config::DataGridScenario;
 use super::params::PARAMS;
-use super::scheme::SchemePolicy;
-use super::{DataGridDetail, DataGridReport, DataGridRun};
+use super::policy::SchemePolicy;
+use super::run::{DataGridDetail, DataGridReport, DataGridRun};
 use crate::family::contract::ScriptCheckError;
 use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Tournament, Unused};
 use crate::script::ScriptSource;
@@ -103,7 +103,7 @@ impl FamilyDef for Def {
 
     #[cfg(not(target_arch = "wasm32"))]
     fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DataGridScenario>> {
-        Some(&super::figure_cmd::Figures::<Def>::NEW)
+        Some(&super::figures::cmd::Figures::<Def>::NEW)
     }
 
     /// The metascheduling scheme may be a script (`"scheme": {"script": …}`).

@@ -1,6 +1,6 @@
 //! The readable summary of a data-grid run ([Liu10]), as `bagsim run` prints it.
 
-use super::DataGridReport;
+use super::run::DataGridReport;
 use crate::stats::Stats;
 
 fn stats(s: &Stats) -> String {

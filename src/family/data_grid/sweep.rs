@@ -1,6 +1,6 @@
 //! The data-grid sweep: `--set` keys as JSON paths, and one CSV row per run (after the axis columns).
 
-use super::DataGridReport;
+use super::run::DataGridReport;
 use crate::stats::csv_number;
 
 /// A sweep key of a data-grid scenario as its JSON path.

@@ -2,8 +2,8 @@
 //! every value editable, checked with a message that names the field and the allowed range.
 
 use super::availability::{AvailabilityLevel, GroupLaw};
-pub use super::bot_selection::FcfsShareRule;
-use super::bot_selection::{script_error, BotPolicy, BotSelection};
+pub use super::policy::FcfsShareRule;
+use super::policy::{script_error, BotPolicy, BotSelection};
 use super::workload::Mix;
 use crate::family::contract::{Driver, ErrorKind, Estimate, Param, Part, ScenarioError, Unused};
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,6 @@
 //! The readable summary of a desktop-grid run ([Anglano09]), as `bagsim run` prints it.
 
-use super::DgReport;
+use super::report::DgReport;
 use crate::stats::Stats;
 
 fn stats(s: &Stats, unbounded: bool) -> String {

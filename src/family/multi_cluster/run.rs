@@ -8,7 +8,7 @@ use super::policy::predictor::{evaluate_all, PredictorAccuracy};
 use super::policy::scheduling::script_error;
 use super::policy::selection::script_error as selection_error;
 use super::schedule_swf::ScheduleSwf;
-use super::simulation::{InaccuracyOn, SimConfig, Simulation};
+use super::sim::{InaccuracyOn, SimConfig, Simulation};
 use crate::engine::Model;
 use crate::family::contract::ErrorKind;
 use crate::family::contract::ScenarioError;

@@ -12,7 +12,7 @@
 //! Memory: the writer holds its output buffer and the index of the next BoT to write; the times are the
 //! simulation's own arrays.
 
-use super::simulation::Simulation;
+use super::sim::Simulation;
 use crate::trace::schedule::{SwfEnd, SwfStream};
 use crate::trace::swf::Line;
 use std::io::Write;

@@ -11,7 +11,7 @@ mod pinned;
 use pinned::{pin_finished, pinned_scenarios};
 
 use crate::family::contract::{Header, Start};
-use crate::family::data_grid::scheme::SchemePolicy;
+use crate::family::data_grid::policy::SchemePolicy;
 use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Pending, Sample};
 use crate::registry::{AnyDetail, AnyReport, Family};
 use crate::scenario::Scenario;

@@ -10,8 +10,8 @@ mod readings;
 
 use crate::family::contract::{Header, Start};
 use crate::family::desktop_grid::availability::AvailabilityLevel;
-use crate::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
 use crate::family::desktop_grid::config::{CheckpointStore, Heterogeneity, LongIdleRule};
+use crate::family::desktop_grid::policy::{BotPolicy, BotSelection};
 use crate::family::desktop_grid::workload::Mix;
 use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
 use crate::registry::{AnyDetail, AnyReport, Family};

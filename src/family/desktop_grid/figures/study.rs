@@ -4,10 +4,10 @@
 //! `Plan` lists the bar jobs of every combination; the CLI runs them in a thread pool, the page in its worker pool,
 //! and `Plan::table` turns their results into the table.
 
-use super::bot_selection::BotSelection;
 use super::claims::claims;
-use super::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
-use super::{DesktopGridConfig, DgScenario};
+use super::{figures, Bar, BarJob, CiRule, FigurePreset};
+use crate::family::desktop_grid::config::{DesktopGridConfig, DgScenario};
+use crate::family::desktop_grid::policy::BotSelection;
 use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable};
 use crate::stats::Verdict;
 

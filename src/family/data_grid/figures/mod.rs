@@ -1,10 +1,16 @@
 //! The experiments of [Liu10] §IV-B–D as presets (Figs. 4–9 on the bundled HPC2N log, not the paper's CTC;
 //! Figs. 10–11 are SDSC, which is not bundled): every bar a scheme under one setting, its mean over seeds of the
 //! data and bandwidth draws with a 95% interval, and the paper's findings checked with the shared verdict rule
-//! (an ordering counts only where the intervals are apart).
+//! (an ordering counts only where the intervals are apart). The folder holds the rest of the paper figures: a
+//! figure as a list of runs and its readings table (`study.rs`) and the command (`cmd.rs`).
+
+/// The figures as a command: native only (its runs go to a thread pool).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cmd;
+pub mod study;
 
 use super::config::{DataGridConfig, Estimates, Scheme, SchemePolicy};
-use super::DataGridReport;
+use super::run::DataGridReport;
 use crate::stats::bars_svg::{Bars, Cell};
 use crate::stats::{Interval, Verdict};
 

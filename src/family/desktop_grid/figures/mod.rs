@@ -1,13 +1,23 @@
 //! The experiments of [Anglano09] §IV-C as presets: Figs. 2–17, each a configuration (availability,
 //! heterogeneity), a mix group (single or multiple class) and a load, run for the five BoT selection policies; and
-//! the paper's confidence rule: seeds are added until every 95% interval is within 2.5% of its mean (§IV-C).
+//! the paper's confidence rule: seeds are added until every 95% interval is within 2.5% of its mean (§IV-C). The
+//! folder holds the rest of the paper figures: the findings checked (`claims.rs`) and as measured (`measured.rs`),
+//! a figure under every combination of readings (`study.rs`), its bars as SVG (`svg.rs`) and the command (`cmd.rs`).
+
+pub mod claims;
+/// The figures as a command: native only (its runs go to a thread pool).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cmd;
+pub mod measured;
+pub mod study;
+pub mod svg;
 
 use super::availability::AvailabilityLevel;
-use super::bot_selection::{BotPolicy, BotSelection};
 use super::config::Heterogeneity;
+use super::config::{DesktopGridConfig, DgScenario};
+use super::policy::{BotPolicy, BotSelection};
 use super::report::DgReport;
 use super::workload::Mix;
-use super::{DesktopGridConfig, DgScenario};
 use crate::error::ScenarioError;
 use crate::family::contract::PointError;
 use crate::stats::Interval;
@@ -263,7 +273,7 @@ impl BarJob {
         let f = figures().into_iter().find(|f| f.number == self.figure).ok_or_else(|| {
             PointError::Job(format!("Fig. {}: no such figure; Anglano & Canonico 2009 has Figs. 2–17", self.figure))
         })?;
-        let runner = |s: &DgScenario| super::run_with_clock(s, clock);
+        let runner = |s: &DgScenario| super::run::run_with_clock(s, clock);
         Ok(run_bar(&f, &self.base, self.mix, &self.policy, self.rule, &runner)?)
     }
 }

@@ -2,13 +2,14 @@
 //! pool, then its CSV, SVG and findings, or under readings its readings table; and the same as a study in shards
 //! (`--plan`) whose points and merge are here too. Lines and files go to a `FigureOut`.
 
-use super::figures::{series_name, FigureResult, Metric};
-use super::readings::READINGS;
 use super::study::{chosen, figure as figure_of, plan, DdRun, Plan};
-use super::{DataGridConfig, DataGridReport, DataGridScenario};
+use super::{series_name, FigureResult, Metric};
 use crate::family::contract::PointError;
 use crate::family::contract::{finish_readings, run_to_end, FigureError, FigureFailure, FigureOut, FigureOutcome};
 use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
+use crate::family::data_grid::config::{DataGridConfig, DataGridScenario};
+use crate::family::data_grid::readings::READINGS;
+use crate::family::data_grid::run::DataGridReport;
 use crate::readings::{combinations, label, parse_axes, Combination, ReadingsError, Seeds};
 use crate::stats::verdict::findings_markdown;
 use crate::stats::{show, Claim, Verdict};
@@ -129,7 +130,7 @@ fn finish_figure(out: &mut dyn FigureOut, p: &Plan, results: &[Result<f64, Point
 }
 
 fn combos(specs: &[String]) -> Result<Vec<Combination>, ReadingsError> {
-    Ok(combinations(&parse_axes(specs, READINGS, &super::sweep::path_of)?))
+    Ok(combinations(&parse_axes(specs, READINGS, &crate::family::data_grid::sweep::path_of)?))
 }
 
 /// `bagsim dd-figure N|all [--readings …] --plan N`: the figures' runs as a study of kind `dd-figure` (no

@@ -3,10 +3,10 @@
 //! them (the CLI's thread pool, a study's shards on Slurm) gives back each run's value of the figure's metric, and
 //! `Plan::values` and `Plan::table` turn them into the figure's bars and the readings table.
 
-use super::config::{DataGridConfig, Scheme, SchemePolicy};
-use super::figures::{figures, Figure, FigureResult};
-use super::DataGridScenario;
+use super::{figures, Figure, FigureResult};
 use crate::family::contract::{FigureOutcome, PointError};
+use crate::family::data_grid::config::DataGridScenario;
+use crate::family::data_grid::config::{DataGridConfig, Scheme, SchemePolicy};
 use crate::readings::{apply, label, refuse_overridden, Combination, ReadingRow, ReadingsError, ReadingsTable};
 use crate::stats::Claim;
 use serde::{Deserialize, Serialize};
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn a_plan_holds_every_bar_of_every_combination_once_per_seed() {
-        let axes = [parse_axis("data_grid.walltime=all", super::super::readings::READINGS).unwrap()];
+        let axes = [parse_axis("data_grid.walltime=all", crate::family::data_grid::readings::READINGS).unwrap()];
         let combos = combinations(&axes);
         let p = plan(4, &DataGridConfig::default(), &combos, 3).unwrap();
         assert_eq!(combos.len(), 2);
@@ -169,7 +169,7 @@ mod tests {
         assert!(p
             .runs
             .iter()
-            .all(|(k, r)| (r.data_grid.walltime == super::super::config::Walltime::Kill) == (*k == 1)));
+            .all(|(k, r)| (r.data_grid.walltime == crate::family::data_grid::config::Walltime::Kill) == (*k == 1)));
         let results: Vec<Result<f64, PointError>> =
             p.runs.iter().map(|(k, r)| Ok((k * 100 + r.scheme) as f64)).collect();
         let (values, failures) = p.values(1, &results);

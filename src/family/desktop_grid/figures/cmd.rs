@@ -3,13 +3,13 @@
 //! findings, or under readings the readings table; and the same as a study in shards (`--plan`) whose points and
 //! merges are here too. Lines and files go to a `FigureOut`.
 
-use super::figure_svg::figure_svg;
-use super::figures::{bars_csv, figures, series, Bar, BarJob, CiRule, FigurePreset};
-use super::readings::READINGS;
 use super::study::study;
-use super::{DesktopGridConfig, DgScenario};
+use super::svg::figure_svg;
+use super::{bars_csv, figures, series, Bar, BarJob, CiRule, FigurePreset};
 use crate::family::contract::{finish_readings, FigureCommand, FigureOut, FigureOutcome, FigureRequest};
 use crate::family::contract::{FigurePlan, Kind, Point, PointError};
+use crate::family::desktop_grid::config::{DesktopGridConfig, DgScenario};
+use crate::family::desktop_grid::readings::READINGS;
 use crate::readings::{combinations, parse_axes, record, replay, Combination, ReadingsError};
 use crate::stats::show;
 use crate::stats::verdict::findings_markdown;
@@ -123,7 +123,7 @@ fn finish_figure(
             rule.rel * 100.0
         );
     }
-    let found = crate::family::desktop_grid::claims::claims(f, bars);
+    let found = super::claims::claims(f, bars);
     for c in &found {
         say!(out, "  paper:   {}", c.paper);
         say!(out, "  bagsim:  {}  [{}]", c.ours, c.verdict.label());
@@ -254,7 +254,7 @@ pub fn figure_readings(
 }
 
 fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, ReadingsError> {
-    Ok(combinations(&parse_axes(specs, READINGS, &super::sweep::path_of)?))
+    Ok(combinations(&parse_axes(specs, READINGS, &crate::family::desktop_grid::sweep::path_of)?))
 }
 
 fn readings_figures(which: &str) -> FigureOutcome<Vec<u32>> {
