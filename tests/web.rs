@@ -149,7 +149,7 @@ fn every_to_worker_message_round_trips() {
                 figure: 7,
                 mix: bagsim::family::desktop_grid::workload::Mix::Long,
                 policy: bagsim::family::desktop_grid::policy::BotSelection::LongIdle.into(),
-                base: bagsim::family::desktop_grid::DesktopGridConfig { bots: 20, ..Default::default() },
+                base: bagsim::family::desktop_grid::DgConfig { bots: 20, ..Default::default() },
                 rule: bagsim::family::desktop_grid::figures::CiRule { min_seeds: 2, max_seeds: 5, rel: 0.025 },
             }))),
         },

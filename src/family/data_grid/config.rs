@@ -226,7 +226,7 @@ impl LocalPolicy {
 /// A data-grid run ([Liu10]); the scenario's `seed` seeds its data and bandwidth draws.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct DataGridConfig {
+pub struct DdConfig {
     /// Processors of each site ([Liu10] §IV-A: 130, 64, 64, 128, 32).
     pub sites: Vec<u32>,
     /// Available bandwidth of each transfer, uniform in this range, Mbit/s (10–100).
@@ -266,9 +266,9 @@ pub struct DataGridConfig {
     pub sample_interval: Option<f64>,
 }
 
-impl Default for DataGridConfig {
+impl Default for DdConfig {
     fn default() -> Self {
-        DataGridConfig {
+        DdConfig {
             sites: vec![130, 64, 64, 128, 32],
             bandwidth_mbit: [10.0, 100.0],
             data_share: 0.5,
@@ -311,10 +311,10 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Scenar
 /// Most jobs a run takes.
 pub const MAX_JOBS: u32 = 1_000_000;
 
-impl DataGridConfig {
+impl DdConfig {
     /// The keys whose value changes nothing under the other settings (`Unused`).
     pub fn unused(&self) -> Vec<Unused> {
-        let (mut out, d) = (Vec::new(), DataGridConfig::default());
+        let (mut out, d) = (Vec::new(), DdConfig::default());
         // A script may move the data while the job queues (its `overlap()`), and then reads the rule.
         if self.scheme.builtin().is_some_and(|s| s != Scheme::FinishTimeDataAware) {
             let why = format!("only the scheme finish_time_data_aware reads it; this one is {}", self.scheme.name());
@@ -435,7 +435,7 @@ impl DataGridConfig {
 /// Events a queued job placed again by a compression costs, measured (docs/budget.md, "Data grid").
 pub const REPLACEMENT_EVENTS: f64 = 8.0;
 
-impl DataGridConfig {
+impl DdConfig {
     /// What a run will cost, estimated before it starts (docs/budget.md, "Data grid"): its jobs (the window of the
     /// log, `trace` its size; without it, `jobs`), about four events each, the samples, and the work of conservative
     /// backfilling: every job that ends early places each job queued at its site again. Past an offered load ρ of 1
@@ -511,10 +511,10 @@ impl DataGridConfig {
 /// A key left out takes its default (the seed: `contract::DEFAULT_SEED`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct DataGridScenario {
+pub struct DdScenario {
     pub seed: u64,
     pub family: FamilyTag,
-    pub data_grid: DataGridConfig,
+    pub data_grid: DdConfig,
 }
 
 /// The `family` key of a data-grid scenario.
@@ -525,14 +525,14 @@ pub enum FamilyTag {
     DataGrid,
 }
 
-impl Default for DataGridScenario {
-    fn default() -> DataGridScenario {
-        DataGridScenario::new(crate::family::contract::DEFAULT_SEED, DataGridConfig::default())
+impl Default for DdScenario {
+    fn default() -> DdScenario {
+        DdScenario::new(crate::family::contract::DEFAULT_SEED, DdConfig::default())
     }
 }
 
-impl DataGridScenario {
-    pub fn new(seed: u64, data_grid: DataGridConfig) -> DataGridScenario {
-        DataGridScenario { seed, family: FamilyTag::DataGrid, data_grid }
+impl DdScenario {
+    pub fn new(seed: u64, data_grid: DdConfig) -> DdScenario {
+        DdScenario { seed, family: FamilyTag::DataGrid, data_grid }
     }
 }

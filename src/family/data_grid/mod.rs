@@ -19,7 +19,7 @@ pub mod summary;
 pub mod sweep;
 pub mod workload;
 
-pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, LocalPolicy, Scheme, Walltime};
-pub use metrics::DataGridMetrics;
-pub use run::{run_with_clock, DataGridDetail, DataGridReport, DataGridRun};
+pub use config::{BackfillRule, DdConfig, DdScenario, Estimates, LocalPolicy, Scheme, Walltime};
+pub use metrics::DdMetrics;
+pub use run::{run_with_clock, DdDetail, DdReport, DdRun};
 pub use sim::{JobRecord, Pending, Sample};

@@ -1,8 +1,8 @@
-//! The data-grid run under the family contract (`DataGridRun`, its `FamilyRun`): the scenario's workload built from
+//! The data-grid run under the family contract (`DdRun`, its `FamilyRun`): the scenario's workload built from
 //! its log, the simulator's settings, what a progress message carries, the report, and running it to the end.
 
-use super::config::DataGridScenario;
-use super::metrics::{self, DataGridMetrics};
+use super::config::DdScenario;
+use super::metrics::{self, DdMetrics};
 use super::policy;
 use super::sim::{JobRecord, Pending, Sample, Settings, Simulation};
 use super::workload::{self, WorkloadSummary};
@@ -14,11 +14,11 @@ use serde::{Deserialize, Serialize};
 
 /// The report of a data-grid run (the JSON of `bagsim run --out`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DataGridReport {
+pub struct DdReport {
     pub bagsim_version: String,
-    pub scenario: DataGridScenario,
+    pub scenario: DdScenario,
     pub workload: WorkloadSummary,
-    pub metrics: DataGridMetrics,
+    pub metrics: DdMetrics,
     /// Wall-clock time of the simulation, s.
     pub wall_time_s: f64,
 }
@@ -26,7 +26,7 @@ pub struct DataGridReport {
 /// What is new since the previous progress message: samples, the jobs that ended, and (replacing the previous
 /// one) the jobs running now and the first reservations of each site's queue.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct DataGridDetail {
+pub struct DdDetail {
     pub samples: Vec<Sample>,
     pub jobs: Vec<JobRecord>,
     pub pending: Vec<Pending>,
@@ -36,22 +36,22 @@ pub struct DataGridDetail {
 const PENDING_PER_SITE: usize = 100;
 
 /// A data-grid run under the family contract.
-pub struct DataGridRun {
-    scenario: DataGridScenario,
+pub struct DdRun {
+    scenario: DdScenario,
     sim: Simulation,
     sent_samples: usize,
     sent_jobs: usize,
 }
 
-impl DataGridRun {
+impl DdRun {
     /// Validates the scenario and builds its workload from `trace` (the log `data_grid.trace` names).
-    pub fn new(s: &DataGridScenario, trace: &Trace) -> Result<DataGridRun, ScenarioError> {
+    pub fn new(s: &DdScenario, trace: &Trace) -> Result<DdRun, ScenarioError> {
         s.data_grid.validate()?;
-        DataGridRun::of_checked(s, trace)
+        DdRun::of_checked(s, trace)
     }
 
     /// The run of a scenario the contract checked once (`contract::Checked`); not checked again.
-    pub(super) fn of_checked(s: &DataGridScenario, trace: &Trace) -> Result<DataGridRun, ScenarioError> {
+    pub(super) fn of_checked(s: &DdScenario, trace: &Trace) -> Result<DdRun, ScenarioError> {
         let cfg = &s.data_grid;
         let w = workload::build(cfg, s.seed, trace)
             .map_err(|m| ScenarioError::new(ErrorKind::Trace, "data_grid.trace", format!("{}: {m}", cfg.trace)))?;
@@ -66,7 +66,7 @@ impl DataGridRun {
         let mut sim = Simulation::new(settings, &cfg.sites, w);
         sim.set_policies(&cfg.policies());
         sim.set_depths(&cfg.depths());
-        Ok(DataGridRun { scenario: s.clone(), sim, sent_samples: 0, sent_jobs: 0 })
+        Ok(DdRun { scenario: s.clone(), sim, sent_samples: 0, sent_jobs: 0 })
     }
 
     pub fn simulation(&self) -> &Simulation {
@@ -74,9 +74,9 @@ impl DataGridRun {
     }
 }
 
-impl FamilyRun for DataGridRun {
-    type Detail = DataGridDetail;
-    type Report = DataGridReport;
+impl FamilyRun for DdRun {
+    type Detail = DdDetail;
+    type Report = DdReport;
 
     fn step(&mut self, budget: Budget) -> bool {
         match budget {
@@ -101,16 +101,16 @@ impl FamilyRun for DataGridRun {
         }
     }
 
-    fn take_detail(&mut self) -> DataGridDetail {
+    fn take_detail(&mut self) -> DdDetail {
         let samples = self.sim.samples()[self.sent_samples..].to_vec();
         self.sent_samples = self.sim.samples().len();
         let jobs = self.sim.ended()[self.sent_jobs..].iter().map(|&j| self.sim.records()[j as usize]).collect();
         self.sent_jobs = self.sim.ended().len();
-        DataGridDetail { samples, jobs, pending: self.sim.pending(PENDING_PER_SITE) }
+        DdDetail { samples, jobs, pending: self.sim.pending(PENDING_PER_SITE) }
     }
 
-    fn report(&self, wall_s: f64) -> DataGridReport {
-        DataGridReport {
+    fn report(&self, wall_s: f64) -> DdReport {
+        DdReport {
             bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
             scenario: self.scenario.clone(),
             workload: self.sim.workload().summary.clone(),
@@ -156,12 +156,8 @@ impl FamilyRun for DataGridRun {
 }
 
 /// Runs a data-grid scenario on `trace` to the end; `clock` returns seconds.
-pub fn run_with_clock(
-    s: &DataGridScenario,
-    trace: &Trace,
-    clock: &dyn Fn() -> f64,
-) -> Result<DataGridReport, ScenarioError> {
-    let mut run = DataGridRun::new(s, trace)?;
+pub fn run_with_clock(s: &DdScenario, trace: &Trace, clock: &dyn Fn() -> f64) -> Result<DdReport, ScenarioError> {
+    let mut run = DdRun::new(s, trace)?;
     let report = run_to_report(&mut run, clock);
     match run.failure() {
         Some(e) => Err(e),

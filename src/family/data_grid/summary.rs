@@ -1,6 +1,6 @@
 //! The readable summary of a data-grid run ([Liu10]), as `bagsim run` prints it.
 
-use super::run::DataGridReport;
+use super::run::DdReport;
 use crate::stats::Stats;
 
 fn stats(s: &Stats) -> String {
@@ -12,7 +12,7 @@ fn stats(s: &Stats) -> String {
 }
 
 /// The lines of the readable summary of a data-grid run.
-pub fn lines(r: &DataGridReport) -> Vec<String> {
+pub fn lines(r: &DdReport) -> Vec<String> {
     let mut out = Vec::new();
     let c = &r.scenario.data_grid;
     let (w, m) = (&r.workload, &r.metrics);

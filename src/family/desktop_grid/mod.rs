@@ -19,7 +19,7 @@ pub mod sweep;
 pub mod workload;
 pub mod wqr_ft;
 
-pub use config::{DesktopGridConfig, DgScenario};
+pub use config::{DgConfig, DgScenario};
 pub use report::{DgReport, DgWorkloadSummary};
 #[cfg(not(target_arch = "wasm32"))]
 pub use run::run;

@@ -1,7 +1,7 @@
 //! The desktop-grid run under the family contract (`DgRun`, its `FamilyRun`): a scenario's platform, workload and
 //! simulator settings, its report, and running it to the end.
 
-use super::config::{DesktopGridConfig, DgScenario};
+use super::config::{DgConfig, DgScenario};
 use super::machines::Platform;
 use super::metrics;
 use super::policy;
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_SAMPLES: f64 = 1e6;
 
 /// The simulator settings of a configuration whose arrival rate is `rate`.
-pub fn settings(cfg: &DesktopGridConfig, seed: u64, rate: f64) -> DgSettings {
+pub fn settings(cfg: &DgConfig, seed: u64, rate: f64) -> DgSettings {
     let horizon = cfg.horizon.unwrap_or(4.0 * f64::from(cfg.bots) / rate);
     DgSettings {
         selection: cfg.bot_selection.clone(),

@@ -12,7 +12,7 @@ use pinned::{pin_finished, pinned_scenarios};
 
 use crate::family::contract::{Header, Start};
 use crate::family::data_grid::policy::SchemePolicy;
-use crate::family::data_grid::{DataGridConfig, DataGridDetail, DataGridReport, JobRecord, Pending, Sample};
+use crate::family::data_grid::{DdConfig, DdDetail, DdReport, JobRecord, Pending, Sample};
 use crate::registry::{AnyDetail, AnyReport, Family};
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
@@ -44,7 +44,7 @@ pub struct DdPage {
     /// The page's shared state (the scenario shown, the run bar).
     lab: Lab,
     header: RwSignal<Option<Header>>,
-    report: RwSignal<Option<Box<DataGridReport>>>,
+    report: RwSignal<Option<Box<DdReport>>>,
     version: RwSignal<u64>,
     /// The site the Gantt view shows.
     site: RwSignal<usize>,
@@ -75,7 +75,7 @@ fn is_data_grid(lab: Lab) -> bool {
 }
 
 /// A data-grid run's progress: its samples and finished jobs join the live charts.
-pub(crate) fn on_progress(st: DdPage, lab: Lab, header: &Header, d: DataGridDetail) {
+pub(crate) fn on_progress(st: DdPage, lab: Lab, header: &Header, d: DdDetail) {
     let current = lab.run_id.get_untracked();
     st.live.update_value(|l| {
         if l.run_id != current {
@@ -91,7 +91,7 @@ pub(crate) fn on_progress(st: DdPage, lab: Lab, header: &Header, d: DataGridDeta
 }
 
 /// A data-grid run ended with its report.
-pub(crate) fn on_finished(st: DdPage, report: Box<DataGridReport>) {
+pub(crate) fn on_finished(st: DdPage, report: Box<DdReport>) {
     st.report.set(Some(report));
     redraw(st, true);
 }
@@ -108,7 +108,7 @@ fn redraw(st: DdPage, force: bool) {
 const SCHEME_EXAMPLES: [(&str, &str); 1] =
     [("finish_time_data_aware", include_str!("../../../examples/policies/finish_time_data_aware.rhai"))];
 
-fn dg(s: &mut Scenario) -> Result<&mut DataGridConfig, String> {
+fn dg(s: &mut Scenario) -> Result<&mut DdConfig, String> {
     let family = s.family().name();
     s.data_grid_mut()
         .map(|d| &mut d.data_grid)
@@ -116,7 +116,7 @@ fn dg(s: &mut Scenario) -> Result<&mut DataGridConfig, String> {
 }
 
 /// The scenario's data-grid section, or its defaults while another family is shown.
-fn cfg_of(s: &Scenario) -> DataGridConfig {
+fn cfg_of(s: &Scenario) -> DdConfig {
     s.data_grid().map(|d| d.data_grid.clone()).unwrap_or_default()
 }
 
@@ -127,7 +127,7 @@ fn parse_sites(text: &str) -> Result<Vec<u32>, String> {
 
 /// The data-grid controls.
 #[component]
-pub fn DataGridControls() -> impl IntoView {
+pub fn DdControls() -> impl IntoView {
     let lab = expect_context::<Lab>();
     use crate::family::data_grid::{BackfillRule, Estimates, LocalPolicy, Scheme, Walltime};
     view! {
@@ -230,7 +230,7 @@ pub(crate) fn charts_list() -> Vec<(&'static str, &'static str)> {
 }
 
 #[component]
-pub fn DataGridResults(st: DdPage) -> impl IntoView {
+pub fn DdResults(st: DdPage) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let present = expect_context::<crate::ui::present::Present>();
     {
@@ -354,7 +354,7 @@ impl PageFamily for DdPage {
 
     fn controls(&self) -> AnyView {
         view! {
-            <DataGridControls/>
+            <DdControls/>
             <NotModelled id="not-modelled-dd" text=NOT_MODELLED/>
         }
         .into_any()
@@ -362,7 +362,7 @@ impl PageFamily for DdPage {
 
     fn results(&self) -> AnyView {
         let st = *self;
-        view! { <DataGridResults st=st/> }.into_any()
+        view! { <DdResults st=st/> }.into_any()
     }
 
     fn charts(&self) -> Vec<(&'static str, &'static str)> {
@@ -410,7 +410,7 @@ pub(crate) fn mount_part(part: Part, element: web_sys::HtmlElement) -> Option<we
         _ => return Some(element),
     };
     if part == Part::DdFigures {
-        leptos::mount::mount_to(element, move || view! { <figures::DataGridFigures scenario=scenario/> }).forget();
+        leptos::mount::mount_to(element, move || view! { <figures::DdFigures scenario=scenario/> }).forget();
     } else {
         leptos::mount::mount_to(element, move || view! { <compare::Compare scenario=scenario/> }).forget();
     }

@@ -13,7 +13,7 @@ use crate::family::desktop_grid::availability::AvailabilityLevel;
 use crate::family::desktop_grid::config::{CheckpointStore, Heterogeneity, LongIdleRule};
 use crate::family::desktop_grid::policy::{BotPolicy, BotSelection};
 use crate::family::desktop_grid::workload::Mix;
-use crate::family::desktop_grid::{DesktopGridConfig, DgDetail, DgReport, DgSample};
+use crate::family::desktop_grid::{DgConfig, DgDetail, DgReport, DgSample};
 use crate::registry::{AnyDetail, AnyReport, Family};
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
@@ -249,7 +249,7 @@ fn cards(r: &DgReport) -> Vec<Card> {
 /// The BoT-selection scripts a user starts from ([Anglano09]'s RR-NRF written as a script).
 const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] = [("RR-NRF", include_str!("../../../examples/policies/rr_nrf.rhai"))];
 
-fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, String> {
+fn dg(s: &mut Scenario) -> Result<&mut DgConfig, String> {
     let family = s.family().name();
     s.desktop_grid_mut()
         .map(|d| &mut d.desktop_grid)
@@ -257,7 +257,7 @@ fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, String> {
 }
 
 /// The scenario's desktop-grid section, or its defaults while another family is shown.
-fn cfg_of(s: &Scenario) -> DesktopGridConfig {
+fn cfg_of(s: &Scenario) -> DgConfig {
     s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default()
 }
 

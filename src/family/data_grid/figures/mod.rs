@@ -9,8 +9,8 @@
 pub mod cmd;
 pub mod study;
 
-use super::config::{DataGridConfig, Estimates, Scheme, SchemePolicy};
-use super::run::DataGridReport;
+use super::config::{DdConfig, Estimates, Scheme, SchemePolicy};
+use super::run::DdReport;
 use crate::stats::bars_svg::{Bars, Cell};
 use crate::stats::{Interval, Verdict};
 
@@ -42,7 +42,7 @@ impl Metric {
 
     /// The figure's value of a run; none (NaN, left out of the bar's interval) for a run that finished no job, so
     /// that no finding is judged on it.
-    pub fn of(self, r: &DataGridReport) -> f64 {
+    pub fn of(self, r: &DdReport) -> f64 {
         if r.metrics.finished == 0 {
             return f64::NAN;
         }
@@ -55,7 +55,7 @@ impl Metric {
 }
 
 /// A group of bars: its label and how it sets the section.
-pub type Group = (&'static str, fn(&mut DataGridConfig));
+pub type Group = (&'static str, fn(&mut DdConfig));
 
 /// One figure of [Liu10].
 pub struct Figure {
@@ -67,10 +67,10 @@ pub struct Figure {
     pub findings: &'static [&'static str],
 }
 
-fn gb10(c: &mut DataGridConfig) {
+fn gb10(c: &mut DdConfig) {
     c.data_mb = [10.0, 10_000.0];
 }
-fn gb800(c: &mut DataGridConfig) {
+fn gb800(c: &mut DdConfig) {
     c.data_mb = [10.0, 800_000.0];
 }
 
@@ -188,7 +188,7 @@ pub fn figures() -> Vec<Figure> {
 
 impl Figure {
     /// The section of the bar (group `g`, `scheme`) on top of `base` (the window, sites and seed range stay).
-    pub fn config(&self, base: &DataGridConfig, g: usize, scheme: &SchemePolicy) -> DataGridConfig {
+    pub fn config(&self, base: &DdConfig, g: usize, scheme: &SchemePolicy) -> DdConfig {
         let mut c = base.clone();
         (self.groups[g].1)(&mut c);
         c.scheme = scheme.clone();

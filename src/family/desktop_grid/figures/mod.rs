@@ -14,7 +14,7 @@ pub mod svg;
 
 use super::availability::AvailabilityLevel;
 use super::config::Heterogeneity;
-use super::config::{DesktopGridConfig, DgScenario};
+use super::config::{DgConfig, DgScenario};
 use super::policy::{BotPolicy, BotSelection};
 use super::report::DgReport;
 use super::workload::Mix;
@@ -88,8 +88,8 @@ pub fn figures() -> Vec<FigurePreset> {
 
 impl FigurePreset {
     /// The scenario of one bar: a mix and a policy, on `base`'s other settings.
-    pub fn scenario(&self, base: &DesktopGridConfig, mix: Mix, policy: &BotPolicy, seed: u64) -> DgScenario {
-        let cfg = DesktopGridConfig {
+    pub fn scenario(&self, base: &DgConfig, mix: Mix, policy: &BotPolicy, seed: u64) -> DgScenario {
+        let cfg = DgConfig {
             availability: self.availability,
             heterogeneity: self.heterogeneity,
             mix,
@@ -192,7 +192,7 @@ fn precise(i: &Interval, rel: f64) -> bool {
 /// for a bounded bar, the 95% intervals of TT, makespan, WT and RWT are within `rel` of their means.
 pub fn run_bar(
     preset: &FigurePreset,
-    base: &DesktopGridConfig,
+    base: &DgConfig,
     mix: Mix,
     policy: &BotPolicy,
     rule: CiRule,
@@ -247,7 +247,7 @@ pub fn run_bar(
 
 /// The policies of a figure's bars in each mix, from `base`: the paper's five (§IV-B), then the base's own script
 /// when it scripts the BoT selection (docs/policies.md). The findings are the paper's and judge its five alone.
-pub fn series(base: &DesktopGridConfig) -> Vec<BotPolicy> {
+pub fn series(base: &DgConfig) -> Vec<BotPolicy> {
     let mut all: Vec<BotPolicy> = BotSelection::ALL.iter().map(|&p| p.into()).collect();
     if base.bot_selection.script().is_some() {
         all.push(base.bot_selection.clone());
@@ -263,7 +263,7 @@ pub struct BarJob {
     pub mix: Mix,
     pub policy: BotPolicy,
     /// The settings the figure does not fix.
-    pub base: DesktopGridConfig,
+    pub base: DgConfig,
     pub rule: CiRule,
 }
 

@@ -6,7 +6,7 @@
 
 use super::claims::claims;
 use super::{figures, Bar, BarJob, CiRule, FigurePreset};
-use crate::family::desktop_grid::config::{DesktopGridConfig, DgScenario};
+use crate::family::desktop_grid::config::{DgConfig, DgScenario};
 use crate::family::desktop_grid::policy::BotSelection;
 use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable};
 use crate::stats::Verdict;
@@ -28,12 +28,7 @@ pub fn figure(number: u32) -> Result<FigurePreset, ReadingsError> {
 
 /// The plan of figure `number` under each combination applied to `base`; refused, naming the combination, when
 /// one gives an invalid configuration.
-pub fn plan(
-    number: u32,
-    base: &DesktopGridConfig,
-    combos: &[Combination],
-    rule: CiRule,
-) -> Result<Plan, ReadingsError> {
+pub fn plan(number: u32, base: &DgConfig, combos: &[Combination], rule: CiRule) -> Result<Plan, ReadingsError> {
     let f = figure(number)?;
     let runs = |s: &DgScenario| {
         let all: Vec<DgScenario> = (f.mixes.iter())
@@ -100,7 +95,7 @@ impl Plan {
 /// Runs a whole study through `run` (one result per bar job, in order).
 pub fn study(
     number: u32,
-    base: &DesktopGridConfig,
+    base: &DgConfig,
     combos: &[Combination],
     rule: CiRule,
     run: Batch<'_, BarJob, Bar>,

@@ -23,7 +23,7 @@ pub use counters::{DgCounters, DgSample};
 
 const NONE: u32 = u32::MAX;
 
-/// The simulator's settings (from `DesktopGridConfig`).
+/// The simulator's settings (from `DgConfig`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DgSettings {
     pub selection: BotPolicy,
