@@ -79,14 +79,7 @@ impl FamilyRun for DdRun {
     type Report = DdReport;
 
     fn step(&mut self, budget: Budget) -> bool {
-        match budget {
-            Budget::Events(n) => self.sim.run_events(n),
-            Budget::Until(t) => self.sim.run_until(t),
-            Budget::ToEnd => {
-                self.sim.run();
-                true
-            }
-        }
+        budget.play(&mut self.sim)
     }
 
     fn header(&self) -> Header {

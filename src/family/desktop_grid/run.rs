@@ -151,14 +151,7 @@ impl FamilyRun for DgRun {
     type Report = DgReport;
 
     fn step(&mut self, budget: Budget) -> bool {
-        match budget {
-            Budget::Events(n) => self.sim.run_events(n),
-            Budget::Until(t) => self.sim.run_until(t),
-            Budget::ToEnd => {
-                self.sim.run();
-                true
-            }
-        }
+        budget.play(&mut self.sim)
     }
 
     fn header(&self) -> Header {

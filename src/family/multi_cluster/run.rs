@@ -447,7 +447,7 @@ impl FamilyRun for McRun {
     type Report = Report;
 
     fn step(&mut self, budget: Budget) -> bool {
-        let Some(swf) = self.swf.as_mut() else { return step(&mut self.sim, budget) };
+        let Some(swf) = self.swf.as_mut() else { return budget.play(&mut self.sim) };
         // The finished BoTs are written between chunks, so the file grows as the run goes.
         let sim = &mut self.sim;
         let over = match budget {
@@ -457,7 +457,7 @@ impl FamilyRun for McRun {
                 }
                 swf.write_finished(sim);
             },
-            budget => step(sim, budget),
+            budget => budget.play(sim),
         };
         swf.write_finished(sim);
         over
@@ -540,17 +540,5 @@ impl FamilyRun for McRun {
 
     fn end_swf(&mut self) -> Option<std::io::Result<SwfEnd>> {
         self.swf.take().map(|swf| swf.finish(&self.sim))
-    }
-}
-
-/// Plays `sim`'s events within `budget`; true when the run is over.
-fn step(sim: &mut Simulation, budget: Budget) -> bool {
-    match budget {
-        Budget::Events(n) => sim.run_events(n),
-        Budget::Until(t) => sim.run_until(t),
-        Budget::ToEnd => {
-            sim.run();
-            true
-        }
     }
 }
