@@ -2,41 +2,22 @@
 //! own, written `{"script": "…"}` (docs/policies.md).
 
 use super::{script, BotSelection, FcfsShareRule, SelectBag};
-use crate::script::{ScriptError, ScriptSource};
+use crate::script::{Builtin, BuiltinOrScript, ScriptError};
 use crate::workload::Workload;
-use serde::{Deserialize, Serialize};
 
-/// The BoT selection a scenario asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BotPolicy {
-    Builtin(BotSelection),
-    /// A user's policy: a Rhai script (`script.rs`).
-    Script(ScriptSource),
-}
+/// The BoT selection a scenario asks for: a built-in or a script (`script.rs`), read and written as every such
+/// key is (`script::BuiltinOrScript`).
+pub type BotPolicy = BuiltinOrScript<BotSelection>;
 
-impl From<BotSelection> for BotPolicy {
-    fn from(p: BotSelection) -> BotPolicy {
-        BotPolicy::Builtin(p)
+impl Builtin for BotSelection {
+    const ALL: &'static [BotSelection] = &BotSelection::ALL;
+    const WHAT: &'static str = "BoT selection policy";
+    fn name(self) -> &'static str {
+        BotSelection::name(self)
     }
 }
 
 impl BotPolicy {
-    /// The built-in policy, if it is one.
-    pub fn builtin(&self) -> Option<BotSelection> {
-        match self {
-            BotPolicy::Builtin(p) => Some(*p),
-            BotPolicy::Script(_) => None,
-        }
-    }
-
-    /// The script's source, for a scripted policy.
-    pub fn script(&self) -> Option<&str> {
-        match self {
-            BotPolicy::Script(s) => Some(s.as_str()),
-            BotPolicy::Builtin(_) => None,
-        }
-    }
-
     /// The policy's decision procedure for a run of `workload` under RepThresh `thresh`.
     pub fn build(&self, fcfs_share: FcfsShareRule, workload: &Workload, thresh: u32) -> Box<dyn SelectBag> {
         match self {
@@ -51,11 +32,6 @@ impl BotPolicy {
             BotPolicy::Builtin(_) => Ok(()),
             BotPolicy::Script(source) => script::check(source),
         }
-    }
-
-    /// The name used in scenario files and sweeps ("script" for a script).
-    pub fn name(&self) -> &'static str {
-        self.builtin().map_or("script", BotSelection::name)
     }
 
     /// The paper's label ("script" for a script).
@@ -76,47 +52,5 @@ impl BotPolicy {
     /// Whether the simulation must keep the set of BoTs with a task without a running replica.
     pub fn needs_unreplicated(&self, fcfs_share: FcfsShareRule) -> bool {
         self.builtin().is_some_and(|p| p.needs_unreplicated(fcfs_share))
-    }
-}
-
-/// A built-in is written as its name, a script as `{"script": "…source…"}`.
-impl Serialize for BotPolicy {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            BotPolicy::Builtin(p) => p.serialize(s),
-            BotPolicy::Script(source) => source.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for BotPolicy {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(Visitor)
-    }
-}
-
-struct Visitor;
-
-impl<'de> serde::de::Visitor<'de> for Visitor {
-    type Value = BotPolicy;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(
-            "a BoT selection policy's name (fcfs_excl, fcfs_share, rr, rr_nrf, long_idle) or {\"script\": \"…\"}",
-        )
-    }
-
-    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<BotPolicy, E> {
-        match BotSelection::ALL.iter().find(|p| p.name() == v) {
-            Some(&p) => Ok(BotPolicy::Builtin(p)),
-            None => Err(E::custom(format!(
-                "unknown BoT selection policy {v:?}; allowed: fcfs_excl, fcfs_share, rr, rr_nrf, long_idle, or your \
-                 own as {{\"script\": \"…\"}} (docs/policies.md)"
-            ))),
-        }
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<BotPolicy, A::Error> {
-        ScriptSource::read_map(map).map(BotPolicy::Script)
     }
 }
