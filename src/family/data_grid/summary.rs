@@ -4,11 +4,7 @@ use super::run::DdReport;
 use crate::stats::Stats;
 
 fn stats(s: &Stats) -> String {
-    if s.count == 0 {
-        "— (no job)".to_string()
-    } else {
-        format!("{:.0} (p50 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0})", s.mean, s.p50, s.p90, s.p99, s.max)
-    }
+    s.line(0, "— (no job)")
 }
 
 /// The lines of the readable summary of a data-grid run.

@@ -7,7 +7,9 @@ use super::{figures, Figure, FigureResult};
 use crate::family::contract::{FigureOutcome, PointError};
 use crate::family::data_grid::config::DdScenario;
 use crate::family::data_grid::config::{DdConfig, Scheme, SchemePolicy};
-use crate::readings::{apply, label, refuse_overridden, Combination, ReadingRow, ReadingsError, ReadingsTable};
+use crate::readings::{
+    apply, invalid, label, refuse_overridden, Combination, ReadingRow, ReadingsError, ReadingsTable,
+};
 use crate::stats::Claim;
 use serde::{Deserialize, Serialize};
 
@@ -99,10 +101,7 @@ pub fn plan(number: u32, base: &DdConfig, combos: &[Combination], seeds: u64) ->
         for g in 0..f.groups.len() {
             for (si, scheme) in schemes.iter().enumerate() {
                 let data_grid = f.config(&s.data_grid, g, scheme);
-                data_grid.validate().map_err(|e| ReadingsError::Invalid {
-                    label: label(c),
-                    why: format!("{}: {}", e.field, e.message),
-                })?;
+                data_grid.validate().map_err(invalid(c))?;
                 for seed in 1..=seeds {
                     let run = DdFigureRun { figure: number, group: g, scheme: si, seed, data_grid: data_grid.clone() };
                     runs.push((k, run));

@@ -8,7 +8,9 @@ use super::claims::claims;
 use super::{figures, Bar, BarJob, CiRule, FigurePreset};
 use crate::family::desktop_grid::config::{DgConfig, DgScenario};
 use crate::family::desktop_grid::policy::BotSelection;
-use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable};
+use crate::readings::{
+    apply, invalid, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable,
+};
 use crate::stats::Verdict;
 
 /// The bar jobs of a study: per combination of readings, the figure's four mixes × the five policies.
@@ -41,11 +43,7 @@ pub fn plan(number: u32, base: &DgConfig, combos: &[Combination], rule: CiRule) 
     let mut jobs = Vec::new();
     for (k, c) in combos.iter().enumerate() {
         let s = apply(&DgScenario::new(1, base.clone()), c)?;
-        let invalid = |e: crate::error::ScenarioError| ReadingsError::Invalid {
-            label: label(c),
-            why: format!("{}: {}", e.field, e.message),
-        };
-        s.desktop_grid.validate().map_err(invalid)?;
+        s.desktop_grid.validate().map_err(invalid(c))?;
         for &mix in &f.mixes {
             for &policy in &BotSelection::ALL {
                 let policy = policy.into();
