@@ -385,7 +385,7 @@ fn thread_local_state_in_the_page_is_refused() {
 fn a_family_named_outside_its_folders_is_refused() {
     let planted = "use crate::family::data_grid::Site;\n";
     assert_eq!(family_named("src/ui/charts.rs", planted)[0].what, "names data_grid outside its folders");
-    assert!(family_named("src/family/data_grid/sim.rs", planted).is_empty());
+    assert!(family_named("src/family/data_grid/sim/mod.rs", planted).is_empty());
     assert!(family_named("src/ui/data_grid/mod.rs", planted).is_empty());
     assert!(family_named("src/registry/mod.rs", planted).is_empty());
     assert!(family_named("src/ui/families.rs", planted).is_empty());
