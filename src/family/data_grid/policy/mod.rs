@@ -28,7 +28,8 @@ pub fn ask(overlaps: bool, job: &Job, transfer: f64, dispatch: f64) -> Ask {
 
 /// The site the job goes to, what it asks there and the hold that site answered. start_time_no_data_aware compares
 /// the earliest starts; the two finish-time schemes compare the earliest finishes (Eq. 4, no stage-out). `answer`
-/// is site k's answer (of `widths[k]` processors) for an ask, from whatever its local policy can promise (`local.rs`).
+/// is site k's answer (of `widths[k]` processors) for an ask, from whatever its local policy can promise
+/// (`sim/local.rs`).
 pub fn choose(
     scheme: Scheme,
     widths: &[u32],
