@@ -3,7 +3,7 @@
 //! built-ins are such a list (a family names its list through `Builtin` and adds what only its policies do). Knows
 //! no family.
 
-use super::ScriptSource;
+use super::source::ScriptSource;
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
 
