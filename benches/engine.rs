@@ -11,10 +11,10 @@
 
 use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
 use bagsim::family::desktop_grid::config::Heterogeneity;
+use bagsim::family::desktop_grid::policy::{BotPolicy, BotSelection};
 use bagsim::family::desktop_grid::workload::Mix;
-use bagsim::family::desktop_grid::{self, DesktopGridConfig};
+use bagsim::family::desktop_grid::{self, DgConfig};
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 
 use bagsim::run;
@@ -156,7 +156,7 @@ fn overloaded(tasks_target: u64, policy: SchedulingPolicy) -> McScenario {
 /// The desktop-grid yardstick: [Anglano09]'s Low-Avail Heterogeneous configuration at 95% load, `bots` BoTs of
 /// `mix` under `policy` (seed 1).
 fn desktop_grid(mix: Mix, policy: impl Into<BotPolicy>, bots: u32) -> Scenario {
-    let cfg = DesktopGridConfig {
+    let cfg = DgConfig {
         availability: AvailabilityLevel::Low,
         heterogeneity: Heterogeneity::Heterogeneous,
         load: 0.95,
@@ -230,14 +230,14 @@ fn repeated_log(jobs: usize) -> bagsim::trace::Trace {
 /// A data-grid run of `jobs` jobs at high load (runtimes × 3) under `scheme`, data on half of the jobs up to 800 GB:
 /// jobs, events, seconds, heap bytes per job of the simulation.
 fn measure_dd(
-    scheme: bagsim::family::data_grid::scheme::SchemePolicy,
+    scheme: bagsim::family::data_grid::policy::SchemePolicy,
     policy: bagsim::family::data_grid::LocalPolicy,
     depth: u32,
     log: &bagsim::trace::Trace,
 ) -> (u64, u64, f64, f64) {
     use bagsim::family::contract::{Budget, FamilyRun};
-    use bagsim::family::data_grid::{DataGridConfig, DataGridRun, DataGridScenario};
-    let cfg = DataGridConfig {
+    use bagsim::family::data_grid::{DdConfig, DdRun, DdScenario};
+    let cfg = DdConfig {
         scheme,
         local_policy: policy,
         backfill_depth: depth,
@@ -248,7 +248,7 @@ fn measure_dd(
     };
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
-    let mut run = DataGridRun::new(&DataGridScenario::new(1, cfg), log).expect("valid scenario");
+    let mut run = DdRun::new(&DdScenario::new(1, cfg), log).expect("valid scenario");
     let t0 = Instant::now();
     run.step(Budget::ToEnd);
     let seconds = t0.elapsed().as_secs_f64();
@@ -258,8 +258,8 @@ fn measure_dd(
 }
 
 /// A scheme by name, or a script file (`FILE.rhai`).
-fn dd_scheme(name: &str) -> bagsim::family::data_grid::scheme::SchemePolicy {
-    use bagsim::family::data_grid::scheme::SchemePolicy;
+fn dd_scheme(name: &str) -> bagsim::family::data_grid::policy::SchemePolicy {
+    use bagsim::family::data_grid::policy::SchemePolicy;
     match script_file(name) {
         Some(source) => SchemePolicy::Script(source),
         None => (*bagsim::family::data_grid::Scheme::ALL

@@ -27,7 +27,7 @@ count() { # toggle, then args for the bench binary; prints "instructions events"
 mc='bagsim::engine::model::Model::run'
 dg='bagsim::engine::model::Model::run'
 # The data grid's run loop is inlined into the run contract's step.
-dd='*DataGridRun*step*'
+dd='*DdRun*step*'
 if [ "${1:-}" = "--growth" ]; then
   policy=${2:-FPLT}
   first=""

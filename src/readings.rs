@@ -200,6 +200,12 @@ pub fn label(c: &Combination) -> String {
     c.iter().map(|(k, n, _)| format!("{}={n}", k.rsplit('.').next().unwrap_or(k))).collect::<Vec<_>>().join(" ")
 }
 
+/// The refusal of a combination whose scenario its checks refuse (`ReadingsError::Invalid`): its label, and the
+/// field and why (every family's study maps its `validate` through it).
+pub fn invalid(c: &Combination) -> impl Fn(crate::error::ScenarioError) -> ReadingsError + '_ {
+    move |e| ReadingsError::Invalid { label: label(c), why: e.to_string() }
+}
+
 /// The scenario with the combination's values set at their keys; an error names the key that does not fit. Goes
 /// through JSON text rather than `serde_json::Value` so that the page's wasm reuses the scenario's one text
 /// deserializer instead of carrying a second one per scenario type.

@@ -1,6 +1,6 @@
 //! A scenario: the seed and one family's section (`registry::Scenario`, generated from the list of families), as one
 //! serde document with a default for every field, checked on load. Each family owns its section type
-//! (`multi_cluster::config::McScenario`, `desktop_grid::DgScenario`, `data_grid::DataGridScenario`), with its keys,
+//! (`multi_cluster::config::McScenario`, `desktop_grid::DgScenario`, `data_grid::DdScenario`), with its keys,
 //! defaults, checks and `--doc` entries; this module re-exports them under their old names.
 
 pub use crate::family::contract::{Param, ScenarioError};

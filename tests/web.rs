@@ -148,8 +148,8 @@ fn every_to_worker_message_round_trips() {
             job: Box::new(AnyFigureJob::DesktopGrid(Box::new(bagsim::family::desktop_grid::figures::BarJob {
                 figure: 7,
                 mix: bagsim::family::desktop_grid::workload::Mix::Long,
-                policy: bagsim::family::desktop_grid::bot_selection::BotSelection::LongIdle.into(),
-                base: bagsim::family::desktop_grid::DesktopGridConfig { bots: 20, ..Default::default() },
+                policy: bagsim::family::desktop_grid::policy::BotSelection::LongIdle.into(),
+                base: bagsim::family::desktop_grid::DgConfig { bots: 20, ..Default::default() },
                 rule: bagsim::family::desktop_grid::figures::CiRule { min_seeds: 2, max_seeds: 5, rel: 0.025 },
             }))),
         },
@@ -219,7 +219,7 @@ fn every_from_worker_message_round_trips() {
     let quiet_progress = Progress { run_id: 12, header: Header::default(), wall: 0.0, detail: None };
     let bar = bagsim::family::desktop_grid::figures::Bar {
         mix: bagsim::family::desktop_grid::workload::Mix::AllVs,
-        policy: bagsim::family::desktop_grid::bot_selection::BotSelection::Rr.into(),
+        policy: bagsim::family::desktop_grid::policy::BotSelection::Rr.into(),
         seeds: 30,
         saturated_seeds: 16,
         saturation: bagsim::family::desktop_grid::figures::Saturation::Unbounded,

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use bagsim::family::data_grid::{DataGridReport, Scheme};
+use bagsim::family::data_grid::{DdReport, Scheme};
 use bagsim::registry::Family;
 use bagsim::registry::{run_any, AnyReport};
 use bagsim::scenario::Scenario;
@@ -26,7 +26,7 @@ fn small_scenario() -> Scenario {
     s
 }
 
-fn native(s: &Scenario) -> DataGridReport {
+fn native(s: &Scenario) -> DdReport {
     match run_any(s).expect("the scenario runs natively") {
         AnyReport::DataGrid(r) => *r,
         _ => panic!("a data-grid scenario gave another family's report"),
@@ -34,7 +34,7 @@ fn native(s: &Scenario) -> DataGridReport {
 }
 
 /// The cards the page shows and the native figure each must equal.
-fn native_cards(r: &DataGridReport) -> [(&'static str, f64); 5] {
+fn native_cards(r: &DdReport) -> [(&'static str, f64); 5] {
     let m = &r.metrics;
     [
         ("#dd-card-tt", m.turnaround.mean),

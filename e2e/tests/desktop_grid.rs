@@ -8,8 +8,8 @@
 use std::time::Duration;
 
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::Heterogeneity;
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::workload::Mix;
 use bagsim::family::desktop_grid::{self, DgReport};
 use bagsim::registry::Family;
@@ -171,8 +171,8 @@ async fn desktop_grid_run_through_controls_matches_native() {
 /// same number of seeds, the same "unbounded".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn desktop_grid_paper_figure_matches_native() {
+    use bagsim::family::desktop_grid::figures::measured;
     use bagsim::family::desktop_grid::figures::{figures, run_bar, CiRule};
-    use bagsim::family::desktop_grid::measured;
     with_browser(|client, base| async move {
         open_ready(&client, &base).await;
         set_control(&client, "#family", "desktop_grid").await;

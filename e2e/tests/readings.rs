@@ -96,9 +96,9 @@ async fn multi_cluster_readings_match_the_native_study() {
 /// findings equal the native study's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn desktop_grid_readings_match_the_native_study() {
+    use bagsim::family::desktop_grid::figures::study::study;
     use bagsim::family::desktop_grid::figures::CiRule;
     use bagsim::family::desktop_grid::readings::READINGS;
-    use bagsim::family::desktop_grid::study::study;
     let mut s = Scenario::default_for(Family::DesktopGrid);
     let base = &mut s.desktop_grid_mut().unwrap().desktop_grid;
     base.bots = 30;

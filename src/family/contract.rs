@@ -9,6 +9,7 @@ mod json_at;
 mod keys;
 mod plan;
 
+use crate::engine::Model;
 use serde::{Deserialize, Serialize};
 
 pub use crate::words::{
@@ -43,6 +44,22 @@ pub enum Budget {
     Until(f64),
     /// Every event to the end of the run.
     ToEnd,
+}
+
+impl Budget {
+    /// Plays a simulation's events within the budget, through the engine's one run loop (`engine::Model`), which
+    /// every family's simulator implements; true when the run is over. Each family's `FamilyRun::step` is this on
+    /// its simulator (plus what it writes between chunks), so a budget means the same in every family.
+    pub fn play<M: Model>(self, sim: &mut M) -> bool {
+        match self {
+            Budget::Events(n) => sim.run_events(n),
+            Budget::Until(t) => sim.run_until(t),
+            Budget::ToEnd => {
+                sim.run();
+                true
+            }
+        }
+    }
 }
 
 /// Where a run stands, in the terms every family shares.
@@ -205,4 +222,39 @@ pub fn jobs_in_memory<R: FamilyRun>(run: &mut R) -> Result<String, JobsError> {
     }
     let bytes = buffer.take();
     String::from_utf8(bytes).map_err(|e| JobsError::Write(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Budget;
+    use crate::engine::Model;
+
+    /// Events at 1, 2, …, 10 s.
+    struct Ticks(u64);
+
+    impl Model for Ticks {
+        fn step(&mut self) {
+            self.0 += u64::from(self.0 < 10);
+        }
+        fn next_time(&self) -> Option<f64> {
+            (self.0 < 10).then(|| (self.0 + 1) as f64)
+        }
+        fn is_over(&self) -> bool {
+            self.0 == 10
+        }
+        fn events(&self) -> u64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn a_budget_plays_what_it_says() {
+        let mut m = Ticks(0);
+        assert!(!Budget::Events(3).play(&mut m));
+        assert_eq!(m.0, 3);
+        assert!(!Budget::Until(6.5).play(&mut m));
+        assert_eq!(m.0, 6, "events at 4, 5 and 6 s, none after 6.5 s");
+        assert!(Budget::ToEnd.play(&mut m));
+        assert_eq!(m.0, 10);
+    }
 }

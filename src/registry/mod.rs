@@ -157,8 +157,8 @@ pub fn trace_named(s: &Scenario) -> Option<&str> {
 /// the data grid").
 pub fn rigid_replay(trace: String, processors: u32, jobs: u32, seed: u64) -> Scenario {
     let sites = vec![processors];
-    let cfg = crate::family::data_grid::DataGridConfig { trace, sites, data_share: 0.0, jobs, ..Default::default() };
-    Scenario::DataGrid(crate::family::data_grid::DataGridScenario::new(seed, cfg))
+    let cfg = crate::family::data_grid::DdConfig { trace, sites, data_share: 0.0, jobs, ..Default::default() };
+    Scenario::DataGrid(crate::family::data_grid::DdScenario::new(seed, cfg))
 }
 
 /// Runs a scenario of any family natively.

@@ -8,13 +8,17 @@
 //! same bits natively and in wasm32 like the rest of the simulator. The float power operator `**` is not available
 //! (Rhai evaluates it with the platform's `powf`); `pow(x, y)` is.
 
+mod builtin_or_script;
 #[cfg(feature = "scripts")]
 mod engine;
 #[cfg(feature = "scripts")]
 mod meter;
+mod refused;
 mod source;
+pub use builtin_or_script::{Builtin, BuiltinOrScript};
 #[cfg(feature = "scripts")]
 pub use engine::{line_column, shown, Script};
+pub use refused::Refused;
 pub use source::{ScriptSource, NO_ENGINE};
 
 /// The sandbox's limits, the same for every script (docs/policies.md, "Limits").

@@ -93,6 +93,16 @@ pub fn note_undefined(undefined: &mut Undefined, path: &str, x: f64, reason: &st
 }
 
 impl Stats {
+    /// The statistic in one line, as every family's run summary prints it: `mean (p50 …, p90 …, p99 …, max …)` to
+    /// `digits` decimals, or `none` when it has no value.
+    pub fn line(&self, digits: usize, none: &str) -> String {
+        if self.count == 0 {
+            return none.to_string();
+        }
+        let (mean, p50, p90, p99, max) = (self.mean, self.p50, self.p90, self.p99, self.max);
+        format!("{mean:.digits$} (p50 {p50:.digits$}, p90 {p90:.digits$}, p99 {p99:.digits$}, max {max:.digits$})")
+    }
+
     /// Reorders `values` in place. The quantiles are order statistics (nearest rank), found by selection in O(n)
     /// rather than a full sort (the per-task distributions have millions of values); the mean is a compensated
     /// (Neumaier) sum, accurate to the last bits whatever the order of the values.
@@ -181,6 +191,14 @@ fn compensated_sum(values: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_statistic_in_one_line() {
+        let s = Stats::of(&mut (1..=100).map(f64::from).collect::<Vec<_>>());
+        assert_eq!(s.line(0, "none"), "50 (p50 50, p90 90, p99 99, max 100)");
+        assert_eq!(s.line(2, "none"), "50.50 (p50 50.00, p90 90.00, p99 99.00, max 100.00)");
+        assert_eq!(Stats::of(&mut []).line(4, "—"), "—");
+    }
 
     #[test]
     fn nearest_rank_percentiles() {

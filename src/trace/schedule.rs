@@ -1,8 +1,11 @@
 //! A simulated schedule written as SWF v2.2 while a run goes (`bagsim run --swf`, docs/traces.md "Writing"): the
 //! header every family writes, then one job line at a time. The first write error is kept and given back by
-//! `finish`, so a family writes from inside its run loop without a `Result` at every event. Knows no family.
+//! `finish`, so a family writes from inside its run loop without a `Result` at every event. A schedule of a BoT
+//! workload (one job per task, BoT by BoT in submit order) is written by `BotSwf` for every family that runs one.
+//! Knows no family.
 
 use super::swf::{write_line, Line};
+use crate::workload::Workload;
 use std::io::Write;
 
 /// What a finished schedule wrote.
@@ -57,6 +60,68 @@ impl SwfStream {
         }
         self.out.flush()?;
         Ok(self.end)
+    }
+}
+
+/// The schedule of a BoT workload: one job per task, written BoT by BoT in submit order, each BoT once it and every
+/// BoT submitted before it have finished, the rest at the end. A family gives, for task `t`, the `(start, end)`
+/// its line reads (NaN where there is none). Task `t` of BoT `b` is the line: job `t + 1`; submit = the BoT's
+/// arrival; wait = start − submit and run = end − start, −1 where NaN; 1 processor; status 1, or 5 when it has no
+/// end (not finished when the run stopped); user (field 12) = the BoT's user + 1; executable (field 14) = `b + 1`
+/// (SWF numbers an application from 1); queue and partition −1.
+///
+/// Memory: the stream's buffer and the index of the next BoT to write; the times are the family's.
+pub struct BotSwf {
+    out: SwfStream,
+    next_bot: usize,
+}
+
+impl BotSwf {
+    /// Starts the schedule of `w` on `out`: the header with `notes`, `MaxJobs` its tasks and `MaxProcs` `procs`.
+    pub fn new(out: Box<dyn Write>, what: &str, notes: &[&str], w: &Workload, procs: u64) -> BotSwf {
+        BotSwf { out: SwfStream::new(out, what, notes, w.tasks() as u64, procs), next_bot: 0 }
+    }
+
+    /// Writes, from the next BoT not written on, every BoT for which `finished(b)`, stopping at the first that
+    /// has not.
+    pub fn write_finished(
+        &mut self,
+        w: &Workload,
+        finished: impl Fn(usize) -> bool,
+        times: impl Fn(usize) -> (f64, f64),
+    ) {
+        while self.next_bot < w.bots.len() && finished(self.next_bot) {
+            self.write_bot(w, self.next_bot, &times);
+            self.next_bot += 1;
+        }
+    }
+
+    /// Writes the BoTs not written yet (after the run's end) and flushes.
+    pub fn finish(mut self, w: &Workload, times: impl Fn(usize) -> (f64, f64)) -> std::io::Result<SwfEnd> {
+        for b in self.next_bot..w.bots.len() {
+            self.write_bot(w, b, &times);
+        }
+        self.out.finish()
+    }
+
+    fn write_bot(&mut self, w: &Workload, b: usize, times: &impl Fn(usize) -> (f64, f64)) {
+        let bot = &w.bots[b];
+        for t in bot.first_task as usize..(bot.first_task + bot.size) as usize {
+            let (start, end) = times(t);
+            self.out.line(&Line {
+                job: t as u64 + 1,
+                submit: bot.arrival,
+                wait: if start.is_nan() { -1.0 } else { start - bot.arrival },
+                run: if end.is_nan() { -1.0 } else { end - start },
+                procs: 1,
+                req_time: -1.0,
+                status: if end.is_nan() { 5 } else { 1 },
+                user: i64::from(bot.user) + 1,
+                executable: b as i64 + 1,
+                queue: -1,
+                partition: -1,
+            });
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy as P;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy as S;
 use bagsim::family::multi_cluster::run::{self, McRun};
 use bagsim::family::multi_cluster::schedule_swf::ScheduleSwf;
-use bagsim::family::multi_cluster::simulation::Simulation;
+use bagsim::family::multi_cluster::sim::Simulation;
 use bagsim::trace::{batsim, import, import_as, Format, ImportError};
 use std::path::PathBuf;
 

@@ -6,14 +6,14 @@
 use bagsim::engine::Model;
 use bagsim::family::contract::{run_to_report, Estimate, FamilyRun, MAX_EVENTS};
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario};
+use bagsim::family::desktop_grid::{self, DgConfig, DgScenario};
 use bagsim::registry::{estimate, AnyReport, AnyRun};
 use bagsim::scenario::Scenario;
 use bagsim::trace::TraceSize;
 
-fn reproducer(horizon: f64) -> DesktopGridConfig {
+fn reproducer(horizon: f64) -> DgConfig {
     // A grid in which no BoT can finish: machines fail every 3 s on average and take 30 minutes to repair.
-    DesktopGridConfig {
+    DgConfig {
         bots: 46,
         mttf: Some(vec![3.0224]),
         application_size: 6510.5,
@@ -22,7 +22,7 @@ fn reproducer(horizon: f64) -> DesktopGridConfig {
     }
 }
 
-fn dg(cfg: DesktopGridConfig) -> Scenario {
+fn dg(cfg: DgConfig) -> Scenario {
     Scenario::DesktopGrid(bagsim::family::desktop_grid::DgScenario::new(Scenario::default().seed(), cfg))
 }
 
@@ -133,23 +133,23 @@ fn the_estimate_bounds_the_runs_of_every_family() {
         ("desktop grid, the reproducer to its horizon", dg(reproducer(4.877e7)), 2.0),
         (
             "desktop grid, always up",
-            dg(DesktopGridConfig { availability: AvailabilityLevel::AlwaysUp, bots: 50, ..Default::default() }),
+            dg(DgConfig { availability: AvailabilityLevel::AlwaysUp, bots: 50, ..Default::default() }),
             4.0,
         ),
         (
             "desktop grid, FCFS-Excl replicating without a threshold",
-            dg(DesktopGridConfig {
-                bot_selection: bagsim::family::desktop_grid::bot_selection::BotSelection::FcfsExcl.into(),
+            dg(DgConfig {
+                bot_selection: bagsim::family::desktop_grid::policy::BotSelection::FcfsExcl.into(),
                 bots: 20,
                 application_size: 360_000.0,
                 ..Default::default()
             }),
             4.0,
         ),
-        ("desktop grid, the default", dg(DesktopGridConfig::default()), 8.0),
+        ("desktop grid, the default", dg(DgConfig::default()), 8.0),
         (
             "desktop grid, low availability",
-            dg(DesktopGridConfig { availability: AvailabilityLevel::Low, bots: 50, ..Default::default() }),
+            dg(DgConfig { availability: AvailabilityLevel::Low, bots: 50, ..Default::default() }),
             8.0,
         ),
         ("data grid, the default", Scenario::default_for(bagsim::registry::Family::DataGrid), 3.0),
@@ -251,7 +251,7 @@ fn over_budget_runs_are_refused_naming_what_drives_them() {
 /// again at every early end, and the run is refused at the runtime factor that overloads them.
 #[test]
 fn an_overloaded_data_grid_is_refused_at_its_load() {
-    let cfg = bagsim::family::data_grid::DataGridConfig { jobs: 1_000_000, runtime_factor: 10.0, ..Default::default() };
+    let cfg = bagsim::family::data_grid::DdConfig { jobs: 1_000_000, runtime_factor: 10.0, ..Default::default() };
     // A log like HPC2N's, 300 times as long.
     let b = bagsim::trace::bundled::HPC2N_SIZE;
     let size = TraceSize {
@@ -263,7 +263,7 @@ fn an_overloaded_data_grid_is_refused_at_its_load() {
     };
     let e = cfg.estimate(Some(&size)).check().unwrap_err();
     assert_eq!(e.field, "data_grid.runtime_factor", "{e}");
-    let quiet = bagsim::family::data_grid::DataGridConfig { jobs: 1_000_000, ..Default::default() };
+    let quiet = bagsim::family::data_grid::DdConfig { jobs: 1_000_000, ..Default::default() };
     quiet.estimate(Some(&size)).check().unwrap();
     assert!(cfg.estimate(Some(&size)).events > MAX_EVENTS);
 }
@@ -281,7 +281,7 @@ fn long_runs_are_warned_before_they_start() {
         let run = AnyRun::build(&Scenario::default_for(family), None).unwrap();
         assert!(!run.start().warnings.iter().any(|w| w.starts_with("a long run") || w.starts_with("a large run")));
     }
-    let (_, quiet) = desktop_grid::simulation(&DgScenario::new(1, DesktopGridConfig::default())).unwrap();
+    let (_, quiet) = desktop_grid::simulation(&DgScenario::new(1, DgConfig::default())).unwrap();
     assert!(!quiet.warnings.iter().any(|w| w.starts_with("a long run")));
 }
 

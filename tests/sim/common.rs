@@ -6,7 +6,7 @@ use bagsim::family::multi_cluster::platform::Cluster;
 use bagsim::family::multi_cluster::policy::predictor::{PredictorInput, PredictorModel};
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
-use bagsim::family::multi_cluster::simulation::{SimConfig, Simulation};
+use bagsim::family::multi_cluster::sim::{SimConfig, Simulation};
 use bagsim::workload::Workload;
 
 /// A workload from (arrival, user, task runtimes) per BoT, in arrival order.
@@ -35,7 +35,7 @@ pub fn config(architecture: Architecture, selection: SelectionPolicy, scheduling
         predictor: PredictorModel::LastValue,
         predictor_input: PredictorInput::Batch,
         inaccuracy: 0.0,
-        inaccuracy_on: bagsim::family::multi_cluster::simulation::InaccuracyOn::Estimate,
+        inaccuracy_on: bagsim::family::multi_cluster::sim::InaccuracyOn::Estimate,
         scheduling_period: 60.0,
         horizon: 1e9,
         sample_interval: 1e6,

@@ -7,9 +7,7 @@ use bagsim::engine::Rng;
 use bagsim::family::contract::FamilyRun;
 use bagsim::family::data_grid::sim::{JobRecord, Settings, Simulation};
 use bagsim::family::data_grid::workload::{Job, Workload};
-use bagsim::family::data_grid::{
-    BackfillRule, DataGridConfig, DataGridRun, DataGridScenario, Estimates, LocalPolicy, Scheme,
-};
+use bagsim::family::data_grid::{BackfillRule, DdConfig, DdRun, DdScenario, Estimates, LocalPolicy, Scheme};
 use bagsim::trace::bundled;
 
 pub fn settings(scheme: Scheme, backfill_rule: BackfillRule) -> Settings {
@@ -154,15 +152,15 @@ pub fn check_invariants(sim: &Simulation, processors: &[u32], scheme: Scheme, ru
     }
 }
 
-pub fn scenario(seed: u64, f: impl FnOnce(&mut DataGridConfig)) -> DataGridScenario {
-    let mut cfg = DataGridConfig::default();
+pub fn scenario(seed: u64, f: impl FnOnce(&mut DdConfig)) -> DdScenario {
+    let mut cfg = DdConfig::default();
     f(&mut cfg);
-    DataGridScenario::new(seed, cfg)
+    DdScenario::new(seed, cfg)
 }
 
-pub fn run_scenario(s: &DataGridScenario) -> DataGridRun {
+pub fn run_scenario(s: &DdScenario) -> DdRun {
     let trace = bundled::hpc2n().expect("the bundled log");
-    let mut r = DataGridRun::new(s, &trace).expect("a valid scenario");
+    let mut r = DdRun::new(s, &trace).expect("a valid scenario");
     r.step(bagsim::family::contract::Budget::ToEnd);
     r
 }

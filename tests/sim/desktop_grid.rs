@@ -6,21 +6,21 @@
 use crate::common::{clusters, config};
 use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::machines::{Machine, Platform};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::workload::LoadFigures;
 use bagsim::family::desktop_grid::DgScenario;
-use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgSettings, DgSimulation};
+use bagsim::family::desktop_grid::{self, DgConfig, DgSettings, DgSimulation};
 use bagsim::family::multi_cluster::architecture::Architecture;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
-use bagsim::family::multi_cluster::simulation::Simulation;
+use bagsim::family::multi_cluster::sim::Simulation;
 use bagsim::registry::Family;
 use bagsim::scenario::{McScenario, Scenario};
 use bagsim::workload::Workload;
 
-fn dg(cfg: DesktopGridConfig, seed: u64) -> Scenario {
+fn dg(cfg: DgConfig, seed: u64) -> Scenario {
     Scenario::DesktopGrid(DgScenario::new(seed, cfg))
 }
 
@@ -41,7 +41,7 @@ fn table_iv_homogeneous_rows_from_eq_6_to_9() {
         (AvailabilityLevel::Low, 526.41, 6838.81, 2, [0.00007, 0.00011, 0.00014]),
     ];
     for (level, ep, c, c_digits, lambdas) in rows {
-        let cfg = DesktopGridConfig { availability: level, ..Default::default() };
+        let cfg = DgConfig { availability: level, ..Default::default() };
         let p = Platform::build(&cfg, 1);
         assert_eq!(p.machines.len(), 100);
         for (load, lambda) in [0.5, 0.75, 0.95].into_iter().zip(lambdas) {
@@ -64,11 +64,7 @@ fn table_iv_heterogeneous_rows_within_the_spread_of_a_draw() {
         (AvailabilityLevel::Low, 531.87, [0.00007, 0.00011, 0.00014]),
     ];
     for (level, ep, lambdas) in rows {
-        let cfg = DesktopGridConfig {
-            availability: level,
-            heterogeneity: Heterogeneity::Heterogeneous,
-            ..Default::default()
-        };
+        let cfg = DgConfig { availability: level, heterogeneity: Heterogeneity::Heterogeneous, ..Default::default() };
         let p = Platform::build(&cfg, 1);
         assert!((85..=105).contains(&p.machines.len()), "{} machines", p.machines.len());
         assert!(p.total_power() >= 1000.0 && p.total_power() < 1017.7);
@@ -105,7 +101,7 @@ fn machine_groups_are_available_mttf_over_mttf_plus_mttr() {
     for (level, horizon) in
         [(AvailabilityLevel::High, 4e9), (AvailabilityLevel::Medium, 1.5e8), (AvailabilityLevel::Low, 5e7)]
     {
-        let cfg = DesktopGridConfig { availability: level, ..Default::default() };
+        let cfg = DgConfig { availability: level, ..Default::default() };
         let p = Platform::build(&cfg, 1);
         let mut per_seed: Vec<Vec<f64>> = Vec::new();
         for seed in 1..=10 {
@@ -128,8 +124,8 @@ fn machine_groups_are_available_mttf_over_mttf_plus_mttr() {
     }
 }
 
-fn small(cfg: DesktopGridConfig) -> DesktopGridConfig {
-    DesktopGridConfig { bots: 12, ..cfg }
+fn small(cfg: DgConfig) -> DgConfig {
+    DgConfig { bots: 12, ..cfg }
 }
 
 /// No task is lost across failures: every task finishes exactly once, or the run says it is unfinished.
@@ -140,7 +136,7 @@ fn no_task_is_lost_across_failures() {
             (AvailabilityLevel::Low, Heterogeneity::Heterogeneous),
             (AvailabilityLevel::Medium, Heterogeneity::Homogeneous),
         ] {
-            let cfg = small(DesktopGridConfig {
+            let cfg = small(DgConfig {
                 availability: level,
                 heterogeneity: het,
                 bot_selection: policy.into(),
@@ -159,10 +155,9 @@ fn no_task_is_lost_across_failures() {
             assert_eq!(c.finished_tasks, sim.workload().runtimes.len() as u64, "{policy:?} {level:?}");
             assert!(c.failures > 0 && c.replicas_killed > 0, "{policy:?} {level:?}: failures must happen");
             // Cut short: the unfinished tasks are reported.
-            let r = desktop_grid::run(
-                &dg(DesktopGridConfig { horizon: Some(40_000.0), ..cfg }, 3).desktop_grid().unwrap().clone(),
-            )
-            .unwrap();
+            let r =
+                desktop_grid::run(&dg(DgConfig { horizon: Some(40_000.0), ..cfg }, 3).desktop_grid().unwrap().clone())
+                    .unwrap();
             let m = &r.metrics;
             assert_eq!(m.finished_tasks + m.unfinished_tasks, m.tasks);
             assert_eq!(m.finished_bots + m.unfinished_bots, m.bots);
@@ -220,7 +215,7 @@ fn without_failures_and_replicas_it_is_a_plain_work_queue() {
 #[test]
 fn rwt_is_zero_when_nothing_is_replicated() {
     for policy in BotSelection::ALL {
-        let cfg = small(DesktopGridConfig {
+        let cfg = small(DgConfig {
             availability: AvailabilityLevel::AlwaysUp,
             bot_selection: policy.into(),
             rep_thresh: Some(1),
@@ -232,8 +227,7 @@ fn rwt_is_zero_when_nothing_is_replicated() {
         assert_eq!(r.metrics.counters.replicas_cancelled, 0);
         assert_eq!(r.metrics.counters.replicas_started, r.metrics.tasks);
         let r2 =
-            desktop_grid::run(&dg(DesktopGridConfig { rep_thresh: Some(2), ..cfg }, 5).desktop_grid().unwrap().clone())
-                .unwrap();
+            desktop_grid::run(&dg(DgConfig { rep_thresh: Some(2), ..cfg }, 5).desktop_grid().unwrap().clone()).unwrap();
         assert!(r2.metrics.rwt > 0.0 && r2.metrics.counters.replicas_cancelled > 0, "{policy:?}");
     }
 }
@@ -268,7 +262,7 @@ fn a_checkpoint_restart_never_redoes_saved_work() {
 /// Same scenario, same bits; a policy change leaves the workload and the failure trace alone.
 #[test]
 fn runs_are_deterministic_and_streams_independent() {
-    let cfg = small(DesktopGridConfig {
+    let cfg = small(DgConfig {
         availability: AvailabilityLevel::Low,
         heterogeneity: Heterogeneity::Heterogeneous,
         ..Default::default()
@@ -281,7 +275,7 @@ fn runs_are_deterministic_and_streams_independent() {
     let mut failures = Vec::new();
     let mut workloads = Vec::new();
     for policy in BotSelection::ALL {
-        let c = DesktopGridConfig { bot_selection: policy.into(), ..cfg.clone() };
+        let c = DgConfig { bot_selection: policy.into(), ..cfg.clone() };
         let (sim, _) = desktop_grid::simulation(&dg(c.clone(), 7).desktop_grid().unwrap().clone()).unwrap();
         let wl = sim.workload();
         workloads.push((wl.bots.iter().map(|b| (b.arrival, b.size)).collect::<Vec<_>>(), wl.runtimes.clone()));
@@ -324,7 +318,7 @@ fn scenario_family_defaults_and_errors() {
 /// naming the key.
 #[test]
 fn an_older_desktop_grid_file_with_multi_cluster_keys_reads_and_runs_the_same() {
-    let cfg = DesktopGridConfig { bots: 12, load: 0.6, mix: desktop_grid::workload::Mix::Short, ..Default::default() };
+    let cfg = DgConfig { bots: 12, load: 0.6, mix: desktop_grid::workload::Mix::Short, ..Default::default() };
     let s = dg(cfg, 5);
     // The older form: every multi-cluster key at its default, then the family.
     let older = |mc: McScenario| {

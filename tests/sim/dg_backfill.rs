@@ -8,7 +8,7 @@
 use crate::data_grid::{check_invariants, plain, run, run_scenario, scenario, settings};
 use bagsim::engine::Model;
 use bagsim::family::data_grid::sim::{Settings, Simulation};
-use bagsim::family::data_grid::{workload, BackfillRule, DataGridConfig, Estimates, LocalPolicy, Scheme, Walltime};
+use bagsim::family::data_grid::{workload, BackfillRule, DdConfig, Estimates, LocalPolicy, Scheme, Walltime};
 
 /// A job: submission, processors, runtime, estimate (runtime ≤ estimate).
 type Plain = (f64, u32, f64, f64);
@@ -77,14 +77,14 @@ pub fn classic_easy(jobs: &[Plain], processors: u32) -> Vec<f64> {
 /// The whole bundled HPC2N log (3 145 jobs of at most 240 processors) on one site of 240 processors, no data.
 fn hpc2n_site(estimates: Estimates, walltime: Walltime, local_policy: LocalPolicy) -> (Vec<Plain>, Simulation) {
     let trace = bagsim::trace::bundled::hpc2n().expect("the bundled log");
-    let cfg = DataGridConfig {
+    let cfg = DdConfig {
         sites: vec![240],
         data_share: 0.0,
         estimates,
         walltime,
         local_policy,
         jobs: 100_000,
-        ..DataGridConfig::default()
+        ..DdConfig::default()
     };
     let w = workload::build(&cfg, 1, &trace).expect("the log");
     let jobs = w.jobs.iter().map(|j| (j.submit, j.procs, j.runtime, j.estimate)).collect();
@@ -175,7 +175,7 @@ fn an_early_end_brings_the_head_forward_and_the_next_job_becomes_head_at_once() 
 }
 
 /// A window of the log at high load with data, under `policy` and `depth` at every site.
-fn window(policy: LocalPolicy, depth: u32, scheme: Scheme) -> bagsim::family::data_grid::DataGridScenario {
+fn window(policy: LocalPolicy, depth: u32, scheme: Scheme) -> bagsim::family::data_grid::DdScenario {
     scenario(7, |c| {
         c.local_policy = policy;
         c.backfill_depth = depth;
@@ -187,7 +187,7 @@ fn window(policy: LocalPolicy, depth: u32, scheme: Scheme) -> bagsim::family::da
     })
 }
 
-fn records(s: &bagsim::family::data_grid::DataGridScenario) -> Vec<(u32, f64, f64, f64)> {
+fn records(s: &bagsim::family::data_grid::DdScenario) -> Vec<(u32, f64, f64, f64)> {
     run_scenario(s).simulation().records().iter().map(|r| (r.site, r.reservation, r.hold_start, r.end)).collect()
 }
 
@@ -231,19 +231,19 @@ fn easy_with_a_depth_of_one_is_fcfs() {
     let (jobs, _) = hpc2n_site(Estimates::Requested, Walltime::Kill, LocalPolicy::Easy);
     let fcfs = starts(&hpc2n_site(Estimates::Requested, Walltime::Kill, LocalPolicy::Fcfs).1);
     let trace = bagsim::trace::bundled::hpc2n().expect("the bundled log");
-    let s = bagsim::family::data_grid::DataGridScenario::new(
+    let s = bagsim::family::data_grid::DdScenario::new(
         1,
-        DataGridConfig {
+        DdConfig {
             sites: vec![240],
             data_share: 0.0,
             local_policy: LocalPolicy::Easy,
             walltime: Walltime::Kill,
             backfill_depth: 1,
             jobs: 100_000,
-            ..DataGridConfig::default()
+            ..DdConfig::default()
         },
     );
-    let mut r = bagsim::family::data_grid::DataGridRun::new(&s, &trace).expect("a valid scenario");
+    let mut r = bagsim::family::data_grid::DdRun::new(&s, &trace).expect("a valid scenario");
     bagsim::family::contract::FamilyRun::step(&mut r, bagsim::family::contract::Budget::ToEnd);
     assert_eq!(starts(r.simulation()), fcfs);
     assert!(mean_wait(&jobs, &fcfs) > mean_wait(&jobs, &classic_easy(&jobs, 240)));
@@ -253,18 +253,18 @@ fn easy_with_a_depth_of_one_is_fcfs() {
 /// depth past the largest run is refused with the allowed range.
 #[test]
 fn depths_per_site_and_bad_depths() {
-    let s = |f: &dyn Fn(&mut DataGridConfig)| {
+    let s = |f: &dyn Fn(&mut DdConfig)| {
         let mut sc = window(LocalPolicy::Conservative, 0, Scheme::StartTimeNoDataAware);
         f(&mut sc.data_grid);
         records(&sc)
     };
     assert_eq!(s(&|c| c.backfill_depth = 4), s(&|c| c.site_backfill_depths = vec![4; 5]));
     assert_ne!(s(&|c| c.backfill_depth = 4), s(&|c| c.site_backfill_depths = vec![4, 0, 0, 0, 0]));
-    let wrong = DataGridConfig { site_backfill_depths: vec![10, 10], ..Default::default() };
+    let wrong = DdConfig { site_backfill_depths: vec![10, 10], ..Default::default() };
     let e = wrong.validate().expect_err("two depths for five sites");
     assert_eq!(e.field, "data_grid.site_backfill_depths");
     assert!(e.message.contains("2 depths for 5 sites"), "{}", e.message);
-    let big = DataGridConfig { backfill_depth: 2_000_000, ..Default::default() };
+    let big = DdConfig { backfill_depth: 2_000_000, ..Default::default() };
     let e = big.validate().expect_err("a depth past a million");
     assert_eq!(e.field, "data_grid.backfill_depth");
     assert!(e.message.contains("allowed 0–1"), "{}", e.message);

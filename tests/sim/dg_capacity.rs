@@ -2,12 +2,12 @@
 //! the doc draws from them for [Anglano09]'s Table II platforms.
 
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::capacity::*;
 use bagsim::family::desktop_grid::config::Heterogeneity;
 use bagsim::family::desktop_grid::figures::{run_bar, CiRule, FigurePreset, Saturation};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::workload::Mix;
-use bagsim::family::desktop_grid::{self, DesktopGridConfig};
+use bagsim::family::desktop_grid::{self, DgConfig};
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
@@ -38,7 +38,7 @@ fn the_share_of_capacity_failures_cost() {
 }
 
 fn laws(level: AvailabilityLevel) -> Vec<GroupLaw> {
-    DesktopGridConfig { availability: level, ..Default::default() }.group_laws()
+    DgConfig { availability: level, ..Default::default() }.group_laws()
 }
 
 /// The doc's conclusions: at High-Avail, L 0.95 leaves capacity to spare for a first-replica-first policy under
@@ -111,7 +111,7 @@ fn fcfs_excl_saturates_as_one_server() {
         load: 0.5,
         title: "hand-made".into(),
     };
-    let base = DesktopGridConfig { bots: 40, transfer_time: [0.0, 0.0], ..Default::default() };
+    let base = DgConfig { bots: 40, transfer_time: [0.0, 0.0], ..Default::default() };
     let rule = CiRule { min_seeds: 3, max_seeds: 6, rel: 0.025 };
     let run = |s: &desktop_grid::DgScenario| desktop_grid::run(s);
     let excl = run_bar(&preset, &base, Mix::AllL, &BotSelection::FcfsExcl.into(), rule, &run).unwrap();

@@ -5,7 +5,7 @@
 
 use bagsim::engine::Model;
 use bagsim::family::contract::{Budget, FamilyRun};
-use bagsim::family::data_grid::{DataGridConfig, DataGridRun, DataGridScenario, Estimates, Walltime};
+use bagsim::family::data_grid::{DdConfig, DdRun, DdScenario, Estimates, Walltime};
 
 /// A log of three rigid jobs in SWF, with the log's own job numbers 101, 205 and 307 (fields: job, submit, wait,
 /// run, allocated processors, CPU, memory, requested processors, requested time, requested memory, status, user,
@@ -16,23 +16,23 @@ const LOG: &str = "\
 307 2 -1 2 2 -1 -1 2 8 -1 1 1 1 1 1 1 -1 -1
 ";
 
-fn run_log(walltime: Walltime, estimates: Estimates) -> DataGridRun {
+fn run_log(walltime: Walltime, estimates: Estimates) -> DdRun {
     let trace = bagsim::trace::import(LOG.as_bytes()).expect("the hand log imports");
-    let cfg = DataGridConfig {
+    let cfg = DdConfig {
         sites: vec![4],
         data_share: 0.0,
         estimates,
         walltime,
         trace: "hand.swf".into(),
-        ..DataGridConfig::default()
+        ..DdConfig::default()
     };
-    let mut r = DataGridRun::new(&DataGridScenario::new(1, cfg), &trace).expect("a valid scenario");
+    let mut r = DdRun::new(&DdScenario::new(1, cfg), &trace).expect("a valid scenario");
     r.step(Budget::ToEnd);
     r
 }
 
 /// (log job, first reservation, start, end, killed) of every job, in the window's order.
-fn placements(r: &DataGridRun) -> Vec<(i64, f64, f64, f64, bool)> {
+fn placements(r: &DdRun) -> Vec<(i64, f64, f64, f64, bool)> {
     r.simulation().records().iter().map(|j| (j.log_job, j.reservation, j.hold_start, j.end, j.killed)).collect()
 }
 
@@ -245,7 +245,7 @@ fn every_local_policy_keeps_its_guarantees_on_windows_of_the_log() {
 /// its FCFS site; a list of the wrong length is refused with a message naming the key.
 #[test]
 fn each_site_may_run_its_own_scheduler() {
-    let placements = |f: &dyn Fn(&mut bagsim::family::data_grid::DataGridConfig)| -> Vec<(u32, f64, f64)> {
+    let placements = |f: &dyn Fn(&mut bagsim::family::data_grid::DdConfig)| -> Vec<(u32, f64, f64)> {
         let s = scenario(4, |c| {
             c.sites = vec![130, 64];
             c.jobs = 500;
@@ -261,8 +261,7 @@ fn each_site_may_run_its_own_scheduler() {
     let mixed = placements(&|c| c.site_policies = vec![LocalPolicy::Fcfs, LocalPolicy::Easy]);
     let fcfs_starts: Vec<f64> = mixed.iter().filter(|r| r.0 == 0).map(|r| r.1).collect();
     assert!(fcfs_starts.windows(2).all(|w| w[0] <= w[1]), "the FCFS site let a job overtake");
-    let wrong =
-        bagsim::family::data_grid::DataGridConfig { site_policies: vec![LocalPolicy::Fcfs], ..Default::default() };
+    let wrong = bagsim::family::data_grid::DdConfig { site_policies: vec![LocalPolicy::Fcfs], ..Default::default() };
     let e = wrong.validate().expect_err("one policy for five sites");
     assert_eq!(e.field, "data_grid.site_policies");
     assert!(e.message.contains("1 policies for 5 sites"), "{}", e.message);
@@ -280,7 +279,7 @@ fn skipping_what_cannot_fit_changes_no_schedule() {
     for (i, scheme) in Scheme::ALL.into_iter().enumerate() {
         for (p, policy) in [LocalPolicy::Conservative, LocalPolicy::Fcfs].into_iter().enumerate() {
             for rule in BackfillRule::ALL {
-                let cfg = DataGridConfig {
+                let cfg = DdConfig {
                     scheme: scheme.into(),
                     local_policy: policy,
                     backfill_rule: rule,
@@ -288,7 +287,7 @@ fn skipping_what_cannot_fit_changes_no_schedule() {
                     first_job: 400 * (2 * i + p) as u32,
                     runtime_factor: 3.0,
                     data_mb: [10.0, 800_000.0],
-                    ..DataGridConfig::default()
+                    ..DdConfig::default()
                 };
                 let w = workload::build(&cfg, 5 + i as u64, &trace).expect("a window of the log");
                 let settings = Settings {

@@ -4,12 +4,12 @@
 use bagsim::engine::Model;
 use bagsim::engine::Rng;
 use bagsim::family::desktop_grid::availability::{AvailabilityLevel, GroupLaw};
-use bagsim::family::desktop_grid::bot_selection::{BotSelection, BotView, FcfsShareRule};
 use bagsim::family::desktop_grid::config::{CheckpointStore, LongIdleRule};
 use bagsim::family::desktop_grid::machines::{Machine, Platform};
+use bagsim::family::desktop_grid::policy::{BotSelection, BotView, FcfsShareRule};
 use bagsim::family::desktop_grid::readings::READINGS;
 use bagsim::family::desktop_grid::wqr_ft::TaskPool;
-use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario, DgSettings, DgSimulation};
+use bagsim::family::desktop_grid::{self, DgConfig, DgScenario, DgSettings, DgSimulation};
 use bagsim::readings::apply;
 use bagsim::workload::Workload;
 use serde_json::Value;
@@ -93,8 +93,8 @@ fn fcfs_share_rules_equal_their_scans() {
     }
 }
 
-fn low(policy: BotSelection) -> DesktopGridConfig {
-    DesktopGridConfig {
+fn low(policy: BotSelection) -> DgConfig {
+    DgConfig {
         availability: AvailabilityLevel::Low,
         load: 0.95,
         bots: 20,
@@ -109,7 +109,7 @@ fn low(policy: BotSelection) -> DesktopGridConfig {
 #[test]
 fn the_fcfs_share_key_is_read_by_fcfs_share_only() {
     let run = |policy, rule| {
-        let s = DgScenario::new(5, DesktopGridConfig { fcfs_share: rule, ..low(policy) });
+        let s = DgScenario::new(5, DgConfig { fcfs_share: rule, ..low(policy) });
         desktop_grid::run(&s).unwrap()
     };
     let (a, b) = (run(BotSelection::Rr, FcfsShareRule::OneReplica), run(BotSelection::Rr, FcfsShareRule::RepThresh));
@@ -143,7 +143,7 @@ fn the_weibull_shape_changes_only_the_times_to_failure() {
         assert_ne!(base[0].0, other[0].0);
     }
     let run = |shape| {
-        let s = DgScenario::new(5, DesktopGridConfig { weibull_shape: shape, ..low(BotSelection::RrNrf) });
+        let s = DgScenario::new(5, DgConfig { weibull_shape: shape, ..low(BotSelection::RrNrf) });
         let (sim, w) = desktop_grid::simulation(&s).unwrap();
         (w, sim.workload().runtimes.clone(), sim.workload().bots.iter().map(|b| b.arrival).collect::<Vec<_>>())
     };
@@ -171,7 +171,7 @@ fn diff(a: &Value, b: &Value, path: &str, out: &mut Vec<String>) {
 /// Every listed reading sets its own key and no other, and its first value is the scenario's default.
 #[test]
 fn each_reading_differs_from_the_default_in_exactly_its_key() {
-    let base = DgScenario::new(1, DesktopGridConfig::default());
+    let base = DgScenario::new(1, DgConfig::default());
     let json = serde_json::to_value(&base).unwrap();
     for r in READINGS {
         for (k, (name, value)) in r.values.iter().enumerate() {

@@ -4,11 +4,11 @@
 
 use bagsim::engine::Model;
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
 use bagsim::family::desktop_grid::config::{CheckpointStore, LongIdleRule};
 use bagsim::family::desktop_grid::machines::{Machine, Platform};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::wqr_ft::TaskPool;
-use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario, DgSettings, DgSimulation};
+use bagsim::family::desktop_grid::{self, DgConfig, DgScenario, DgSettings, DgSimulation};
 use bagsim::workload::Workload;
 
 fn one_machine(work: f64, store: CheckpointStore) -> DgSimulation {
@@ -79,8 +79,8 @@ fn long_idle_rules_differ_only_over_tasks_that_have_a_replica() {
     assert_eq!(pick(1, true), Some(1));
 }
 
-fn small() -> DesktopGridConfig {
-    DesktopGridConfig {
+fn small() -> DgConfig {
+    DgConfig {
         availability: AvailabilityLevel::Low,
         bots: 20,
         bot_selection: BotSelection::LongIdle.into(),
@@ -96,13 +96,13 @@ fn defaults_read_and_each_reading_changes_only_what_it_names() {
         .expect("a file without the keys");
     assert_eq!(s.desktop_grid.checkpoint_store, CheckpointStore::Async);
     assert_eq!(s.desktop_grid.long_idle, LongIdleRule::Accumulated);
-    assert_eq!(s.desktop_grid.fcfs_share, bagsim::family::desktop_grid::bot_selection::FcfsShareRule::RepThresh);
+    assert_eq!(s.desktop_grid.fcfs_share, bagsim::family::desktop_grid::policy::FcfsShareRule::RepThresh);
     let base = DgScenario::new(3, small());
     let (sim0, w0) = desktop_grid::simulation(&base).unwrap();
     let mut changed = 0;
     for cfg in [
-        DesktopGridConfig { checkpoint_store: CheckpointStore::Blocking, ..small() },
-        DesktopGridConfig { long_idle: LongIdleRule::Unreplicated, ..small() },
+        DgConfig { checkpoint_store: CheckpointStore::Blocking, ..small() },
+        DgConfig { long_idle: LongIdleRule::Unreplicated, ..small() },
     ] {
         let s = DgScenario::new(3, cfg);
         let (sim, w) = desktop_grid::simulation(&s).unwrap();

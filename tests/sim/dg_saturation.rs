@@ -2,12 +2,12 @@
 //! stable and unstable cases, and the findings of §IV-C on hand-made bars.
 
 use bagsim::family::desktop_grid::availability::AvailabilityLevel;
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
-use bagsim::family::desktop_grid::claims::claims;
 use bagsim::family::desktop_grid::config::{CheckpointStore, Heterogeneity};
+use bagsim::family::desktop_grid::figures::claims::claims;
 use bagsim::family::desktop_grid::figures::{figures, run_bar, Bar, CiRule, FigurePreset, Saturation};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::workload::Mix;
-use bagsim::family::desktop_grid::{self, DesktopGridConfig};
+use bagsim::family::desktop_grid::{self, DgConfig};
 use bagsim::stats::{Interval, Verdict};
 
 fn preset(load: f64) -> FigurePreset {
@@ -21,7 +21,7 @@ fn preset(load: f64) -> FigurePreset {
     }
 }
 
-fn bar(base: &DesktopGridConfig, load: f64) -> Bar {
+fn bar(base: &DgConfig, load: f64) -> Bar {
     let rule = CiRule { min_seeds: 3, max_seeds: 12, rel: 0.025 };
     let run = |s: &desktop_grid::DgScenario| desktop_grid::run(s);
     run_bar(&preset(load), base, Mix::AllM, &BotSelection::Rr.into(), rule, &run).unwrap()
@@ -33,11 +33,11 @@ fn bar(base: &DesktopGridConfig, load: f64) -> Bar {
 /// and its execution makespan is still a finite number.
 #[test]
 fn a_stable_bar_is_bounded_and_an_overloaded_one_unbounded() {
-    let stable = DesktopGridConfig { bots: 100, transfer_time: [0.0, 0.0], ..Default::default() };
+    let stable = DgConfig { bots: 100, transfer_time: [0.0, 0.0], ..Default::default() };
     let b = bar(&stable, 0.5);
     assert_eq!(b.saturation, Saturation::Bounded, "{b:?}");
     assert!(!b.unbounded && b.turnaround.0.is_finite());
-    let overloaded = DesktopGridConfig {
+    let overloaded = DgConfig {
         bots: 100,
         checkpoint_period: 60.0,
         checkpoint_store: CheckpointStore::Blocking,

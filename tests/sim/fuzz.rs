@@ -194,8 +194,8 @@ fn mutated_lines_of_a_real_log_are_skipped_by_name_or_run() {
         }
         assert!(trace.jobs.iter().all(|j| j.submit.is_finite() && j.run.is_finite() && j.procs >= 1), "case {case}");
         // A data-grid run on what was kept.
-        let s = bagsim::family::data_grid::DataGridScenario::new(case, Default::default());
-        if let Ok(mut run) = bagsim::family::data_grid::DataGridRun::new(&s, &trace) {
+        let s = bagsim::family::data_grid::DdScenario::new(case, Default::default());
+        if let Ok(mut run) = bagsim::family::data_grid::DdRun::new(&s, &trace) {
             run.step(Budget::ToEnd);
             let h = run.header();
             assert_eq!(h.finished_tasks, h.tasks, "case {case}: a data-grid run on a mutated log did not end");

@@ -116,7 +116,7 @@ fn s_u_prio_ranks_users_by_their_rank_in_their_stream() {
     // then user 1 110..120 on the same processor. Under "cluster" every user of cluster 0 comes first: user 1 ends
     // 110, user 2 120.
     use bagsim::family::multi_cluster::policy::options::PrioOrder;
-    use bagsim::family::multi_cluster::simulation::Simulation;
+    use bagsim::family::multi_cluster::sim::Simulation;
     let mut w =
         bagsim::workload::Workload::from_bots(&[(0.0, 0, &[100.0, 200.0]), (1.0, 1, &[10.0]), (2.0, 2, &[10.0])]);
     w.users = 4;

@@ -6,7 +6,7 @@ use bagsim::engine::stream_seed;
 use bagsim::family::multi_cluster::architecture::Architecture;
 use bagsim::family::multi_cluster::policy::scheduling::SchedulingPolicy;
 use bagsim::family::multi_cluster::policy::selection::SelectionPolicy;
-use bagsim::family::multi_cluster::simulation::{perturbed, InaccuracyOn};
+use bagsim::family::multi_cluster::sim::{perturbed, InaccuracyOn};
 use bagsim::run;
 use bagsim::scenario::McScenario;
 

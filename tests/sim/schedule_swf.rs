@@ -6,9 +6,9 @@ use crate::common::workload;
 use crate::jobs_csv::{small, table, Buffer, FAMILIES};
 use bagsim::engine::Model;
 use bagsim::family::contract::{Budget, FamilyRun};
-use bagsim::family::data_grid::{DataGridConfig, DataGridRun, DataGridScenario, Estimates, Walltime};
-use bagsim::family::desktop_grid::bot_selection::BotSelection;
+use bagsim::family::data_grid::{DdConfig, DdRun, DdScenario, Estimates, Walltime};
 use bagsim::family::desktop_grid::machines::{Machine, Platform};
+use bagsim::family::desktop_grid::policy::BotSelection;
 use bagsim::family::desktop_grid::{DgSettings, DgSimulation};
 use bagsim::registry::AnyRun;
 use bagsim::trace::{import, Trace};
@@ -84,15 +84,15 @@ fn data_grid_schedule_by_hand() {
 307 2 -1 2 2 -1 -1 2 8 -1 1 1 1 1 1 1 -1 -1
 ";
     let trace = import(LOG.as_bytes()).expect("the hand log imports");
-    let cfg = DataGridConfig {
+    let cfg = DdConfig {
         sites: vec![4],
         data_share: 0.0,
         estimates: Estimates::Requested,
         walltime: Walltime::Kill,
         trace: "hand.swf".into(),
-        ..DataGridConfig::default()
+        ..DdConfig::default()
     };
-    let mut r = DataGridRun::new(&DataGridScenario::new(1, cfg), &trace).expect("a valid scenario");
+    let mut r = DdRun::new(&DdScenario::new(1, cfg), &trace).expect("a valid scenario");
     let buf = Buffer::default();
     r.stream_swf(Box::new(buf.clone()), "hand");
     r.step(Budget::ToEnd);

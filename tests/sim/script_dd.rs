@@ -6,8 +6,8 @@ use crate::data_grid::{run_scenario, scenario};
 use crate::script_dg::example;
 use bagsim::engine::Rng;
 use bagsim::family::contract::{ErrorKind, FamilyRun};
-use bagsim::family::data_grid::scheme::SchemePolicy;
-use bagsim::family::data_grid::{DataGridRun, DataGridScenario, LocalPolicy, Scheme};
+use bagsim::family::data_grid::policy::SchemePolicy;
+use bagsim::family::data_grid::{DdRun, DdScenario, LocalPolicy, Scheme};
 use bagsim::script::ScriptSource;
 use bagsim::trace::bundled;
 
@@ -16,7 +16,7 @@ fn scripted(source: &str) -> SchemePolicy {
 }
 
 /// The full report and the per-job rows, wall time aside, with the built-in's name in place of the script.
-fn report(s: &DataGridScenario, builtin: Scheme) -> String {
+fn report(s: &DdScenario, builtin: Scheme) -> String {
     let r = run_scenario(s);
     assert!(r.failure().is_none(), "{:?}", r.failure());
     let mut rep = r.report(0.0);
@@ -107,7 +107,7 @@ fn mutated_scheme_scripts_give_a_report_or_a_message() {
             c.jobs = 30;
             c.scheme = scripted(&source);
         });
-        let run = s.data_grid.validate().and_then(|()| DataGridRun::new(&s, &trace));
+        let run = s.data_grid.validate().and_then(|()| DdRun::new(&s, &trace));
         match run.map(|mut r| (r.step(bagsim::family::contract::Budget::ToEnd), r.failure())) {
             Ok((_, None)) => reports += 1,
             Ok((_, Some(e))) | Err(e) => {

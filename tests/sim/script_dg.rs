@@ -4,9 +4,9 @@
 
 use bagsim::engine::Rng;
 use bagsim::family::contract::ErrorKind;
-use bagsim::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
+use bagsim::family::desktop_grid::policy::{BotPolicy, BotSelection};
 use bagsim::family::desktop_grid::workload::Mix;
-use bagsim::family::desktop_grid::{self, DesktopGridConfig, DgScenario};
+use bagsim::family::desktop_grid::{self, DgConfig, DgScenario};
 use bagsim::script::ScriptSource;
 
 pub fn example(name: &str) -> String {
@@ -20,7 +20,7 @@ fn scripted(source: &str) -> BotPolicy {
 
 /// A small desktop grid: `bots` BoTs of `mix` at `load`, medium availability (machines fail, replicas die).
 fn grid(seed: u64, mix: Mix, load: f64, bots: u32) -> DgScenario {
-    let cfg = DesktopGridConfig {
+    let cfg = DgConfig {
         mix,
         load,
         bots,

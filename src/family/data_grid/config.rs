@@ -2,7 +2,7 @@
 //! [Liu10] §III–IV, every value editable and checked with a message that names the field and the allowed range.
 
 use crate::family::contract::{Driver, ErrorKind, Estimate, Part, ScenarioError, Unused};
-use crate::script::{ScriptError, ScriptSource};
+use crate::script::{Builtin, BuiltinOrScript, ScriptError};
 use crate::trace::TraceSize;
 use serde::{Deserialize, Serialize};
 
@@ -45,88 +45,22 @@ impl Scheme {
     }
 }
 
-/// The metascheduling a scenario asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SchemePolicy {
-    Builtin(Scheme),
-    /// A user's scheme: a Rhai script (`script.rs`).
-    Script(ScriptSource),
-}
+/// The metascheduling a scenario asks for: a built-in scheme or a user's script (`policy/script.rs`), read and
+/// written as every such key is (`script::BuiltinOrScript`).
+pub type SchemePolicy = BuiltinOrScript<Scheme>;
 
-impl From<Scheme> for SchemePolicy {
-    fn from(s: Scheme) -> SchemePolicy {
-        SchemePolicy::Builtin(s)
+impl Builtin for Scheme {
+    const ALL: &'static [Scheme] = &Scheme::ALL;
+    const WHAT: &'static str = "scheme";
+    fn name(self) -> &'static str {
+        Scheme::name(self)
     }
 }
 
 impl SchemePolicy {
-    /// The built-in scheme, if it is one.
-    pub fn builtin(&self) -> Option<Scheme> {
-        match self {
-            SchemePolicy::Builtin(s) => Some(*s),
-            SchemePolicy::Script(_) => None,
-        }
-    }
-
-    /// The script's source, for a scripted scheme.
-    pub fn script(&self) -> Option<&str> {
-        match self {
-            SchemePolicy::Script(s) => Some(s.as_str()),
-            SchemePolicy::Builtin(_) => None,
-        }
-    }
-
-    /// The name used in scenario files and sweeps ("script" for a script).
-    pub fn name(&self) -> &'static str {
-        self.builtin().map_or("script", Scheme::name)
-    }
-
     /// What the scheme does, in words ("Your own scheme (a script)" for a script).
     pub fn label(&self) -> &'static str {
         self.builtin().map_or("Your own scheme (a script)", Scheme::label)
-    }
-}
-
-/// A built-in is written as its name, a script as `{"script": "…source…"}`.
-impl Serialize for SchemePolicy {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            SchemePolicy::Builtin(p) => p.serialize(s),
-            SchemePolicy::Script(source) => source.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for SchemePolicy {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(Visitor)
-    }
-}
-
-struct Visitor;
-
-impl<'de> serde::de::Visitor<'de> for Visitor {
-    type Value = SchemePolicy;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(
-            "a scheme's name (start_time_no_data_aware, finish_time_no_overlap, finish_time_data_aware) or \
-             {\"script\": \"…\"}",
-        )
-    }
-
-    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<SchemePolicy, E> {
-        match Scheme::ALL.iter().find(|p| p.name() == v) {
-            Some(&p) => Ok(SchemePolicy::Builtin(p)),
-            None => Err(E::custom(format!(
-                "unknown scheme {v:?}; allowed: start_time_no_data_aware, finish_time_no_overlap, \
-                 finish_time_data_aware, or your own as {{\"script\": \"…\"}} (docs/policies.md)"
-            ))),
-        }
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<SchemePolicy, A::Error> {
-        ScriptSource::read_map(map).map(SchemePolicy::Script)
     }
 }
 
@@ -226,7 +160,7 @@ impl LocalPolicy {
 /// A data-grid run ([Liu10]); the scenario's `seed` seeds its data and bandwidth draws.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct DataGridConfig {
+pub struct DdConfig {
     /// Processors of each site ([Liu10] §IV-A: 130, 64, 64, 128, 32).
     pub sites: Vec<u32>,
     /// Available bandwidth of each transfer, uniform in this range, Mbit/s (10–100).
@@ -266,9 +200,9 @@ pub struct DataGridConfig {
     pub sample_interval: Option<f64>,
 }
 
-impl Default for DataGridConfig {
+impl Default for DdConfig {
     fn default() -> Self {
-        DataGridConfig {
+        DdConfig {
             sites: vec![130, 64, 64, 128, 32],
             bandwidth_mbit: [10.0, 100.0],
             data_share: 0.5,
@@ -311,10 +245,10 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Scenar
 /// Most jobs a run takes.
 pub const MAX_JOBS: u32 = 1_000_000;
 
-impl DataGridConfig {
+impl DdConfig {
     /// The keys whose value changes nothing under the other settings (`Unused`).
     pub fn unused(&self) -> Vec<Unused> {
-        let (mut out, d) = (Vec::new(), DataGridConfig::default());
+        let (mut out, d) = (Vec::new(), DdConfig::default());
         // A script may move the data while the job queues (its `overlap()`), and then reads the rule.
         if self.scheme.builtin().is_some_and(|s| s != Scheme::FinishTimeDataAware) {
             let why = format!("only the scheme finish_time_data_aware reads it; this one is {}", self.scheme.name());
@@ -435,7 +369,7 @@ impl DataGridConfig {
 /// Events a queued job placed again by a compression costs, measured (docs/budget.md, "Data grid").
 pub const REPLACEMENT_EVENTS: f64 = 8.0;
 
-impl DataGridConfig {
+impl DdConfig {
     /// What a run will cost, estimated before it starts (docs/budget.md, "Data grid"): its jobs (the window of the
     /// log, `trace` its size; without it, `jobs`), about four events each, the samples, and the work of conservative
     /// backfilling: every job that ends early places each job queued at its site again. Past an offered load ρ of 1
@@ -511,10 +445,10 @@ impl DataGridConfig {
 /// A key left out takes its default (the seed: `contract::DEFAULT_SEED`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct DataGridScenario {
+pub struct DdScenario {
     pub seed: u64,
     pub family: FamilyTag,
-    pub data_grid: DataGridConfig,
+    pub data_grid: DdConfig,
 }
 
 /// The `family` key of a data-grid scenario.
@@ -525,14 +459,14 @@ pub enum FamilyTag {
     DataGrid,
 }
 
-impl Default for DataGridScenario {
-    fn default() -> DataGridScenario {
-        DataGridScenario::new(crate::family::contract::DEFAULT_SEED, DataGridConfig::default())
+impl Default for DdScenario {
+    fn default() -> DdScenario {
+        DdScenario::new(crate::family::contract::DEFAULT_SEED, DdConfig::default())
     }
 }
 
-impl DataGridScenario {
-    pub fn new(seed: u64, data_grid: DataGridConfig) -> DataGridScenario {
-        DataGridScenario { seed, family: FamilyTag::DataGrid, data_grid }
+impl DdScenario {
+    pub fn new(seed: u64, data_grid: DdConfig) -> DdScenario {
+        DdScenario { seed, family: FamilyTag::DataGrid, data_grid }
     }
 }

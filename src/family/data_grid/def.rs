@@ -1,9 +1,9 @@
 //! The data-grid family for the registry (`FamilyDef`).
 
-use super::config::DataGridScenario;
+use super::config::DdScenario;
 use super::params::PARAMS;
-use super::scheme::SchemePolicy;
-use super::{DataGridDetail, DataGridReport, DataGridRun};
+use super::policy::SchemePolicy;
+use super::run::{DdDetail, DdReport, DdRun};
 use crate::family::contract::ScriptCheckError;
 use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Tournament, Unused};
 use crate::script::ScriptSource;
@@ -18,48 +18,48 @@ impl FamilyDef for Def {
     const SECTION: Option<&'static str> = Some("data_grid");
     const PARAMS: &'static [Param] = PARAMS;
     const READINGS: &'static [crate::readings::Reading] = super::readings::READINGS;
-    type Scenario = DataGridScenario;
-    type Detail = DataGridDetail;
-    type Report = DataGridReport;
-    type Run = DataGridRun;
+    type Scenario = DdScenario;
+    type Detail = DdDetail;
+    type Report = DdReport;
+    type Run = DdRun;
 
-    fn seed(s: &DataGridScenario) -> u64 {
+    fn seed(s: &DdScenario) -> u64 {
         s.seed
     }
 
-    fn set_seed(s: &mut DataGridScenario, seed: u64) {
+    fn set_seed(s: &mut DdScenario, seed: u64) {
         s.seed = seed;
     }
 
-    fn validate(s: &DataGridScenario) -> Result<(), ScenarioError> {
+    fn validate(s: &DdScenario) -> Result<(), ScenarioError> {
         s.data_grid.validate()
     }
 
-    fn unused(s: &DataGridScenario) -> Vec<Unused> {
+    fn unused(s: &DdScenario) -> Vec<Unused> {
         s.data_grid.unused()
     }
 
     /// The log `data_grid.trace` names, unless it is the bundled one.
-    fn trace_named(s: &DataGridScenario) -> Option<&str> {
+    fn trace_named(s: &DdScenario) -> Option<&str> {
         Some(s.data_grid.trace.as_str()).filter(|&n| n != HPC2N)
     }
 
     /// The log by name: natively a file; the page's worker has only the bundled log and the trace imported in the
     /// Workload lab.
-    fn read_trace(s: &DataGridScenario) -> Result<Trace, ScenarioError> {
+    fn read_trace(s: &DdScenario) -> Result<Trace, ScenarioError> {
         read_log(&s.data_grid.trace)
     }
 
     /// The bundled log's size is known without reading it.
-    fn estimate(s: &DataGridScenario, trace: Option<&TraceSize>) -> Estimate {
+    fn estimate(s: &DdScenario, trace: Option<&TraceSize>) -> Estimate {
         s.data_grid.estimate(if s.data_grid.trace == HPC2N { Some(&HPC2N_SIZE) } else { trace })
     }
 
     /// On the named log, or the bundled one.
-    fn build(c: Checked<'_, Def>) -> Result<DataGridRun, ScenarioError> {
+    fn build(c: Checked<'_, Def>) -> Result<DdRun, ScenarioError> {
         match c.trace() {
-            Some(t) => DataGridRun::of_checked(c.scenario(), t),
-            None => DataGridRun::of_checked(c.scenario(), &read_log(&c.scenario().data_grid.trace)?),
+            Some(t) => DdRun::of_checked(c.scenario(), t),
+            None => DdRun::of_checked(c.scenario(), &read_log(&c.scenario().data_grid.trace)?),
         }
     }
 
@@ -80,30 +80,30 @@ impl FamilyDef for Def {
         super::sweep::SWEEP_HEADER.to_string()
     }
 
-    fn sweep_row(r: &DataGridReport) -> String {
+    fn sweep_row(r: &DdReport) -> String {
         super::sweep::sweep_row(r)
     }
 
-    fn lean(mut r: DataGridReport) -> DataGridReport {
+    fn lean(mut r: DdReport) -> DdReport {
         r.metrics.series.clear();
         r
     }
 
-    fn wall_time_s(r: &DataGridReport) -> f64 {
+    fn wall_time_s(r: &DdReport) -> f64 {
         r.wall_time_s
     }
 
-    fn end_time(r: &DataGridReport) -> f64 {
+    fn end_time(r: &DdReport) -> f64 {
         r.metrics.end_time
     }
 
-    fn summary(r: &DataGridReport) -> Vec<String> {
+    fn summary(r: &DdReport) -> Vec<String> {
         super::summary::lines(r)
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DataGridScenario>> {
-        Some(&super::figure_cmd::Figures::<Def>::NEW)
+    fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DdScenario>> {
+        Some(&super::figures::cmd::Figures::<Def>::NEW)
     }
 
     /// The metascheduling scheme may be a script (`"scheme": {"script": …}`).

@@ -17,7 +17,7 @@ pub struct SiteMetrics {
 
 /// What a finished data-grid run measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DataGridMetrics {
+pub struct DdMetrics {
     pub jobs: u64,
     /// Jobs that ended having computed their logged runtime; a job stopped at its requested time is not one of them
     /// (`killed`). `finished + killed` jobs ended.
@@ -55,7 +55,7 @@ pub struct DataGridMetrics {
 }
 
 /// The metrics of a finished (or stopped) simulation over `processors` per site.
-pub fn compute(sim: &Simulation, processors: &[u32]) -> DataGridMetrics {
+pub fn compute(sim: &Simulation, processors: &[u32]) -> DdMetrics {
     let done: Vec<&JobRecord> = sim.ended().iter().map(|&j| &sim.records()[j as usize]).collect();
     let collect = |f: &dyn Fn(&JobRecord) -> Option<f64>| -> Stats {
         let mut v: Vec<f64> = done.iter().filter_map(|r| f(r)).collect();
@@ -87,7 +87,7 @@ pub fn compute(sim: &Simulation, processors: &[u32]) -> DataGridMetrics {
         note_empty(&mut undefined, name, stats, "no job ended");
     }
     note_empty(&mut undefined, "transfer", &transfer, "no job that ended moved data");
-    DataGridMetrics {
+    DdMetrics {
         jobs: sim.jobs() as u64,
         finished: done.iter().filter(|r| !r.killed).count() as u64,
         turnaround,

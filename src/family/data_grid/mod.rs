@@ -1,192 +1,25 @@
 //! The data-grid family of [Liu10]: rigid parallel jobs of a real log, some with input data, sent by a
 //! metascheduler to sites that run FCFS with advance reservations and conservative backfilling; three
-//! metascheduling schemes (`scheme.rs`) and the data-aware backfill rule (`site.rs`). Uses the shared engine,
+//! metascheduling schemes (`policy/`) and the data-aware backfill rule (`site.rs`). Uses the shared engine,
 //! resources (the reservation profile), statistics and traces; nothing of another family (ARCHITECTURE.md).
 //! docs/data_grid.md gives every decision.
 
 pub mod config;
 pub mod def;
-/// The figures as a command: native only (its runs go to a thread pool).
-#[cfg(not(target_arch = "wasm32"))]
-pub mod figure_cmd;
 pub mod figures;
 pub mod gantt;
 pub mod metrics;
 pub mod params;
+pub mod policy;
 pub mod readings;
-pub mod scheme;
+pub mod run;
 pub mod sim;
 pub mod site;
-pub mod study;
 pub mod summary;
 pub mod sweep;
 pub mod workload;
 
-pub use config::{BackfillRule, DataGridConfig, DataGridScenario, Estimates, LocalPolicy, Scheme, Walltime};
-pub use metrics::DataGridMetrics;
+pub use config::{BackfillRule, DdConfig, DdScenario, Estimates, LocalPolicy, Scheme, Walltime};
+pub use metrics::DdMetrics;
+pub use run::{run_with_clock, DdDetail, DdReport, DdRun};
 pub use sim::{JobRecord, Pending, Sample};
-
-use crate::engine::Model;
-use crate::family::contract::ErrorKind;
-use crate::family::contract::{run_to_report, Budget, FamilyRun, Header, ScenarioError, Start};
-use crate::trace::Trace;
-use serde::{Deserialize, Serialize};
-use sim::{Settings, Simulation};
-use workload::WorkloadSummary;
-
-/// The report of a data-grid run (the JSON of `bagsim run --out`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DataGridReport {
-    pub bagsim_version: String,
-    pub scenario: DataGridScenario,
-    pub workload: WorkloadSummary,
-    pub metrics: DataGridMetrics,
-    /// Wall-clock time of the simulation, s.
-    pub wall_time_s: f64,
-}
-
-/// What is new since the previous progress message: samples, the jobs that ended, and (replacing the previous
-/// one) the jobs running now and the first reservations of each site's queue.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct DataGridDetail {
-    pub samples: Vec<Sample>,
-    pub jobs: Vec<JobRecord>,
-    pub pending: Vec<Pending>,
-}
-
-/// Queued reservations per site a progress message carries (a few kilobytes; the Gantt view shows the next ones).
-const PENDING_PER_SITE: usize = 100;
-
-/// A data-grid run under the family contract.
-pub struct DataGridRun {
-    scenario: DataGridScenario,
-    sim: Simulation,
-    sent_samples: usize,
-    sent_jobs: usize,
-}
-
-impl DataGridRun {
-    /// Validates the scenario and builds its workload from `trace` (the log `data_grid.trace` names).
-    pub fn new(s: &DataGridScenario, trace: &Trace) -> Result<DataGridRun, ScenarioError> {
-        s.data_grid.validate()?;
-        DataGridRun::of_checked(s, trace)
-    }
-
-    /// The run of a scenario the contract checked once (`contract::Checked`); not checked again.
-    pub(super) fn of_checked(s: &DataGridScenario, trace: &Trace) -> Result<DataGridRun, ScenarioError> {
-        let cfg = &s.data_grid;
-        let w = workload::build(cfg, s.seed, trace)
-            .map_err(|m| ScenarioError::new(ErrorKind::Trace, "data_grid.trace", format!("{}: {m}", cfg.trace)))?;
-        let span = w.summary.span;
-        let settings = Settings {
-            scheme: cfg.scheme.clone(),
-            backfill_rule: cfg.backfill_rule,
-            local_policy: cfg.local_policy,
-            dispatch_delay: cfg.dispatch_delay,
-            sample_interval: cfg.sample_interval.unwrap_or((span / 1_000.0).max(60.0)),
-        };
-        let mut sim = Simulation::new(settings, &cfg.sites, w);
-        sim.set_policies(&cfg.policies());
-        sim.set_depths(&cfg.depths());
-        Ok(DataGridRun { scenario: s.clone(), sim, sent_samples: 0, sent_jobs: 0 })
-    }
-
-    pub fn simulation(&self) -> &Simulation {
-        &self.sim
-    }
-}
-
-impl FamilyRun for DataGridRun {
-    type Detail = DataGridDetail;
-    type Report = DataGridReport;
-
-    fn step(&mut self, budget: Budget) -> bool {
-        match budget {
-            Budget::Events(n) => self.sim.run_events(n),
-            Budget::Until(t) => self.sim.run_until(t),
-            Budget::ToEnd => {
-                self.sim.run();
-                true
-            }
-        }
-    }
-
-    fn header(&self) -> Header {
-        Header {
-            now: self.sim.now(),
-            horizon: self.sim.horizon().max(self.sim.now()),
-            events: self.sim.events(),
-            tasks: self.sim.jobs() as u64,
-            finished_tasks: self.sim.finished_jobs() as u64,
-            queued: self.sim.queued(),
-            busy: self.sim.busy(),
-        }
-    }
-
-    fn take_detail(&mut self) -> DataGridDetail {
-        let samples = self.sim.samples()[self.sent_samples..].to_vec();
-        self.sent_samples = self.sim.samples().len();
-        let jobs = self.sim.ended()[self.sent_jobs..].iter().map(|&j| self.sim.records()[j as usize]).collect();
-        self.sent_jobs = self.sim.ended().len();
-        DataGridDetail { samples, jobs, pending: self.sim.pending(PENDING_PER_SITE) }
-    }
-
-    fn report(&self, wall_s: f64) -> DataGridReport {
-        DataGridReport {
-            bagsim_version: env!("CARGO_PKG_VERSION").to_string(),
-            scenario: self.scenario.clone(),
-            workload: self.sim.workload().summary.clone(),
-            metrics: metrics::compute(&self.sim, &self.scenario.data_grid.sites),
-            wall_time_s: wall_s,
-        }
-    }
-
-    /// Jobs (as BoTs and tasks), the offered load, warnings.
-    fn start(&self) -> Start {
-        let w = &self.sim.workload().summary;
-        Start { bots: w.jobs, tasks: w.jobs, achieved_load: w.offered_load, warnings: w.warnings.clone() }
-    }
-
-    fn warn(&mut self, warnings: Vec<String>) {
-        self.sim.warnings_mut().splice(0..0, warnings);
-    }
-
-    /// One row per job that ended.
-    fn rows_csv(&self) -> Option<String> {
-        Some(metrics::jobs_csv(&self.sim))
-    }
-
-    fn failure(&self) -> Option<ScenarioError> {
-        self.sim.failure().map(scheme::script_error)
-    }
-
-    fn stream_jobs(&mut self, out: Box<dyn std::io::Write>) {
-        self.sim.stream_jobs(out, &self.scenario.data_grid.sites);
-    }
-
-    fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>> {
-        self.sim.end_jobs()
-    }
-
-    fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str) {
-        self.sim.stream_swf(out, what, &self.scenario.data_grid.sites);
-    }
-
-    fn end_swf(&mut self) -> Option<std::io::Result<crate::trace::schedule::SwfEnd>> {
-        self.sim.end_swf()
-    }
-}
-
-/// Runs a data-grid scenario on `trace` to the end; `clock` returns seconds.
-pub fn run_with_clock(
-    s: &DataGridScenario,
-    trace: &Trace,
-    clock: &dyn Fn() -> f64,
-) -> Result<DataGridReport, ScenarioError> {
-    let mut run = DataGridRun::new(s, trace)?;
-    let report = run_to_report(&mut run, clock);
-    match run.failure() {
-        Some(e) => Err(e),
-        None => Ok(report),
-    }
-}

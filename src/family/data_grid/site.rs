@@ -3,7 +3,7 @@
 //! reservation; when a job ends before its estimate, the schedule is compressed: the queued jobs, in order of
 //! arrival, are each taken out and put back at their earliest start, which is never later than before. FCFS is the
 //! same with no job starting before one that arrived earlier; under EASY only the first queued job holds a
-//! reservation (the run loop's `local.rs`).
+//! reservation (`sim/local.rs`).
 
 use super::config::LocalPolicy;
 use crate::resources::profile::Profile;
@@ -24,7 +24,7 @@ pub struct Ask {
 
 impl Ask {
     /// The earliest hold [start, end) for this ask on `profile` that begins at `now` or later. Inlined: it sits in
-    /// the compression loop of conservative backfilling (`local.rs`).
+    /// the compression loop of conservative backfilling (`sim/local.rs`).
     #[inline]
     pub fn place(&self, profile: &Profile, now: f64) -> (f64, f64) {
         if self.early && self.data_at > now {

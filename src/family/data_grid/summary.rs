@@ -1,18 +1,14 @@
 //! The readable summary of a data-grid run ([Liu10]), as `bagsim run` prints it.
 
-use super::DataGridReport;
+use super::run::DdReport;
 use crate::stats::Stats;
 
 fn stats(s: &Stats) -> String {
-    if s.count == 0 {
-        "— (no job)".to_string()
-    } else {
-        format!("{:.0} (p50 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0})", s.mean, s.p50, s.p90, s.p99, s.max)
-    }
+    s.line(0, "— (no job)")
 }
 
 /// The lines of the readable summary of a data-grid run.
-pub fn lines(r: &DataGridReport) -> Vec<String> {
+pub fn lines(r: &DdReport) -> Vec<String> {
     let mut out = Vec::new();
     let c = &r.scenario.data_grid;
     let (w, m) = (&r.workload, &r.metrics);

@@ -1,6 +1,6 @@
 //! The data-grid sweep: `--set` keys as JSON paths, and one CSV row per run (after the axis columns).
 
-use super::DataGridReport;
+use super::run::DdReport;
 use crate::stats::csv_number;
 
 /// A sweep key of a data-grid scenario as its JSON path.
@@ -24,7 +24,7 @@ pub const SWEEP_HEADER: &str =
                                 events,wall_time_s";
 
 /// One CSV row of a data-grid sweep.
-pub fn sweep_row(r: &DataGridReport) -> String {
+pub fn sweep_row(r: &DdReport) -> String {
     let (w, m) = (&r.workload, &r.metrics);
     let num = csv_number;
     format!(

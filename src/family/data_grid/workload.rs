@@ -1,7 +1,7 @@
 //! The jobs of a data-grid run: a window of a log's rigid jobs (processors, runtime, estimate), the input data of
 //! some of them, and the bandwidth each would get to each site ([Liu10] §IV-A).
 
-use super::config::{DataGridConfig, Estimates, Walltime};
+use super::config::{DdConfig, Estimates, Walltime};
 use crate::engine::Rng;
 use crate::trace::{Trace, MAX_TIME};
 use crate::words::short_number;
@@ -96,7 +96,7 @@ impl std::error::Error for WindowError {}
 /// line, where it cannot be scheduled: outside 0–[`MAX_TIME`] s (the bound of the log's run times, so that
 /// a reservation, × any runtime factor, stays a time of whole milliseconds exact in a double), or 0 for a job
 /// that ran under walltime `kill`, which would stop it before it computed anything (docs/data_grid.md, "Walltime").
-fn request(cfg: &DataGridConfig, j: &crate::trace::Job) -> Result<f64, WindowError> {
+fn request(cfg: &DdConfig, j: &crate::trace::Job) -> Result<f64, WindowError> {
     let at = |why: String| WindowError::Request { line: j.line, why };
     let r = j.req_time;
     if r == -1.0 {
@@ -121,7 +121,7 @@ fn request(cfg: &DataGridConfig, j: &crate::trace::Job) -> Result<f64, WindowErr
 }
 
 /// The jobs of the window `cfg.first_job .. + cfg.jobs` of `trace`, their data and bandwidths from `seed`.
-pub fn build(cfg: &DataGridConfig, seed: u64, trace: &Trace) -> Result<Workload, WindowError> {
+pub fn build(cfg: &DdConfig, seed: u64, trace: &Trace) -> Result<Workload, WindowError> {
     let first = cfg.first_job as usize;
     if first >= trace.jobs.len() {
         return Err(WindowError::PastTheLog { first, jobs: trace.jobs.len() });

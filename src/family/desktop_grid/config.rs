@@ -2,8 +2,8 @@
 //! every value editable, checked with a message that names the field and the allowed range.
 
 use super::availability::{AvailabilityLevel, GroupLaw};
-pub use super::bot_selection::FcfsShareRule;
-use super::bot_selection::{script_error, BotPolicy, BotSelection};
+pub use super::policy::FcfsShareRule;
+use super::policy::{script_error, BotPolicy, BotSelection};
 use super::workload::Mix;
 use crate::family::contract::{Driver, ErrorKind, Estimate, Param, Part, ScenarioError, Unused};
 use serde::{Deserialize, Serialize};
@@ -81,7 +81,7 @@ impl LongIdleRule {
 /// A desktop-grid run ([Anglano09]); the scenario's `seed` seeds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct DesktopGridConfig {
+pub struct DgConfig {
     /// Homogeneous (every machine of power `power`) or Heterogeneous (powers uniform in `power_range`).
     pub heterogeneity: Heterogeneity,
     /// Machines are added until their powers sum to this (P = 1 000).
@@ -128,9 +128,9 @@ pub struct DesktopGridConfig {
     pub sample_interval: Option<f64>,
 }
 
-impl Default for DesktopGridConfig {
+impl Default for DgConfig {
     fn default() -> Self {
-        DesktopGridConfig {
+        DgConfig {
             heterogeneity: Heterogeneity::Homogeneous,
             total_power: 1_000.0,
             power: 10.0,
@@ -178,10 +178,10 @@ fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), Scenar
     }
 }
 
-impl DesktopGridConfig {
+impl DgConfig {
     /// The keys whose value changes nothing under the other settings (`Unused`).
     pub fn unused(&self) -> Vec<Unused> {
-        let (mut out, d) = (Vec::new(), DesktopGridConfig::default());
+        let (mut out, d) = (Vec::new(), DgConfig::default());
         match self.heterogeneity {
             Heterogeneity::Homogeneous => out.push(Unused::new(
                 "desktop_grid.power_range",
@@ -416,7 +416,7 @@ impl DesktopGridConfig {
 pub struct DgScenario {
     pub seed: u64,
     pub family: FamilyTag,
-    pub desktop_grid: DesktopGridConfig,
+    pub desktop_grid: DgConfig,
 }
 
 /// The `family` key of a desktop-grid scenario.
@@ -429,12 +429,12 @@ pub enum FamilyTag {
 
 impl Default for DgScenario {
     fn default() -> DgScenario {
-        DgScenario::new(crate::family::contract::DEFAULT_SEED, DesktopGridConfig::default())
+        DgScenario::new(crate::family::contract::DEFAULT_SEED, DgConfig::default())
     }
 }
 
 impl DgScenario {
-    pub fn new(seed: u64, desktop_grid: DesktopGridConfig) -> DgScenario {
+    pub fn new(seed: u64, desktop_grid: DgConfig) -> DgScenario {
         DgScenario { seed, family: FamilyTag::DesktopGrid, desktop_grid }
     }
 }

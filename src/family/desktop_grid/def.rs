@@ -1,8 +1,9 @@
 //! The desktop-grid family for the registry (`FamilyDef`).
 
-use super::bot_selection::BotPolicy;
 use super::config::{DgScenario, PARAMS};
-use super::{DgDetail, DgReport, DgRun};
+use super::policy::BotPolicy;
+use super::report::DgReport;
+use super::run::{DgDetail, DgRun};
 use crate::family::contract::ScriptCheckError;
 use crate::family::contract::{Checked, ErrorKind, Estimate, FamilyDef, Param, ScenarioError, Tournament, Unused};
 use crate::script::ScriptSource;
@@ -94,7 +95,7 @@ impl FamilyDef for Def {
 
     #[cfg(not(target_arch = "wasm32"))]
     fn figures() -> Option<&'static dyn crate::family::contract::FigureCommand<DgScenario>> {
-        Some(&super::figure_cmd::Figures)
+        Some(&super::figures::cmd::Figures)
     }
 
     /// The BoT selection may be a script (`"bot_selection": {"script": …}`).

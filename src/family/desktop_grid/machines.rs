@@ -2,7 +2,7 @@
 //! P (1 000): all of power 10 (Homogeneous) or powers drawn from U[2.3, 17.7] (Heterogeneous).
 
 use super::availability::{group_of, GroupLaw};
-use super::config::{DesktopGridConfig, Heterogeneity};
+use super::config::{DgConfig, Heterogeneity};
 use crate::engine::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -26,7 +26,7 @@ pub struct Platform {
 impl Platform {
     /// Builds the platform of a configuration. Heterogeneous powers come from the stream `dg-machines` of `seed`,
     /// which nothing else reads: the platform does not change with the workload, the policy or the failures.
-    pub fn build(cfg: &DesktopGridConfig, seed: u64) -> Platform {
+    pub fn build(cfg: &DgConfig, seed: u64) -> Platform {
         let mut powers = Vec::new();
         let mut sum = 0.0;
         match cfg.heterogeneity {

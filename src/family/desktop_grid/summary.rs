@@ -1,15 +1,13 @@
 //! The readable summary of a desktop-grid run ([Anglano09]), as `bagsim run` prints it.
 
-use super::DgReport;
+use super::report::DgReport;
 use crate::stats::Stats;
 
 fn stats(s: &Stats, unbounded: bool) -> String {
-    if s.count == 0 {
-        "— (no BoT finished)".to_string()
-    } else if unbounded {
+    if unbounded && s.count > 0 {
         format!("unbounded (finished BoTs: mean {:.0}, p90 {:.0}, max {:.0})", s.mean, s.p90, s.max)
     } else {
-        format!("{:.0} (p50 {:.0}, p90 {:.0}, p99 {:.0}, max {:.0})", s.mean, s.p50, s.p90, s.p99, s.max)
+        s.line(0, "— (no BoT finished)")
     }
 }
 

@@ -1,6 +1,6 @@
 //! The desktop-grid sweep: `--set` keys as JSON paths, and one CSV row per run (after the axis columns).
 
-use super::DgReport;
+use super::report::DgReport;
 use crate::stats::csv_number;
 
 /// A sweep key of a desktop-grid scenario as its JSON path.

@@ -10,7 +10,7 @@ use super::policy::options::PolicyOptions;
 use super::policy::predictor::{PredictorInput, PredictorModel};
 use super::policy::scheduling::{script_error, SchedulingPolicy};
 use super::policy::selection::SelectionPolicy;
-use super::simulation::InaccuracyOn;
+use super::sim::InaccuracyOn;
 use crate::family::contract::{ErrorKind, ScenarioError, Unused};
 use crate::trace::bots::{BotKey, BotRule, MultiProc, DEFAULT_DELTA, MAX_DELTA};
 use crate::trace::Format;

@@ -1,7 +1,7 @@
 //! What a multi-cluster run sends the page as it goes: the time-series samples and the BoTs finished since the
 //! previous message.
 
-use super::simulation::Sample;
+use super::sim::Sample;
 use serde::{Deserialize, Serialize};
 
 /// A BoT that finished: its size, makespan (s), NSL and wait (s).

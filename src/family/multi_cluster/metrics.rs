@@ -1,7 +1,7 @@
 //! The report of a run: per BoT, per size class, per task, per user, over time and system-wide (docs/model.md,
 //! "Metrics"). Every figure states its formula and unit; unfinished work is counted, never dropped.
 
-use crate::family::multi_cluster::simulation::{Outcome, Sample};
+use crate::family::multi_cluster::sim::{Outcome, Sample};
 use crate::stats::{note_empty, note_undefined, Stats, Undefined};
 use crate::workload::size_class::{size_class, SIZE_CLASSES};
 use serde::{Deserialize, Serialize};
@@ -386,7 +386,7 @@ mod tests {
 
     #[test]
     fn bots_csv_marks_unfinished_bots() {
-        use crate::family::multi_cluster::simulation::{Outcome, UserAccounts};
+        use crate::family::multi_cluster::sim::{Outcome, UserAccounts};
         use crate::workload::{Bot, Workload};
         let w = Workload {
             bots: vec![

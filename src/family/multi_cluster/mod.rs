@@ -14,6 +14,6 @@ pub mod policy;
 pub mod readings;
 pub mod run;
 pub mod schedule_swf;
-pub mod simulation;
+pub mod sim;
 pub mod summary;
 pub mod sweep;

@@ -8,7 +8,7 @@ use super::policy::predictor::{evaluate_all, PredictorAccuracy};
 use super::policy::scheduling::script_error;
 use super::policy::selection::script_error as selection_error;
 use super::schedule_swf::ScheduleSwf;
-use super::simulation::{InaccuracyOn, SimConfig, Simulation};
+use super::sim::{InaccuracyOn, SimConfig, Simulation};
 use crate::engine::Model;
 use crate::family::contract::ErrorKind;
 use crate::family::contract::ScenarioError;
@@ -447,7 +447,7 @@ impl FamilyRun for McRun {
     type Report = Report;
 
     fn step(&mut self, budget: Budget) -> bool {
-        let Some(swf) = self.swf.as_mut() else { return step(&mut self.sim, budget) };
+        let Some(swf) = self.swf.as_mut() else { return budget.play(&mut self.sim) };
         // The finished BoTs are written between chunks, so the file grows as the run goes.
         let sim = &mut self.sim;
         let over = match budget {
@@ -457,7 +457,7 @@ impl FamilyRun for McRun {
                 }
                 swf.write_finished(sim);
             },
-            budget => step(sim, budget),
+            budget => budget.play(sim),
         };
         swf.write_finished(sim);
         over
@@ -540,17 +540,5 @@ impl FamilyRun for McRun {
 
     fn end_swf(&mut self) -> Option<std::io::Result<SwfEnd>> {
         self.swf.take().map(|swf| swf.finish(&self.sim))
-    }
-}
-
-/// Plays `sim`'s events within `budget`; true when the run is over.
-fn step(sim: &mut Simulation, budget: Budget) -> bool {
-    match budget {
-        Budget::Events(n) => sim.run_events(n),
-        Budget::Until(t) => sim.run_until(t),
-        Budget::ToEnd => {
-            sim.run();
-            true
-        }
     }
 }

@@ -9,12 +9,10 @@
 //! (partition) are −1. A task the run did not finish (the horizon came first) is written with status 5 (cancelled) and
 //! run time −1, its wait when it started; an importer skips it ("unknown run time").
 //!
-//! Memory: the writer holds its output buffer and the index of the next BoT to write; the times are the
-//! simulation's own arrays.
+//! The lines are the shared writer's (`trace::schedule::BotSwf`), from each task's first start and its end.
 
-use super::simulation::Simulation;
-use crate::trace::schedule::{SwfEnd, SwfStream};
-use crate::trace::swf::Line;
+use super::sim::Simulation;
+use crate::trace::schedule::{BotSwf, SwfEnd};
 use std::io::Write;
 
 /// What the header's notes say the fields hold.
@@ -25,51 +23,26 @@ const NOTES: [&str; 3] = [
 ];
 
 /// An SWF schedule being written.
-pub struct ScheduleSwf {
-    out: SwfStream,
-    next_bot: usize,
-}
+pub struct ScheduleSwf(BotSwf);
 
 impl ScheduleSwf {
     /// Writes the header: `Version`, `Computer`, `Note` (what the fields hold), `MaxJobs` and `MaxProcs`.
     pub fn start(out: Box<dyn Write>, sim: &Simulation, what: &str) -> Self {
-        let out = SwfStream::new(out, what, &NOTES, sim.workload().tasks() as u64, sim.processors());
-        ScheduleSwf { out, next_bot: 0 }
+        ScheduleSwf(BotSwf::new(out, what, &NOTES, sim.workload(), sim.processors()))
     }
 
     /// Writes every BoT not written yet whose tasks and whose predecessors' tasks have all finished.
     pub fn write_finished(&mut self, sim: &Simulation) {
-        while self.next_bot < sim.workload().bots.len() && sim.bot_figures(self.next_bot).is_some() {
-            self.write_bot(sim, self.next_bot);
-            self.next_bot += 1;
-        }
+        self.0.write_finished(sim.workload(), |b| sim.bot_figures(b).is_some(), times(sim));
     }
 
     /// Writes the rest (after the run's end) and flushes.
-    pub fn finish(mut self, sim: &Simulation) -> std::io::Result<SwfEnd> {
-        for b in self.next_bot..sim.workload().bots.len() {
-            self.write_bot(sim, b);
-        }
-        self.out.finish()
+    pub fn finish(self, sim: &Simulation) -> std::io::Result<SwfEnd> {
+        self.0.finish(sim.workload(), times(sim))
     }
+}
 
-    fn write_bot(&mut self, sim: &Simulation, b: usize) {
-        let bot = &sim.workload().bots[b];
-        for t in bot.first_task as usize..(bot.first_task + bot.size) as usize {
-            let (start, end) = (sim.task_start(t), sim.task_end(t));
-            self.out.line(&Line {
-                job: t as u64 + 1,
-                submit: bot.arrival,
-                wait: if start.is_nan() { -1.0 } else { start - bot.arrival },
-                run: if end.is_nan() { -1.0 } else { end - start },
-                procs: 1,
-                req_time: -1.0,
-                status: if end.is_nan() { 5 } else { 1 },
-                user: i64::from(bot.user) + 1,
-                executable: b as i64 + 1,
-                queue: -1,
-                partition: -1,
-            });
-        }
-    }
+/// A task's line reads its first copy's start and its completion.
+fn times(sim: &Simulation) -> impl Fn(usize) -> (f64, f64) + '_ {
+    move |t| (sim.task_start(t), sim.task_end(t))
 }

@@ -4,11 +4,7 @@ use super::run::Report;
 use crate::stats::Stats;
 
 fn fmt_stats(s: &Stats) -> String {
-    if s.count == 0 {
-        "—".to_string()
-    } else {
-        format!("{:.4} (p50 {:.4}, p90 {:.4}, p99 {:.4}, max {:.4})", s.mean, s.p50, s.p90, s.p99, s.max)
-    }
+    s.line(4, "—")
 }
 
 /// The lines of the readable summary of a multi-cluster run.

@@ -3,7 +3,7 @@
 
 use super::Live;
 use crate::family::data_grid::gantt::{layout, Hold};
-use crate::family::data_grid::{DataGridReport, JobRecord, Pending, Sample};
+use crate::family::data_grid::{DdReport, JobRecord, Pending, Sample};
 use crate::stats::window::{zoom, Zoom};
 use crate::ui::axes::{self, Ticks};
 use crate::ui::chart_style::Pen;
@@ -288,7 +288,7 @@ fn time_of(s: &crate::stats::Stats, v: f64) -> String {
 }
 
 /// The cards of a finished run: id, title, help, exact value, value as shown.
-pub fn cards(r: &DataGridReport) -> Vec<(&'static str, &'static str, &'static str, f64, String)> {
+pub fn cards(r: &DdReport) -> Vec<(&'static str, &'static str, &'static str, f64, String)> {
     let m = &r.metrics;
     vec![
         (

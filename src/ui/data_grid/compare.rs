@@ -2,7 +2,7 @@
 //! the page's pool of workers (the same seed, so the same jobs, data and bandwidths), as a table and bars.
 
 use super::{cfg_of, dg};
-use crate::family::data_grid::{DataGridReport, Scheme};
+use crate::family::data_grid::{DdReport, Scheme};
 use crate::registry::AnyReport;
 use crate::registry::Scenario;
 use crate::ui::lab::fmt_time;
@@ -21,7 +21,7 @@ struct Row {
 }
 
 impl Row {
-    fn of(scheme: Scheme, r: &DataGridReport) -> Row {
+    fn of(scheme: Scheme, r: &DdReport) -> Row {
         let m = &r.metrics;
         Row {
             scheme,

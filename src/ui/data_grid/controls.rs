@@ -1,8 +1,8 @@
 //! The data-grid family's controls ([Liu10]): the sites, the workload, the metascheduling scheme (or a script), the
 //! local policy and the data settings.
 
-use crate::family::data_grid::scheme::SchemePolicy;
-use crate::family::data_grid::DataGridConfig;
+use crate::family::data_grid::policy::SchemePolicy;
+use crate::family::data_grid::DdConfig;
 use crate::registry::Family;
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
@@ -18,13 +18,13 @@ pub(super) const SCHEME_EXAMPLES: [(&str, &str); 1] =
 
 /// The scenario's data-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
-pub(super) fn dg(s: &mut Scenario) -> Result<&mut DataGridConfig, Refused> {
+pub(super) fn dg(s: &mut Scenario) -> Result<&mut DdConfig, Refused> {
     let family = s.family().name();
     s.data_grid_mut().map(|d| &mut d.data_grid).ok_or(Refused::OtherFamily { setting: "data_grid", family })
 }
 
 /// The scenario's data-grid section, or its defaults while another family is shown.
-pub(super) fn cfg_of(s: &Scenario) -> DataGridConfig {
+pub(super) fn cfg_of(s: &Scenario) -> DdConfig {
     s.data_grid().map(|d| d.data_grid.clone()).unwrap_or_default()
 }
 
@@ -35,7 +35,7 @@ fn parse_sites(text: &str) -> Result<Vec<u32>, Refused> {
 
 /// The data-grid controls.
 #[component]
-pub fn DataGridControls() -> impl IntoView {
+pub fn DdControls() -> impl IntoView {
     let lab = expect_context::<Lab>();
     use crate::family::data_grid::{BackfillRule, Estimates, LocalPolicy, Scheme, Walltime};
     view! {

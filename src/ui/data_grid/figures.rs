@@ -19,7 +19,7 @@ const SEEDS: u64 = 3;
 
 /// The "Paper figures" panel of the data-grid family.
 #[component]
-pub fn DataGridFigures(scenario: Signal<Scenario>) -> impl IntoView {
+pub fn DdFigures(scenario: Signal<Scenario>) -> impl IntoView {
     // The workers computing what is shown; dropping the pool (or leaving the family, which disposes this) ends them.
     let pool = StoredValue::new_local(None::<Pool>);
     let number = RwSignal::new(4u32);

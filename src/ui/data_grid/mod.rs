@@ -10,12 +10,12 @@ pub(crate) mod figures;
 mod pinned;
 
 use crate::ui::lab::Repaint;
-pub use controls::DataGridControls;
+pub use controls::DdControls;
 use controls::{cfg_of, dg, SCHEME_EXAMPLES};
 use pinned::{pin_finished, pinned_scenarios};
 
 use crate::family::contract::{Header, Start};
-use crate::family::data_grid::{DataGridDetail, DataGridReport, JobRecord, Pending, Sample};
+use crate::family::data_grid::{DdDetail, DdReport, JobRecord, Pending, Sample};
 use crate::registry::{AnyDetail, AnyReport, Family};
 use crate::scenario::Scenario;
 use crate::ui::contract::PageFamily;
@@ -44,7 +44,7 @@ pub struct DdPage {
     /// The page's shared state (the scenario shown, the run bar).
     lab: Lab,
     header: RwSignal<Option<Header>>,
-    report: RwSignal<Option<Box<DataGridReport>>>,
+    report: RwSignal<Option<Box<DdReport>>>,
     repaint: Repaint,
     /// The site the Gantt view shows.
     site: RwSignal<usize>,
@@ -75,7 +75,7 @@ fn is_data_grid(lab: Lab) -> bool {
 }
 
 /// A data-grid run's progress: its samples and finished jobs join the live charts.
-pub(crate) fn on_progress(st: DdPage, lab: Lab, header: &Header, d: DataGridDetail) {
+pub(crate) fn on_progress(st: DdPage, lab: Lab, header: &Header, d: DdDetail) {
     let current = lab.run_id.get_untracked();
     st.live.update_value(|l| {
         if l.run_id != current {
@@ -91,7 +91,7 @@ pub(crate) fn on_progress(st: DdPage, lab: Lab, header: &Header, d: DataGridDeta
 }
 
 /// A data-grid run ended with its report.
-pub(crate) fn on_finished(st: DdPage, report: Box<DataGridReport>) {
+pub(crate) fn on_finished(st: DdPage, report: Box<DdReport>) {
     st.report.set(Some(report));
     redraw(st, true);
 }
@@ -181,7 +181,7 @@ pub(crate) fn charts_list() -> Vec<(&'static str, &'static str)> {
 }
 
 #[component]
-pub fn DataGridResults(st: DdPage) -> impl IntoView {
+pub fn DdResults(st: DdPage) -> impl IntoView {
     let lab = expect_context::<Lab>();
     let present = expect_context::<crate::ui::present::Present>();
     {
@@ -354,7 +354,7 @@ impl PageFamily for DdPage {
 
     fn controls(&self) -> AnyView {
         view! {
-            <DataGridControls />
+            <DdControls />
             <NotModelled id="not-modelled-dd" text=NOT_MODELLED />
         }
         .into_any()
@@ -362,7 +362,7 @@ impl PageFamily for DdPage {
 
     fn results(&self) -> AnyView {
         let st = *self;
-        view! { <DataGridResults st=st /> }.into_any()
+        view! { <DdResults st=st /> }.into_any()
     }
 
     fn charts(&self) -> Vec<(&'static str, &'static str)> {
@@ -410,7 +410,7 @@ pub(crate) fn mount_part(part: Part, element: web_sys::HtmlElement) -> Option<we
         _ => return Some(element),
     };
     if part == Part::DdFigures {
-        leptos::mount::mount_to(element, move || view! { <figures::DataGridFigures scenario=scenario /> }).forget();
+        leptos::mount::mount_to(element, move || view! { <figures::DdFigures scenario=scenario /> }).forget();
     } else {
         leptos::mount::mount_to(element, move || view! { <compare::Compare scenario=scenario /> }).forget();
     }

@@ -3,19 +3,19 @@
 //! the current run, one line per site), and each chart's "Numbers" shows the values it plots.
 
 use super::{charts, DdPage};
-use crate::family::data_grid::{DataGridReport, DataGridScenario, Sample};
+use crate::family::data_grid::{DdReport, DdScenario, Sample};
 use crate::registry::Scenario;
 use crate::ui::pins::{keep, scenarios, FamilyPins, NumbersToggle, Pin, PinnedRun, Table};
 use leptos::prelude::*;
 
 /// A run's name in the legends and the comparison: what tells it from the runs beside it.
-pub(super) fn run_label(s: &DataGridScenario) -> String {
+pub(super) fn run_label(s: &DdScenario) -> String {
     let c = &s.data_grid;
     format!("{} · {} · {} jobs · seed {}", c.scheme.label(), c.local_policy.name(), c.jobs, s.seed)
 }
 
 /// A finished run's name and numbers, as its cards show them.
-fn as_pin(r: &DataGridReport) -> Pin {
+fn as_pin(r: &DdReport) -> Pin {
     Pin {
         label: run_label(&r.scenario),
         numbers: charts::cards(r).into_iter().map(|(_, title, _, _, shown)| (title, shown)).collect(),
@@ -23,7 +23,7 @@ fn as_pin(r: &DataGridReport) -> Pin {
 }
 
 /// Pins a finished run; the oldest pinned run leaves once the palette is used up.
-fn pin(st: DdPage, r: &DataGridReport) {
+fn pin(st: DdPage, r: &DdReport) {
     st.live.update_value(|l| {
         let scenario = Scenario::DataGrid(r.scenario.clone());
         let run = PinnedRun { pin: as_pin(r), samples: l.samples.clone(), scenario };

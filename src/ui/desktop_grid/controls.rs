@@ -2,10 +2,10 @@
 //! policy (or a script), replication and checkpointing.
 
 use crate::family::desktop_grid::availability::AvailabilityLevel;
-use crate::family::desktop_grid::bot_selection::{BotPolicy, BotSelection};
 use crate::family::desktop_grid::config::{CheckpointStore, Heterogeneity, LongIdleRule};
+use crate::family::desktop_grid::policy::{BotPolicy, BotSelection};
 use crate::family::desktop_grid::workload::Mix;
-use crate::family::desktop_grid::DesktopGridConfig;
+use crate::family::desktop_grid::DgConfig;
 use crate::registry::Family;
 use crate::scenario::Scenario;
 use crate::script::ScriptSource;
@@ -20,13 +20,13 @@ pub(super) const BOT_SELECTION_EXAMPLES: [(&str, &str); 1] =
 
 /// The scenario's desktop-grid section to change; one of its controls used while another family is shown
 /// (they are hidden then) is refused.
-pub(super) fn dg(s: &mut Scenario) -> Result<&mut DesktopGridConfig, Refused> {
+pub(super) fn dg(s: &mut Scenario) -> Result<&mut DgConfig, Refused> {
     let family = s.family().name();
     s.desktop_grid_mut().map(|d| &mut d.desktop_grid).ok_or(Refused::OtherFamily { setting: "desktop_grid", family })
 }
 
 /// The scenario's desktop-grid section, or its defaults while another family is shown.
-pub(super) fn cfg_of(s: &Scenario) -> DesktopGridConfig {
+pub(super) fn cfg_of(s: &Scenario) -> DgConfig {
     s.desktop_grid().map(|d| d.desktop_grid.clone()).unwrap_or_default()
 }
 

@@ -4,11 +4,11 @@
 //! per policy, "unbounded" for saturated bars. Below them, every finding sentence of §IV-C as measured on the
 //! defaults (`measured.tsv`, the table of docs/desktop_grid.md "Claim by claim").
 
-use crate::family::desktop_grid::bot_selection::BotSelection;
-use crate::family::desktop_grid::claims::claims;
-use crate::family::desktop_grid::figure_svg::{chart, INDICES};
+use crate::family::desktop_grid::figures::claims::claims;
+use crate::family::desktop_grid::figures::measured::{rows, MEASURED_ON, NONE, TALLIES};
+use crate::family::desktop_grid::figures::svg::{chart, INDICES};
 use crate::family::desktop_grid::figures::{figures, Bar, BarJob, CiRule};
-use crate::family::desktop_grid::measured::{rows, MEASURED_ON, NONE, TALLIES};
+use crate::family::desktop_grid::policy::BotSelection;
 use crate::registry::AnyFigureJob;
 use crate::registry::Scenario;
 use crate::ui::pool::{Job, JobError, OnDone, Pool};

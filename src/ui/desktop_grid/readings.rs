@@ -2,9 +2,9 @@
 //! every value of one reading (docs/desktop_grid.md, "Readings"), the bars run in the page's worker pool with the
 //! code of `bagsim dg-figure N --readings KEY=all` (`study::plan`, `Plan::table`).
 
+use crate::family::desktop_grid::figures::study::{plan, Plan};
 use crate::family::desktop_grid::figures::{Bar, CiRule};
 use crate::family::desktop_grid::readings::READINGS;
-use crate::family::desktop_grid::study::{plan, Plan};
 use crate::readings::flips;
 use crate::readings::{combinations, parse_axis, ReadingsTable};
 use crate::registry::AnyFigureJob;

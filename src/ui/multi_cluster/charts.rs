@@ -3,7 +3,7 @@
 //! and makespan per size class, the CDFs of BoT makespan and NSL), on any plotters backend.
 
 use crate::family::multi_cluster::live::BotDone;
-use crate::family::multi_cluster::simulation::Sample;
+use crate::family::multi_cluster::sim::Sample;
 use crate::ui::axes::DrawResult;
 use crate::ui::axes::{self, at, builder, fit, legend_below, lin, log, mesh, Entry, Ticks};
 use crate::ui::chart_style::Pen;

@@ -18,7 +18,7 @@ mod trace_lab;
 
 use crate::family::multi_cluster::live::McDetail;
 use crate::family::multi_cluster::run::Report;
-use crate::family::multi_cluster::simulation::Sample;
+use crate::family::multi_cluster::sim::Sample;
 use crate::protocol::ToWorker;
 use crate::registry::Family;
 use crate::scenario::Scenario;

@@ -14,7 +14,7 @@ pub use crate::ui::pins::Table;
 pub fn tables(id: &str, runs: &[&RunData]) -> Vec<Table> {
     match id {
         "chart-queue" | "chart-util" => {
-            let pick: fn(&crate::family::multi_cluster::simulation::Sample) -> f64 =
+            let pick: fn(&crate::family::multi_cluster::sim::Sample) -> f64 =
                 if id == "chart-queue" { charts::queued } else { charts::utilization };
             let what = if id == "chart-queue" { "queued tasks" } else { "utilization (busy / processors)" };
             runs.iter()

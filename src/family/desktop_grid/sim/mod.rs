@@ -4,9 +4,9 @@
 //! machine at random. O(log n) per event (LongIdle: plus O(BoTs with a candidate) per dispatch).
 
 use super::availability::GroupLaw;
-use super::bot_selection::{BotPolicy, BotView, FcfsShareRule, SelectBag};
 use super::config::{CheckpointStore, LongIdleRule};
 use super::machines::Platform;
+use super::policy::{BotPolicy, BotView, FcfsShareRule, SelectBag};
 use super::wqr_ft::TaskPool;
 use crate::engine::{EventQueue, Model, Rng};
 use crate::script::ScriptError;
@@ -23,7 +23,7 @@ pub use counters::{DgCounters, DgSample};
 
 const NONE: u32 = u32::MAX;
 
-/// The simulator's settings (from `DesktopGridConfig`).
+/// The simulator's settings (from `DgConfig`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DgSettings {
     pub selection: BotPolicy,

@@ -9,11 +9,13 @@
 //! by a machine failure) are not lines; jobs.csv counts them. A task the run did not complete: status 5, wait and
 //! run −1.
 //!
+//! The lines are the shared writer's (`trace::schedule::BotSwf`), from each task's completing replica's start and
+//! its completion, both NaN for a task not completed.
+//!
 //! Memory: 8 bytes a task (the start of its completing replica), only while writing; completions are the run's own.
 
 use super::DgSimulation;
-use crate::trace::schedule::{SwfEnd, SwfStream};
-use crate::trace::swf::Line;
+use crate::trace::schedule::{BotSwf, SwfEnd};
 
 /// What the header's notes say the fields hold.
 const NOTES: [&str; 3] = [
@@ -22,61 +24,41 @@ const NOTES: [&str; 3] = [
     "status 5 with wait and run -1 = not completed when the run ended",
 ];
 
-/// The stream, the next BoT to write and the start of each task's completing replica (NaN: not completed).
+/// The stream and the start of each task's completing replica (NaN: not completed).
 pub(super) struct TaskSwf {
-    out: SwfStream,
-    next_bot: usize,
+    out: BotSwf,
     final_start: Vec<f64>,
 }
 
 impl DgSimulation {
     /// From now on, writes the schedule to `out` as SWF (the header first).
     pub fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str) {
-        let tasks = self.workload.runtimes.len();
-        let out = SwfStream::new(out, what, &NOTES, tasks as u64, self.power.len() as u64);
-        self.swf = Some(Box::new(TaskSwf { out, next_bot: 0, final_start: vec![f64::NAN; tasks] }));
+        let out = BotSwf::new(out, what, &NOTES, &self.workload, self.power.len() as u64);
+        self.swf = Some(Box::new(TaskSwf { out, final_start: vec![f64::NAN; self.workload.tasks()] }));
     }
 
     /// Ends the stream started by `stream_swf` (None if none was): the BoTs not written yet, flushed.
     pub fn end_swf(&mut self) -> Option<std::io::Result<SwfEnd>> {
-        let mut swf = self.swf.take()?;
-        for b in swf.next_bot..self.workload.bots.len() {
-            self.write_swf_bot(&mut swf, b);
-        }
-        Some(swf.out.finish())
+        let swf = self.swf.take()?;
+        let (start, end) = (&swf.final_start, &self.task_end);
+        Some(swf.out.finish(&self.workload, |t| completed(start[t], end[t])))
     }
 
     /// Task `t` was completed now by a replica started at `start`; the BoTs completed, in submit order, since the
     /// last one written are written.
     pub(super) fn swf_completed(&mut self, t: u32, start: f64) {
-        let Some(mut swf) = self.swf.take() else { return };
+        let Some(swf) = self.swf.as_mut() else { return };
         swf.final_start[t as usize] = start;
-        while swf.next_bot < self.workload.bots.len() && !self.bot_end[swf.next_bot].is_nan() {
-            let b = swf.next_bot;
-            self.write_swf_bot(&mut swf, b);
-            swf.next_bot += 1;
-        }
-        self.swf = Some(swf);
+        let (start, end, bot_end) = (&swf.final_start, &self.task_end, &self.bot_end);
+        swf.out.write_finished(&self.workload, |b| !bot_end[b].is_nan(), |t| completed(start[t], end[t]));
     }
+}
 
-    fn write_swf_bot(&self, swf: &mut TaskSwf, b: usize) {
-        let bot = &self.workload.bots[b];
-        for t in bot.first_task as usize..(bot.first_task + bot.size) as usize {
-            let (start, end) = (swf.final_start[t], self.task_end[t]);
-            let done = !start.is_nan() && !end.is_nan();
-            swf.out.line(&Line {
-                job: t as u64 + 1,
-                submit: bot.arrival,
-                wait: if done { start - bot.arrival } else { -1.0 },
-                run: if done { end - start } else { -1.0 },
-                procs: 1,
-                req_time: -1.0,
-                status: if done { 1 } else { 5 },
-                user: i64::from(bot.user) + 1,
-                executable: b as i64 + 1,
-                queue: -1,
-                partition: -1,
-            });
-        }
+/// A task's (start, end) as its line reads them: both, once it completed; neither before.
+fn completed(start: f64, end: f64) -> (f64, f64) {
+    if start.is_nan() || end.is_nan() {
+        (f64::NAN, f64::NAN)
+    } else {
+        (start, end)
     }
 }

@@ -7,7 +7,7 @@ use super::claims::claims;
 use super::{FigureId, FigureResult, RunResult, RunSpec};
 use crate::family::multi_cluster::config::McScenario;
 use crate::readings::{
-    apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable, Seeds,
+    apply, invalid, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable, Seeds,
 };
 use crate::stats::Verdict;
 
@@ -36,7 +36,7 @@ impl Study {
         let mut scenarios = Vec::new();
         for c in combos {
             let s = apply(base, c)?;
-            s.validate().map_err(|e| ReadingsError::Invalid { label: label(c), why: e.to_string() })?;
+            s.validate().map_err(invalid(c))?;
             scenarios.push(s);
         }
         let n = combos.len();

@@ -2,6 +2,7 @@
 
 use super::super::MAX_REPLICAS;
 use super::{Choice, Estimate, ResourceView, TaskOrder, TaskScheduling};
+use crate::script::Refused;
 use crate::script::{line_column, Script, ScriptError};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext};
 use std::cell::RefCell;
@@ -68,9 +69,12 @@ impl ViewData {
         }
     }
 
-    fn cluster(&self, c: i64) -> Result<usize, String> {
-        usize::try_from(c).ok().filter(|&i| i < self.speed.len()).ok_or_else(|| {
-            format!("cluster {c} is out of range: the platform has clusters 0 to {}", self.speed.len() as i64 - 1)
+    fn cluster(&self, c: i64) -> Result<usize, Refused> {
+        usize::try_from(c).ok().filter(|&i| i < self.speed.len()).ok_or(Refused::OutOfRange {
+            what: "cluster",
+            index: c,
+            len: self.speed.len(),
+            holder: "platform",
         })
     }
 }
@@ -188,15 +192,16 @@ impl ScriptedScheduling {
     }
 
     /// Checks a decision against the view; the choice the simulation carries out, or why it cannot.
-    fn check(&self, d: Decision) -> Result<Choice, String> {
+    fn check(&self, d: Decision) -> Result<Choice, Refused> {
         let v = self.view.0.borrow();
-        let managed = |c: i64| -> Result<u32, String> {
+        let managed = |c: i64| -> Result<u32, Refused> {
             let i = v.cluster(c)? as u32;
             if v.managed.contains(&i) {
                 Ok(i)
             } else {
                 let list: Vec<String> = v.managed.iter().map(u32::to_string).collect();
-                Err(format!("cluster {c} is not managed by this resource manager (it manages {})", list.join(", ")))
+                Err(format!("cluster {c} is not managed by this resource manager (it manages {})", list.join(", "))
+                    .into())
             }
         };
         match d.choice {
@@ -206,7 +211,8 @@ impl ScriptedScheduling {
                 if v.free.contains(&i) {
                     Ok(Choice::Start(i))
                 } else {
-                    Err(format!("cluster {c} has no free processor; reserve(c) queues a task there, wait() waits"))
+                    Err(format!("cluster {c} has no free processor; reserve(c) queues a task there, wait() waits")
+                        .into())
                 }
             }
             Decided::Reserve(c) => {
@@ -214,7 +220,7 @@ impl ScriptedScheduling {
                 if !self.uses_end_estimates {
                     Err("reserve needs the clusters' queues: define fn uses_end_estimates() { true }".into())
                 } else if v.free.contains(&i) && v.queued[i as usize] == 0 {
-                    Err(format!("cluster {c} has a free processor and no queue; start({c}) starts the task now"))
+                    Err(format!("cluster {c} has a free processor and no queue; start({c}) starts the task now").into())
                 } else {
                     Ok(Choice::Reserve(i))
                 }

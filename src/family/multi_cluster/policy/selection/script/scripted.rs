@@ -1,6 +1,7 @@
 //! The scripted task selection itself, on the Rhai engine (the `scripts` feature).
 
 use super::super::{QueueIndex, Selection, SelectionView, TaskSelection};
+use crate::script::Refused;
 use crate::script::{line_column, Script, ScriptError};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext};
 use std::cell::RefCell;
@@ -45,11 +46,11 @@ struct ViewData {
 
 impl ViewData {
     /// User `u`'s place in `users`, or why it has no waiting task.
-    fn waiting(&self, u: i64) -> Result<usize, String> {
+    fn waiting(&self, u: i64) -> Result<usize, Refused> {
         u32::try_from(u)
             .ok()
             .and_then(|u| self.users.binary_search(&u).ok())
-            .ok_or_else(|| format!("user {u} has no waiting task at this RM (view.users lists those who do)"))
+            .ok_or_else(|| format!("user {u} has no waiting task at this RM (view.users lists those who do)").into())
     }
 }
 
@@ -110,13 +111,13 @@ impl ScriptedSelection {
     }
 
     /// Checks a decision against the view and the queue index: the selection the RM carries out, or why not.
-    fn check(&self, d: Decided) -> Result<Selection, String> {
+    fn check(&self, d: Decided) -> Result<Selection, Refused> {
         let v = self.view.0.borrow();
-        let per_user = |what: &str| -> Result<(), String> {
+        let per_user = |what: &str| -> Result<(), Refused> {
             match self.index {
                 QueueIndex::PerUser => Ok(()),
                 QueueIndex::Fifo => {
-                    Err(format!("{what} needs the waiting tasks per user: fn index() {{ \"per_user\" }}"))
+                    Err(format!("{what} needs the waiting tasks per user: fn index() {{ \"per_user\" }}").into())
                 }
             }
         };
@@ -147,7 +148,7 @@ impl ScriptedSelection {
                         .ok()
                         .filter(|&a| a < u32::MAX)
                         .map(|a| Selection::OneTaskPerUser { after: Some(a) })
-                        .ok_or_else(|| format!("after = {a}: a user id, or -1 to start from the first user")),
+                        .ok_or_else(|| format!("after = {a}: a user id, or -1 to start from the first user").into()),
                 }
             }
         }

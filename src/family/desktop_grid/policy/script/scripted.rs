@@ -1,6 +1,7 @@
 //! The scripted BoT selection itself, on the Rhai engine (the `scripts` feature).
 
 use super::super::{BotView, SelectBag};
+use crate::script::Refused;
 use crate::script::{line_column, Script, ScriptError};
 use crate::workload::Workload;
 use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext};
@@ -61,21 +62,24 @@ impl ViewData {
     }
 
     /// BoT `b`'s index in the workload, or why it is not one.
-    fn bot(&self, b: i64) -> Result<usize, String> {
-        usize::try_from(b).ok().filter(|&i| i < self.size.len()).ok_or_else(|| {
-            format!("BoT {b} is out of range: the workload has BoTs 0 to {}", self.size.len() as i64 - 1)
+    fn bot(&self, b: i64) -> Result<usize, Refused> {
+        usize::try_from(b).ok().filter(|&i| i < self.size.len()).ok_or(Refused::OutOfRange {
+            what: "BoT",
+            index: b,
+            len: self.size.len(),
+            holder: "workload",
         })
     }
 
     /// BoT `b`'s row, or why it is not in the queue.
-    fn row(&self, b: i64) -> Result<&Row, String> {
+    fn row(&self, b: i64) -> Result<&Row, Refused> {
         let i = self.bot(b)?;
         match self.rows.binary_search_by_key(&(i as u32), |r| r.id) {
             Ok(at) => Ok(&self.rows[at]),
             Err(_) if self.arrival[i] > self.now => {
-                Err(format!("BoT {b} is not in the queue: it arrives at {} s", self.arrival[i]))
+                Err(format!("BoT {b} is not in the queue: it arrives at {} s", self.arrival[i]).into())
             }
-            Err(_) => Err(format!("BoT {b} is not in the queue: it has finished")),
+            Err(_) => Err(format!("BoT {b} is not in the queue: it has finished").into()),
         }
     }
 }
@@ -183,7 +187,7 @@ impl ScriptedBotSelection {
     }
 
     /// Checks a decision against the view: the BoT the simulation serves, or why it cannot.
-    fn check(&self, d: Decision) -> Result<Option<u32>, String> {
+    fn check(&self, d: Decision) -> Result<Option<u32>, Refused> {
         let Some(b) = d.bot else { return Ok(None) };
         let v = self.view.0.borrow();
         let row = v.row(b)?;
@@ -191,7 +195,8 @@ impl ScriptedBotSelection {
             return Err(format!(
                 "BoT {b} has no task with fewer than RepThresh ({}) running replicas; view.ready lists those that do",
                 v.thresh
-            ));
+            )
+            .into());
         }
         Ok(Some(row.id))
     }

@@ -43,7 +43,7 @@ pub struct SiteView<'a> {
     pub sites: &'a [SiteOffer],
 }
 
-/// A metascheduling decision procedure other than the built-in schemes' (`scheme::choose`).
+/// A metascheduling decision procedure other than the built-in schemes' (`policy::choose`).
 pub trait ChooseSite {
     /// Whether the job's data moves from dispatch on, while it queues (as finish_time_data_aware), or on its
     /// processors once its hold begins.

@@ -1,17 +1,18 @@
-//! The BoT selection policies of [Anglano09] §III-C (Select_Bag of Fig. 1, line 21): one file each;
-//! `BotSelection::build` is the only list. A policy reads a `BotView` and names a BoT; the simulation acts. A
-//! scenario's `bot_selection` is one of them or a user's script (`BotPolicy`, `script.rs`).
+//! The family's policies: what [Anglano09] calls BoT selection. The BoT selection policies of §III-C (Select_Bag
+//! of Fig. 1, line 21): one file each; `BotSelection::build` is the only list. A policy reads a `BotView` and names
+//! a BoT; the simulation acts. A scenario's `bot_selection` is one of them or a user's script (`BotPolicy` in
+//! `bot_policy.rs`, the script in `script.rs`).
 
+mod bot_policy;
 mod fcfs_excl;
 mod fcfs_share;
 mod long_idle;
-mod policy;
 mod rr;
 mod rr_nrf;
 mod script;
 
+pub use bot_policy::BotPolicy;
 pub use fcfs_share::FcfsShareRule;
-pub use policy::BotPolicy;
 pub use script::script_error;
 
 use super::wqr_ft::TaskPool;

@@ -4,11 +4,13 @@
 //! `Plan` lists the bar jobs of every combination; the CLI runs them in a thread pool, the page in its worker pool,
 //! and `Plan::table` turns their results into the table.
 
-use super::bot_selection::BotSelection;
 use super::claims::claims;
-use super::figures::{figures, Bar, BarJob, CiRule, FigurePreset};
-use super::{DesktopGridConfig, DgScenario};
-use crate::readings::{apply, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable};
+use super::{figures, Bar, BarJob, CiRule, FigurePreset};
+use crate::family::desktop_grid::config::{DgConfig, DgScenario};
+use crate::family::desktop_grid::policy::BotSelection;
+use crate::readings::{
+    apply, invalid, label, refuse_overridden, Batch, Combination, ReadingRow, ReadingsError, ReadingsTable,
+};
 use crate::stats::Verdict;
 
 /// The bar jobs of a study: per combination of readings, the figure's four mixes × the five policies.
@@ -28,12 +30,7 @@ pub fn figure(number: u32) -> Result<FigurePreset, ReadingsError> {
 
 /// The plan of figure `number` under each combination applied to `base`; refused, naming the combination, when
 /// one gives an invalid configuration.
-pub fn plan(
-    number: u32,
-    base: &DesktopGridConfig,
-    combos: &[Combination],
-    rule: CiRule,
-) -> Result<Plan, ReadingsError> {
+pub fn plan(number: u32, base: &DgConfig, combos: &[Combination], rule: CiRule) -> Result<Plan, ReadingsError> {
     let f = figure(number)?;
     let runs = |s: &DgScenario| {
         let all: Vec<DgScenario> = (f.mixes.iter())
@@ -46,11 +43,7 @@ pub fn plan(
     let mut jobs = Vec::new();
     for (k, c) in combos.iter().enumerate() {
         let s = apply(&DgScenario::new(1, base.clone()), c)?;
-        let invalid = |e: crate::error::ScenarioError| ReadingsError::Invalid {
-            label: label(c),
-            why: format!("{}: {}", e.field, e.message),
-        };
-        s.desktop_grid.validate().map_err(invalid)?;
+        s.desktop_grid.validate().map_err(invalid(c))?;
         for &mix in &f.mixes {
             for &policy in &BotSelection::ALL {
                 let policy = policy.into();
@@ -100,7 +93,7 @@ impl Plan {
 /// Runs a whole study through `run` (one result per bar job, in order).
 pub fn study(
     number: u32,
-    base: &DesktopGridConfig,
+    base: &DgConfig,
     combos: &[Combination],
     rule: CiRule,
     run: Batch<'_, BarJob, Bar>,

@@ -2,13 +2,14 @@
 //! pool, then its CSV, SVG and findings, or under readings its readings table; and the same as a study in shards
 //! (`--plan`) whose points and merge are here too. Lines and files go to a `FigureOut`.
 
-use super::figures::{series_name, FigureResult, Metric};
-use super::readings::READINGS;
-use super::study::{chosen, figure as figure_of, plan, DdRun, Plan};
-use super::{DataGridConfig, DataGridReport, DataGridScenario};
+use super::study::{chosen, figure as figure_of, plan, DdFigureRun, Plan};
+use super::{series_name, FigureResult, Metric};
 use crate::family::contract::PointError;
 use crate::family::contract::{finish_readings, run_to_end, FigureError, FigureFailure, FigureOut, FigureOutcome};
 use crate::family::contract::{planned_seeds, FamilyDef, FigureCommand, FigurePlan, FigureRequest, Kind, Point};
+use crate::family::data_grid::config::{DdConfig, DdScenario};
+use crate::family::data_grid::readings::READINGS;
+use crate::family::data_grid::run::DdReport;
 use crate::readings::{combinations, label, parse_axes, Combination, ReadingsError, Seeds};
 use crate::stats::verdict::findings_markdown;
 use crate::stats::{show, Claim, Verdict};
@@ -23,18 +24,18 @@ macro_rules! say {
 }
 
 /// Runs a data-grid figure's runs in a thread pool: each its value of the figure's `metric`.
-fn run_all<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
+fn run_all<D: FamilyDef<Scenario = DdScenario, Report = DdReport>>(
     metric: Metric,
-    runs: &[(usize, DdRun)],
+    runs: &[(usize, DdFigureRun)],
     jobs: usize,
 ) -> Vec<Result<f64, PointError>> {
     crate::parallel::map(runs, jobs, |_, (_, run)| run_one::<D>(metric, run))
 }
 
 /// One run's value of the figure's `metric`, run as `bagsim run` runs its scenario.
-fn run_one<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
+fn run_one<D: FamilyDef<Scenario = DdScenario, Report = DdReport>>(
     metric: Metric,
-    run: &DdRun,
+    run: &DdFigureRun,
 ) -> Result<f64, PointError> {
     let start = std::time::Instant::now();
     let report = run_to_end::<D>(&run.scenario(), &|| start.elapsed().as_secs_f64())?;
@@ -45,10 +46,10 @@ fn run_one<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
 /// `--readings` its readings table. With `--seeds auto`, 5 seeds per bar, then 10, 20 and 30 while a finding of
 /// some reading is not resolved; the runs of a round are kept for the next, so each run is simulated once. A fixed
 /// number of seeds is one round.
-pub fn figure<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
+pub fn figure<D: FamilyDef<Scenario = DdScenario, Report = DdReport>>(
     out: &mut dyn FigureOut,
     which: &str,
-    base: &DataGridConfig,
+    base: &DdConfig,
     specs: &[String],
     seeds: Seeds,
     jobs: usize,
@@ -61,11 +62,11 @@ pub fn figure<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>
     for f in chosen(which)? {
         let start = std::time::Instant::now();
         let mut done: std::collections::HashMap<String, Result<f64, PointError>> = Default::default();
-        let key = |k: usize, r: &DdRun| format!("{k} {} {} {}", r.group, r.scheme, r.seed);
+        let key = |k: usize, r: &DdFigureRun| format!("{k} {} {} {}", r.group, r.scheme, r.seed);
         let mut n = seeds.first();
         loop {
             let p = plan(f.number, base, &combos, u64::from(n))?;
-            let todo: Vec<(usize, DdRun)> =
+            let todo: Vec<(usize, DdFigureRun)> =
                 p.runs.iter().filter(|(k, r)| !done.contains_key(&key(*k, r))).cloned().collect();
             out.note(&format!("Fig. {}: {} seeds per bar, {} new runs on {jobs} threads", f.number, n, todo.len()));
             let fresh = run_all::<D>(f.metric, &todo, jobs);
@@ -129,12 +130,12 @@ fn finish_figure(out: &mut dyn FigureOut, p: &Plan, results: &[Result<f64, Point
 }
 
 fn combos(specs: &[String]) -> Result<Vec<Combination>, ReadingsError> {
-    Ok(combinations(&parse_axes(specs, READINGS, &super::sweep::path_of)?))
+    Ok(combinations(&parse_axes(specs, READINGS, &crate::family::data_grid::sweep::path_of)?))
 }
 
 /// `bagsim dd-figure N|all [--readings …] --plan N`: the figures' runs as a study of kind `dd-figure` (no
 /// readings) or `dd-readings`, a run a point.
-pub fn plan_study(which: &str, base: &DataGridConfig, specs: &[String], seeds: u64) -> FigureOutcome<FigurePlan> {
+pub fn plan_study(which: &str, base: &DdConfig, specs: &[String], seeds: u64) -> FigureOutcome<FigurePlan> {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
     let combos = combos(specs)?;
     let figures = chosen(which)?;
@@ -155,10 +156,8 @@ pub fn plan_study(which: &str, base: &DataGridConfig, specs: &[String], seeds: u
 }
 
 /// Runs one point of a `dd-figure` or `dd-readings` study: its value of the figure's metric (null if undefined).
-pub fn figure_point<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>>(
-    p: &Point,
-) -> Result<Value, PointError> {
-    let run: DdRun = serde_json::from_value(p.job.clone())
+pub fn figure_point<D: FamilyDef<Scenario = DdScenario, Report = DdReport>>(p: &Point) -> Result<Value, PointError> {
+    let run: DdFigureRun = serde_json::from_value(p.job.clone())
         .map_err(|e| PointError::Job(format!("not a data-grid figure run: {e}")))?;
     let metric = figure_of(run.figure).map_err(|e| PointError::Job(e.to_string()))?.metric;
     run_one::<D>(metric, &run).map(|v| serde_json::json!(Some(v).filter(|v| v.is_finite())))
@@ -168,7 +167,7 @@ pub fn figure_point<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridR
 pub fn figure_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]) -> FigureOutcome {
     let spec = |k: &str| spec[k].clone();
     let specs: Vec<String> = serde_json::from_value(spec("readings")).map_err(|e| format!("readings: {e}"))?;
-    let base: DataGridConfig = serde_json::from_value(spec("base")).map_err(|e| format!("the manifest's base: {e}"))?;
+    let base: DdConfig = serde_json::from_value(spec("base")).map_err(|e| format!("the manifest's base: {e}"))?;
     let numbers: Vec<u32> = serde_json::from_value(spec("figures")).map_err(|e| format!("figures: {e}"))?;
     let seeds: u64 = serde_json::from_value(spec("seeds")).map_err(|e| format!("seeds: {e}"))?;
     let combos = combos(&specs)?;
@@ -206,9 +205,7 @@ fn seeds_of(r: &FigureRequest) -> Result<Seeds, ReadingsError> {
     Seeds::parse_from(r.seeds, 5, 2)
 }
 
-impl<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>> FigureCommand<DataGridScenario>
-    for Figures<D>
-{
+impl<D: FamilyDef<Scenario = DdScenario, Report = DdReport>> FigureCommand<DdScenario> for Figures<D> {
     fn default_seeds(&self) -> &'static str {
         "5"
     }
@@ -217,11 +214,11 @@ impl<D: FamilyDef<Scenario = DataGridScenario, Report = DataGridReport>> FigureC
         matches!(kind, Kind::DdFigure | Kind::DdReadings)
     }
 
-    fn run(&self, out: &mut dyn FigureOut, base: &DataGridScenario, r: &FigureRequest) -> FigureOutcome {
+    fn run(&self, out: &mut dyn FigureOut, base: &DdScenario, r: &FigureRequest) -> FigureOutcome {
         figure::<D>(out, r.figure, &base.data_grid, r.readings, seeds_of(r)?, r.jobs)
     }
 
-    fn plan(&self, base: &DataGridScenario, r: &FigureRequest) -> FigureOutcome<FigurePlan> {
+    fn plan(&self, base: &DdScenario, r: &FigureRequest) -> FigureOutcome<FigurePlan> {
         let seeds = planned_seeds(seeds_of(r)?)?;
         plan_study(r.figure, &base.data_grid, r.readings, u64::from(seeds))
     }

@@ -1,13 +1,23 @@
 //! The experiments of [Anglano09] §IV-C as presets: Figs. 2–17, each a configuration (availability,
 //! heterogeneity), a mix group (single or multiple class) and a load, run for the five BoT selection policies; and
-//! the paper's confidence rule: seeds are added until every 95% interval is within 2.5% of its mean (§IV-C).
+//! the paper's confidence rule: seeds are added until every 95% interval is within 2.5% of its mean (§IV-C). The
+//! folder holds the rest of the paper figures: the findings checked (`claims.rs`) and as measured (`measured.rs`),
+//! a figure under every combination of readings (`study.rs`), its bars as SVG (`svg.rs`) and the command (`cmd.rs`).
+
+pub mod claims;
+/// The figures as a command: native only (its runs go to a thread pool).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cmd;
+pub mod measured;
+pub mod study;
+pub mod svg;
 
 use super::availability::AvailabilityLevel;
-use super::bot_selection::{BotPolicy, BotSelection};
 use super::config::Heterogeneity;
+use super::config::{DgConfig, DgScenario};
+use super::policy::{BotPolicy, BotSelection};
 use super::report::DgReport;
 use super::workload::Mix;
-use super::{DesktopGridConfig, DgScenario};
 use crate::error::ScenarioError;
 use crate::family::contract::PointError;
 use crate::stats::Interval;
@@ -78,8 +88,8 @@ pub fn figures() -> Vec<FigurePreset> {
 
 impl FigurePreset {
     /// The scenario of one bar: a mix and a policy, on `base`'s other settings.
-    pub fn scenario(&self, base: &DesktopGridConfig, mix: Mix, policy: &BotPolicy, seed: u64) -> DgScenario {
-        let cfg = DesktopGridConfig {
+    pub fn scenario(&self, base: &DgConfig, mix: Mix, policy: &BotPolicy, seed: u64) -> DgScenario {
+        let cfg = DgConfig {
             availability: self.availability,
             heterogeneity: self.heterogeneity,
             mix,
@@ -182,7 +192,7 @@ fn precise(i: &Interval, rel: f64) -> bool {
 /// for a bounded bar, the 95% intervals of TT, makespan, WT and RWT are within `rel` of their means.
 pub fn run_bar(
     preset: &FigurePreset,
-    base: &DesktopGridConfig,
+    base: &DgConfig,
     mix: Mix,
     policy: &BotPolicy,
     rule: CiRule,
@@ -237,7 +247,7 @@ pub fn run_bar(
 
 /// The policies of a figure's bars in each mix, from `base`: the paper's five (§IV-B), then the base's own script
 /// when it scripts the BoT selection (docs/policies.md). The findings are the paper's and judge its five alone.
-pub fn series(base: &DesktopGridConfig) -> Vec<BotPolicy> {
+pub fn series(base: &DgConfig) -> Vec<BotPolicy> {
     let mut all: Vec<BotPolicy> = BotSelection::ALL.iter().map(|&p| p.into()).collect();
     if base.bot_selection.script().is_some() {
         all.push(base.bot_selection.clone());
@@ -253,7 +263,7 @@ pub struct BarJob {
     pub mix: Mix,
     pub policy: BotPolicy,
     /// The settings the figure does not fix.
-    pub base: DesktopGridConfig,
+    pub base: DgConfig,
     pub rule: CiRule,
 }
 
@@ -263,7 +273,7 @@ impl BarJob {
         let f = figures().into_iter().find(|f| f.number == self.figure).ok_or_else(|| {
             PointError::Job(format!("Fig. {}: no such figure; Anglano & Canonico 2009 has Figs. 2–17", self.figure))
         })?;
-        let runner = |s: &DgScenario| super::run_with_clock(s, clock);
+        let runner = |s: &DgScenario| super::run::run_with_clock(s, clock);
         Ok(run_bar(&f, &self.base, self.mix, &self.policy, self.rule, &runner)?)
     }
 }

@@ -1,12 +1,12 @@
 //! What a scenario's `scheme` (`config::SchemePolicy`) builds: nothing for the three of [Liu10] §IV, which
-//! `scheme::choose` runs, or a user's script (docs/policies.md).
+//! `policy::choose` runs, or a user's script (docs/policies.md).
 
 use super::super::config::SchemePolicy;
 use super::script::{self, ChooseSite};
 use crate::script::ScriptError;
 
 impl SchemePolicy {
-    /// The scripted scheme's decision procedure (None for a built-in, which `scheme::choose` runs).
+    /// The scripted scheme's decision procedure (None for a built-in, which `policy::choose` runs).
     pub fn build(&self) -> Option<Box<dyn ChooseSite>> {
         match self {
             SchemePolicy::Builtin(_) => None,

@@ -121,7 +121,7 @@ pub fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::desktop_grid::claims::claims;
+    use crate::family::desktop_grid::figures::claims::claims;
     use crate::family::desktop_grid::figures::figures;
     use crate::family::desktop_grid::readings::READINGS;
 
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn the_docs_print_the_measured_table_unchanged() {
-        let docs = include_str!("../../../docs/desktop_grid.md");
+        let docs = include_str!("../../../../docs/desktop_grid.md");
         let table = markdown();
         assert!(
             docs.contains(&table),

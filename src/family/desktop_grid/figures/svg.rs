@@ -3,8 +3,8 @@
 //! with the run (TT and WT). The page draws it for the index chosen; `bagsim figure desktop_grid` writes the four
 //! one under the other.
 
-use super::bot_selection::{BotPolicy, BotSelection};
-use super::figures::{Bar, FigurePreset};
+use super::{Bar, FigurePreset};
+use crate::family::desktop_grid::policy::{BotPolicy, BotSelection};
 use crate::stats::bars_svg::{stack, Bars, Cell};
 
 /// An index a figure can show: name, title, value of a bar (mean, 95% low, 95% high), unit factor, unit, and whether a

@@ -1,9 +1,10 @@
-//! The metascheduler ([Liu10] §III–IV): it asks every site when it could start or finish the job, from the site's
-//! own reservation profile, and dispatches the job to the best answer (ties to the lowest site index). The three
-//! schemes differ in what the job holds on its processors and in what they compare. A scenario's scheme may also be
-//! a user's script (`SchemePolicy`, `script.rs`).
+//! The family's policies: what [Liu10] calls metascheduling schemes. The metascheduler (§III–IV) asks every site
+//! when it could start or finish the job, from the site's own reservation profile, and dispatches the job to the
+//! best answer (ties to the lowest site index). The three schemes differ in what the job holds on its processors
+//! and in what they compare. A scenario's scheme may also be a user's script (`SchemePolicy`, built in
+//! `scheme_policy.rs`; the script in `script.rs`).
 
-mod policy;
+mod scheme_policy;
 mod script;
 
 pub use super::config::SchemePolicy;
@@ -27,7 +28,8 @@ pub fn ask(overlaps: bool, job: &Job, transfer: f64, dispatch: f64) -> Ask {
 
 /// The site the job goes to, what it asks there and the hold that site answered. start_time_no_data_aware compares
 /// the earliest starts; the two finish-time schemes compare the earliest finishes (Eq. 4, no stage-out). `answer`
-/// is site k's answer (of `widths[k]` processors) for an ask, from whatever its local policy can promise (`local.rs`).
+/// is site k's answer (of `widths[k]` processors) for an ask, from whatever its local policy can promise
+/// (`sim/local.rs`).
 pub fn choose(
     scheme: Scheme,
     widths: &[u32],

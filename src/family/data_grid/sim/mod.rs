@@ -1,5 +1,5 @@
 //! The data-grid run loop: job arrivals at the metascheduler, which asks every site for its earliest start or
-//! finish and dispatches the job (`scheme.rs`); starts at reservations; ends, which compress the site's schedule
+//! finish and dispatches the job (`policy/`); starts at reservations; ends, which compress the site's schedule
 //! or start a pass of its scheduler (`local.rs`, per local policy); and time-series samples.
 
 mod jobs;
@@ -7,7 +7,7 @@ mod local;
 mod schedule_swf;
 
 use super::config::{BackfillRule, LocalPolicy};
-use super::scheme::{choose, ChooseSite, SchemePolicy, SiteOffer, SiteView};
+use super::policy::{choose, ChooseSite, SchemePolicy, SiteOffer, SiteView};
 use super::site::{Ask, Site};
 use super::workload::Workload;
 use crate::engine::{EventQueue, Model};
@@ -385,7 +385,7 @@ impl Simulation {
         let mut offers = std::mem::take(&mut self.offers);
         offers.clear();
         for (k, &processors) in widths.iter().enumerate() {
-            let ask = super::scheme::ask(self.overlaps, &job, transfers[k], dispatch);
+            let ask = super::policy::ask(self.overlaps, &job, transfers[k], dispatch);
             let fits = job.procs <= processors;
             let (start, finish) = if fits { self.answer(k, &ask, now) } else { (f64::NAN, f64::NAN) };
             let site = &self.sites[k];

@@ -1,6 +1,7 @@
 //! The scripted metascheduling scheme itself, on the Rhai engine (the `scripts` feature).
 
 use super::{ChooseSite, SiteOffer, SiteView};
+use crate::script::Refused;
 use crate::script::{line_column, Script, ScriptError};
 use rhai::{Engine, EvalAltResult, NativeCallContext};
 use std::cell::RefCell;
@@ -27,20 +28,22 @@ struct ViewData {
 }
 
 impl ViewData {
-    fn site(&self, k: i64) -> Result<&SiteOffer, String> {
-        usize::try_from(k)
-            .ok()
-            .and_then(|i| self.sites.get(i))
-            .ok_or_else(|| format!("site {k} is out of range: the grid has sites 0 to {}", self.sites.len() as i64 - 1))
+    fn site(&self, k: i64) -> Result<&SiteOffer, Refused> {
+        usize::try_from(k).ok().and_then(|i| self.sites.get(i)).ok_or(Refused::OutOfRange {
+            what: "site",
+            index: k,
+            len: self.sites.len(),
+            holder: "grid",
+        })
     }
 
     /// Site `k`'s offer, when the job fits there.
-    fn fitting(&self, k: i64) -> Result<&SiteOffer, String> {
+    fn fitting(&self, k: i64) -> Result<&SiteOffer, Refused> {
         let s = self.site(k)?;
         if s.fits {
             Ok(s)
         } else {
-            Err(format!("the job needs {} processors; site {k} has {}", self.procs, s.processors))
+            Err(format!("the job needs {} processors; site {k} has {}", self.procs, s.processors).into())
         }
     }
 }

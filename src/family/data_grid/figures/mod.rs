@@ -1,10 +1,16 @@
 //! The experiments of [Liu10] §IV-B–D as presets (Figs. 4–9 on the bundled HPC2N log, not the paper's CTC;
 //! Figs. 10–11 are SDSC, which is not bundled): every bar a scheme under one setting, its mean over seeds of the
 //! data and bandwidth draws with a 95% interval, and the paper's findings checked with the shared verdict rule
-//! (an ordering counts only where the intervals are apart).
+//! (an ordering counts only where the intervals are apart). The folder holds the rest of the paper figures: a
+//! figure as a list of runs and its readings table (`study.rs`) and the command (`cmd.rs`).
 
-use super::config::{DataGridConfig, Estimates, Scheme, SchemePolicy};
-use super::DataGridReport;
+/// The figures as a command: native only (its runs go to a thread pool).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cmd;
+pub mod study;
+
+use super::config::{DdConfig, Estimates, Scheme, SchemePolicy};
+use super::run::DdReport;
 use crate::stats::bars_svg::{Bars, Cell};
 use crate::stats::{Interval, Verdict};
 
@@ -36,7 +42,7 @@ impl Metric {
 
     /// The figure's value of a run; none (NaN, left out of the bar's interval) for a run that finished no job, so
     /// that no finding is judged on it.
-    pub fn of(self, r: &DataGridReport) -> f64 {
+    pub fn of(self, r: &DdReport) -> f64 {
         if r.metrics.finished == 0 {
             return f64::NAN;
         }
@@ -49,7 +55,7 @@ impl Metric {
 }
 
 /// A group of bars: its label and how it sets the section.
-pub type Group = (&'static str, fn(&mut DataGridConfig));
+pub type Group = (&'static str, fn(&mut DdConfig));
 
 /// One figure of [Liu10].
 pub struct Figure {
@@ -61,10 +67,10 @@ pub struct Figure {
     pub findings: &'static [&'static str],
 }
 
-fn gb10(c: &mut DataGridConfig) {
+fn gb10(c: &mut DdConfig) {
     c.data_mb = [10.0, 10_000.0];
 }
-fn gb800(c: &mut DataGridConfig) {
+fn gb800(c: &mut DdConfig) {
     c.data_mb = [10.0, 800_000.0];
 }
 
@@ -182,7 +188,7 @@ pub fn figures() -> Vec<Figure> {
 
 impl Figure {
     /// The section of the bar (group `g`, `scheme`) on top of `base` (the window, sites and seed range stay).
-    pub fn config(&self, base: &DataGridConfig, g: usize, scheme: &SchemePolicy) -> DataGridConfig {
+    pub fn config(&self, base: &DdConfig, g: usize, scheme: &SchemePolicy) -> DdConfig {
         let mut c = base.clone();
         (self.groups[g].1)(&mut c);
         c.scheme = scheme.clone();

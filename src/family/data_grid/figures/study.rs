@@ -3,29 +3,31 @@
 //! them (the CLI's thread pool, a study's shards on Slurm) gives back each run's value of the figure's metric, and
 //! `Plan::values` and `Plan::table` turn them into the figure's bars and the readings table.
 
-use super::config::{DataGridConfig, Scheme, SchemePolicy};
-use super::figures::{figures, Figure, FigureResult};
-use super::DataGridScenario;
+use super::{figures, Figure, FigureResult};
 use crate::family::contract::{FigureOutcome, PointError};
-use crate::readings::{apply, label, refuse_overridden, Combination, ReadingRow, ReadingsError, ReadingsTable};
+use crate::family::data_grid::config::DdScenario;
+use crate::family::data_grid::config::{DdConfig, Scheme, SchemePolicy};
+use crate::readings::{
+    apply, invalid, label, refuse_overridden, Combination, ReadingRow, ReadingsError, ReadingsTable,
+};
 use crate::stats::Claim;
 use serde::{Deserialize, Serialize};
 
 /// One run of a figure: bar (`group`, `scheme`) at `seed`, with the section it runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DdRun {
+pub struct DdFigureRun {
     pub figure: u32,
     pub group: usize,
     /// Index of the bar's series: in `Scheme::ALL`, then 3 for a scripted base's own script (`series`).
     pub scheme: usize,
     pub seed: u64,
-    pub data_grid: DataGridConfig,
+    pub data_grid: DdConfig,
 }
 
-impl DdRun {
+impl DdFigureRun {
     /// The scenario this run simulates.
-    pub fn scenario(&self) -> DataGridScenario {
-        DataGridScenario::new(self.seed, self.data_grid.clone())
+    pub fn scenario(&self) -> DdScenario {
+        DdScenario::new(self.seed, self.data_grid.clone())
     }
 
     /// The labels of the run in a study's table: figure, group, scheme, seed.
@@ -59,7 +61,7 @@ pub fn chosen(which: &str) -> FigureOutcome<Vec<Figure>> {
 
 /// The schemes of a figure's bars in each group, from `base`: the paper's three (§III), then the base's own script
 /// when it scripts the scheme (docs/policies.md). The findings are the paper's and judge its three alone.
-pub fn series(base: &DataGridConfig) -> Vec<SchemePolicy> {
+pub fn series(base: &DdConfig) -> Vec<SchemePolicy> {
     let mut all: Vec<SchemePolicy> = Scheme::ALL.iter().map(|&s| s.into()).collect();
     if base.scheme.script().is_some() {
         all.push(base.scheme.clone());
@@ -74,37 +76,34 @@ pub struct Plan {
     series: usize,
     labels: Vec<String>,
     /// (combination, run), combination-major, then group, scheme, seed.
-    pub runs: Vec<(usize, DdRun)>,
+    pub runs: Vec<(usize, DdFigureRun)>,
 }
 
 /// The plan of figure `number`; refused, naming the combination, when one gives an invalid section. Under readings
 /// a scripted base's script is not run: a readings table judges the paper's findings alone.
-pub fn plan(number: u32, base: &DataGridConfig, combos: &[Combination], seeds: u64) -> Result<Plan, ReadingsError> {
+pub fn plan(number: u32, base: &DdConfig, combos: &[Combination], seeds: u64) -> Result<Plan, ReadingsError> {
     let f = figure(number)?;
     let mut schemes = series(base);
     if combos.iter().any(|c| !c.is_empty()) {
         schemes.truncate(Scheme::ALL.len());
     }
-    let one_seed = |s: &DataGridScenario| {
-        let all: Vec<DataGridScenario> = (0..f.groups.len())
+    let one_seed = |s: &DdScenario| {
+        let all: Vec<DdScenario> = (0..f.groups.len())
             .flat_map(|g| schemes.iter().map(move |scheme| (g, scheme)))
-            .map(|(g, scheme)| DataGridScenario::new(1, f.config(&s.data_grid, g, scheme)))
+            .map(|(g, scheme)| DdScenario::new(1, f.config(&s.data_grid, g, scheme)))
             .collect();
         serde_json::to_string(&all).expect("plain data")
     };
-    refuse_overridden(&format!("Fig. {number}"), &DataGridScenario::new(1, base.clone()), combos, &one_seed)?;
+    refuse_overridden(&format!("Fig. {number}"), &DdScenario::new(1, base.clone()), combos, &one_seed)?;
     let mut runs = Vec::new();
     for (k, c) in combos.iter().enumerate() {
-        let s = apply(&DataGridScenario::new(1, base.clone()), c)?;
+        let s = apply(&DdScenario::new(1, base.clone()), c)?;
         for g in 0..f.groups.len() {
             for (si, scheme) in schemes.iter().enumerate() {
                 let data_grid = f.config(&s.data_grid, g, scheme);
-                data_grid.validate().map_err(|e| ReadingsError::Invalid {
-                    label: label(c),
-                    why: format!("{}: {}", e.field, e.message),
-                })?;
+                data_grid.validate().map_err(invalid(c))?;
                 for seed in 1..=seeds {
-                    let run = DdRun { figure: number, group: g, scheme: si, seed, data_grid: data_grid.clone() };
+                    let run = DdFigureRun { figure: number, group: g, scheme: si, seed, data_grid: data_grid.clone() };
                     runs.push((k, run));
                 }
             }
@@ -160,16 +159,16 @@ mod tests {
 
     #[test]
     fn a_plan_holds_every_bar_of_every_combination_once_per_seed() {
-        let axes = [parse_axis("data_grid.walltime=all", super::super::readings::READINGS).unwrap()];
+        let axes = [parse_axis("data_grid.walltime=all", crate::family::data_grid::readings::READINGS).unwrap()];
         let combos = combinations(&axes);
-        let p = plan(4, &DataGridConfig::default(), &combos, 3).unwrap();
+        let p = plan(4, &DdConfig::default(), &combos, 3).unwrap();
         assert_eq!(combos.len(), 2);
         assert_eq!(p.runs.len(), 2 * p.figure.groups.len() * 3 * 3);
         // The reading is set in its combination's runs, and the figure's group on top of it.
         assert!(p
             .runs
             .iter()
-            .all(|(k, r)| (r.data_grid.walltime == super::super::config::Walltime::Kill) == (*k == 1)));
+            .all(|(k, r)| (r.data_grid.walltime == crate::family::data_grid::config::Walltime::Kill) == (*k == 1)));
         let results: Vec<Result<f64, PointError>> =
             p.runs.iter().map(|(k, r)| Ok((k * 100 + r.scheme) as f64)).collect();
         let (values, failures) = p.values(1, &results);
@@ -180,7 +179,7 @@ mod tests {
 
     #[test]
     fn a_failed_run_is_named_in_its_row() {
-        let p = plan(9, &DataGridConfig::default(), &[Vec::new()], 2).unwrap();
+        let p = plan(9, &DdConfig::default(), &[Vec::new()], 2).unwrap();
         let mut results: Vec<Result<f64, PointError>> = p.runs.iter().map(|_| Ok(1.0)).collect();
         results[0] = Err(PointError::Reported("boom".into()));
         let t = p.table(&results);

@@ -5,9 +5,9 @@
 //! "almost identical" in docs/model.md, written before any run). A finding that compares a bar in which no seed
 //! finished a BoT is "no data", never a verdict.
 
-use super::bot_selection::BotSelection::{self, *};
-use super::figures::{Bar, FigurePreset, Saturation};
-use super::workload::Mix;
+use super::{Bar, FigurePreset, Saturation};
+use crate::family::desktop_grid::policy::BotSelection::{self, *};
+use crate::family::desktop_grid::workload::Mix;
 use crate::stats::{Claim, Interval, Parting, Verdict};
 use std::cmp::Ordering;
 

@@ -3,13 +3,13 @@
 //! findings, or under readings the readings table; and the same as a study in shards (`--plan`) whose points and
 //! merges are here too. Lines and files go to a `FigureOut`.
 
-use super::figure_svg::figure_svg;
-use super::figures::{bars_csv, figures, series, Bar, BarJob, CiRule, FigurePreset};
-use super::readings::READINGS;
 use super::study::study;
-use super::{DesktopGridConfig, DgScenario};
+use super::svg::figure_svg;
+use super::{bars_csv, figures, series, Bar, BarJob, CiRule, FigurePreset};
 use crate::family::contract::{finish_readings, FigureCommand, FigureOut, FigureOutcome, FigureRequest};
 use crate::family::contract::{FigurePlan, Kind, Point, PointError};
+use crate::family::desktop_grid::config::{DgConfig, DgScenario};
+use crate::family::desktop_grid::readings::READINGS;
 use crate::readings::{combinations, parse_axes, record, replay, Combination, ReadingsError};
 use crate::stats::show;
 use crate::stats::verdict::findings_markdown;
@@ -31,13 +31,7 @@ fn cell(b: &(f64, f64, f64), unbounded: bool, scale: f64) -> String {
 }
 
 /// `bagsim dg-figure N|all`: the bars of Figs. 2–17, each with seeds added until the intervals are within 2.5%.
-pub fn figure(
-    out: &mut dyn FigureOut,
-    which: &str,
-    base: &DesktopGridConfig,
-    rule: CiRule,
-    jobs: usize,
-) -> FigureOutcome {
+pub fn figure(out: &mut dyn FigureOut, which: &str, base: &DgConfig, rule: CiRule, jobs: usize) -> FigureOutcome {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
     for f in chosen_figures(which)? {
         let start = std::time::Instant::now();
@@ -57,7 +51,7 @@ fn chosen_figures(which: &str) -> FigureOutcome<Vec<FigurePreset>> {
 }
 
 /// A figure's bars as jobs: every mix under every BoT selection policy.
-fn bar_jobs(f: &FigurePreset, base: &DesktopGridConfig, rule: CiRule) -> Vec<BarJob> {
+fn bar_jobs(f: &FigurePreset, base: &DgConfig, rule: CiRule) -> Vec<BarJob> {
     let series = series(base);
     f.mixes
         .iter()
@@ -123,7 +117,7 @@ fn finish_figure(
             rule.rel * 100.0
         );
     }
-    let found = crate::family::desktop_grid::claims::claims(f, bars);
+    let found = super::claims::claims(f, bars);
     for c in &found {
         say!(out, "  paper:   {}", c.paper);
         say!(out, "  bagsim:  {}  [{}]", c.ours, c.verdict.label());
@@ -152,7 +146,7 @@ fn finish_figure(
 }
 
 /// `bagsim dg-figure N|all --plan N`: the figures' bars as a study of kind `dg-figure` in N shards, a bar a point.
-pub fn figure_plan(which: &str, base: &DesktopGridConfig, rule: CiRule) -> FigureOutcome<FigurePlan> {
+pub fn figure_plan(which: &str, base: &DgConfig, rule: CiRule) -> FigureOutcome<FigurePlan> {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
     let chosen = chosen_figures(which)?;
     let points = chosen
@@ -232,7 +226,7 @@ pub fn figure_merge(out: &mut dyn FigureOut, spec: &Value, points: &[Point], out
 pub fn figure_readings(
     out: &mut dyn FigureOut,
     which: &str,
-    base: &DesktopGridConfig,
+    base: &DgConfig,
     specs: &[String],
     rule: CiRule,
     jobs: usize,
@@ -254,7 +248,7 @@ pub fn figure_readings(
 }
 
 fn readings_combos(specs: &[String]) -> Result<Vec<Combination>, ReadingsError> {
-    Ok(combinations(&parse_axes(specs, READINGS, &super::sweep::path_of)?))
+    Ok(combinations(&parse_axes(specs, READINGS, &crate::family::desktop_grid::sweep::path_of)?))
 }
 
 fn readings_figures(which: &str) -> FigureOutcome<Vec<u32>> {
@@ -263,23 +257,13 @@ fn readings_figures(which: &str) -> FigureOutcome<Vec<u32>> {
 }
 
 /// The bar jobs a readings study of figure `n` runs (one batch), recorded without running them.
-fn recorded_jobs(
-    n: u32,
-    base: &DesktopGridConfig,
-    combos: &[Combination],
-    rule: CiRule,
-) -> Result<Vec<BarJob>, ReadingsError> {
+fn recorded_jobs(n: u32, base: &DgConfig, combos: &[Combination], rule: CiRule) -> Result<Vec<BarJob>, ReadingsError> {
     let (jobs, table) = record(|batch| study(n, base, combos, rule, batch));
     table.map(|_| jobs)
 }
 
 /// `bagsim dg-figure N|all --readings … --plan N`: the readings study's bars as a study of kind `dg-readings`.
-pub fn readings_plan(
-    which: &str,
-    base: &DesktopGridConfig,
-    specs: &[String],
-    rule: CiRule,
-) -> FigureOutcome<FigurePlan> {
+pub fn readings_plan(which: &str, base: &DgConfig, specs: &[String], rule: CiRule) -> FigureOutcome<FigurePlan> {
     base.validate().map_err(|e| format!("{}: {}", e.field, e.message))?;
     let combos = readings_combos(specs)?;
     let numbers = readings_figures(which)?;
@@ -299,7 +283,7 @@ pub fn readings_plan(
 pub fn readings_merge(out: &mut dyn FigureOut, spec: &Value, outcomes: &[&Value]) -> FigureOutcome {
     let rule: CiRule = serde_json::from_value(spec["rule"].clone()).map_err(|e| format!("the manifest's rule: {e}"))?;
     let specs: Vec<String> = serde_json::from_value(spec["readings"].clone()).map_err(|e| format!("readings: {e}"))?;
-    let base: DesktopGridConfig =
+    let base: DgConfig =
         serde_json::from_value(spec["base"].clone()).map_err(|e| format!("the manifest's base: {e}"))?;
     let numbers: Vec<u32> = serde_json::from_value(spec["figures"].clone()).map_err(|e| format!("figures: {e}"))?;
     let combos = readings_combos(&specs)?;
