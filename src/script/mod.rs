@@ -13,11 +13,13 @@ mod builtin_or_script;
 mod engine;
 #[cfg(feature = "scripts")]
 mod meter;
+#[cfg(feature = "scripts")]
 mod refused;
 mod source;
 pub use builtin_or_script::{Builtin, BuiltinOrScript};
 #[cfg(feature = "scripts")]
 pub use engine::{line_column, shown, Script};
+#[cfg(feature = "scripts")]
 pub use refused::Refused;
 pub use source::{ScriptSource, NO_ENGINE};
 
