@@ -2,7 +2,8 @@
 //! refusal and why. The families' checks, the workload generators and distributions, and the trace rules all
 //! return it, so a front end treats the kinds apart (the page marks an over-budget run differently from a typing
 //! error; a test asks for the kind rather than the words) and the CLI names the field the same way everywhere.
-//! Data that cannot be analysed (a fit, a view) is a `DataError`. Knows no family.
+//! Data that cannot be analysed (a fit, a view) is a `DataError`; a study's point that gave no outcome, a
+//! `PointError` (the family contract and the readings share it). Knows no family.
 
 use crate::words::tidy_message;
 
@@ -117,5 +118,49 @@ mod tests {
         assert_eq!(ScenarioError::out_of_range("", "shape 0").under("iat").field, "iat");
         assert_eq!(e.clone().under("").field, "runtime");
         assert_eq!(e.under("a").kind, ErrorKind::OutOfRange);
+    }
+}
+
+/// Why a point of a study gave no outcome. A shard's file carries it as its message (`{"Err": "…"}`, as before it
+/// was typed), so one read back from a file is `Reported`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum PointError {
+    /// The point's job is not one its study's kind runs (a damaged manifest, a figure that does not exist).
+    Job(String),
+    /// The point's scenario is refused, or its run stopped (a script's impossible decision, a budget).
+    Run(ScenarioError),
+    /// A file of the point (its jobs.csv) could not be written: the path and the system's reason.
+    File(String),
+    /// A failure read back from a shard's file: its message.
+    Reported(String),
+}
+
+impl std::fmt::Display for PointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PointError::Job(m) | PointError::File(m) | PointError::Reported(m) => f.write_str(m),
+            PointError::Run(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PointError {}
+
+impl From<ScenarioError> for PointError {
+    fn from(e: ScenarioError) -> PointError {
+        PointError::Run(e)
+    }
+}
+
+impl From<PointError> for String {
+    fn from(e: PointError) -> String {
+        e.to_string()
+    }
+}
+
+impl From<String> for PointError {
+    fn from(message: String) -> PointError {
+        PointError::Reported(message)
     }
 }

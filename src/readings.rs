@@ -2,7 +2,7 @@
 //! the combinations of readings a study runs a figure's findings under. Knows no family: a family lists its
 //! readings as [`Reading`]s, and a combination is applied to any serialisable scenario by its JSON paths.
 
-use crate::family::contract::PointError;
+use crate::error::PointError;
 pub use error::{PathError, PathFault, ReadingsError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -2,7 +2,7 @@
 //! one (`FigurePlan`, which the CLI writes as a manifest of some shards): a family's figure code plans and merges its
 //! studies with these alone, so that it never imports the registry that lists it. Knows no family.
 
-use crate::error::ScenarioError;
+pub use crate::error::PointError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -45,48 +45,4 @@ pub struct FigurePlan {
     pub spec: Value,
     pub axes: Vec<Axis>,
     pub points: Vec<Point>,
-}
-
-/// Why a point of a study gave no outcome. A shard's file carries it as its message (`{"Err": "…"}`, as before it
-/// was typed), so one read back from a file is `Reported`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(into = "String", from = "String")]
-pub enum PointError {
-    /// The point's job is not one its study's kind runs (a damaged manifest, a figure that does not exist).
-    Job(String),
-    /// The point's scenario is refused, or its run stopped (a script's impossible decision, a budget).
-    Run(ScenarioError),
-    /// A file of the point (its jobs.csv) could not be written: the path and the system's reason.
-    File(String),
-    /// A failure read back from a shard's file: its message.
-    Reported(String),
-}
-
-impl std::fmt::Display for PointError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PointError::Job(m) | PointError::File(m) | PointError::Reported(m) => f.write_str(m),
-            PointError::Run(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for PointError {}
-
-impl From<ScenarioError> for PointError {
-    fn from(e: ScenarioError) -> PointError {
-        PointError::Run(e)
-    }
-}
-
-impl From<PointError> for String {
-    fn from(e: PointError) -> String {
-        e.to_string()
-    }
-}
-
-impl From<String> for PointError {
-    fn from(message: String) -> PointError {
-        PointError::Reported(message)
-    }
 }
