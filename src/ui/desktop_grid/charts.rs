@@ -6,8 +6,8 @@ use crate::family::desktop_grid::DgSample;
 use crate::ui::axes::DrawResult;
 use crate::ui::chart_style::Pen;
 use crate::ui::measured;
-use plotters::prelude::*;
 use leptos::prelude::*;
+use plotters::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// A chart: canvas id, title, y axis, value of a sample.
