@@ -198,7 +198,7 @@ fn QuestionItem(
                 {hint}
             </p>
             <p class=mark_class id=format!("{id}-mark") role="status">
-                {move || said.get().map(|(m, s)| format!("{}: {s}", mark_words(m)))}
+                {move || said.get().map(|(_, s)| s)}
             </p>
             <p class="help" id=format!("{id}-shown")>
                 {move || shown_answer.get()}
@@ -221,14 +221,6 @@ fn describe(k: Kind<'_>) -> Shape {
         Kind::Number { .. } => Shape::Number,
         Kind::Choice { .. } => Shape::Choice,
         Kind::Order(_) => Shape::Order,
-    }
-}
-
-fn mark_words(m: Mark) -> &'static str {
-    match m {
-        Mark::Right => "Right",
-        Mark::Wrong => "Wrong",
-        Mark::NotResolved => "Not resolved",
     }
 }
 
