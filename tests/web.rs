@@ -361,7 +361,7 @@ fn text_measured_by_the_canvas_matches_plotters_layout() {
         c
     };
     let plain = plotters_canvas::CanvasBackend::with_canvas_object(canvas()).expect("a 2D context");
-    let measured = bagsim::ui::measured::canvas(canvas()).expect("a 2D context");
+    let (measured, _pen) = bagsim::ui::measured::canvas(canvas()).expect("a 2D context");
     for (text, size) in [
         ("Queued tasks", 16.0),
         ("Mean NSL per size class", 16.0),
