@@ -28,7 +28,7 @@ fn set_users(lab: Lab, edit: impl FnOnce(&mut Vec<UserRates>) -> Result<(), Refu
         Some(Generator::LoginLogout(g)) => {
             edit(&mut g.users)?;
             // Checked here too, so that the message names the user and the rate (e.g. "users[1].lambda: …").
-            g.validate().map_err(|e| format!("{}: {}", e.field, e.message)).map_err(Refused::from)
+            g.validate().map_err(|e| Refused::Rule(format!("{}: {}", e.field, e.message)))
         }
         _ => Err("the workload model is not Login/Logout".into()),
     });
@@ -37,8 +37,7 @@ fn set_users(lab: Lab, edit: impl FnOnce(&mut Vec<UserRates>) -> Result<(), Refu
 fn parse_rate(text: &str, what: &str) -> Result<f64, Refused> {
     text.trim()
         .parse::<f64>()
-        .map_err(|_| format!("{what}: {text:?} is not a number (a rate per second, e.g. 2.1e-4)"))
-        .map_err(Refused::from)
+        .map_err(|_| Refused::Rule(format!("{what}: {text:?} is not a number (a rate per second, e.g. 2.1e-4)")))
 }
 
 /// The preset groups of the select: all four Biomed users, or one of them.

@@ -1,7 +1,7 @@
 //! The readings table on the page, shared by the families: one row per finding of the paper, one column per
 //! combination of readings, each cell a verdict with our numbers ("Which assumption carries this result?").
 
-use crate::readings::{Reading, ReadingsTable};
+use crate::readings::{flips, Reading, ReadingsTable};
 use crate::stats::{Claim, Verdict};
 use leptos::prelude::*;
 
@@ -90,6 +90,34 @@ fn words(key: &str) -> String {
 /// What the chosen reading rests on, under the select.
 pub fn rests_on(list: &'static [Reading], key: &str) -> String {
     list.iter().find(|r| r.key == key).map_or(String::new(), |r| format!("Rests on: {}", r.rests_on))
+}
+
+/// The sentences whose verdict a reading changes (`readings::flips`), once the table holds two readings or more.
+#[component]
+pub fn FlipsList(#[prop(into)] table: Signal<Option<ReadingsTable>>, id: &'static str) -> impl IntoView {
+    view! {
+        <ul class="paper-note" id=id>
+            {move || {
+                table
+                    .get()
+                    .filter(|t| t.rows.len() > 1)
+                    .map(|t| {
+                        flips(&t)
+                            .into_iter()
+                            .map(|f| {
+                                view! {
+                                    <li>
+                                        <q>{f.paper.clone()}</q>
+                                        ": "
+                                        {f.text()}
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    })
+            }}
+        </ul>
+    }
 }
 
 /// The table, or nothing before the first round is in.

@@ -5,12 +5,11 @@
 use crate::family::desktop_grid::figures::study::{plan, Plan};
 use crate::family::desktop_grid::figures::{Bar, CiRule};
 use crate::family::desktop_grid::readings::READINGS;
-use crate::readings::flips;
 use crate::readings::{combinations, parse_axis, ReadingsTable};
 use crate::registry::AnyFigureJob;
 use crate::registry::Scenario;
 use crate::ui::pool::{Job, JobError, OnDone, Pool};
-use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
+use crate::ui::readings::{reading_options, rests_on, FlipsList, ReadingsTableView};
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -136,27 +135,7 @@ pub fn DgReadings(figure: RwSignal<u32>, scenario: Signal<Scenario>, cap: RwSign
                 {move || rests_on(READINGS, &key.get())}
             </p>
             <ReadingsTableView table=table id="dg-readings-table" />
-            <ul class="paper-note" id="dg-readings-flips">
-                {move || {
-                    table
-                        .get()
-                        .filter(|t| t.rows.len() > 1)
-                        .map(|t| {
-                            flips(&t)
-                                .into_iter()
-                                .map(|f| {
-                                    view! {
-                                        <li>
-                                            <q>{f.paper.clone()}</q>
-                                            ": "
-                                            {f.text()}
-                                        </li>
-                                    }
-                                })
-                                .collect_view()
-                        })
-                }}
-            </ul>
+            <FlipsList table=table id="dg-readings-flips" />
         </div>
     }
 }

@@ -5,10 +5,10 @@
 use crate::family::multi_cluster::figures::study::Study;
 use crate::family::multi_cluster::figures::{base_of_period, Base, FigureId, RunResult, RunSpec, DEFAULT_SEEDS};
 use crate::family::multi_cluster::readings::READINGS;
-use crate::readings::{combinations, flips, parse_axis, ReadingsTable, Seeds, AUTO_CAP};
+use crate::readings::{combinations, parse_axis, ReadingsTable, Seeds, AUTO_CAP};
 use crate::registry::AnyReport;
 use crate::ui::pool::{Job, JobError, OnDone, Outcome, Pool};
-use crate::ui::readings::{reading_options, rests_on, ReadingsTableView};
+use crate::ui::readings::{reading_options, rests_on, FlipsList, ReadingsTableView};
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -217,27 +217,7 @@ pub fn McReadings(#[prop(into)] figure: Signal<FigureId>, #[prop(into)] period: 
                 {move || rests_on(READINGS, &r.key.get())}
             </p>
             <ReadingsTableView table=r.table id="mc-readings-table" />
-            <ul class="paper-note" id="mc-readings-flips">
-                {move || {
-                    r.table
-                        .get()
-                        .filter(|t| t.rows.len() > 1)
-                        .map(|t| {
-                            flips(&t)
-                                .into_iter()
-                                .map(|f| {
-                                    view! {
-                                        <li>
-                                            <q>{f.paper.clone()}</q>
-                                            ": "
-                                            {f.text()}
-                                        </li>
-                                    }
-                                })
-                                .collect_view()
-                        })
-                }}
-            </ul>
+            <FlipsList table=r.table id="mc-readings-flips" />
         </div>
     }
 }

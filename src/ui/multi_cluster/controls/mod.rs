@@ -20,8 +20,7 @@ fn parse_number(text: &str, what: &str) -> Result<f64, Refused> {
     t.parse::<f64>()
         .ok()
         .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("{t:?} is not a number; {what}"))
-        .map_err(Refused::from)
+        .ok_or_else(|| Refused::Rule(format!("{t:?} is not a number; {what}")))
 }
 
 fn optional_number(text: &str, what: &str) -> Result<Option<f64>, Refused> {
