@@ -24,6 +24,7 @@ pub mod scenario;
 pub mod script;
 pub mod share;
 pub mod stats;
+pub mod story;
 pub mod study;
 pub mod trace;
 pub mod words;

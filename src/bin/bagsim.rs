@@ -37,6 +37,10 @@ mod run_cmd;
 mod schedule_out;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "bagsim/story_cmd.rs"]
+mod story_cmd;
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/study.rs"]
 mod study;
 
@@ -52,7 +56,7 @@ mod workload_cmd;
 mod cli {
     use super::error::Outcome;
     use super::workload_cmd::{generate, trace, Written};
-    use super::{figure, info, jobs_out, run_cmd, study};
+    use super::{figure, info, jobs_out, run_cmd, story_cmd, study};
     use bagsim::registry::Family;
     use bagsim::scenario::Scenario;
     use clap::{Parser, Subcommand, ValueEnum};
@@ -314,6 +318,20 @@ mod cli {
             #[arg(long, value_enum, default_value = "multi_cluster")]
             family: FamilyKind,
         },
+        /// Tell one task's story in a run of the scenario (docs/story.md): its arrival, the scheduler's decisions
+        /// about it, who started while it waited and why, its executions and its per-task record, as the page's
+        /// Gantt view tells it on a click.
+        Story {
+            scenario: PathBuf,
+            /// The task's id (its job_id in `bagsim run --jobs`; a data grid's job).
+            task: u32,
+            /// Seed instead of the scenario's own.
+            #[arg(long)]
+            seed: Option<u64>,
+            /// Also write the run's whole tape (every execution and every task's decisions) as JSON.
+            #[arg(long, value_name = "FILE")]
+            tape: Option<PathBuf>,
+        },
         /// Print the workload the scenario would simulate.
         Generate {
             scenario: PathBuf,
@@ -528,6 +546,7 @@ mod cli {
             }
             Command::Lesson { id, seeds, jobs } => info::lesson(id.as_deref(), seeds, bagsim::parallel::threads(jobs)),
             Command::Readings { family } => info::readings(family_of(family)),
+            Command::Story { scenario, task, seed, tape } => story_cmd::story(&scenario, task, seed, tape),
             Command::Run { scenario, seed, out, csv, swf, jobs } => run_cmd::run(&scenario, seed, out, csv, swf, jobs),
             Command::Sweep { scenario, sets, out, jobs, jobs_csv, plan, manifest, shard } => match (manifest, scenario)
             {

@@ -136,6 +136,17 @@ pub trait FamilyRun {
     /// Ends the stream `stream_jobs` started (None if none was): flushed, with the rows written and the tasks left
     /// out (unfinished when the run stopped: Batsim writes only complete jobs).
     fn end_jobs(&mut self) -> Option<std::io::Result<crate::jobs::JobsEnd>>;
+    /// From now on, records the run's tape (docs/story.md): every execution of a task as a bar on its rows, and
+    /// each task's decisions as its story's steps. False if the family records none. Call it before the first
+    /// `step`.
+    fn record_tape(&mut self) -> bool {
+        false
+    }
+    /// The tape recorded since `record_tape`, with the bars of executions still running closed at the current time
+    /// (None if none was recorded).
+    fn take_tape(&mut self) -> Option<crate::story::Tape> {
+        None
+    }
     /// From now on, writes the simulated schedule to `out` as SWF v2.2 (docs/traces.md, "Writing"): one job per
     /// task (data grid: per job) in submit order, each once it and every job submitted before it have ended, with
     /// `what` (the run's name) in the header. Call it before the first `step`.
@@ -222,6 +233,46 @@ pub fn jobs_in_memory<R: FamilyRun>(run: &mut R) -> Result<String, JobsError> {
     }
     let bytes = buffer.take();
     String::from_utf8(bytes).map_err(|e| JobsError::Write(e.to_string()))
+}
+
+/// Why a run gave no tape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TapeError {
+    /// The family records no tape.
+    NoTape,
+    /// The run stopped early: a policy script failed.
+    Run(ScenarioError),
+}
+
+impl std::fmt::Display for TapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TapeError::NoTape => write!(f, "this family records no tape"),
+            TapeError::Run(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Runs a run recording its tape (docs/story.md), what `bagsim story` tells and the page's Gantt view draws: to
+/// its end, or until `MAX_TAPE_TASKS` tasks have arrived (the tape says it was cut, and where).
+pub fn tape_of<R: FamilyRun>(run: &mut R) -> Result<crate::story::Tape, TapeError> {
+    if !run.record_tape() {
+        return Err(TapeError::NoTape);
+    }
+    let mut cut = false;
+    while !run.step(Budget::Events(4096)) {
+        let h = run.header();
+        if h.finished_tasks + h.queued + h.busy >= crate::story::MAX_TAPE_TASKS {
+            cut = true;
+            break;
+        }
+    }
+    if let Some(e) = run.failure() {
+        return Err(TapeError::Run(e));
+    }
+    let mut tape = run.take_tape().ok_or(TapeError::NoTape)?;
+    tape.cut = cut;
+    Ok(tape)
 }
 
 #[cfg(test)]

@@ -454,6 +454,14 @@ macro_rules! families {
                 match self { $( AnyRun::$variant(r) => r.end_jobs(), )+ }
             }
 
+            fn record_tape(&mut self) -> bool {
+                match self { $( AnyRun::$variant(r) => r.record_tape(), )+ }
+            }
+
+            fn take_tape(&mut self) -> Option<$crate::story::Tape> {
+                match self { $( AnyRun::$variant(r) => r.take_tape(), )+ }
+            }
+
             fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str) {
                 match self { $( AnyRun::$variant(r) => r.stream_swf(out, what), )+ }
             }

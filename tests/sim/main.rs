@@ -46,6 +46,7 @@ mod script_dd;
 mod script_dg;
 mod script_limits;
 mod script_sel;
+mod story;
 mod streams;
 mod study;
 mod sweep_jobs;

@@ -13,6 +13,7 @@ mod inaccuracy;
 mod jobs;
 mod outcome;
 mod rm;
+mod tape;
 
 use crate::engine::{stream_seed, EventQueue, Model};
 use crate::family::multi_cluster::architecture::{Architecture, SitePolicy};
@@ -130,6 +131,8 @@ pub struct Simulation {
     submitted_area: f64,
     /// The per-task records, streamed as tasks finish (`bagsim run --jobs`, docs/jobs.md); None when not asked for.
     jobs: Option<crate::jobs::JobsCsv>,
+    /// The run's tape (docs/story.md); None when not asked for.
+    tape: Option<Box<tape::TapeRec>>,
 }
 
 impl Simulation {
@@ -251,6 +254,7 @@ impl Simulation {
             busy_changed: 0.0,
             submitted_area: f64::NAN,
             jobs: None,
+            tape: None,
             workload,
         };
         for r in 0..sim.rms.len() {

@@ -70,6 +70,8 @@ pub struct Rm {
     pub queued: Vec<u32>,
     /// Tasks planned on clusters and not started, over all clusters.
     pub reserved_count: u64,
+    /// Parts that entered the eligible set since the tape last read them (None unless a tape is recorded).
+    pub entered: Option<Vec<Part>>,
 }
 
 impl Rm {
@@ -122,6 +124,7 @@ impl Rm {
             planned: vec![VecDeque::new(); speed.len()],
             queued: vec![0; speed.len()],
             reserved_count: 0,
+            entered: None,
         }
     }
 
@@ -188,6 +191,9 @@ impl Rm {
 
     fn push_eligible(&mut self, part: Part, estimate: &dyn Fn(u32) -> f64) {
         self.unfinished += part.len();
+        if let Some(log) = self.entered.as_mut() {
+            log.push(part);
+        }
         match self.order {
             TaskOrder::Fcfs => {
                 if let Eligible::Fifo(q) = &mut self.eligible {
