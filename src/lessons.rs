@@ -15,6 +15,7 @@ use serde_json::Value;
 
 mod error;
 pub mod questions;
+pub mod story;
 
 include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
 
@@ -61,6 +62,9 @@ pub struct Lesson {
     /// "Questions").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub questions: Vec<Question>,
+    /// A task's story the class reads after the runs (docs/lessons.md, "A task's story").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub story: Option<story::StoryPick>,
 }
 
 /// What a lesson claims about its answers: an ordering the class can check on the numbers, or none.
@@ -212,6 +216,12 @@ impl Lesson {
         }
         for (index, q) in self.questions.iter().enumerate() {
             q.check(self).map_err(|error| LessonError::Question { index, error })?;
+        }
+        if let Some(pick) = &self.story {
+            pick.variant_index(self)?;
+            if pick.look_for.trim().is_empty() {
+                return Err(LessonError::Field("story.look_for is empty".into()));
+            }
         }
         Ok(())
     }

@@ -192,6 +192,9 @@ pub enum AnyFigureJob {
     /// The per-task (per-job) records of a run of this scenario in Batsim's `jobs.csv` columns, the bytes `bagsim run
     /// --jobs` writes (`family::contract::jobs_in_memory`): the page's download of a run's records.
     Records(#[serde(with = "tagged")] Box<Scenario>),
+    /// The tape of a run of this scenario (`family::contract::tape_of`, docs/story.md): the page's Gantt view and
+    /// its tasks' stories.
+    Tape(#[serde(with = "tagged")] Box<Scenario>),
 }
 
 /// What such a job gives.
@@ -200,6 +203,8 @@ pub enum AnyFigureResult {
     DesktopGrid(Box<Bar>),
     /// The CSV text of `AnyFigureJob::Records`.
     Records(String),
+    /// The tape of `AnyFigureJob::Tape`.
+    Tape(Box<crate::story::Tape>),
 }
 
 impl AnyFigureResult {
@@ -207,7 +212,7 @@ impl AnyFigureResult {
     pub fn bar(self) -> Option<Bar> {
         match self {
             AnyFigureResult::DesktopGrid(bar) => Some(*bar),
-            AnyFigureResult::Records(_) => None,
+            AnyFigureResult::Records(_) | AnyFigureResult::Tape(_) => None,
         }
     }
 
@@ -215,7 +220,15 @@ impl AnyFigureResult {
     pub fn records(self) -> Option<String> {
         match self {
             AnyFigureResult::Records(csv) => Some(csv),
-            AnyFigureResult::DesktopGrid(_) => None,
+            AnyFigureResult::DesktopGrid(_) | AnyFigureResult::Tape(_) => None,
+        }
+    }
+
+    /// A run's tape, if that is what came.
+    pub fn tape(self) -> Option<crate::story::Tape> {
+        match self {
+            AnyFigureResult::Tape(t) => Some(*t),
+            AnyFigureResult::DesktopGrid(_) | AnyFigureResult::Records(_) => None,
         }
     }
 }
@@ -235,6 +248,16 @@ impl AnyFigureJob {
                 crate::family::contract::jobs_in_memory(&mut run).map(AnyFigureResult::Records).map_err(|e| match e {
                     JobsError::Run(e) => PointError::Run(e),
                     e => PointError::Job(e.to_string()),
+                })
+            }
+            AnyFigureJob::Tape(scenario) => {
+                use crate::family::contract::TapeError;
+                let mut run = AnyRun::build(scenario, imported)?;
+                crate::family::contract::tape_of(&mut run).map(|t| AnyFigureResult::Tape(Box::new(t))).map_err(|e| {
+                    match e {
+                        TapeError::Run(e) => PointError::Run(e),
+                        e => PointError::Job(e.to_string()),
+                    }
                 })
             }
         }

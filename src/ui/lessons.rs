@@ -395,6 +395,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
                                     </li>
                                 </ol>
                                 <super::lesson_questions::Questions lesson=mine.clone() values=numbers />
+                                <super::gantt::LessonStory lesson=mine.clone() />
                                 {mine
                                     .your_own
                                     .clone()

@@ -16,6 +16,7 @@ pub mod families;
 mod family_switch;
 mod fit_plots;
 mod form;
+mod gantt;
 pub(crate) mod lab;
 mod later;
 mod lazy;

@@ -37,6 +37,10 @@ pub fn mount(name: &str, element: web_sys::HtmlElement) -> Result<(), super::spl
             })
             .forget()
         }
+        Part::Gantt => {
+            let scenario = shown::mirror();
+            leptos::mount::mount_to(element, move || view! { <super::gantt::Gantt scenario=scenario /> }).forget()
+        }
         Part::Tournament => {
             let scenario = shown::mirror();
             leptos::mount::mount_to(element, move || view! { <super::tournament::Tournament scenario=scenario /> })

@@ -97,6 +97,7 @@ pub(crate) fn RunTools(
                     }
                 })}
             <RecordsButton prefix=prefix done=done />
+            <GanttButton prefix=prefix done=done />
             {charts
                 .into_iter()
                 .map(|(id, title)| {
@@ -135,6 +136,24 @@ pub(crate) fn RecordsButton(prefix: &'static str, done: Signal<bool>) -> impl In
             "Per-task records (CSV)"
         </button>
         {move || asked.get().then(|| view! { <LazyPanel part=Part::Records /> })}
+    }
+}
+
+/// "Why did a task wait?": the Gantt view of the run and a task's story (`gantt/`, in the second module), shown the
+/// first time it is asked for.
+#[component]
+pub(crate) fn GanttButton(prefix: &'static str, done: Signal<bool>) -> impl IntoView {
+    let asked = RwSignal::new(false);
+    view! {
+        <button
+            id=format!("{prefix}gantt-open")
+            disabled=move || !done.get()
+            hidden=move || asked.get()
+            on:click=move |_| asked.set(true)
+        >
+            "Why did a task wait? (Gantt)"
+        </button>
+        {move || asked.get().then(|| view! { <LazyPanel part=Part::Gantt /> })}
     }
 }
 

@@ -78,7 +78,28 @@ pub fn lesson(id: Option<&str>, seeds: Option<u32>, jobs: usize) -> Outcome {
         say!("  {:<40} {}", lesson.variants[v].label, bagsim::lessons::interval_text(i));
     }
     say!("\n{}\n\n{}", lesson.verdict(&values).sentence(), lesson.explanation);
-    questions(&lesson, &values)
+    questions(&lesson, &values)?;
+    story(&lesson)
+}
+
+/// The story of the task the lesson picks (docs/story.md), as the page tells it under the lesson.
+fn story(lesson: &bagsim::lessons::Lesson) -> Outcome {
+    let (Some(pick), Some(scenario)) = (&lesson.story, lesson.story_scenario()) else { return Ok(()) };
+    let mut run = registry::AnyRun::build(&scenario?, None).map_err(|e| e.to_string())?;
+    let tape = bagsim::family::contract::tape_of(&mut run).map_err(|e| format!("the lesson's story: {e}"))?;
+    let Some(story) = pick.task(&tape).and_then(|t| bagsim::story::story(&tape, t)) else {
+        say!("\nNo task of {} (seed 1) started: no story to tell.", pick.variant);
+        return Ok(());
+    };
+    say!("\nThe story of the task that waited longest under {} (seed 1): {}", pick.variant, story.title);
+    for l in &story.lines {
+        match l.at {
+            Some(t) => say!("  t = {} s  {}", bagsim::stats::csv_number(t), l.text),
+            None => say!("  {}", l.text),
+        }
+    }
+    say!("Look for: {}", pick.look_for);
+    Ok(())
 }
 
 /// The lesson's questions with their answers computed from `values` (a teacher's terminal: no need to hide them).

@@ -29,7 +29,7 @@ use crate::ui::lab::{fmt_time, now_ms, Lab, Reveal, Throttle};
 use crate::ui::measured;
 use crate::ui::present;
 use crate::ui::run_tools::swatch;
-use crate::ui::run_tools::RecordsButton;
+use crate::ui::run_tools::{GanttButton, RecordsButton};
 use crate::words::number_words;
 use charts::RunData;
 use leptos::prelude::*;
@@ -438,6 +438,7 @@ pub(crate) fn Compare(mc: McPage) -> impl IntoView {
                 "Per-BoT results (CSV)"
             </button>
             <RecordsButton prefix="" done=Signal::derive(move || mc.report.with(Option::is_some)) />
+            <GanttButton prefix="" done=Signal::derive(move || mc.report.with(Option::is_some)) />
             <span class="note">{move || share_note.get()}</span>
             <ul class="pinned">
                 <li id="current-run-label">

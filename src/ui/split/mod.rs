@@ -52,10 +52,12 @@ pub enum Part {
     Records,
     /// The tournament of policies: the students' scripts raced against the built-ins on the scenario shown.
     Tournament,
+    /// The Gantt view of the last run and a task's story (`gantt/`), asked for by a family's run tools.
+    Gantt,
 }
 
 impl Part {
-    pub const ALL: [Part; 12] = [
+    pub const ALL: [Part; 13] = [
         Part::TraceViews,
         Part::ScenarioViews,
         Part::Sweep,
@@ -68,6 +70,7 @@ impl Part {
         Part::References,
         Part::Records,
         Part::Tournament,
+        Part::Gantt,
     ];
 
     /// The name the page's placeholder carries (its id is `lazy-NAME`, which the browser tests select) and the
@@ -86,6 +89,7 @@ impl Part {
             Part::References => "references",
             Part::Records => "records",
             Part::Tournament => "tournament",
+            Part::Gantt => "gantt",
         }
     }
 
@@ -102,6 +106,7 @@ impl Part {
             Part::References => "the references",
             Part::Records => "the per-task records",
             Part::Tournament => "the tournament",
+            Part::Gantt => "the Gantt view",
         }
     }
 
