@@ -50,7 +50,8 @@ fn a_multi_cluster_tasks_story_gives_its_record() {
     for json in [
         r#"{"seed": 4, "workload": {"submission_period": 1800}}"#,
         r#"{"seed": 5, "workload": {"submission_period": 1800, "load": 0.9}, "scheduling": "WQR-2"}"#,
-        r#"{"seed": 6, "workload": {"submission_period": 1800}, "architecture": {"kind": "sep-c"}, "scheduling": "ECT"}"#,
+        r#"{"seed": 6, "workload": {"submission_period": 1800}, "architecture": {"kind": "sep-c"},
+            "scheduling": "ECT"}"#,
     ] {
         assert!(stories_match_records(json) > 100, "{json}");
     }

@@ -68,6 +68,10 @@ impl Simulation {
             .min_by(|a, b| key(&a.1).total_cmp(&key(&b.1)).then(a.0.cmp(&b.0)));
         let mut text = format!("The metascheduler sent it to site {k}, whose answer was {}: {why}", answered(&mine));
         match runner_up {
+            Some((o, a)) if key(a) == key(&mine) && self.script.is_none() => text.push_str(&format!(
+                "; site {o} answered as well ({}), and a tie goes to the lowest-numbered site",
+                answered(a)
+            )),
             Some((o, a)) => text.push_str(&format!("; the next best was site {o} ({})", answered(a))),
             None => text.push_str(&format!("; no other site has {} processors", job.procs)),
         }

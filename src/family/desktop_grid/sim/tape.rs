@@ -108,11 +108,14 @@ impl DgSimulation {
         };
         let group = self.machine_group[m as usize];
         let grp = if self.groups.is_empty() { String::new() } else { format!(", availability group {}", group + 1) };
+        let drawn = match self.free.len() {
+            1 => "the only free machine".to_string(),
+            f => format!("drawn at random among {f} free machines"),
+        };
         let mut text = format!(
-            "{}; {task}, and gave it machine {m} (power {}{grp}), drawn at random among {} free machines.",
+            "{}; {task}, and gave it machine {m} (power {}{grp}), {drawn}.",
             self.why_bot(b, now),
-            n(self.power[m as usize]),
-            self.free.len()
+            n(self.power[m as usize])
         );
         let (best, work) = (self.best[ti], self.workload.runtimes[ti]);
         if best > 0.0 {
@@ -148,7 +151,8 @@ impl DgSimulation {
             format!("no better than the best one stored ({} s, from another replica)", n(self.best[t]))
         };
         let text = format!(
-            "A checkpoint of {} s of its {} s of work ({:.0}%) from machine {m} reached the checkpoint server: {verdict}.",
+            "A checkpoint of {} s of its {} s of work ({:.0}%) from machine {m} reached the checkpoint server: \
+             {verdict}.",
             n(progress),
             n(work),
             100.0 * progress / work
@@ -171,7 +175,9 @@ impl DgSimulation {
         let (work, best) = (self.workload.runtimes[t], self.best[t]);
         let done = done.min(work);
         let others = self.pool.replicas(sl.task).saturating_sub(1);
-        let next = if others > 0 {
+        let next = if others == 1 {
+            "Another replica of it still runs.".to_string()
+        } else if others > 1 {
             format!("{others} other replicas of it still run.")
         } else if best > 0.0 {
             "With no replica running, it went back to its BoT's pending tasks, to be dispatched again from that \
@@ -242,11 +248,7 @@ impl DgSimulation {
         let machines = self.power.len() as u32;
         let (lo, hi) = self.power.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &p| (a.min(p), b.max(p)));
         let power = if lo == hi { format!("power {}", n(lo)) } else { format!("powers {}–{}", n(lo), n(hi)) };
-        let fails = match self.groups.len() {
-            0 => "machines never fail".to_string(),
-            g => format!("{g} availability groups, machine i in group i mod {g} + 1"),
-        };
-        let lane = Lane { name: "grid".into(), rows: machines, note: format!("{machines} machines, {power}, {fails}") };
+        let lane = Lane { name: "grid".into(), rows: machines, note: format!("{machines} machines, {power}") };
         let overtaking = match self.s.selection.builtin() {
             Some(BotSelection::FcfsExcl) => "FCFS-Excl serves one BoT at a time, oldest first",
             Some(BotSelection::FcfsShare) => {
