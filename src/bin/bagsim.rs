@@ -11,43 +11,33 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/error.rs"]
 mod error;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/figure.rs"]
 mod figure;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/info.rs"]
 mod info;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/jobs_out.rs"]
 mod jobs_out;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/out.rs"]
 mod out;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/run_cmd.rs"]
 mod run_cmd;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/schedule_out.rs"]
 mod schedule_out;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/story_cmd.rs"]
 mod story_cmd;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/study.rs"]
 mod study;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/tournament.rs"]
 mod tournament;
-
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "bagsim/workload_cmd.rs"]
 mod workload_cmd;

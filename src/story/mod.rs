@@ -25,6 +25,13 @@ pub struct TapeWords {
     /// Why a task that became ready after another can start before it in this family (e.g. "backfilled: it fit in
     /// the hole before the first waiting job's reservation").
     pub overtaking: String,
+    /// The column of the family's per-task record (`bagsim run --jobs`) that names the lane a task completed in,
+    /// valued by the lane's name; empty when the record has none.
+    #[serde(default)]
+    pub lane_column: String,
+    /// The column of that record counting a task's executions; empty when the record has none.
+    #[serde(default)]
+    pub executions_column: String,
 }
 
 /// A group of rows: a cluster's processors, a site's, a desktop grid's machines.
@@ -50,7 +57,9 @@ pub enum BarEnd {
     Running,
 }
 
-/// One execution of a task (a copy, a replica, a run between failures) on rows `row .. row + rows`.
+/// One execution of a task (a copy, a replica, a run between failures) on rows `row .. row + rows`. An execution on
+/// rows that are not contiguous (a parallel job) is several bars, one per run of rows, the first one's followed
+/// at once by the others with `continues`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bar {
     pub task: u32,
@@ -61,6 +70,9 @@ pub struct Bar {
     pub ended: BarEnd,
     /// A replica of a task already running elsewhere (not its first execution).
     pub replica: bool,
+    /// Goes on with the execution of the bar before it (the same task, start and end) on further rows.
+    #[serde(default)]
+    pub continues: bool,
 }
 
 /// A decision or an event of a task's life, as the family tells it.
@@ -128,7 +140,7 @@ impl Tape {
         })
     }
 
-    /// The bars of task `task`, in start order.
+    /// The bars of task `task`, in start order (the bars of one execution one after another).
     pub fn bars_of(&self, task: u32) -> impl Iterator<Item = &Bar> {
         self.bars.iter().filter(move |b| b.task == task)
     }

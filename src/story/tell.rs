@@ -2,7 +2,7 @@
 //! why, each of its executions, and its per-task record as `bagsim run --jobs` writes it (the same columns, the same
 //! digits: docs/jobs.md).
 
-use super::{BarEnd, Tape};
+use super::{Bar, BarEnd, Tape};
 use crate::stats::csv_number;
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +32,61 @@ fn t(x: f64) -> String {
     csv_number(x)
 }
 
+/// One execution of a task: its first bar and every run of rows it held (global row indices, inclusive).
+struct Execution {
+    bar: Bar,
+    ranges: Vec<(u32, u32)>,
+}
+
+/// The executions of task `task`, in start order: each bar, with the bars that continue it on further rows.
+fn executions(tape: &Tape, task: u32) -> Vec<Execution> {
+    let mut out: Vec<Execution> = Vec::new();
+    for b in tape.bars_of(task) {
+        let range = (b.row, b.row + b.rows.max(1) - 1);
+        match out.last_mut() {
+            Some(e) if b.continues => e.ranges.push(range),
+            _ => out.push(Execution { bar: *b, ranges: vec![range] }),
+        }
+    }
+    for e in &mut out {
+        e.ranges.sort_unstable();
+        e.ranges.dedup_by(|next, prev| {
+            let joins = next.0 <= prev.1 + 1;
+            if joins {
+                prev.1 = prev.1.max(next.1);
+            }
+            joins
+        });
+    }
+    out
+}
+
+/// Ranges as Batsim writes an interval set, shifted down by `first` (`0-3 7`).
+fn intervals(ranges: &[(u32, u32)], first: u32) -> String {
+    let one = |&(a, b): &(u32, u32)| {
+        if a == b {
+            (a - first).to_string()
+        } else {
+            format!("{}-{}", a - first, b - first)
+        }
+    };
+    ranges.iter().map(one).collect::<Vec<_>>().join(" ")
+}
+
+/// Where an execution ran, in the family's words.
+fn place(tape: &Tape, e: &Execution) -> String {
+    let w = &tape.words;
+    let rows: u32 = e.ranges.iter().map(|r| r.1 - r.0 + 1).sum();
+    let first_row = e.ranges[0].0;
+    match tape.lane_of(first_row).and_then(|(i, r)| tape.lanes.get(i).map(|l| (l, first_row - r))) {
+        Some((l, first)) if rows == 1 => format!("{} {} ({}), {} {}", w.lane, l.name, l.note, w.row, first_row - first),
+        Some((l, first)) => {
+            format!("{} {} ({}), {rows} {}s {}", w.lane, l.name, l.note, w.row, intervals(&e.ranges, first))
+        }
+        None => format!("{} {}", w.row, intervals(&e.ranges, 0)),
+    }
+}
+
 /// The story of task `task` (None if the tape has no such task).
 pub fn story(tape: &Tape, task: u32) -> Option<Story> {
     let facts = tape.tasks.get(task as usize)?;
@@ -42,14 +97,9 @@ pub fn story(tape: &Tape, task: u32) -> Option<Story> {
         text: format!("Its {} {} (user {}) was submitted.", w.group, facts.group, facts.user),
     });
     timed.extend(facts.steps.iter().map(|s| StoryLine { at: Some(s.at), text: s.text.clone() }));
-    let mine: Vec<_> = tape.bars_of(task).copied().collect();
-    for b in &mine {
-        let (lane, row) = tape.lane_of(b.row).unwrap_or((0, b.row));
-        let place = match tape.lanes.get(lane) {
-            Some(l) if b.rows == 1 => format!("{} {} ({}), {} {}", w.lane, l.name, l.note, w.row, row),
-            Some(l) => format!("{} {} ({}), {} {} {}s", w.lane, l.name, l.note, b.rows, w.row, row),
-            None => format!("{} {}", w.row, b.row),
-        };
+    let mine = executions(tape, task);
+    for e in &mine {
+        let (b, place) = (&e.bar, place(tape, e));
         let what = if b.replica { "A replica started" } else { "An execution started" };
         timed.push(StoryLine { at: Some(b.start), text: format!("{what} on {place}.") });
         let end = match b.ended {
@@ -67,14 +117,13 @@ pub fn story(tape: &Tape, task: u32) -> Option<Story> {
     }
     // A stable sort keeps, at equal times, arrival before the family's steps before the executions.
     timed.sort_by(|a, b| a.at.unwrap_or(0.0).total_cmp(&b.at.unwrap_or(0.0)));
-    let first_start = mine.first().map_or(f64::INFINITY, |b| b.start);
+    let first_start = mine.first().map_or(f64::INFINITY, |e| e.bar.start);
     let mut lines = timed;
     lines.push(StoryLine { at: None, text: while_waiting(tape, task, first_start) });
-    let done = mine.iter().find(|b| b.ended == BarEnd::Completed);
+    let done = mine.iter().find(|e| e.bar.ended == BarEnd::Completed);
     let record = match done {
-        Some(b) => {
-            let (lane, _) = tape.lane_of(b.row).unwrap_or((0, b.row));
-            let rows = if b.rows == 1 { b.row.to_string() } else { format!("{}-{}", b.row, b.row + b.rows - 1) };
+        Some(e) => {
+            let b = &e.bar;
             lines.push(StoryLine {
                 at: None,
                 text: format!(
@@ -83,20 +132,22 @@ pub fn story(tape: &Tape, task: u32) -> Option<Story> {
                     t(b.end - facts.arrival)
                 ),
             });
-            let lane = tape.lanes.get(lane).map_or(String::new(), |l| l.name.clone());
-            [
+            let mut record = vec![
                 ("job_id", task.to_string()),
                 ("submission_time", t(facts.arrival)),
                 ("starting_time", t(b.start)),
                 ("finish_time", t(b.end)),
                 ("waiting_time", t(b.start - facts.arrival)),
-                ("allocated_resources", rows),
-                (w.lane.as_str(), lane),
-                ("executions", mine.len().to_string()),
-            ]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect()
+                ("allocated_resources", intervals(&e.ranges, 0)),
+            ];
+            if !w.lane_column.is_empty() {
+                let lane = tape.lane_of(b.row).and_then(|(l, _)| tape.lanes.get(l));
+                record.push((w.lane_column.as_str(), lane.map_or(String::new(), |l| l.name.clone())));
+            }
+            if !w.executions_column.is_empty() {
+                record.push((w.executions_column.as_str(), mine.len().to_string()));
+            }
+            record.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
         }
         None => Vec::new(),
     };
@@ -112,7 +163,7 @@ fn while_waiting(tape: &Tape, task: u32, first_start: f64) -> String {
     let to = tape.bars.partition_point(|b| b.start < first_start);
     let (mut ahead, mut replicas, mut later) = (0usize, 0usize, Vec::new());
     for b in &tape.bars[from..to.max(from)] {
-        if b.task == task {
+        if b.task == task || b.continues {
             continue;
         }
         let other = &tape.tasks[b.task as usize];
@@ -160,20 +211,30 @@ fn while_waiting(tape: &Tape, task: u32, first_start: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Bar, Lane, Step, TapeWords, TaskFacts};
+    use super::super::{Lane, Step, TapeWords, TaskFacts};
     use super::*;
 
     /// Two processors; task 0 runs 0–10 on row 0, task 1 (ready later) 0–4 on row 1, task 2 waits for row 1.
     fn tape() -> Tape {
         let facts = |ready: f64| TaskFacts { group: 0, user: 0, arrival: 0.0, ready, steps: Vec::new() };
-        let bar =
-            |task, row, start, end| Bar { task, row, rows: 1, start, end, ended: BarEnd::Completed, replica: false };
+        let bar = |task, row, start, end| Bar {
+            task,
+            row,
+            rows: 1,
+            start,
+            end,
+            ended: BarEnd::Completed,
+            replica: false,
+            continues: false,
+        };
         Tape {
             words: TapeWords {
                 lane: "cluster".into(),
                 row: "processor".into(),
                 group: "BoT".into(),
                 overtaking: "another queue".into(),
+                lane_column: "cluster".into(),
+                executions_column: "executions".into(),
             },
             lanes: vec![Lane { name: "a".into(), rows: 2, note: "speed 1".into() }],
             bars: vec![bar(0, 0, 0.0, 10.0), bar(1, 1, 0.0, 4.0), bar(2, 1, 4.0, 9.0)],
@@ -209,5 +270,36 @@ mod tests {
         assert!(story(&tp, 3).is_none());
         let first = story(&tp, 0).unwrap();
         assert!(first.lines.iter().any(|l| l.text == "Nothing else started while it waited."));
+    }
+
+    #[test]
+    fn an_execution_on_rows_apart_is_one_execution_with_every_range() {
+        // Task 3 holds rows 0 and 2–3 of a second lane (rows 2..6) as two bars; task 4 waits for it.
+        let mut tp = tape();
+        tp.lanes.push(Lane { name: "b".into(), rows: 4, note: "speed 2".into() });
+        tp.words.executions_column = String::new();
+        let facts = TaskFacts { group: 1, user: 0, arrival: 1.0, ready: 1.0, steps: Vec::new() };
+        tp.tasks.extend([facts.clone(), facts]);
+        let bar = |task, row, rows, continues| Bar {
+            task,
+            row,
+            rows,
+            start: 10.0,
+            end: 12.0,
+            ended: BarEnd::Completed,
+            replica: false,
+            continues,
+        };
+        tp.bars.extend([bar(3, 2, 1, false), bar(3, 4, 2, true), bar(4, 2, 4, false)]);
+        tp.bars[5].start = 12.0;
+        let s = story(&tp, 3).unwrap();
+        let rec: std::collections::HashMap<_, _> = s.record.iter().cloned().collect();
+        assert_eq!(rec["allocated_resources"], "2 4-5");
+        assert_eq!(rec["cluster"], "b");
+        assert!(!rec.contains_key("executions"));
+        assert!(s.lines.iter().any(|l| l.text == "An execution started on cluster b (speed 2), 3 processors 0 2-3."));
+        let waited = story(&tp, 4).unwrap();
+        let waited = &waited.lines.iter().find(|l| l.text.starts_with("While it waited")).unwrap().text;
+        assert!(waited.contains("2 other tasks started"), "{waited}");
     }
 }

@@ -199,6 +199,15 @@ impl FamilyRun for DgRun {
         self.sim.end_jobs()
     }
 
+    fn record_tape(&mut self) -> bool {
+        self.sim.record_tape();
+        true
+    }
+
+    fn take_tape(&mut self) -> Option<crate::story::Tape> {
+        self.sim.take_tape()
+    }
+
     fn stream_swf(&mut self, out: Box<dyn std::io::Write>, what: &str) {
         self.sim.stream_swf(out, what);
     }

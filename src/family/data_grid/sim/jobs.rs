@@ -14,39 +14,62 @@ pub const OWN_COLUMNS: &[&str] =
 /// The stream and the processors it hands out.
 pub(super) struct JobLog {
     csv: JobsCsv,
-    /// Free processors of each site, by global index (site k's are `offset[k] ..`).
-    free: Vec<BTreeSet<u32>>,
-    /// Processors each running job holds, sorted.
-    held: BTreeMap<u32, Vec<u32>>,
+    procs: Procs,
     ranges: Vec<(u32, u32)>,
 }
 
 impl JobLog {
     /// Job `j` starts at site `k` on `procs` processors: the lowest-numbered free ones.
     pub(super) fn take(&mut self, k: usize, j: u32, procs: u32) {
+        self.procs.take(k, j, procs);
+    }
+}
+
+/// Which processors each running job holds, handed out as the jobs start and end: the lowest-numbered free ones of
+/// its site (the run's tape hands them out the same way, so that its bars are the rows of `allocated_resources`).
+pub(super) struct Procs {
+    /// Free processors of each site, by global index (site k's are `offset[k] ..`).
+    free: Vec<BTreeSet<u32>>,
+    /// Processors each running job holds, sorted.
+    held: BTreeMap<u32, Vec<u32>>,
+}
+
+impl Procs {
+    /// Every processor of the sites (`processors` each) free.
+    pub(super) fn new(processors: impl Iterator<Item = u32>) -> Procs {
+        let mut first = 0u32;
+        let free = processors
+            .map(|p| {
+                let set = (first..first + p).collect();
+                first += p;
+                set
+            })
+            .collect();
+        Procs { free, held: BTreeMap::new() }
+    }
+
+    /// Job `j` starts at site `k` on `procs` processors: the lowest-numbered free ones, sorted.
+    pub(super) fn take(&mut self, k: usize, j: u32, procs: u32) -> &[u32] {
         let free = &mut self.free[k];
         let got: Vec<u32> = (0..procs).map_while(|_| free.pop_first()).collect();
         debug_assert_eq!(got.len(), procs as usize, "a site starts a job only on processors it has free");
-        self.held.insert(j, got);
+        self.held.entry(j).or_insert(got)
+    }
+
+    /// Job `j` of site `k` ended: its processors, sorted, are free again.
+    pub(super) fn give_back(&mut self, k: usize, j: u32) -> Vec<u32> {
+        let held = self.held.remove(&j).unwrap_or_default();
+        self.free[k].extend(held.iter().copied());
+        held
     }
 }
 
 impl Simulation {
     /// From now on, writes one row per ended job to `out` (the header first); `processors` per site.
     pub fn stream_jobs(&mut self, out: Box<dyn std::io::Write>, processors: &[u32]) {
-        let mut first = 0u32;
-        let free = processors
-            .iter()
-            .map(|&p| {
-                let set = (first..first + p).collect();
-                first += p;
-                set
-            })
-            .collect();
         self.jobs = Some(Box::new(JobLog {
             csv: JobsCsv::new(out, OWN_COLUMNS),
-            free,
-            held: BTreeMap::new(),
+            procs: Procs::new(processors.iter().copied()),
             ranges: Vec::new(),
         }));
     }
@@ -61,9 +84,8 @@ impl Simulation {
     pub(super) fn write_job(&mut self, j: usize) {
         let Some(log) = self.jobs.as_mut() else { return };
         let r = &self.records[j];
-        let held = log.held.remove(&(j as u32)).unwrap_or_default();
+        let held = log.procs.give_back(r.site as usize, j as u32);
         ranges_of(&held, &mut log.ranges);
-        log.free[r.site as usize].extend(held);
         let row = Row {
             job_id: u64::from(r.job),
             profile: "delay",

@@ -165,6 +165,7 @@ impl Simulation {
             };
             bound = start;
             if start != st.res.0 {
+                self.tape_moved(j, k, st.res.0, start);
                 // Processors rose where the job was: from there on, what was found not to fit may fit.
                 let vacated = st.res.0.max(end);
                 for n in &mut known {
@@ -208,6 +209,9 @@ impl Simulation {
             if !st.bound {
                 self.state[h].bound = true;
                 self.records[h].reservation = start;
+            }
+            if start > now && (!st.bound || start != st.res.0) {
+                self.tape_head_reserved(h, k, start);
             }
             if start > now {
                 self.sites[k].starts.insert((key(start), h as u32));

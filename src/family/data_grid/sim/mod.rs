@@ -5,6 +5,7 @@
 mod jobs;
 mod local;
 mod schedule_swf;
+mod tape;
 
 use super::config::{BackfillRule, LocalPolicy};
 use super::policy::{choose, ChooseSite, SchemePolicy, SiteOffer, SiteView};
@@ -146,6 +147,8 @@ pub struct Simulation {
     jobs: Option<Box<jobs::JobLog>>,
     /// The schedule, written as SWF as jobs end (`bagsim run --swf`, docs/traces.md); None when not asked for.
     swf: Option<Box<schedule_swf::JobSwf>>,
+    /// The run's tape (docs/story.md), recorded when asked; None when not.
+    tape: Option<Box<tape::TapeRec>>,
 }
 
 impl Simulation {
@@ -201,6 +204,7 @@ impl Simulation {
             failure: None,
             jobs: None,
             swf: None,
+            tape: None,
             w,
         }
     }
@@ -348,12 +352,23 @@ impl Simulation {
         }
         let transfers: Vec<f64> = (0..self.sites.len()).map(|k| self.w.transfer(j, k)).collect();
         let widths: Vec<u32> = self.sites.iter().map(|s| s.profile.processors()).collect();
+        // The sites' answers, kept for the tape's story only.
+        let mut answers = self.tape.as_ref().map(|_| Vec::new());
         let (k, ask, hold) = match &self.settings.scheme {
-            &SchemePolicy::Builtin(scheme) => {
-                choose(scheme, &widths, &job, &transfers, dispatch, |k, a| self.answer(k, a, now))
-            }
+            &SchemePolicy::Builtin(scheme) => choose(scheme, &widths, &job, &transfers, dispatch, |k, a| {
+                let answer = self.answer(k, a, now);
+                if let Some(v) = answers.as_mut() {
+                    v.push((k, answer));
+                }
+                answer
+            }),
             SchemePolicy::Script(_) => match self.scripted_choice(j, &widths, &transfers, dispatch, now) {
-                Some(choice) => choice,
+                Some(choice) => {
+                    if let Some(v) = answers.as_mut() {
+                        v.extend(self.offers.iter().enumerate().map(|(k, o)| (k, (o.start, o.finish))));
+                    }
+                    choice
+                }
                 None => return,
             },
         };
@@ -369,6 +384,9 @@ impl Simulation {
         let early = self.overlaps && self.settings.backfill_rule == BackfillRule::DataAware;
         self.state[j] = State { ask: Some(Ask { early, ..ask }), res: hold, dispatch, bound: false };
         self.dispatch_to(k, j, now);
+        if let Some(answers) = answers {
+            self.tape_sent(j, k, &answers, now);
+        }
     }
 
     /// A scripted scheme's site for job `j`, with the ask and the hold that site answered, from every fitting site's
@@ -461,6 +479,7 @@ impl Simulation {
             r.end = now + (t + job.runtime);
         }
         let _ = self.queue.schedule(r.end, Event::End(j as u32));
+        self.tape_started(j, k, ask.procs);
     }
 
     fn end(&mut self, j: usize, now: f64) {
@@ -476,6 +495,7 @@ impl Simulation {
         if self.swf.is_some() {
             self.swf_ended(j);
         }
+        self.tape_ended(j, k, self.records[j].killed);
         self.turnaround_sum += now - self.records[j].submit;
         if now < reserved_end {
             self.sites[k].profile.release(now, reserved_end, procs);

@@ -18,6 +18,7 @@ mod invariants;
 mod jobs;
 mod schedule_swf;
 mod slot;
+mod tape;
 
 pub use counters::{DgCounters, DgSample};
 
@@ -83,6 +84,8 @@ pub struct DgSimulation {
     jobs: Option<Box<jobs::TaskLog>>,
     /// The schedule, written as SWF as BoTs complete (`bagsim run --swf`, docs/traces.md); None when not asked for.
     swf: Option<Box<schedule_swf::TaskSwf>>,
+    /// The run's tape (docs/story.md), recorded when asked; None when not.
+    tape: Option<Box<tape::TapeRec>>,
 }
 
 impl DgSimulation {
@@ -161,6 +164,7 @@ impl DgSimulation {
             end_time: 0.0,
             jobs: None,
             swf: None,
+            tape: None,
             workload,
             s,
         }
@@ -274,6 +278,7 @@ impl DgSimulation {
             Ev::Arrival(b) => {
                 let bot = &self.workload.bots[b as usize];
                 self.pool.arrive(b, bot.first_task, bot.size, now);
+                self.tape_arrived(b, now);
             }
             Ev::Fail(m) => self.fail(m, now),
             Ev::Repair(m) => self.repair(m, now),
@@ -338,6 +343,7 @@ impl DgSimulation {
 
     /// Lines 24–28: a replica of task `t` starts on machine `m` from the task's best checkpoint.
     fn dispatch(&mut self, b: u32, t: u32, m: u32, now: f64) {
+        self.tape_dispatch(b, t, m, now);
         self.remove_free(m);
         let from = self.best[t as usize];
         let head = self.head[t as usize];
@@ -434,10 +440,12 @@ impl DgSimulation {
     fn checkpoint_stored(&mut self, m: u32, progress: f64) {
         self.c.checkpoints_taken += 1;
         let t = self.slots[m as usize].task as usize;
-        if progress > self.best[t] {
+        let best = progress > self.best[t];
+        if best {
             self.best[t] = progress;
             self.slots[m as usize].improved = true;
         }
+        self.tape_checkpoint(m, progress, best);
     }
 
     /// An asynchronous store arrives: it counts if its replica is still running.
@@ -486,6 +494,7 @@ impl DgSimulation {
             self.write_job(m, t, b, now);
         }
         let start = self.slots[m as usize].start;
+        self.tape_completed(m, t, now);
         self.end_replica(m, now, true);
         self.push_free(m);
         while self.head[t as usize] != NONE {
@@ -499,6 +508,7 @@ impl DgSimulation {
         if self.pool.complete(b, t) {
             self.bot_end[b as usize] = now;
             self.c.finished_bots += 1;
+            self.tape_bot_done(b, t, now);
         }
         if self.swf.is_some() {
             self.swf_completed(t, start);
@@ -509,6 +519,7 @@ impl DgSimulation {
     fn fail(&mut self, m: u32, now: f64) {
         let (task, bot) = (self.slots[m as usize].task, self.slots[m as usize].bot);
         if task != NONE {
+            self.tape_failed(m, now);
             self.end_replica(m, now, false);
             self.c.replicas_killed += 1;
             if let Some(j) = self.jobs.as_mut() {

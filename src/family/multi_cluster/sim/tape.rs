@@ -68,6 +68,8 @@ impl Simulation {
                 row: "processor".into(),
                 group: "BoT".into(),
                 overtaking: overtaking.into(),
+                lane_column: "cluster".into(),
+                executions_column: "executions".into(),
             },
             lanes,
             bars: rec.bars,
@@ -184,7 +186,7 @@ impl Simulation {
         if let Some(rec) = self.tape.as_deref_mut() {
             rec.proc_bar[p as usize] = rec.bars.len() as u32;
             let ended = BarEnd::Running;
-            rec.bars.push(Bar { task, row: p, rows: 1, start: now, end: now, ended, replica });
+            rec.bars.push(Bar { task, row: p, rows: 1, start: now, end: now, ended, replica, continues: false });
         }
     }
 
