@@ -126,11 +126,21 @@ pub fn story(tape: &Tape, task: u32) -> Option<Story> {
             let b = &e.bar;
             lines.push(StoryLine {
                 at: None,
-                text: format!(
-                    "It waited {} s from submission to its first start and completed {} s after submission.",
-                    t(first_start - facts.arrival),
-                    t(b.end - facts.arrival)
-                ),
+                text: if b.start > first_start {
+                    format!(
+                        "It waited {} s from submission to its first start and completed {} s after submission; the \
+                         execution that completed it started {} s after submission (its record's waiting_time).",
+                        t(first_start - facts.arrival),
+                        t(b.end - facts.arrival),
+                        t(b.start - facts.arrival)
+                    )
+                } else {
+                    format!(
+                        "It waited {} s from submission to its first start and completed {} s after submission.",
+                        t(first_start - facts.arrival),
+                        t(b.end - facts.arrival)
+                    )
+                },
             });
             let mut record = vec![
                 ("job_id", task.to_string()),

@@ -352,7 +352,7 @@ fn StoryView(story: Story) -> impl IntoView {
     });
     view! {
         <section class="gantt-story" id="gantt-story" aria-live="polite" data-task=story.task.to_string()>
-            <h4>{story.title}</h4>
+            <h3>{story.title}</h3>
             <ol id="gantt-story-lines">{lines}</ol>
             {record}
         </section>
