@@ -44,7 +44,7 @@ pub enum ReadError {
     Unreadable(String),
     /// Not JSON: the parser's message.
     NotJson(String),
-    /// JSON, but not of the file's shape: where and why.
+    /// JSON, but not of the file's shape: why, with the line and column.
     Shape(String),
     /// `bagsim_answers` is not [`VERSION`]: the value found.
     Version(String),
@@ -90,11 +90,8 @@ pub fn read(text: &str, lessons: &[Lesson]) -> Result<AnswersFile, ReadError> {
         Some(v) if v.as_u64() != Some(VERSION.into()) => return Err(ReadError::Version(v.to_string())),
         _ => {}
     }
-    let file: AnswersFile = serde_path_to_error::deserialize(value).map_err(|e| {
-        let at = e.path().to_string();
-        let why = e.into_inner().to_string();
-        ReadError::Shape(if at == "." { why } else { format!("at {at}: {why}") })
-    })?;
+    // From the text (the reader local storage's attempts go through, so the page carries one), not the value.
+    let file: AnswersFile = serde_json::from_str(text).map_err(|e| ReadError::Shape(e.to_string()))?;
     for (id, attempts) in &file.lessons {
         let Some(lesson) = lessons.iter().find(|l| &l.id == id) else {
             let ids: Vec<&str> = lessons.iter().map(|l| l.id.as_str()).collect();
@@ -286,7 +283,7 @@ mod tests {
         let e = read("hello", &ls).unwrap_err();
         assert!(matches!(e, ReadError::NotJson(_)) && e.to_string().starts_with("not JSON"), "{e}");
         let e = read(r#"{"bagsim_answers": 1, "lessons": {}}"#, &ls).unwrap_err();
-        assert!(matches!(e, ReadError::Shape(_)) && e.to_string().contains("lessons"), "{e}");
+        assert!(matches!(e, ReadError::Shape(_)) && e.to_string().contains("expected a sequence"), "{e}");
         let e = read(r#"{"lessons": []}"#, &ls).unwrap_err();
         assert!(e.to_string().contains("bagsim_answers"), "{e}");
         let e = read(r#"{"bagsim_answers": 2, "lessons": []}"#, &ls).unwrap_err();
