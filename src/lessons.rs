@@ -13,6 +13,7 @@ pub use questions::{Answer, AnswerError, Checked, Mark, Question, QuestionError,
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub mod class;
 mod error;
 pub mod questions;
 pub mod story;

@@ -15,7 +15,7 @@ use e2e::fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use e2e::fantoccini::key::Key;
 use e2e::fantoccini::Client;
 use e2e::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// The answer of lesson `id` per variant, as `bagsim lesson ID` computes it (the same library code, natively).
 fn native_answer(id: &str) -> Vec<f64> {
@@ -128,14 +128,91 @@ async fn a_question_is_marked_against_the_runs_and_the_progress_is_kept() {
         .await;
         capture_downloads(&client).await;
         click(&client, "#lesson-answers-download").await;
-        let (name, file) = captured_download(&client, 1, Duration::from_secs(10)).await;
+        let (name, text) = captured_download(&client, 1, Duration::from_secs(10)).await;
         assert_eq!(name, "bagsim-answers.json");
-        let file: serde_json::Value = serde_json::from_str(&file).unwrap();
+        let file: serde_json::Value = serde_json::from_str(&text).unwrap();
         let load = file["lessons"].as_array().unwrap().iter().find(|l| l[0] == "load").expect("no lesson load");
         let marks: Vec<&str> = load[1].as_array().unwrap().iter().map(|a| a["mark"].as_str().unwrap()).collect();
         assert_eq!(marks, ["wrong", "right"], "{file}");
+        the_teachers_view_reads_the_file(&client, &text).await;
     })
     .await;
+}
+
+/// Gives the teacher's view `files` (name, text): picked in its file input, or dropped on its drop zone.
+async fn give_teacher(client: &Client, files: &[(&str, &str)], drop: bool) {
+    let script = "const dt = new DataTransfer();
+        for (const [name, text] of arguments[0]) dt.items.add(new File([text], name, {type: 'application/json'}));
+        document.querySelector('#teacher').open = true;
+        if (arguments[1]) {
+            document.querySelector('#teacher-drop').dispatchEvent(
+                new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+        } else {
+            const input = document.querySelector('#teacher-files');
+            input.files = dt.files;
+            input.dispatchEvent(new Event('change', {bubbles: true}));
+        }
+        return true;";
+    js(client, script, vec![json!(files), json!(drop)]).await;
+}
+
+/// A student's row in lesson load's class table: per question (mark, attempts), and the right count.
+async fn teacher_row(client: &Client, student: &str) -> Value {
+    let script = "const r = document.querySelector(`#teacher-table-load tr[data-student='${arguments[0]}']`);
+        return r && [[...r.querySelectorAll('td[data-mark]')].map(td => [td.dataset.mark, +td.dataset.attempts]),
+                     +r.querySelector('td[data-right]').dataset.right];";
+    js(client, script, vec![json!(student)]).await
+}
+
+/// The teacher's view reads the student's file (as alice.json, picked), then a second student's (bob: the wrong
+/// attempt only) and a broken file dropped together: the class table shows both students' final marks and
+/// attempts, the most missed question is named, the broken file is listed and takes nothing away.
+async fn the_teachers_view_reads_the_file(client: &Client, alice: &str) {
+    let mut bob: Value = serde_json::from_str(alice).unwrap();
+    for l in bob["lessons"].as_array_mut().unwrap() {
+        l[1].as_array_mut().unwrap().retain(|a| a["mark"] != "right");
+    }
+    let bob = bob.to_string();
+    give_teacher(client, &[("alice.json", alice)], false).await;
+    wait_for(client, Duration::from_secs(10), "alice in the class table", || async {
+        teacher_row(client, "alice").await.as_array().map(|_| ())
+    })
+    .await;
+    give_teacher(client, &[("bob.json", &bob), ("broken.json", "{\"bagsim_answers\": 1, \"lessons\": [")], true).await;
+    wait_for(client, Duration::from_secs(10), "bob and the broken file", || async {
+        let errors = text(client, "#teacher-errors").await.unwrap_or_default();
+        (teacher_row(client, "bob").await.is_array() && !errors.is_empty()).then_some(())
+    })
+    .await;
+    assert_eq!(teacher_row(client, "alice").await, json!([[["none", 0], ["right", 2]], 1]), "alice's row");
+    assert_eq!(teacher_row(client, "bob").await, json!([[["none", 0], ["wrong", 1]], 0]), "bob's row");
+    let missed = text(client, "#teacher-missed-load").await.unwrap_or_default();
+    assert!(
+        missed.starts_with("Most missed: Q2 (“")
+            && missed.ends_with("1 of the 2 students who tried it never answered it right."),
+        "{missed:?}"
+    );
+    let errors = text(client, "#teacher-errors").await.unwrap_or_default();
+    assert!(errors.contains("broken.json: not JSON"), "the broken file is not listed: {errors:?}");
+    assert_eq!(text(client, "#teacher-count").await.as_deref(), Some("2 students loaded."));
+    let violations = axe_violations(client, "with the teacher's view of two students").await;
+    assert!(violations.is_empty(), "axe-core with the teacher's view:\n  {}", violations.join("\n  "));
+    js(client, "document.querySelector('#teacher').scrollIntoView(); return true;", vec![]).await;
+    println!("screenshot: {}", screenshot(client, "teacher.png").await.display());
+    client.set_window_size(360, 800).await.expect("a phone's width");
+    js(client, "document.querySelector('#teacher').scrollIntoView(); return true;", vec![]).await;
+    println!("screenshot: {}", screenshot(client, "teacher-phone.png").await.display());
+    client.set_window_size(1400, 1000).await.expect("the desktop width again");
+    // A file named like a student loaded replaces that student, with a note; Clear empties the view.
+    give_teacher(client, &[("bob.json", alice)], true).await;
+    wait_for(client, Duration::from_secs(10), "bob replaced", || async {
+        text(client, "#teacher-notes").await.filter(|n| n.contains("bob.json replaced the answers of \"bob\""))
+    })
+    .await;
+    assert_eq!(teacher_row(client, "bob").await, json!([[["none", 0], ["right", 2]], 1]), "bob's row replaced");
+    assert_eq!(text(client, "#teacher-errors").await.unwrap_or_default(), "", "the errors of the files before");
+    click(client, "#teacher-clear").await;
+    assert!(!exists(client, "#teacher-table-load").await, "Clear leaves the class table");
 }
 
 async fn press(client: &Client, key: Key) {

@@ -3,28 +3,11 @@
 //! a number written in the file. A hint and "Show me" on demand. Every attempt is kept in the browser (local storage,
 //! one list per lesson), so that a reload finds the progress; "Download my answers" writes them all as one file.
 
+use crate::lessons::class::{AnswersFile, Attempt, VERSION};
 use crate::lessons::questions::{Kind, Mark, Response};
 use crate::lessons::{self, Lesson};
 use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// One answer a student gave to question `question` (from 0) and how it was marked.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Attempt {
-    pub question: usize,
-    pub response: Response,
-    pub mark: Mark,
-}
-
-/// The file "Download my answers" writes: every lesson's attempts in this browser.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct AnswersFile {
-    /// What the file is, for whoever opens it.
-    pub bagsim_answers: u32,
-    /// Per lesson id, its attempts in the order they were given.
-    pub lessons: Vec<(String, Vec<Attempt>)>,
-}
 
 /// The local-storage key of lesson `id`'s attempts.
 fn key(id: &str) -> String {
@@ -49,7 +32,7 @@ fn answers_file() -> AnswersFile {
         .map(|l| (l.id.clone(), attempts(&l.id)))
         .filter(|(_, a)| !a.is_empty())
         .collect();
-    AnswersFile { bagsim_answers: 1, lessons }
+    AnswersFile { bagsim_answers: VERSION, lessons }
 }
 
 /// The questions of `lesson`, marked against `values` (every run's value in the order of `Lesson::runs`, once

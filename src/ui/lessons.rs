@@ -427,6 +427,7 @@ pub fn Lessons(initial: Option<Requested>, stage: Stage) -> impl IntoView {
                             }
                         })
                 }}
+                <super::teacher::TeacherView />
             </details>
         </section>
     }

@@ -41,6 +41,7 @@ mod section;
 mod shown;
 mod split;
 mod study;
+mod teacher;
 mod tournament;
 mod views;
 
