@@ -74,7 +74,16 @@ mod tests {
     #[test]
     fn the_longest_wait_is_picked_from_the_first_starts() {
         let facts = |arrival| TaskFacts { group: 0, user: 0, arrival, ready: arrival, steps: Vec::new() };
-        let bar = |task, start, replica| Bar { task, row: 0, rows: 1, start, end: start + 1.0, ended: BarEnd::Completed, replica };
+        let bar = |task, start, replica| Bar {
+            task,
+            row: 0,
+            rows: 1,
+            start,
+            end: start + 1.0,
+            ended: BarEnd::Completed,
+            continues: false,
+            replica,
+        };
         let tape = Tape {
             tasks: vec![facts(0.0), facts(1.0), facts(2.0), facts(0.0)],
             // Task 1 waits 5 s; task 0's replica starts late but its first start is at 0; task 3 never starts.

@@ -9,11 +9,11 @@ mod draw;
 use super::pool::{Job, JobError, OnDone, Pool};
 use super::shown;
 use super::split::{self, Channel, ToPanels};
+use crate::lessons::story::StoryPick;
+use crate::lessons::Lesson;
 use crate::registry::AnyFigureJob;
 use crate::scenario::Scenario;
 use crate::stats::csv_number;
-use crate::lessons::story::StoryPick;
-use crate::lessons::Lesson;
 use crate::story::{story, Story, Tape};
 use crate::words::group_digits;
 use draw::Frame;
@@ -23,6 +23,10 @@ use wasm_bindgen::JsCast;
 
 /// The canvas's id.
 const CANVAS: &str = "gantt-canvas";
+
+/// What the canvas shows, for a screen reader.
+const CANVAS_LABEL: &str =
+    "Gantt view: every execution of a task as a box on its rows over time; click one for its story, or type its id";
 
 /// Executions the first window shows about this many of.
 const FIRST_WINDOW: usize = 300;
@@ -281,7 +285,7 @@ pub fn Gantt(scenario: Signal<Scenario>, #[prop(optional)] pick: Option<StoryPic
                 id=CANVAS
                 class="gantt-canvas"
                 role="img"
-                aria-label="Gantt view: every execution of a task as a box on its processors over time; click one for its story, or type its id"
+                aria-label=CANVAS_LABEL
                 on:click=on_click
                 on:wheel=on_wheel
             ></canvas>
@@ -303,7 +307,9 @@ pub fn LessonStory(lesson: Lesson) -> impl IntoView {
         <section class="lesson-story" id="lesson-story" aria-labelledby="lesson-story-title">
             <h3 id="lesson-story-title">"A task's story"</h3>
             <p>"Look for " {look_for}</p>
-            <button id="lesson-story-open" hidden=move || asked.get() on:click=move |_| asked.set(true)>{what}</button>
+            <button id="lesson-story-open" hidden=move || asked.get() on:click=move |_| asked.set(true)>
+                {what}
+            </button>
             {move || asked.get().then(|| view! { <Gantt scenario=scenario pick=pick.clone() /> })}
         </section>
     })
