@@ -130,3 +130,59 @@ async fn a_clicked_task_tells_its_story_with_its_records_numbers() {
     })
     .await;
 }
+
+/// Opens `json`'s scenario, runs it, opens its Gantt view (`prefix`'s button), tells the story of the first task
+/// whose record satisfies `pick`, and checks the record shown against the native run's; returns the story's lines.
+async fn typed_story(
+    client: &fantoccini::Client,
+    base: &str,
+    json: &str,
+    prefix: &str,
+    pick: impl Fn(&HashMap<String, String>) -> bool,
+) -> Vec<String> {
+    let s = Scenario::from_json(json).expect("valid");
+    let rows = records(&s);
+    open_ready(client, &format!("{base}?scenario={}", scenario_param(&s))).await;
+    run_to_the_end(client).await;
+    click(client, &format!("#{prefix}gantt-open")).await;
+    wait_for(client, Duration::from_secs(60), "the Gantt view's tape", || async {
+        text(client, "#gantt-status").await.filter(|t| t.contains("executions of"))
+    })
+    .await;
+    let task = rows
+        .values()
+        .filter(|r| pick(r))
+        .map(|r| r["job_id"].clone())
+        .min_by_key(|id| id.parse::<u32>().unwrap())
+        .unwrap_or_else(|| panic!("{json}: no task to pick"));
+    set_control(client, "#gantt-task", &task).await;
+    click(client, "#gantt-tell").await;
+    let (_, lines, rec) = wait_for(client, Duration::from_secs(5), "the typed task's story", || async {
+        let s = shown_story(client).await;
+        (s.0 == task).then_some(s)
+    })
+    .await;
+    assert_record(&rec, &rows, &task);
+    lines
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desktop_grid_and_a_data_grid_task_tell_their_stories() {
+    with_browser(|client, base| async move {
+        client.set_window_size(1400, 1000).await.expect("a desktop's width");
+        // A desktop-grid task whose machine failed: its story tells the failure and its checkpoints.
+        let dg = r#"{"family": "desktop_grid", "seed": 6, "desktop_grid": {"bots": 12, "availability": "low",
+            "checkpoint_period": 600, "bot_selection": "long_idle"}}"#;
+        let lines = typed_story(&client, &base, dg, "dg-", |r| r["failed_executions"] != "0").await;
+        assert!(lines.iter().any(|l| l.contains("failed")), "a failed task's story: {lines:#?}");
+        assert!(lines.iter().any(|l| l.contains("checkpoint")), "a failed task's story: {lines:#?}");
+        screenshot(&client, "gantt-desktop-grid.png").await;
+        // A data-grid job that waited under EASY: its site's queue and how it started.
+        let dd = r#"{"family": "data_grid", "seed": 6, "data_grid": {"jobs": 400, "local_policy": "easy",
+            "scheme": "finish_time_data_aware"}}"#;
+        let lines = typed_story(&client, &base, dd, "dd-", |r| r["waiting_time"].parse::<f64>().unwrap() > 0.0).await;
+        assert!(lines.iter().any(|l| l.contains("queue (EASY backfilling)")), "a waiting job's story: {lines:#?}");
+        screenshot(&client, "gantt-data-grid.png").await;
+    })
+    .await;
+}

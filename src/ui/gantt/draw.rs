@@ -1,5 +1,5 @@
 //! The Gantt canvas: rows of the lanes shown (all, or one) over a window of simulated time, every execution a box
-//! coloured by its BoT (job) or its user; stopped copies faded, failed runs edged in red, the chosen task outlined.
+//! coloured by its BoT (job) or its user; stopped copies faded, a failed run with a dark red end, the chosen task outlined.
 //! And the way back from a point of the canvas to the execution under it.
 
 use crate::story::{BarEnd, Tape};
@@ -37,7 +37,8 @@ pub fn height_for(rows: u32) -> f64 {
 
 /// A colour per group: hues spread by the golden angle.
 fn colour(key: u32, faded: bool) -> String {
-    let hue = (f64::from(key) * 137.508) % 360.0;
+    // From blue, so that the first group is not the red of a failure.
+    let hue = (210.0 + f64::from(key) * 137.508) % 360.0;
     let alpha = if faded { 0.35 } else { 0.9 };
     format!("hsla({hue:.0}, 62%, 52%, {alpha})")
 }
@@ -98,9 +99,9 @@ pub fn draw(canvas: &web_sys::HtmlCanvasElement, tape: &Tape, frame: &Frame, wid
         cx.set_fill_style_str(&colour(group, matches!(b.ended, BarEnd::Cancelled | BarEnd::Running)));
         cx.fill_rect(x0, y, x1 - x0, h);
         if b.ended == BarEnd::Failed {
-            cx.set_stroke_style_str("#c00000");
-            cx.set_line_width(1.5);
-            cx.stroke_rect(x0, y, x1 - x0, h);
+            // A failure: a dark red end, the work since the last checkpoint lost there.
+            cx.set_fill_style_str("#8b0000");
+            cx.fill_rect((x1 - 3.0).max(x0), y, (x1 - x0).min(3.0), h);
         }
     }
     // The chosen task's executions, outlined.

@@ -65,9 +65,16 @@ pub fn Gantt(scenario: Signal<Scenario>, #[prop(optional)] pick: Option<StoryPic
     let frame = RwSignal::new(Frame { t0: 0.0, t1: 1.0, lane: None, by_user: false, chosen: None });
     let told = RwSignal::new(None::<Story>);
     let typed = RwSignal::new(String::new());
-    // Redraws on a new tape or frame.
+    // Redraws on a new tape or frame, and when the window's width changes.
+    let resized = RwSignal::new(0u32);
+    if let Some(w) = web_sys::window() {
+        let listener = gloo_events::EventListener::new(&w, "resize", move |_| resized.update(|n| *n += 1));
+        // Dropped, and so removed, with this view.
+        let _ = StoredValue::new_local(listener);
+    }
     Effect::new(move |_| {
         loaded.track();
+        resized.track();
         let f = frame.get();
         if let (Some(t), Some(c)) = (tape.get_value(), canvas()) {
             draw::draw(&c, &t, &f, canvas_width());
@@ -173,7 +180,7 @@ pub fn Gantt(scenario: Signal<Scenario>, #[prop(optional)] pick: Option<StoryPic
                         group_digits(&t.bars.len().to_string()),
                         group_digits(&t.tasks.len().to_string()),
                         t.lanes.len(),
-                        t.words.lane
+                        if t.lanes.len() == 1 { t.words.lane.clone() } else { format!("{}s", t.words.lane) }
                     ));
                     frame.set(Frame { t0, t1, lane: None, by_user: false, chosen: None });
                     told.set(None);
@@ -322,7 +329,12 @@ fn StoryView(story: Story) -> impl IntoView {
         .lines
         .into_iter()
         .map(|l| {
-            let at = l.at.map(|t| format!("t = {} s", csv_number(t)));
+            // Readable here; the record below has every digit.
+            let at = l.at.map(|t| {
+                let r = format!("{t:.1}");
+                let (whole, tenth) = r.split_once('.').unwrap_or((&r, "0"));
+                format!("t = {}.{tenth} s", crate::words::group_digits(whole))
+            });
             view! {
                 <li>
                     {at
