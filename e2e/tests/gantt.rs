@@ -73,7 +73,7 @@ async fn a_clicked_task_tells_its_story_with_its_records_numbers() {
             text(&client, "#gantt-status").await.filter(|t| t.contains("executions of"))
         })
         .await;
-        assert!(said.contains("3 clusters"), "the status says {said:?}");
+        assert!(said.contains("on 3 clusters."), "the status says {said:?}");
         assert!(non_white_pixels(&client, "#gantt-canvas").await > 5_000, "the Gantt view is blank");
 
         // Click across the canvas's first rows until a task answers.
@@ -183,6 +183,43 @@ async fn a_desktop_grid_and_a_data_grid_task_tell_their_stories() {
         let lines = typed_story(&client, &base, dd, "dd-", |r| r["waiting_time"].parse::<f64>().unwrap() > 0.0).await;
         assert!(lines.iter().any(|l| l.contains("queue (EASY backfilling)")), "a waiting job's story: {lines:#?}");
         screenshot(&client, "gantt-data-grid.png").await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_tells_the_story_of_the_task_that_waited_longest() {
+    // The task the lesson picks, natively: the same run (its variant, seed 1), the same tape, the same story.
+    let lesson = bagsim::lessons::find("task-story").expect("the lesson");
+    let s = lesson.story_scenario().expect("a story").expect("its scenario");
+    let tape = bagsim::family::contract::tape_of(&mut AnyRun::build(&s, None).unwrap()).unwrap();
+    let task = lesson.story.as_ref().unwrap().task(&tape).expect("a task started");
+    let native = bagsim::story::story(&tape, task).unwrap();
+    with_browser(|client, base| async move {
+        client.set_window_size(1400, 1000).await.expect("a desktop's width");
+        open_ready(&client, &format!("{base}?lesson=task-story")).await;
+        click(&client, "#lesson-run").await;
+        wait_for(&client, Duration::from_secs(120), "#lesson-status finished", || async {
+            text(&client, "#lesson-status").await.filter(|s| s.starts_with("finished"))
+        })
+        .await;
+        click(&client, "#lesson-story-open").await;
+        let (shown, lines, rec) = wait_for(&client, Duration::from_secs(60), "the lesson's story", || async {
+            let s = shown_story(&client).await;
+            (!s.0.is_empty()).then_some(s)
+        })
+        .await;
+        assert_eq!(shown, task.to_string(), "the page picked another task than the lesson's");
+        let waited = lines.iter().find(|l| l.starts_with("While it waited")).cloned().unwrap_or_default();
+        let native_waited = native.lines.iter().find(|l| l.text.starts_with("While it waited")).unwrap();
+        assert_eq!(waited, native_waited.text, "the page's story differs from the native one");
+        for (k, v) in &native.record {
+            assert_eq!(rec.get(k), Some(v), "column {k}");
+        }
+        js(&client, "document.getElementById('lesson-story').scrollIntoView();", vec![]).await;
+        screenshot(&client, "gantt-lesson.png").await;
+        let v = axe_violations(&client, "with the lesson's story shown").await;
+        assert!(v.is_empty(), "axe-core finds violations:\n  {}", v.join("\n  "));
     })
     .await;
 }

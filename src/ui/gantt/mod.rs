@@ -176,7 +176,7 @@ pub fn Gantt(scenario: Signal<Scenario>, #[prop(optional)] pick: Option<StoryPic
                         String::new()
                     };
                     status.set(format!(
-                        "{} executions of {} tasks on {} {}s.{cut} Click a task for its story.",
+                        "{} executions of {} tasks on {} {}.{cut} Click a task for its story.",
                         group_digits(&t.bars.len().to_string()),
                         group_digits(&t.tasks.len().to_string()),
                         t.lanes.len(),
