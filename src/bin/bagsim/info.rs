@@ -92,12 +92,7 @@ fn story(lesson: &bagsim::lessons::Lesson) -> Outcome {
         return Ok(());
     };
     say!("\nThe story of the task that waited longest under {} (seed 1): {}", pick.variant, story.title);
-    for l in &story.lines {
-        match l.at {
-            Some(t) => say!("  t = {} s  {}", bagsim::stats::csv_number(t), l.text),
-            None => say!("  {}", l.text),
-        }
-    }
+    super::story_cmd::print_lines(&story);
     say!("Look for: {}", pick.look_for);
     Ok(())
 }

@@ -17,6 +17,16 @@ macro_rules! say {
     }};
 }
 
+/// A story's lines, each at its time (every digit, as the records write it).
+pub fn print_lines(st: &bagsim::story::Story) {
+    for l in &st.lines {
+        match l.at {
+            Some(at) => say!("  t = {:>12} s  {}", csv_number(at), l.text),
+            None => say!("  {}", l.text),
+        }
+    }
+}
+
 /// Runs `scenario` recording its tape and tells task `task`'s story; writes the tape to `tape` when given.
 pub fn story(scenario: &Path, task: u32, seed: Option<u64>, tape: Option<PathBuf>) -> Outcome {
     if let Some(p) = &tape {
@@ -43,12 +53,7 @@ pub fn story(scenario: &Path, task: u32, seed: Option<u64>, tape: Option<PathBuf
         );
     }
     say!("{}", st.title);
-    for l in &st.lines {
-        match l.at {
-            Some(at) => say!("  t = {:>12} s  {}", csv_number(at), l.text),
-            None => say!("  {}", l.text),
-        }
-    }
+    print_lines(&st);
     if st.record.is_empty() {
         say!("No per-task record: the task did not complete before the run ended.");
     } else {
