@@ -1,6 +1,6 @@
 //! The Gantt canvas: rows of the lanes shown (all, or one) over a window of simulated time, every execution a box
-//! coloured by its BoT (job) or its user; stopped copies faded, a failed run with a dark red end, the chosen task outlined.
-//! And the way back from a point of the canvas to the execution under it.
+//! coloured by its BoT (job) or its user; stopped copies faded, a failed run with a dark red end, the chosen task
+//! outlined. And the way back from a point of the canvas to the execution under it.
 
 use crate::story::{BarEnd, Tape};
 use wasm_bindgen::JsCast;

@@ -177,7 +177,8 @@ pub fn Gantt(scenario: Signal<Scenario>, #[prop(optional)] pick: Option<StoryPic
                     };
                     status.set(format!(
                         "{} executions of {} tasks on {} {}.{cut} Click a task for its story.",
-                        group_digits(&t.bars.len().to_string()),
+                        // An execution over rows that are not contiguous is several bars.
+                        group_digits(&t.bars.iter().filter(|b| !b.continues).count().to_string()),
                         group_digits(&t.tasks.len().to_string()),
                         t.lanes.len(),
                         if t.lanes.len() == 1 { t.words.lane.clone() } else { format!("{}s", t.words.lane) }
