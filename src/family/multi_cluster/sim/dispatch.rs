@@ -63,7 +63,9 @@ impl Simulation {
                 };
                 let (w, inaccuracy) = (&self.workload, &self.inaccuracy);
                 rm.apply_selection(decision, &|t| inaccuracy.estimate(w, t));
-                self.tape_entered(r);
+                if self.tape.is_some() {
+                    self.tape_entered(r);
+                }
                 if self.rms[r].eligible_is_empty() {
                     // Only a script can fail; a built-in's empty set costs no call here.
                     if matches!(self.cfg.selection, SelectionPolicy::Script(_)) {
@@ -76,7 +78,9 @@ impl Simulation {
             let kind = self.rms[r].scheduling.estimate();
             let estimate = self.estimate_for(kind, task as usize, bot as usize);
             let choice = self.choose(r, estimate);
-            self.tape_placed(r, task, choice, estimate);
+            if self.tape.is_some() {
+                self.tape_placed(r, task, choice, estimate);
+            }
             match choice {
                 Choice::Start(c) => {
                     self.rms[r].pop_eligible();
@@ -143,7 +147,9 @@ impl Simulation {
         }
         if self.clusters[c as usize].free.is_empty() {
             self.clusters[c as usize].local_queue.push_back((task, bot, plan));
-            self.tape_queued(task, c);
+            if self.tape.is_some() {
+                self.tape_queued(task, c);
+            }
         } else {
             self.start(task, bot, c, None, plan);
         }
@@ -194,7 +200,9 @@ impl Simulation {
             let r = self.rm_of_cluster[c as usize] as usize;
             self.rms[r].set_view(c, free_left);
         }
-        self.tape_started(task, p, copy_of.is_some());
+        if self.tape.is_some() {
+            self.tape_started(task, p, copy_of.is_some());
+        }
         let end = now + self.workload.runtimes[ti] / speed;
         let gen = self.proc_gen[pi];
         self.queue.schedule(end, Event::TaskEnd { proc: p, gen }).expect("runtimes are positive");

@@ -13,7 +13,9 @@ impl Simulation {
             self.account_busy(self.now());
             self.submitted_area = self.busy_area;
         }
-        self.tape_arrived(b);
+        if self.tape.is_some() {
+            self.tape_arrived(b);
+        }
         let bot = self.workload.bots[b].clone();
         self.arrived_since_sample += u64::from(bot.size);
         let part = Part { bot: b as u32, start: bot.first_task, end: bot.first_task + bot.size };
@@ -55,7 +57,9 @@ impl Simulation {
     fn enqueue(&mut self, r: usize, part: Part, user: u32) {
         let (w, inaccuracy) = (&self.workload, &self.inaccuracy);
         self.rms[r].enqueue(part, user, &|t| inaccuracy.estimate(w, t));
-        self.tape_entered(r);
+        if self.tape.is_some() {
+            self.tape_entered(r);
+        }
     }
 
     pub(super) fn ensure_tick(&mut self) {
@@ -120,7 +124,9 @@ impl Simulation {
         while q != p {
             let next = self.proc_next_copy[q as usize];
             let qc = self.proc_cluster[q as usize];
-            self.tape_ended(q, crate::story::BarEnd::Cancelled);
+            if self.tape.is_some() {
+                self.tape_ended(q, crate::story::BarEnd::Cancelled);
+            }
             self.wasted_cpu += self.release(q);
             self.proc_next_copy[q as usize] = q;
             self.replicas_cancelled += 1;
@@ -131,7 +137,9 @@ impl Simulation {
         if self.jobs.is_some() {
             self.write_job(p, task, bot, now);
         }
-        self.tape_ended(p, crate::story::BarEnd::Completed);
+        if self.tape.is_some() {
+            self.tape_ended(p, crate::story::BarEnd::Completed);
+        }
         let elapsed = self.release(p);
         self.useful_cpu += elapsed;
         self.task_end[task] = now;

@@ -27,6 +27,7 @@ impl Simulation {
     }
 
     /// BoT b arrived: its tasks join the tape (tasks are numbered in the order their BoTs arrive).
+    #[cold]
     pub(super) fn tape_arrived(&mut self, b: usize) {
         let Some(rec) = self.tape.as_deref_mut() else { return };
         let bot = &self.workload.bots[b];
@@ -80,6 +81,7 @@ impl Simulation {
     }
 
     /// Tells the tape which tasks entered RM r's eligible set now.
+    #[cold]
     pub(super) fn tape_entered(&mut self, r: usize) {
         if self.tape.is_none() {
             return;
@@ -113,6 +115,7 @@ impl Simulation {
     }
 
     /// Tells the tape where RM r's scheduling policy placed `task` (with `estimate` its runtime estimate).
+    #[cold]
     pub(super) fn tape_placed(&mut self, r: usize, task: u32, choice: Choice, estimate: f64) {
         if self.tape.is_none() {
             return;
@@ -166,6 +169,7 @@ impl Simulation {
     }
 
     /// Tells the tape that `task` joined cluster c's own queue (no processor free there: a stale view).
+    #[cold]
     pub(super) fn tape_queued(&mut self, task: u32, c: u32) {
         let now = self.queue.now();
         let name = self.clusters_spec[c as usize].name.clone();
@@ -181,6 +185,7 @@ impl Simulation {
     }
 
     /// A copy of `task` started on processor p (`replica`: not its first).
+    #[cold]
     pub(super) fn tape_started(&mut self, task: u32, p: u32, replica: bool) {
         let now = self.queue.now();
         if let Some(rec) = self.tape.as_deref_mut() {
@@ -191,6 +196,7 @@ impl Simulation {
     }
 
     /// The copy on processor p ended now, as `how`.
+    #[cold]
     pub(super) fn tape_ended(&mut self, p: u32, how: BarEnd) {
         let now = self.queue.now();
         if let Some(rec) = self.tape.as_deref_mut() {
