@@ -165,7 +165,9 @@ impl Simulation {
             };
             bound = start;
             if start != st.res.0 {
-                self.tape_moved(j, k, st.res.0, start);
+                if self.tape.is_some() {
+                    self.tape_moved(j, k, st.res.0, start);
+                }
                 // Processors rose where the job was: from there on, what was found not to fit may fit.
                 let vacated = st.res.0.max(end);
                 for n in &mut known {
@@ -210,7 +212,7 @@ impl Simulation {
                 self.state[h].bound = true;
                 self.records[h].reservation = start;
             }
-            if start > now && (!st.bound || start != st.res.0) {
+            if self.tape.is_some() && start > now && (!st.bound || start != st.res.0) {
                 self.tape_head_reserved(h, k, start);
             }
             if start > now {

@@ -385,7 +385,9 @@ impl Simulation {
         self.state[j] = State { ask: Some(Ask { early, ..ask }), res: hold, dispatch, bound: false };
         self.dispatch_to(k, j, now);
         if let Some(answers) = answers {
-            self.tape_sent(j, k, &answers, now);
+            if self.tape.is_some() {
+                self.tape_sent(j, k, &answers, now);
+            }
         }
     }
 
@@ -479,7 +481,9 @@ impl Simulation {
             r.end = now + (t + job.runtime);
         }
         let _ = self.queue.schedule(r.end, Event::End(j as u32));
-        self.tape_started(j, k, ask.procs);
+        if self.tape.is_some() {
+            self.tape_started(j, k, ask.procs);
+        }
     }
 
     fn end(&mut self, j: usize, now: f64) {
@@ -495,7 +499,9 @@ impl Simulation {
         if self.swf.is_some() {
             self.swf_ended(j);
         }
-        self.tape_ended(j, k, self.records[j].killed);
+        if self.tape.is_some() {
+            self.tape_ended(j, k, self.records[j].killed);
+        }
         self.turnaround_sum += now - self.records[j].submit;
         if now < reserved_end {
             self.sites[k].profile.release(now, reserved_end, procs);

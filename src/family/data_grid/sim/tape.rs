@@ -44,6 +44,7 @@ impl Simulation {
 
     /// The metascheduler sent job j to site k now, with the sites' answers `answers` ((site, (start, finish))); the
     /// job reaches the site at `dispatch`, where it holds `hold` (a reservation, or EASY's forecast).
+    #[cold]
     pub(super) fn tape_sent(&mut self, j: usize, k: usize, answers: &[(usize, (f64, f64))], now: f64) {
         if self.tape.is_none() {
             return;
@@ -125,6 +126,7 @@ impl Simulation {
     }
 
     /// An early end at site k moved job j's reservation from `from` to `to` (conservative backfilling, FCFS).
+    #[cold]
     pub(super) fn tape_moved(&mut self, j: usize, k: usize, from: f64, to: f64) {
         if self.tape.is_none() {
             return;
@@ -140,6 +142,7 @@ impl Simulation {
     }
 
     /// EASY made job j, the first waiting job of site k, a reservation at `start` (later than now).
+    #[cold]
     pub(super) fn tape_head_reserved(&mut self, j: usize, k: usize, start: f64) {
         if self.tape.is_none() {
             return;
@@ -153,6 +156,7 @@ impl Simulation {
     }
 
     /// Job j started now at site k on `procs` processors (told after it left the queue).
+    #[cold]
     pub(super) fn tape_started(&mut self, j: usize, k: usize, procs: u32) {
         if self.tape.is_none() {
             return;
@@ -207,6 +211,7 @@ impl Simulation {
     }
 
     /// Job j ended now at site k (stopped at its requested time when `killed`).
+    #[cold]
     pub(super) fn tape_ended(&mut self, j: usize, k: usize, killed: bool) {
         if self.tape.is_none() {
             return;

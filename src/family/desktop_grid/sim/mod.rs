@@ -278,7 +278,9 @@ impl DgSimulation {
             Ev::Arrival(b) => {
                 let bot = &self.workload.bots[b as usize];
                 self.pool.arrive(b, bot.first_task, bot.size, now);
-                self.tape_arrived(b, now);
+                if self.tape.is_some() {
+                    self.tape_arrived(b, now);
+                }
             }
             Ev::Fail(m) => self.fail(m, now),
             Ev::Repair(m) => self.repair(m, now),
@@ -343,7 +345,9 @@ impl DgSimulation {
 
     /// Lines 24–28: a replica of task `t` starts on machine `m` from the task's best checkpoint.
     fn dispatch(&mut self, b: u32, t: u32, m: u32, now: f64) {
-        self.tape_dispatch(b, t, m, now);
+        if self.tape.is_some() {
+            self.tape_dispatch(b, t, m, now);
+        }
         self.remove_free(m);
         let from = self.best[t as usize];
         let head = self.head[t as usize];
@@ -445,7 +449,9 @@ impl DgSimulation {
             self.best[t] = progress;
             self.slots[m as usize].improved = true;
         }
-        self.tape_checkpoint(m, progress, best);
+        if self.tape.is_some() {
+            self.tape_checkpoint(m, progress, best);
+        }
     }
 
     /// An asynchronous store arrives: it counts if its replica is still running.
@@ -494,7 +500,9 @@ impl DgSimulation {
             self.write_job(m, t, b, now);
         }
         let start = self.slots[m as usize].start;
-        self.tape_completed(m, t, now);
+        if self.tape.is_some() {
+            self.tape_completed(m, t, now);
+        }
         self.end_replica(m, now, true);
         self.push_free(m);
         while self.head[t as usize] != NONE {
@@ -508,7 +516,9 @@ impl DgSimulation {
         if self.pool.complete(b, t) {
             self.bot_end[b as usize] = now;
             self.c.finished_bots += 1;
-            self.tape_bot_done(b, t, now);
+            if self.tape.is_some() {
+                self.tape_bot_done(b, t, now);
+            }
         }
         if self.swf.is_some() {
             self.swf_completed(t, start);
@@ -519,7 +529,9 @@ impl DgSimulation {
     fn fail(&mut self, m: u32, now: f64) {
         let (task, bot) = (self.slots[m as usize].task, self.slots[m as usize].bot);
         if task != NONE {
-            self.tape_failed(m, now);
+            if self.tape.is_some() {
+                self.tape_failed(m, now);
+            }
             self.end_replica(m, now, false);
             self.c.replicas_killed += 1;
             if let Some(j) = self.jobs.as_mut() {

@@ -43,6 +43,7 @@ impl DgSimulation {
     }
 
     /// BoT b arrived now: its tasks join the tape (numbered as the workload numbers them, by BoT).
+    #[cold]
     pub(super) fn tape_arrived(&mut self, b: u32, now: f64) {
         if self.tape.is_none() {
             return;
@@ -91,6 +92,7 @@ impl DgSimulation {
     }
 
     /// WQR-FT's replica of task t of BoT b starts on machine m now (told before the pool and the free list change).
+    #[cold]
     pub(super) fn tape_dispatch(&mut self, b: u32, t: u32, m: u32, now: f64) {
         let Some(rec) = self.tape.as_deref() else { return };
         let ti = t as usize;
@@ -137,6 +139,7 @@ impl DgSimulation {
 
     /// A checkpoint of `progress` s of work from machine m's replica reached the server now (`best`: it is the
     /// task's best).
+    #[cold]
     pub(super) fn tape_checkpoint(&mut self, m: u32, progress: f64, best: bool) {
         if self.tape.is_none() {
             return;
@@ -161,6 +164,7 @@ impl DgSimulation {
     }
 
     /// Machine m failed now, killing its replica (told before the replica ends).
+    #[cold]
     pub(super) fn tape_failed(&mut self, m: u32, now: f64) {
         if self.tape.is_none() {
             return;
@@ -203,6 +207,7 @@ impl DgSimulation {
     }
 
     /// Machine m's replica completed task t now; every other replica of it is cancelled (told before they end).
+    #[cold]
     pub(super) fn tape_completed(&mut self, m: u32, t: u32, now: f64) {
         let Some(rec) = self.tape.as_deref_mut() else { return };
         let mut r = self.head[t as usize];
@@ -213,6 +218,7 @@ impl DgSimulation {
     }
 
     /// BoT b completed now with task t: a story says so, and under FCFS-Excl the next BoT's tasks may start.
+    #[cold]
     pub(super) fn tape_bot_done(&mut self, b: u32, t: u32, now: f64) {
         if self.tape.is_none() {
             return;
